@@ -1,0 +1,1 @@
+//! Shared criterion configuration and seeded input generators (work in progress).

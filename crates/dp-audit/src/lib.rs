@@ -1,0 +1,1 @@
+//! Exact and statistical verification of differential-privacy claims (work in progress).

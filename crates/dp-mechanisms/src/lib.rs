@@ -1,0 +1,1 @@
+//! Differential-privacy building blocks (work in progress).

@@ -1,0 +1,2 @@
+//! The `privpac` command-line tool (work in progress).
+fn main() {}
