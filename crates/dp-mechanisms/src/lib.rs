@@ -1,1 +1,86 @@
-//! Differential-privacy building blocks (work in progress).
+//! Differential-privacy building blocks whose guarantees hold for the implementation, not
+//! only on paper: validated privacy parameters, exact integer noise, the exponential
+//! mechanism, report-noisy-max, stability-based selection, sparse vector, randomized
+//! response, and privacy accounting.
+//!
+//! This crate is for researchers and engineers who compose private algorithms (the
+//! learners and sanitizers of privpac are built from it) and for implementers of new
+//! mechanisms. It depends on no other privpac crate.
+//!
+//! # Map
+//! - [`Privacy`]: a validated (ε, δ); [`Private`]: the trait every private algorithm
+//!   implements to report its guarantee.
+//! - Noise: [`DiscreteLaplace`] / [`DiscreteLaplaceMechanism`] (exact, for counts) and
+//!   [`Laplace`] / [`LaplaceMechanism`] (floating point, for real values).
+//! - Selection: [`ExponentialMechanism`] (general, integer and count-weighted
+//!   [`ScoreLevel`] paths), [`ReportNoisyMax`], [`StableSelection`] (A_dist).
+//! - [`SparseVector`] (AboveThreshold and its c-fold version), [`RandomizedResponse`].
+//! - Accounting: [`basic_composition`], [`advanced_composition`], [`group_privacy`],
+//!   [`amplification_by_subsampling`], [`secrecy_of_the_sample`], and the [`Accountant`].
+//! - [`RandomBits`]: exact coins (`Bernoulli(a/b)`, `Bernoulli(exp(-γ))`) for implementers.
+//!
+//! # Design decisions
+//! - **Exact where it matters.** Integer noise is sampled from random bits with exact
+//!   rational arithmetic (Canonne–Kamath–Steinke 2020), so there is no floating-point
+//!   leakage of the kind Mironov (2012) exploited. The exponential mechanism samples
+//!   *exactly* in proportion to floating-point weights and pays for their proven rounding
+//!   error out of ε (see [`ExponentialMechanism`]).
+//! - **Log space.** Selection works with score gaps relative to the best candidate, so
+//!   scores of 10^9 and ε of 10^3 neither overflow nor underflow.
+//! - **Explicit randomness.** Every randomized function takes `rng: &mut R` with
+//!   `R: Rng + ?Sized`; nothing seeds itself.
+//! - **Typed errors.** Invalid parameters give an [`Error`] variant naming the value; no
+//!   function panics on user input.
+//!
+//! # Example
+//! ```
+//! use dp_mechanisms::{Accountant, CompositionRule, DiscreteLaplaceMechanism,
+//!     ExponentialMechanism, Privacy, Private};
+//! use rand::SeedableRng;
+//!
+//! let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+//! let mut accountant = Accountant::new();
+//!
+//! // A private count.
+//! let count = DiscreteLaplaceMechanism::new(Privacy::pure(0.5)?, 1)?;
+//! let noisy = count.release(1234, &mut rng)?;
+//! accountant.record_run("count", &count);
+//!
+//! // A private choice among candidates scored by utility.
+//! let choose = ExponentialMechanism::new(Privacy::pure(1.0)?, 1.0)?;
+//! let best = choose.sample(&[10.0, 2.0, 9.5], &mut rng)?;
+//! accountant.record_run("choice", &choose);
+//!
+//! let total = accountant.total(CompositionRule::Basic)?;
+//! assert_eq!(total.epsilon(), 1.5);
+//! # let _ = (noisy, best);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![doc(test(attr(deny(warnings))))]
+
+mod accounting;
+mod error;
+mod exact_bits;
+mod noise;
+mod privacy;
+mod randomized_response;
+mod selection;
+mod sparse_vector;
+
+pub use accounting::{
+    Accountant, CompositionRule, Entry, Subsampling, advanced_composition,
+    amplification_by_subsampling, basic_composition, group_privacy,
+    heterogeneous_advanced_composition, secrecy_of_the_sample,
+};
+pub use error::{Error, Result};
+pub use exact_bits::RandomBits;
+pub use noise::{DiscreteLaplace, DiscreteLaplaceMechanism, Laplace, LaplaceMechanism};
+pub use privacy::{Private, Privacy};
+pub use randomized_response::{
+    RandomizedResponse, epsilon_for_flip_probability, flip_probability_for,
+};
+pub use selection::{
+    ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MIN_EPSILON, ReportNoisyMax,
+    SCORE_CLAMP, ScoreLevel, StableSelection, StableSelectionOutcome,
+};
+pub use sparse_vector::SparseVector;

@@ -1,0 +1,184 @@
+//! Basic and advanced composition.
+
+use crate::accounting::composed;
+use crate::error::{Error, Result};
+use crate::privacy::Privacy;
+
+/// Basic composition: running mechanisms with guarantees `(ε_i, δ_i)` (adaptively) is
+/// `(Σ ε_i, Σ δ_i)`-DP (Dwork–Roth Theorem 3.16 and its adaptive form, Theorem B.1).
+///
+/// # Errors
+/// [`Error::InvalidCount`] for an empty list; [`Error::VacuousGuarantee`] if Σδ ≥ 1.
+///
+/// # Example
+/// ```
+/// use dp_mechanisms::{basic_composition, Privacy};
+/// let total = basic_composition(&[Privacy::pure(0.5)?, Privacy::new(0.25, 1e-6)?])?;
+/// assert_eq!(total.epsilon(), 0.75);
+/// assert_eq!(total.delta(), 1e-6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn basic_composition(guarantees: &[Privacy]) -> Result<Privacy> {
+    if guarantees.is_empty() {
+        return Err(Error::InvalidCount {
+            name: "number of mechanisms",
+            requirement: "at least 1",
+            value: 0,
+        });
+    }
+    let epsilon = guarantees.iter().map(|p| p.epsilon()).sum();
+    let delta = guarantees.iter().map(|p| p.delta()).sum();
+    composed(epsilon, delta, "basic composition gives delta >= 1")
+}
+
+/// Advanced composition of `m` mechanisms that are each (ε, δ)-DP: for any δ' > 0 the
+/// adaptive composition is `(ε', mδ + δ')`-DP with
+/// `ε' = √(2m ln(1/δ'))·ε + 2mε²`.
+///
+/// This is the form stated by Bun, Nissim and Stemmer (and by Dwork, Rothblum, Vadhan
+/// 2010), which follows from the sharper `√(2m ln(1/δ'))·ε + mε(e^ε − 1)` (Dwork–Roth
+/// Theorem 3.20) because `e^ε − 1 ≤ 2ε` for ε ≤ 1. For ε > 1 that inequality fails, so
+/// there we return the sharper Dwork–Roth form, which is always valid.
+///
+/// # Errors
+/// [`Error::InvalidCount`] for m = 0, [`Error::InvalidDelta`] unless 0 < δ' < 1,
+/// [`Error::VacuousGuarantee`] if mδ + δ' ≥ 1.
+///
+/// # Example
+/// ```
+/// use dp_mechanisms::{advanced_composition, Privacy};
+/// let total = advanced_composition(Privacy::pure(0.01)?, 1000, 1e-6)?;
+/// let expected = (2.0 * 1000.0 * (1e6f64).ln()).sqrt() * 0.01 + 2.0 * 1000.0 * 1e-4;
+/// assert!((total.epsilon() - expected).abs() < 1e-12);
+/// assert!(total.epsilon() < 10.0); // basic composition would give 10
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn advanced_composition(each: Privacy, m: u64, delta_prime: f64) -> Result<Privacy> {
+    if m == 0 {
+        return Err(Error::InvalidCount {
+            name: "number of mechanisms",
+            requirement: "at least 1",
+            value: 0,
+        });
+    }
+    validate_delta_prime(delta_prime)?;
+    let m_f = m as f64;
+    let epsilon = each.epsilon();
+    let second_order = if epsilon <= 1.0 {
+        2.0 * m_f * epsilon * epsilon
+    } else {
+        m_f * epsilon * epsilon.exp_m1()
+    };
+    let total_epsilon = (2.0 * m_f * (1.0 / delta_prime).ln()).sqrt() * epsilon + second_order;
+    composed(
+        total_epsilon,
+        m_f * each.delta() + delta_prime,
+        "advanced composition gives delta >= 1",
+    )
+}
+
+/// Advanced composition for mechanisms with different guarantees `(ε_i, δ_i)`:
+/// `(√(2 ln(1/δ') Σ ε_i²) + Σ ε_i(e^{ε_i} − 1), Σ δ_i + δ')`-DP (Kairouz, Oh, Viswanath
+/// 2015, Theorem 3.5, in the Dwork–Roth form).
+///
+/// # Errors
+/// As for [`advanced_composition`].
+pub fn heterogeneous_advanced_composition(
+    guarantees: &[Privacy],
+    delta_prime: f64,
+) -> Result<Privacy> {
+    if guarantees.is_empty() {
+        return Err(Error::InvalidCount {
+            name: "number of mechanisms",
+            requirement: "at least 1",
+            value: 0,
+        });
+    }
+    validate_delta_prime(delta_prime)?;
+    let sum_squares: f64 = guarantees.iter().map(|p| p.epsilon().powi(2)).sum();
+    let second_order: f64 = guarantees
+        .iter()
+        .map(|p| p.epsilon() * p.epsilon().exp_m1())
+        .sum();
+    let epsilon = (2.0 * (1.0 / delta_prime).ln() * sum_squares).sqrt() + second_order;
+    let delta = guarantees.iter().map(|p| p.delta()).sum::<f64>() + delta_prime;
+    composed(epsilon, delta, "advanced composition gives delta >= 1")
+}
+
+fn validate_delta_prime(delta_prime: f64) -> Result<()> {
+    if delta_prime > 0.0 && delta_prime < 1.0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidDelta { value: delta_prime })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pure(epsilon: f64) -> Privacy {
+        Privacy::pure(epsilon).unwrap()
+    }
+
+    #[test]
+    fn basic_composition_adds() {
+        let total = basic_composition(&[pure(0.1), pure(0.2), Privacy::new(0.3, 0.01).unwrap()])
+            .unwrap();
+        assert!((total.epsilon() - 0.6).abs() < 1e-15);
+        assert_eq!(total.delta(), 0.01);
+    }
+
+    #[test]
+    fn advanced_composition_matches_the_stated_formula() {
+        for (epsilon, m, delta_prime) in [(0.1, 10u64, 1e-5), (0.01, 10_000, 1e-9), (1.0, 3, 0.1)] {
+            let got = advanced_composition(Privacy::new(epsilon, 1e-8).unwrap(), m, delta_prime)
+                .unwrap();
+            let m_f = m as f64;
+            let expected = (2.0 * m_f * (1.0 / delta_prime).ln()).sqrt() * epsilon
+                + 2.0 * m_f * epsilon * epsilon;
+            assert!((got.epsilon() - expected).abs() < 1e-12 * expected);
+            assert!((got.delta() - (m_f * 1e-8 + delta_prime)).abs() < 1e-18);
+        }
+    }
+
+    #[test]
+    fn large_epsilon_uses_the_always_valid_form() {
+        let got = advanced_composition(pure(3.0), 2, 1e-3).unwrap();
+        let expected = (4.0 * (1e3f64).ln()).sqrt() * 3.0 + 2.0 * 3.0 * 3f64.exp_m1();
+        assert!((got.epsilon() - expected).abs() < 1e-9);
+    }
+
+    #[test]
+    fn heterogeneous_form_agrees_with_dwork_roth_for_equal_parts() {
+        let parts = vec![pure(0.05); 200];
+        let got = heterogeneous_advanced_composition(&parts, 1e-6).unwrap();
+        let m: f64 = 200.0;
+        let expected = (2.0 * m * (1e6f64).ln()).sqrt() * 0.05 + m * 0.05 * 0.05f64.exp_m1();
+        assert!((got.epsilon() - expected).abs() < 1e-12);
+        // Never worse than the 2mε² form for ε ≤ 1.
+        assert!(got.epsilon() <= advanced_composition(pure(0.05), 200, 1e-6).unwrap().epsilon());
+    }
+
+    #[test]
+    fn invalid_input_gives_typed_errors() {
+        assert!(matches!(basic_composition(&[]), Err(Error::InvalidCount { .. })));
+        assert!(matches!(advanced_composition(pure(1.0), 0, 1e-6), Err(Error::InvalidCount { .. })));
+        for bad in [0.0, 1.0, -1.0, f64::NAN] {
+            assert!(matches!(advanced_composition(pure(1.0), 5, bad), Err(Error::InvalidDelta { .. })));
+        }
+        let heavy = Privacy::new(0.1, 0.3).unwrap();
+        assert!(matches!(
+            basic_composition(&[heavy, heavy, heavy, heavy]),
+            Err(Error::VacuousGuarantee { .. })
+        ));
+        assert!(matches!(
+            advanced_composition(heavy, 4, 1e-3),
+            Err(Error::VacuousGuarantee { .. })
+        ));
+        assert!(matches!(
+            heterogeneous_advanced_composition(&[], 1e-3),
+            Err(Error::InvalidCount { .. })
+        ));
+    }
+}

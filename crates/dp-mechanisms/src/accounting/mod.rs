@@ -1,0 +1,34 @@
+//! Privacy accounting: composition (basic and advanced), group privacy, amplification by
+//! subsampling, secrecy of the sample, and an [`Accountant`] that records a sequence of
+//! mechanisms and reports their total under a chosen rule.
+//!
+//! Every function takes validated [`crate::Privacy`] values and returns a validated one, or
+//! [`crate::Error::VacuousGuarantee`] when the bound would give δ ≥ 1 (no guarantee).
+
+mod accountant;
+mod composition;
+mod group;
+mod secrecy;
+mod subsampling;
+
+pub use accountant::{Accountant, CompositionRule, Entry};
+pub use composition::{advanced_composition, basic_composition, heterogeneous_advanced_composition};
+pub use group::group_privacy;
+pub use secrecy::secrecy_of_the_sample;
+pub use subsampling::{Subsampling, amplification_by_subsampling};
+
+use crate::error::{Error, Result};
+use crate::privacy::Privacy;
+
+/// Builds the result of an accounting rule, turning a vacuous δ into a typed error.
+fn composed(epsilon: f64, delta: f64, rule: &'static str) -> Result<Privacy> {
+    if delta.is_nan() || delta >= 1.0 {
+        return Err(Error::VacuousGuarantee { reason: rule });
+    }
+    if !epsilon.is_finite() {
+        return Err(Error::VacuousGuarantee {
+            reason: "epsilon is infinite",
+        });
+    }
+    Privacy::new(epsilon, delta)
+}

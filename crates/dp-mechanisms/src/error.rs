@@ -1,0 +1,123 @@
+//! The crate's error type: one variant per distinct kind of bad input.
+
+/// Everything that can go wrong when building or running a mechanism of this crate.
+///
+/// Every variant names the offending value, so a caller can report it without guessing.
+/// Variants are added over time, hence `#[non_exhaustive]`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// ε must be a finite number strictly greater than zero.
+    #[error("epsilon must be finite and > 0, got {value}")]
+    InvalidEpsilon {
+        /// The rejected value.
+        value: f64,
+    },
+    /// δ must lie in `[0, 1)`.
+    #[error("delta must be in [0, 1), got {value}")]
+    InvalidDelta {
+        /// The rejected value.
+        value: f64,
+    },
+    /// The sensitivity must be finite and strictly positive.
+    #[error("sensitivity must be finite and > 0, got {value}")]
+    InvalidSensitivity {
+        /// The rejected value.
+        value: f64,
+    },
+    /// A noise scale must be finite and strictly positive.
+    #[error("noise scale must be finite and > 0, got {value}")]
+    InvalidScale {
+        /// The rejected value.
+        value: f64,
+    },
+    /// A selection mechanism was given no candidates.
+    #[error("the candidate list is empty")]
+    EmptyCandidates,
+    /// A score is NaN or infinite.
+    #[error("score at index {index} is not a finite number ({value})")]
+    NonFiniteScore {
+        /// Position of the offending score.
+        index: usize,
+        /// The offending score.
+        value: f64,
+    },
+    /// A score level of the count-weighted exponential mechanism has count zero.
+    #[error("score level {index} has count zero")]
+    ZeroCount {
+        /// Position of the offending level.
+        index: usize,
+    },
+    /// The total number of candidates of the count-weighted exponential mechanism is too
+    /// large for exact integer bookkeeping.
+    #[error("total candidate count exceeds the supported limit of {limit}")]
+    TooManyCandidates {
+        /// The largest supported total count.
+        limit: u64,
+    },
+    /// Stable selection needs at least two candidates to measure a gap.
+    #[error("stable selection needs at least 2 candidates, got {count}")]
+    TooFewCandidates {
+        /// The number of candidates given.
+        count: usize,
+    },
+    /// ε is too small for the floating-point error budget of the exponential mechanism.
+    #[error("epsilon {value} is below {minimum}, the smallest value the floating-point error budget allows")]
+    EpsilonTooSmall {
+        /// The rejected value.
+        value: f64,
+        /// The smallest accepted value.
+        minimum: f64,
+    },
+    /// A noise scale (or ε/Δ ratio) cannot be represented as the exact rational the integer
+    /// samplers need.
+    #[error("noise scale {value} is outside the range the exact integer sampler supports")]
+    UnrepresentableScale {
+        /// The rejected scale.
+        value: f64,
+    },
+    /// A probability parameter must lie in the stated range.
+    #[error("{name} must be in {range}, got {value}")]
+    InvalidProbability {
+        /// Parameter name.
+        name: &'static str,
+        /// The accepted range, written as an interval.
+        range: &'static str,
+        /// The rejected value.
+        value: f64,
+    },
+    /// A count parameter (number of mechanisms, group size, sample sizes) is out of range.
+    #[error("{name} must be {requirement}, got {value}")]
+    InvalidCount {
+        /// Parameter name.
+        name: &'static str,
+        /// What the parameter must satisfy.
+        requirement: &'static str,
+        /// The rejected value.
+        value: u64,
+    },
+    /// A query value passed to a mechanism is NaN or infinite.
+    #[error("query value is not a finite number ({value})")]
+    NonFiniteQuery {
+        /// The offending value.
+        value: f64,
+    },
+    /// An integer query answer plus noise left the range of `i64`.
+    #[error("noisy answer overflows i64")]
+    Overflow,
+    /// A sparse-vector instance has already used up its budget of positive answers.
+    #[error("sparse vector has already answered its {limit} above-threshold queries")]
+    SparseVectorExhausted {
+        /// The number of above-threshold answers allowed.
+        limit: u64,
+    },
+    /// A composition result is not a valid privacy guarantee (for example δ reaches 1).
+    #[error("the composed guarantee is vacuous: {reason}")]
+    VacuousGuarantee {
+        /// Why the result is not a valid guarantee.
+        reason: &'static str,
+    },
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

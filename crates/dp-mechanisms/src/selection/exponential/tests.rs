@@ -1,0 +1,297 @@
+//! Tests of the exponential mechanism: exact probabilities, sampler distributions (seeded
+//! χ² tests at stated α), exact privacy audits on neighbouring score vectors, and errors.
+
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+
+/// False-failure rate of each seeded goodness-of-fit test in this file.
+const ALPHA: f64 = 1e-6;
+
+fn mechanism(epsilon: f64, sensitivity: f64) -> ExponentialMechanism {
+    ExponentialMechanism::new(Privacy::pure(epsilon).unwrap(), sensitivity).unwrap()
+}
+
+#[track_caller]
+fn check_sampler(expected: &[f64], draws: usize, mut draw: impl FnMut(&mut ChaCha8Rng) -> usize) {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eed);
+    let mut counts = vec![0u64; expected.len()];
+    for _ in 0..draws {
+        counts[draw(&mut rng)] += 1;
+    }
+    let outcome = dp_audit::chi_square_gof(&counts, expected, ALPHA).unwrap();
+    assert!(!outcome.rejected, "counts {counts:?} vs {expected:?}: {outcome:?}");
+}
+
+#[test]
+fn probabilities_match_the_closed_form() {
+    let mech = mechanism(2.0, 1.0);
+    let scores = [3.0, 1.0, 0.0];
+    let got = mech.probabilities(&scores).unwrap();
+    let lambda = mech.rate();
+    let weights: Vec<f64> = scores.iter().map(|q| (lambda * q).exp()).collect();
+    let total: f64 = weights.iter().sum();
+    for (g, w) in got.iter().zip(&weights) {
+        assert!((g - w / total).abs() < 1e-15, "{got:?}");
+    }
+    // λ is ε/(2Δ) up to the 4η error budget.
+    assert!((lambda - 1.0).abs() < 1e-11);
+}
+
+#[test]
+fn general_sampler_matches_probabilities() {
+    let mech = mechanism(1.5, 1.0);
+    let scores = [0.0, -1.0, -2.5, 2.0, 2.0, -7.0, 1.25];
+    let expected = mech.probabilities(&scores).unwrap();
+    check_sampler(&expected, 200_000, |rng| mech.sample(&scores, rng).unwrap());
+}
+
+#[test]
+fn integer_sampler_matches_probabilities() {
+    let mech = mechanism(0.7, 2.0);
+    let scores: Vec<i64> = vec![10, 8, 8, 3, 0, -4, 12, 11];
+    let expected: Vec<f64> = mech
+        .log_probabilities_integer(&scores)
+        .unwrap()
+        .into_iter()
+        .map(f64::exp)
+        .collect();
+    check_sampler(&expected, 200_000, |rng| mech.sample_integer(&scores, rng).unwrap());
+}
+
+#[test]
+fn level_sampler_matches_level_probabilities() {
+    let mech = mechanism(1.0, 1.0);
+    let levels = [
+        ScoreLevel { score: 0, count: 1 },
+        ScoreLevel { score: -1, count: 5 },
+        ScoreLevel { score: -3, count: 40 },
+        ScoreLevel { score: -10, count: 100_000 },
+    ];
+    let expected = mech.level_probabilities(&levels).unwrap();
+    check_sampler(&expected, 200_000, |rng| mech.sample_levels(&levels, rng).unwrap().level);
+}
+
+#[test]
+fn offsets_within_a_level_are_uniform() {
+    let mech = mechanism(1.0, 1.0);
+    let levels = [ScoreLevel { score: 5, count: 6 }, ScoreLevel { score: 4, count: 2 }];
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut counts = [0u64; 6];
+    for _ in 0..60_000 {
+        let choice = mech.sample_levels(&levels, &mut rng).unwrap();
+        if choice.level == 0 {
+            counts[choice.offset as usize] += 1;
+        }
+        assert!(choice.offset < levels[choice.level].count);
+    }
+    let outcome = dp_audit::chi_square_gof(&counts, &[1.0 / 6.0; 6], ALPHA).unwrap();
+    assert!(!outcome.rejected, "{outcome:?}");
+}
+
+#[test]
+fn fast_path_and_general_path_define_the_same_distribution() {
+    // Expanding levels into one candidate per unit gives the same level probabilities.
+    let mech = mechanism(0.8, 1.0);
+    let levels = [
+        ScoreLevel { score: -2, count: 3 },
+        ScoreLevel { score: 0, count: 1 },
+        ScoreLevel { score: -5, count: 7 },
+    ];
+    let expanded: Vec<i64> = levels
+        .iter()
+        .flat_map(|l| std::iter::repeat_n(l.score, l.count as usize))
+        .collect();
+    let per_candidate = mech.log_probabilities_integer(&expanded).unwrap();
+    let mut start = 0;
+    for (level, p) in levels.iter().zip(mech.level_probabilities(&levels).unwrap()) {
+        let summed: f64 = per_candidate[start..start + level.count as usize]
+            .iter()
+            .map(|lp| lp.exp())
+            .sum();
+        assert!((summed - p).abs() < 1e-14, "{summed} vs {p}");
+        start += level.count as usize;
+    }
+}
+
+#[test]
+fn tail_path_is_exact_at_observable_probabilities() {
+    // With a single exact head band almost every item goes through the tail's fair coins;
+    // the sampled distribution must still be proportional to exp(-gap).
+    let gaps = [0.0, 0.4, 1.0, 2.2, 3.0, 4.5, 6.0];
+    let log_weights: Vec<f64> = gaps.iter().map(|g| -g).collect();
+    let expected: Vec<f64> = normalize_log_weights(log_weights)
+        .into_iter()
+        .map(f64::exp)
+        .collect();
+    for head in [1, 2, 3] {
+        check_sampler(&expected, 200_000, |rng| {
+            let mut bits = RandomBits::new(rng);
+            sample_weighted_with_head(head, gaps.len(), |i| gaps[i], |_| 1, &mut bits).0
+        });
+    }
+}
+
+#[test]
+fn extreme_scores_and_epsilon_stay_finite() {
+    let mech = mechanism(1e3, 1.0);
+    let scores = [1e9, -1e9, 0.0, 1e9 - 1.0];
+    let probabilities = mech.probabilities(&scores).unwrap();
+    assert!(probabilities.iter().all(|p| p.is_finite()));
+    assert!((probabilities.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    let log_p = mech.log_probabilities(&scores).unwrap();
+    // Clamped candidates keep a positive probability of about e^-700.
+    assert!(log_p[1].is_finite() && log_p[1] < -699.0);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..100 {
+        assert_eq!(mech.sample(&scores, &mut rng).unwrap(), 0);
+    }
+    let integer = [i64::MAX, i64::MIN, 0];
+    assert_eq!(mech.sample_integer(&integer, &mut rng).unwrap(), 0);
+    let lp = mech.log_probabilities_integer(&integer).unwrap();
+    assert!(lp.iter().all(|p| p.is_finite()));
+}
+
+#[test]
+fn exact_privacy_holds_on_random_neighbours() {
+    // For random score vectors and neighbours whose scores move by at most Δ, the exact
+    // output distributions must satisfy the claimed pure ε.
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    for trial in 0..300 {
+        let epsilon = [0.1, 0.5, 1.0, 3.0, 50.0][trial % 5];
+        let sensitivity = [1.0, 0.5, 4.0][trial % 3];
+        let mech = mechanism(epsilon, sensitivity);
+        let n = rng.random_range(2..12);
+        let scores: Vec<f64> = (0..n).map(|_| rng.random_range(-20.0..20.0)).collect();
+        let neighbour: Vec<f64> = scores
+            .iter()
+            .map(|q| q + sensitivity * rng.random_range(-1.0..=1.0))
+            .collect();
+        let p = mech.log_probabilities(&scores).unwrap();
+        let q = mech.log_probabilities(&neighbour).unwrap();
+        let measured = dp_audit::max_divergence_log(&p, &q).unwrap();
+        assert!(measured <= epsilon, "trial {trial}: measured {measured} > ε = {epsilon}");
+    }
+}
+
+#[test]
+fn worst_case_neighbours_come_close_to_epsilon() {
+    // The bound is tight: moving one score up by Δ and all others down by Δ costs ε - 4η
+    // for the moved candidate as the others' weight vanishes; the audit sees most of ε.
+    let mech = mechanism(1.0, 1.0);
+    let scores = [0.0, 0.0, 0.0, 0.0];
+    let neighbour = [1.0, -1.0, -1.0, -1.0];
+    let p = mech.log_probabilities(&scores).unwrap();
+    let q = mech.log_probabilities(&neighbour).unwrap();
+    let measured = dp_audit::max_divergence_log(&p, &q).unwrap();
+    assert!(measured > 0.5 && measured <= 1.0, "{measured}");
+}
+
+#[test]
+fn a_mis_parameterized_mechanism_fails_the_audit() {
+    // Negative control: a mechanism told Δ = 0.5 while neighbours move scores by 1 claims ε
+    // but is only 2ε-private; the same audit must catch it.
+    let wrong = mechanism(1.0, 0.5);
+    let scores = [0.0, 0.0, 0.0, 0.0];
+    let neighbour = [1.0, -1.0, -1.0, -1.0];
+    let p = wrong.log_probabilities(&scores).unwrap();
+    let q = wrong.log_probabilities(&neighbour).unwrap();
+    let measured = dp_audit::max_divergence_log(&p, &q).unwrap();
+    assert!(measured > 1.0, "{measured}");
+}
+
+#[test]
+fn invalid_input_gives_typed_errors() {
+    let mech = mechanism(1.0, 1.0);
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    assert_eq!(mech.sample(&[], &mut rng), Err(Error::EmptyCandidates));
+    assert_eq!(mech.sample_integer(&[], &mut rng), Err(Error::EmptyCandidates));
+    assert_eq!(mech.sample_levels(&[], &mut rng), Err(Error::EmptyCandidates));
+    assert_eq!(mech.probabilities(&[]), Err(Error::EmptyCandidates));
+    let nan = mech.sample(&[1.0, f64::NAN], &mut rng).unwrap_err();
+    assert!(matches!(nan, Error::NonFiniteScore { index: 1, .. }), "{nan}");
+    assert_eq!(
+        mech.probabilities(&[f64::INFINITY]),
+        Err(Error::NonFiniteScore { index: 0, value: f64::INFINITY })
+    );
+    assert_eq!(
+        mech.sample_levels(&[ScoreLevel { score: 1, count: 0 }], &mut rng),
+        Err(Error::ZeroCount { index: 0 })
+    );
+    let huge = [ScoreLevel { score: 1, count: u64::MAX }, ScoreLevel { score: 0, count: 5 }];
+    assert!(matches!(mech.sample_levels(&huge, &mut rng), Err(Error::TooManyCandidates { .. })));
+    let approx = Privacy::new(1.0, 1e-6).unwrap();
+    assert!(matches!(ExponentialMechanism::new(approx, 1.0), Err(Error::InvalidDelta { .. })));
+    for sensitivity in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let pure = Privacy::pure(1.0).unwrap();
+        assert!(matches!(
+            ExponentialMechanism::new(pure, sensitivity),
+            Err(Error::InvalidSensitivity { .. })
+        ));
+    }
+    let tiny = Privacy::pure(1e-12).unwrap();
+    assert!(matches!(ExponentialMechanism::new(tiny, 1.0), Err(Error::EpsilonTooSmall { .. })));
+}
+
+#[test]
+fn has_autotraits() {
+    fn assert_auto<T: Send + Sync + Unpin>() {}
+    assert_auto::<ExponentialMechanism>();
+    assert_auto::<ScoreLevel>();
+    assert_auto::<LevelChoice>();
+}
+
+proptest! {
+    #[test]
+    fn probabilities_sum_to_one(
+        scores in prop::collection::vec(-1e9f64..1e9, 1..50),
+        epsilon in 1e-3f64..1e3,
+        sensitivity in 1e-3f64..1e3,
+    ) {
+        let mech = mechanism(epsilon, sensitivity);
+        let p = mech.probabilities(&scores).unwrap();
+        let total: f64 = p.iter().sum();
+        prop_assert!((total - 1.0).abs() < 1e-12, "total {}", total);
+        prop_assert!(p.iter().all(|x| (0.0..=1.0).contains(x)));
+    }
+
+    #[test]
+    fn sampling_never_panics_on_arbitrary_floats(
+        scores in prop::collection::vec(any::<f64>(), 0..20),
+        seed in any::<u64>(),
+    ) {
+        let mech = mechanism(1.0, 1.0);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        match mech.sample(&scores, &mut rng) {
+            Ok(index) => prop_assert!(index < scores.len()),
+            Err(error) => prop_assert!(matches!(
+                error,
+                Error::EmptyCandidates | Error::NonFiniteScore { .. }
+            )),
+        }
+    }
+
+    #[test]
+    fn level_and_expanded_probabilities_agree(
+        raw in prop::collection::vec((-30i64..30, 1u64..6), 1..8),
+        epsilon in 0.01f64..10.0,
+    ) {
+        let mech = mechanism(epsilon, 1.0);
+        let levels: Vec<ScoreLevel> =
+            raw.iter().map(|&(score, count)| ScoreLevel { score, count }).collect();
+        let expanded: Vec<i64> = levels
+            .iter()
+            .flat_map(|l| std::iter::repeat_n(l.score, l.count as usize))
+            .collect();
+        let per_candidate = mech.log_probabilities_integer(&expanded).unwrap();
+        let mut start = 0;
+        for (level, p) in levels.iter().zip(mech.level_probabilities(&levels).unwrap()) {
+            let end = start + level.count as usize;
+            let summed: f64 = per_candidate[start..end].iter().map(|lp| lp.exp()).sum();
+            prop_assert!((summed - p).abs() < 1e-12);
+            start = end;
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! Private selection from a finite set of candidates: the exponential mechanism (general,
+//! integer and count-weighted paths), report-noisy-max, and stability-based selection
+//! (A_dist).
+
+mod exponential;
+mod report_noisy_max;
+mod stable;
+
+pub use exponential::{
+    ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MIN_EPSILON, SCORE_CLAMP, ScoreLevel,
+};
+pub use report_noisy_max::ReportNoisyMax;
+pub use stable::{StableSelection, StableSelectionOutcome};
