@@ -62,7 +62,9 @@ pub enum Error {
         count: usize,
     },
     /// ε is too small for the floating-point error budget of the exponential mechanism.
-    #[error("epsilon {value} is below {minimum}, the smallest value the floating-point error budget allows")]
+    #[error(
+        "epsilon {value} is below {minimum}, the smallest value the floating-point error budget allows"
+    )]
     EpsilonTooSmall {
         /// The rejected value.
         value: f64,

@@ -322,11 +322,29 @@ mod tests {
 
     #[test]
     fn dyadic_decomposition_is_exact() {
-        assert_eq!(Dyadic::from_f64(0.75), Dyadic { mantissa: 3, exponent: -2 });
-        assert_eq!(Dyadic::from_f64(6.0), Dyadic { mantissa: 3, exponent: 1 });
+        assert_eq!(
+            Dyadic::from_f64(0.75),
+            Dyadic {
+                mantissa: 3,
+                exponent: -2
+            }
+        );
+        assert_eq!(
+            Dyadic::from_f64(6.0),
+            Dyadic {
+                mantissa: 3,
+                exponent: 1
+            }
+        );
         assert_eq!(Dyadic::from_f64(0.0).mantissa, 0);
         let tiny = Dyadic::from_f64(f64::from_bits(1));
-        assert_eq!(tiny, Dyadic { mantissa: 1, exponent: -1074 });
+        assert_eq!(
+            tiny,
+            Dyadic {
+                mantissa: 1,
+                exponent: -1074
+            }
+        );
         for value in [0.1, 1.0 / 3.0, 123.456, 1e-300] {
             let Dyadic { mantissa, exponent } = Dyadic::from_f64(value);
             assert_eq!(mantissa as f64 * 2f64.powi(exponent), value);

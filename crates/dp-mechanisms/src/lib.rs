@@ -52,7 +52,7 @@
 //! accountant.record_run("choice", &choose);
 //!
 //! let total = accountant.total(CompositionRule::Basic)?;
-//! assert_eq!(total.epsilon(), 1.5);
+//! assert!((total.epsilon() - 1.5).abs() < 1e-12); // rounded up, never down
 //! # let _ = (noisy, best);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -75,7 +75,7 @@ pub use accounting::{
 pub use error::{Error, Result};
 pub use exact_bits::RandomBits;
 pub use noise::{DiscreteLaplace, DiscreteLaplaceMechanism, Laplace, LaplaceMechanism};
-pub use privacy::{Private, Privacy};
+pub use privacy::{Privacy, Private};
 pub use randomized_response::{
     RandomizedResponse, epsilon_for_flip_probability, flip_probability_for,
 };

@@ -126,7 +126,10 @@ mod tests {
     fn rejects_bad_epsilon() {
         for value in [0.0, -1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0] {
             let got = Privacy::new(value, 0.0).unwrap_err();
-            assert!(matches!(got, Error::InvalidEpsilon { .. }), "{value}: {got}");
+            assert!(
+                matches!(got, Error::InvalidEpsilon { .. }),
+                "{value}: {got}"
+            );
         }
     }
 

@@ -5,7 +5,7 @@ use rand::Rng;
 
 use crate::error::Result;
 use crate::exact_bits::RandomBits;
-use crate::privacy::{Private, Privacy};
+use crate::privacy::{Privacy, Private};
 
 /// Randomized response (Warner 1965): report a private bit truthfully with probability
 /// `e^ε/(1+e^ε)` and flipped with probability `1/(1+e^ε)`.
@@ -61,13 +61,20 @@ impl RandomizedResponse {
     /// Applies randomized response independently to every label.
     pub fn flip_labels<R: Rng + ?Sized>(&self, labels: &[bool], rng: &mut R) -> Vec<bool> {
         let mut bits = RandomBits::new(rng);
-        labels.iter().map(|&bit| bit ^ self.flip(&mut bits)).collect()
+        labels
+            .iter()
+            .map(|&bit| bit ^ self.flip(&mut bits))
+            .collect()
     }
 
     /// The exact output distribution `[Pr[0], Pr[1]]` for input `bit`, for audits.
     pub fn output_distribution(&self, bit: bool) -> [f64; 2] {
         let flip = self.flip_probability();
-        if bit { [flip, 1.0 - flip] } else { [1.0 - flip, flip] }
+        if bit {
+            [flip, 1.0 - flip]
+        } else {
+            [1.0 - flip, flip]
+        }
     }
 
     fn flip<R: Rng + ?Sized>(&self, bits: &mut RandomBits<'_, R>) -> bool {
@@ -125,7 +132,10 @@ mod tests {
             let p = rr.output_distribution(false);
             let q = rr.output_distribution(true);
             let measured = dp_audit::max_divergence(&p, &q).unwrap();
-            assert!((measured - epsilon).abs() < 1e-9 * epsilon.max(1.0), "{measured}");
+            assert!(
+                (measured - epsilon).abs() < 1e-9 * epsilon.max(1.0),
+                "{measured}"
+            );
             assert!(dp_audit::check_claim([(&p[..], &q[..])], epsilon, 0.0, 1e-12).is_ok());
             // A claim of a smaller ε must be refuted.
             assert!(dp_audit::check_claim([(&p[..], &q[..])], epsilon * 0.9, 0.0, 1e-12).is_err());
@@ -138,13 +148,20 @@ mod tests {
             let rr = RandomizedResponse::new(Privacy::pure(epsilon).unwrap());
             let mut rng = ChaCha8Rng::seed_from_u64(13);
             let labels = vec![true; 200_000];
-            let flipped = rr.flip_labels(&labels, &mut rng).iter().filter(|&&b| !b).count();
+            let flipped = rr
+                .flip_labels(&labels, &mut rng)
+                .iter()
+                .filter(|&&b| !b)
+                .count();
             // Clopper–Pearson at α = 1e-6.
-            let ok = dp_audit::binomial_within(flipped as u64, 200_000, rr.flip_probability(), 1e-6)
-                .unwrap();
+            let ok =
+                dp_audit::binomial_within(flipped as u64, 200_000, rr.flip_probability(), 1e-6)
+                    .unwrap();
             assert!(ok, "ε = {epsilon}: {flipped} flips");
             let single = (0..20_000).filter(|_| !rr.respond(true, &mut rng)).count() as u64;
-            assert!(dp_audit::binomial_within(single, 20_000, rr.flip_probability(), 1e-6).unwrap());
+            assert!(
+                dp_audit::binomial_within(single, 20_000, rr.flip_probability(), 1e-6).unwrap()
+            );
         }
     }
 

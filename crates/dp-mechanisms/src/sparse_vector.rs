@@ -5,7 +5,7 @@ use rand::Rng;
 
 use crate::error::{Error, Result};
 use crate::noise::DiscreteLaplace;
-use crate::privacy::{Private, Privacy};
+use crate::privacy::{Privacy, Private};
 
 /// Sparse vector (Dwork–Roth Algorithms 1 and 2): answers a stream of integer queries of
 /// sensitivity Δ with "above" or "below" a public threshold T, halting after `c` "above"
@@ -79,12 +79,16 @@ impl SparseVector {
             });
         }
         let epsilon_round = SparseVector::round_epsilon(privacy, max_above);
-        let doubled = sensitivity.checked_mul(2).ok_or(Error::InvalidSensitivity {
-            value: sensitivity as f64,
-        })?;
-        let quadrupled = sensitivity.checked_mul(4).ok_or(Error::InvalidSensitivity {
-            value: sensitivity as f64,
-        })?;
+        let doubled = sensitivity
+            .checked_mul(2)
+            .ok_or(Error::InvalidSensitivity {
+                value: sensitivity as f64,
+            })?;
+        let quadrupled = sensitivity
+            .checked_mul(4)
+            .ok_or(Error::InvalidSensitivity {
+                value: sensitivity as f64,
+            })?;
         let threshold_noise = DiscreteLaplace::for_epsilon(epsilon_round, doubled)?;
         let query_noise = DiscreteLaplace::for_epsilon(epsilon_round, quadrupled)?;
         let noisy_threshold = threshold as i128 + threshold_noise.sample(rng) as i128;
@@ -178,8 +182,8 @@ mod tests {
     fn above_threshold_is_exactly_private_on_small_streams() {
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         for epsilon in [0.5, 1.0, 2.0] {
-            let svt = SparseVector::new(Privacy::pure(epsilon).unwrap(), 1, 3, 1, &mut rng)
-                .unwrap();
+            let svt =
+                SparseVector::new(Privacy::pure(epsilon).unwrap(), 1, 3, 1, &mut rng).unwrap();
             let streams = [
                 (vec![0, 1, 2, 3], vec![1, 2, 3, 4]),
                 (vec![3, 3, 3], vec![2, 2, 4]),
@@ -244,6 +248,9 @@ mod tests {
         let mut svt = SparseVector::new(pure, 1, 0, 1, &mut rng).unwrap();
         assert!(svt.query(1 << 40, &mut rng).unwrap());
         assert_eq!(svt.remaining(), 0);
-        assert_eq!(svt.query(0, &mut rng), Err(Error::SparseVectorExhausted { limit: 1 }));
+        assert_eq!(
+            svt.query(0, &mut rng),
+            Err(Error::SparseVectorExhausted { limit: 1 })
+        );
     }
 }

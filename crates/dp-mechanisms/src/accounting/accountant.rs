@@ -2,7 +2,7 @@
 
 use crate::accounting::{basic_composition, heterogeneous_advanced_composition};
 use crate::error::Result;
-use crate::privacy::{Private, Privacy};
+use crate::privacy::{Privacy, Private};
 
 /// The composition theorem used to total an [`Accountant`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -110,12 +110,16 @@ mod tests {
         accountant.record("a", Privacy::pure(0.5).unwrap());
         accountant.record("b", Privacy::new(0.5, 1e-7).unwrap());
         let basic = accountant.total(CompositionRule::Basic).unwrap();
-        assert_eq!(basic.epsilon(), 1.0);
-        assert_eq!(basic.delta(), 1e-7);
+        assert!(basic.epsilon() >= 1.0 && basic.epsilon() < 1.0 + 1e-15);
+        assert!(basic.delta() >= 1e-7 && basic.delta() < 1e-7 + 1e-22);
         // For two runs advanced composition is worse, so Best picks basic.
-        let best = accountant.total(CompositionRule::Best { delta_prime: 1e-6 }).unwrap();
+        let best = accountant
+            .total(CompositionRule::Best { delta_prime: 1e-6 })
+            .unwrap();
         assert_eq!(best, basic);
-        let advanced = accountant.total(CompositionRule::Advanced { delta_prime: 1e-6 }).unwrap();
+        let advanced = accountant
+            .total(CompositionRule::Advanced { delta_prime: 1e-6 })
+            .unwrap();
         assert!(advanced.epsilon() > basic.epsilon());
         assert_eq!(accountant.entries().len(), 2);
     }
@@ -125,7 +129,8 @@ mod tests {
         let rr = crate::RandomizedResponse::new(Privacy::pure(0.3).unwrap());
         let mut accountant = Accountant::new();
         accountant.record_run("labels", &rr);
-        assert_eq!(accountant.total(CompositionRule::Basic).unwrap().epsilon(), 0.3);
+        let total = accountant.total(CompositionRule::Basic).unwrap().epsilon();
+        assert!(total >= 0.3 && total < 0.3 + 1e-15);
     }
 
     #[test]

@@ -32,7 +32,11 @@ pub fn group_privacy(each: Privacy, k: u64) -> Result<Privacy> {
     } else {
         k_f * ((k_f - 1.0) * each.epsilon()).exp() * each.delta()
     };
-    composed(k_f * each.epsilon(), delta, "group privacy gives delta >= 1")
+    composed(
+        k_f * each.epsilon(),
+        delta,
+        "group privacy gives delta >= 1",
+    )
 }
 
 #[cfg(test)]

@@ -12,7 +12,9 @@ mod secrecy;
 mod subsampling;
 
 pub use accountant::{Accountant, CompositionRule, Entry};
-pub use composition::{advanced_composition, basic_composition, heterogeneous_advanced_composition};
+pub use composition::{
+    advanced_composition, basic_composition, heterogeneous_advanced_composition,
+};
 pub use group::group_privacy;
 pub use secrecy::secrecy_of_the_sample;
 pub use subsampling::{Subsampling, amplification_by_subsampling};

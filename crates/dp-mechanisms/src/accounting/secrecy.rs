@@ -71,8 +71,14 @@ mod tests {
     #[test]
     fn invalid_input_gives_typed_errors() {
         let base = Privacy::pure(0.5).unwrap();
-        assert!(matches!(secrecy_of_the_sample(base, 0, 10), Err(Error::InvalidCount { .. })));
-        assert!(matches!(secrecy_of_the_sample(base, 10, 19), Err(Error::InvalidCount { .. })));
+        assert!(matches!(
+            secrecy_of_the_sample(base, 0, 10),
+            Err(Error::InvalidCount { .. })
+        ));
+        assert!(matches!(
+            secrecy_of_the_sample(base, 10, 19),
+            Err(Error::InvalidCount { .. })
+        ));
         assert!(secrecy_of_the_sample(base, 10, 20).is_ok());
         assert!(matches!(
             secrecy_of_the_sample(Privacy::pure(1.5).unwrap(), 1, 10),

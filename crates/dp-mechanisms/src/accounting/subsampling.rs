@@ -110,9 +110,18 @@ mod tests {
                 Err(Error::InvalidProbability { .. })
             ));
         }
-        let empty = Subsampling::WithoutReplacement { sample_size: 0, population_size: 5 };
-        assert!(matches!(amplification_by_subsampling(base, empty), Err(Error::InvalidCount { .. })));
-        let too_big = Subsampling::WithoutReplacement { sample_size: 6, population_size: 5 };
+        let empty = Subsampling::WithoutReplacement {
+            sample_size: 0,
+            population_size: 5,
+        };
+        assert!(matches!(
+            amplification_by_subsampling(base, empty),
+            Err(Error::InvalidCount { .. })
+        ));
+        let too_big = Subsampling::WithoutReplacement {
+            sample_size: 6,
+            population_size: 5,
+        };
         assert!(matches!(
             amplification_by_subsampling(base, too_big),
             Err(Error::InvalidCount { .. })

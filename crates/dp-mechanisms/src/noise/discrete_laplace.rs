@@ -4,7 +4,7 @@ use rand::Rng;
 
 use crate::error::{Error, Result};
 use crate::exact_bits::{Dyadic, RandomBits};
-use crate::privacy::{Private, Privacy};
+use crate::privacy::{Privacy, Private};
 
 /// Largest supported scale: outputs then fit in `i64` except with probability below
 /// `exp(-2^22)`.
@@ -350,8 +350,14 @@ mod tests {
     fn scale_is_exact_when_representable() {
         assert_eq!(DiscreteLaplace::new(2.5).unwrap().scale_ratio(), (5, 2));
         assert_eq!(DiscreteLaplace::new(8.0).unwrap().scale_ratio(), (8, 1));
-        assert_eq!(DiscreteLaplace::for_epsilon(0.5, 1).unwrap().scale_ratio(), (2, 1));
-        assert_eq!(DiscreteLaplace::for_epsilon(2.0, 3).unwrap().scale_ratio(), (3, 2));
+        assert_eq!(
+            DiscreteLaplace::for_epsilon(0.5, 1).unwrap().scale_ratio(),
+            (2, 1)
+        );
+        assert_eq!(
+            DiscreteLaplace::for_epsilon(2.0, 3).unwrap().scale_ratio(),
+            (3, 2)
+        );
         // ε = 0.1 is the dyadic m·2^-56, so Δ/ε = 2^56/m exactly.
         let (t, s) = DiscreteLaplace::for_epsilon(0.1, 1).unwrap().scale_ratio();
         assert_eq!(t, 1 << 55);
@@ -379,13 +385,19 @@ mod tests {
     #[test]
     fn invalid_parameters_are_typed_errors() {
         for scale in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-            assert!(matches!(DiscreteLaplace::new(scale), Err(Error::InvalidScale { .. })));
+            assert!(matches!(
+                DiscreteLaplace::new(scale),
+                Err(Error::InvalidScale { .. })
+            ));
         }
         assert!(matches!(
             DiscreteLaplace::new(1e13),
             Err(Error::UnrepresentableScale { .. })
         ));
-        assert!(matches!(DiscreteLaplace::from_ratio(0, 1), Err(Error::InvalidScale { .. })));
+        assert!(matches!(
+            DiscreteLaplace::from_ratio(0, 1),
+            Err(Error::InvalidScale { .. })
+        ));
         assert!(matches!(
             DiscreteLaplace::for_epsilon(1.0, 0),
             Err(Error::InvalidSensitivity { .. })

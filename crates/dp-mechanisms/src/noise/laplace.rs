@@ -3,7 +3,7 @@
 use rand::Rng;
 
 use crate::error::{Error, Result};
-use crate::privacy::{Private, Privacy, validate_sensitivity};
+use crate::privacy::{Privacy, Private, validate_sensitivity};
 
 /// The Laplace distribution `Lap(b)` centred at 0, with density `exp(-|x|/b) / (2b)`.
 ///
@@ -185,7 +185,10 @@ mod tests {
     #[test]
     fn invalid_parameters_are_typed_errors() {
         for scale in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-            assert!(matches!(Laplace::new(scale), Err(Error::InvalidScale { .. })));
+            assert!(matches!(
+                Laplace::new(scale),
+                Err(Error::InvalidScale { .. })
+            ));
         }
         let pure = Privacy::pure(1.0).unwrap();
         for sensitivity in [0.0, -2.0, f64::NAN, f64::INFINITY] {

@@ -39,7 +39,7 @@ use rand::Rng;
 
 use crate::error::{Error, Result};
 use crate::exact_bits::RandomBits;
-use crate::privacy::{Private, Privacy, validate_sensitivity};
+use crate::privacy::{Privacy, Private, validate_sensitivity};
 
 /// Log-weights below `-SCORE_CLAMP` (relative to the best candidate) are clamped to it.
 pub const SCORE_CLAMP: f64 = 700.0;
@@ -331,8 +331,16 @@ fn band(x: f64) -> u32 {
 /// Turns log-weights into normalized log-probabilities (log-sum-exp around the maximum,
 /// which is 0 here because the best candidate has gap 0).
 fn normalize_log_weights(mut log_weights: Vec<f64>) -> Vec<f64> {
-    let top = log_weights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let log_total = top + log_weights.iter().map(|w| (w - top).exp()).sum::<f64>().ln();
+    let top = log_weights
+        .iter()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max);
+    let log_total = top
+        + log_weights
+            .iter()
+            .map(|w| (w - top).exp())
+            .sum::<f64>()
+            .ln();
     for w in &mut log_weights {
         *w -= log_total;
     }

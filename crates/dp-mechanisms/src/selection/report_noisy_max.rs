@@ -5,7 +5,7 @@ use rand::Rng;
 use crate::error::{Error, Result};
 use crate::exact_bits::RandomBits;
 use crate::noise::DiscreteLaplace;
-use crate::privacy::{Private, Privacy};
+use crate::privacy::{Privacy, Private};
 
 /// Report-noisy-max: add independent `Lap_Z(2Δ/ε)` noise to every integer score and
 /// return the index of the largest noisy score (the lowest index among ties).
@@ -129,7 +129,10 @@ mod tests {
         }
         for (epsilon, p, q) in &pairs {
             let measured = dp_audit::max_divergence(p, q).unwrap();
-            assert!(measured <= epsilon + 1e-9, "ε = {epsilon}: measured {measured}");
+            assert!(
+                measured <= epsilon + 1e-9,
+                "ε = {epsilon}: measured {measured}"
+            );
         }
     }
 
@@ -143,13 +146,19 @@ mod tests {
             .filter(|_| rnm.select(&[2, 0], &mut rng).unwrap() == 0)
             .count() as u64;
         // Clopper–Pearson at α = 1e-6.
-        assert!(dp_audit::binomial_within(wins, trials, p, 1e-6).unwrap(), "{wins} vs {p}");
+        assert!(
+            dp_audit::binomial_within(wins, trials, p, 1e-6).unwrap(),
+            "{wins} vs {p}"
+        );
     }
 
     #[test]
     fn invalid_input_gives_typed_errors() {
         let pure = Privacy::pure(1.0).unwrap();
-        assert!(matches!(ReportNoisyMax::new(pure, 0), Err(Error::InvalidSensitivity { .. })));
+        assert!(matches!(
+            ReportNoisyMax::new(pure, 0),
+            Err(Error::InvalidSensitivity { .. })
+        ));
         assert!(matches!(
             ReportNoisyMax::new(Privacy::new(1.0, 0.1).unwrap(), 1),
             Err(Error::InvalidDelta { .. })

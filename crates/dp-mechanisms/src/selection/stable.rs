@@ -5,7 +5,7 @@ use rand::Rng;
 
 use crate::error::{Error, Result};
 use crate::noise::DiscreteLaplace;
-use crate::privacy::{Private, Privacy};
+use crate::privacy::{Privacy, Private};
 
 /// The result of [`StableSelection::select`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,12 +194,18 @@ mod tests {
             let spread = mech.threshold() + 4;
             let scores: Vec<i64> = (0..n).map(|_| rng.random_range(0..spread)).collect();
             let s = sensitivity as i64;
-            let neighbour: Vec<i64> = scores.iter().map(|q| q + rng.random_range(-s..=s)).collect();
+            let neighbour: Vec<i64> = scores
+                .iter()
+                .map(|q| q + rng.random_range(-s..=s))
+                .collect();
             let p = mech.output_distribution(&scores).unwrap();
             let q = mech.output_distribution(&neighbour).unwrap();
             let report =
                 dp_audit::check_claim([(p.as_slice(), q.as_slice())], epsilon, delta, 1e-12);
-            assert!(report.is_ok(), "trial {trial}: {scores:?} vs {neighbour:?}: {report:?}");
+            assert!(
+                report.is_ok(),
+                "trial {trial}: {scores:?} vs {neighbour:?}: {report:?}"
+            );
         }
     }
 
@@ -245,12 +251,24 @@ mod tests {
     #[test]
     fn invalid_input_gives_typed_errors() {
         let pure = Privacy::pure(1.0).unwrap();
-        assert!(matches!(StableSelection::new(pure, 1), Err(Error::InvalidDelta { .. })));
+        assert!(matches!(
+            StableSelection::new(pure, 1),
+            Err(Error::InvalidDelta { .. })
+        ));
         let approx = Privacy::new(1.0, 1e-6).unwrap();
-        assert!(matches!(StableSelection::new(approx, 0), Err(Error::InvalidSensitivity { .. })));
+        assert!(matches!(
+            StableSelection::new(approx, 0),
+            Err(Error::InvalidSensitivity { .. })
+        ));
         let mech = a_dist(1.0, 1e-6, 1);
         let mut rng = ChaCha8Rng::seed_from_u64(0);
-        assert_eq!(mech.select(&[5], &mut rng), Err(Error::TooFewCandidates { count: 1 }));
-        assert_eq!(mech.output_distribution(&[]), Err(Error::TooFewCandidates { count: 0 }));
+        assert_eq!(
+            mech.select(&[5], &mut rng),
+            Err(Error::TooFewCandidates { count: 1 })
+        );
+        assert_eq!(
+            mech.output_distribution(&[]),
+            Err(Error::TooFewCandidates { count: 0 })
+        );
     }
 }

@@ -22,7 +22,10 @@ fn check_sampler(expected: &[f64], draws: usize, mut draw: impl FnMut(&mut ChaCh
         counts[draw(&mut rng)] += 1;
     }
     let outcome = dp_audit::chi_square_gof(&counts, expected, ALPHA).unwrap();
-    assert!(!outcome.rejected, "counts {counts:?} vs {expected:?}: {outcome:?}");
+    assert!(
+        !outcome.rejected,
+        "counts {counts:?} vs {expected:?}: {outcome:?}"
+    );
 }
 
 #[test]
@@ -58,7 +61,9 @@ fn integer_sampler_matches_probabilities() {
         .into_iter()
         .map(f64::exp)
         .collect();
-    check_sampler(&expected, 200_000, |rng| mech.sample_integer(&scores, rng).unwrap());
+    check_sampler(&expected, 200_000, |rng| {
+        mech.sample_integer(&scores, rng).unwrap()
+    });
 }
 
 #[test]
@@ -66,18 +71,32 @@ fn level_sampler_matches_level_probabilities() {
     let mech = mechanism(1.0, 1.0);
     let levels = [
         ScoreLevel { score: 0, count: 1 },
-        ScoreLevel { score: -1, count: 5 },
-        ScoreLevel { score: -3, count: 40 },
-        ScoreLevel { score: -10, count: 100_000 },
+        ScoreLevel {
+            score: -1,
+            count: 5,
+        },
+        ScoreLevel {
+            score: -3,
+            count: 40,
+        },
+        ScoreLevel {
+            score: -10,
+            count: 100_000,
+        },
     ];
     let expected = mech.level_probabilities(&levels).unwrap();
-    check_sampler(&expected, 200_000, |rng| mech.sample_levels(&levels, rng).unwrap().level);
+    check_sampler(&expected, 200_000, |rng| {
+        mech.sample_levels(&levels, rng).unwrap().level
+    });
 }
 
 #[test]
 fn offsets_within_a_level_are_uniform() {
     let mech = mechanism(1.0, 1.0);
-    let levels = [ScoreLevel { score: 5, count: 6 }, ScoreLevel { score: 4, count: 2 }];
+    let levels = [
+        ScoreLevel { score: 5, count: 6 },
+        ScoreLevel { score: 4, count: 2 },
+    ];
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut counts = [0u64; 6];
     for _ in 0..60_000 {
@@ -96,9 +115,15 @@ fn fast_path_and_general_path_define_the_same_distribution() {
     // Expanding levels into one candidate per unit gives the same level probabilities.
     let mech = mechanism(0.8, 1.0);
     let levels = [
-        ScoreLevel { score: -2, count: 3 },
+        ScoreLevel {
+            score: -2,
+            count: 3,
+        },
         ScoreLevel { score: 0, count: 1 },
-        ScoreLevel { score: -5, count: 7 },
+        ScoreLevel {
+            score: -5,
+            count: 7,
+        },
     ];
     let expanded: Vec<i64> = levels
         .iter()
@@ -106,7 +131,10 @@ fn fast_path_and_general_path_define_the_same_distribution() {
         .collect();
     let per_candidate = mech.log_probabilities_integer(&expanded).unwrap();
     let mut start = 0;
-    for (level, p) in levels.iter().zip(mech.level_probabilities(&levels).unwrap()) {
+    for (level, p) in levels
+        .iter()
+        .zip(mech.level_probabilities(&levels).unwrap())
+    {
         let summed: f64 = per_candidate[start..start + level.count as usize]
             .iter()
             .map(|lp| lp.exp())
@@ -172,7 +200,10 @@ fn exact_privacy_holds_on_random_neighbours() {
         let p = mech.log_probabilities(&scores).unwrap();
         let q = mech.log_probabilities(&neighbour).unwrap();
         let measured = dp_audit::max_divergence_log(&p, &q).unwrap();
-        assert!(measured <= epsilon, "trial {trial}: measured {measured} > ε = {epsilon}");
+        assert!(
+            measured <= epsilon,
+            "trial {trial}: measured {measured} > ε = {epsilon}"
+        );
     }
 }
 
@@ -207,23 +238,47 @@ fn invalid_input_gives_typed_errors() {
     let mech = mechanism(1.0, 1.0);
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     assert_eq!(mech.sample(&[], &mut rng), Err(Error::EmptyCandidates));
-    assert_eq!(mech.sample_integer(&[], &mut rng), Err(Error::EmptyCandidates));
-    assert_eq!(mech.sample_levels(&[], &mut rng), Err(Error::EmptyCandidates));
+    assert_eq!(
+        mech.sample_integer(&[], &mut rng),
+        Err(Error::EmptyCandidates)
+    );
+    assert_eq!(
+        mech.sample_levels(&[], &mut rng),
+        Err(Error::EmptyCandidates)
+    );
     assert_eq!(mech.probabilities(&[]), Err(Error::EmptyCandidates));
     let nan = mech.sample(&[1.0, f64::NAN], &mut rng).unwrap_err();
-    assert!(matches!(nan, Error::NonFiniteScore { index: 1, .. }), "{nan}");
+    assert!(
+        matches!(nan, Error::NonFiniteScore { index: 1, .. }),
+        "{nan}"
+    );
     assert_eq!(
         mech.probabilities(&[f64::INFINITY]),
-        Err(Error::NonFiniteScore { index: 0, value: f64::INFINITY })
+        Err(Error::NonFiniteScore {
+            index: 0,
+            value: f64::INFINITY
+        })
     );
     assert_eq!(
         mech.sample_levels(&[ScoreLevel { score: 1, count: 0 }], &mut rng),
         Err(Error::ZeroCount { index: 0 })
     );
-    let huge = [ScoreLevel { score: 1, count: u64::MAX }, ScoreLevel { score: 0, count: 5 }];
-    assert!(matches!(mech.sample_levels(&huge, &mut rng), Err(Error::TooManyCandidates { .. })));
+    let huge = [
+        ScoreLevel {
+            score: 1,
+            count: u64::MAX,
+        },
+        ScoreLevel { score: 0, count: 5 },
+    ];
+    assert!(matches!(
+        mech.sample_levels(&huge, &mut rng),
+        Err(Error::TooManyCandidates { .. })
+    ));
     let approx = Privacy::new(1.0, 1e-6).unwrap();
-    assert!(matches!(ExponentialMechanism::new(approx, 1.0), Err(Error::InvalidDelta { .. })));
+    assert!(matches!(
+        ExponentialMechanism::new(approx, 1.0),
+        Err(Error::InvalidDelta { .. })
+    ));
     for sensitivity in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         let pure = Privacy::pure(1.0).unwrap();
         assert!(matches!(
@@ -232,7 +287,10 @@ fn invalid_input_gives_typed_errors() {
         ));
     }
     let tiny = Privacy::pure(1e-12).unwrap();
-    assert!(matches!(ExponentialMechanism::new(tiny, 1.0), Err(Error::EpsilonTooSmall { .. })));
+    assert!(matches!(
+        ExponentialMechanism::new(tiny, 1.0),
+        Err(Error::EpsilonTooSmall { .. })
+    ));
 }
 
 #[test]

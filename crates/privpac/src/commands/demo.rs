@@ -1,0 +1,223 @@
+//! `privpac demo`: a short tour of what exists today (the mechanisms crate). Later issues
+//! extend it with concept classes, learners and sanitizers.
+
+use std::time::Instant;
+
+use dp_mechanisms::{
+    Accountant, CompositionRule, DiscreteLaplaceMechanism, ExponentialMechanism, Privacy, Private,
+    RandomizedResponse, ScoreLevel, SparseVector, StableSelection, StableSelectionOutcome,
+    advanced_composition,
+};
+use rand::rngs::StdRng;
+use serde_json::json;
+
+use crate::cli::DemoArgs;
+use crate::commands::rng;
+use crate::output::{Table, print_json};
+
+/// Runs the tour.
+pub(crate) fn run(args: &DemoArgs) -> anyhow::Result<()> {
+    let mut rng = rng(&args.common);
+    let sections = vec![
+        exponential_section(&mut rng)?,
+        count_weighted_section(&mut rng)?,
+        counting_section(&mut rng)?,
+        selection_section(&mut rng)?,
+        accounting_section()?,
+    ];
+    if args.common.json {
+        let values: Vec<serde_json::Value> = sections.into_iter().map(|s| s.json).collect();
+        print_json(&json!({ "demo": values }));
+    } else {
+        println!("privpac demo: differential-privacy mechanisms (dp-mechanisms crate)\n");
+        for section in sections {
+            println!("== {} ==", section.title);
+            print!("{}", section.text);
+            println!();
+        }
+        println!("Concept classes, learners and sanitizers arrive with their own issues;");
+        println!("this tour grows with them.");
+    }
+    Ok(())
+}
+
+struct Section {
+    title: &'static str,
+    text: String,
+    json: serde_json::Value,
+}
+
+fn exponential_section(rng: &mut StdRng) -> anyhow::Result<Section> {
+    let scores = [10.0, 9.0, 7.0, 2.0, 0.0];
+    let mut table = Table::new(&["index", "score", "Pr (eps=0.5)", "Pr (eps=2)", "Pr (eps=8)"]);
+    let mut columns = Vec::new();
+    for epsilon in [0.5, 2.0, 8.0] {
+        let mechanism = ExponentialMechanism::new(Privacy::pure(epsilon)?, 1.0)?;
+        columns.push(mechanism.probabilities(&scores)?);
+    }
+    for (i, score) in scores.iter().enumerate() {
+        let mut row = vec![i.to_string(), score.to_string()];
+        row.extend(columns.iter().map(|c| format!("{:.4}", c[i])));
+        table.row(row);
+    }
+    let mechanism = ExponentialMechanism::new(Privacy::pure(2.0)?, 1.0)?;
+    let chosen = mechanism.sample(&scores, rng)?;
+    let text = format!(
+        "Exact output probabilities of the exponential mechanism (sensitivity 1):\n{}\
+         one sample at eps = 2: index {chosen}; guarantee {}\n",
+        table.render(),
+        mechanism.privacy()
+    );
+    Ok(Section {
+        title: "exponential mechanism",
+        text,
+        json: json!({
+            "section": "exponential",
+            "scores": scores,
+            "probabilities": { "0.5": columns[0], "2": columns[1], "8": columns[2] },
+            "sample_eps_2": chosen,
+        }),
+    })
+}
+
+fn count_weighted_section(rng: &mut StdRng) -> anyhow::Result<Section> {
+    // A million candidate hypotheses whose error counts on a sample fall into few levels.
+    let levels = [
+        ScoreLevel { score: 0, count: 1 },
+        ScoreLevel {
+            score: -3,
+            count: 20,
+        },
+        ScoreLevel {
+            score: -10,
+            count: 5_000,
+        },
+        ScoreLevel {
+            score: -40,
+            count: 994_979,
+        },
+    ];
+    let mechanism = ExponentialMechanism::new(Privacy::pure(1.0)?, 1.0)?;
+    let probabilities = mechanism.level_probabilities(&levels)?;
+    let started = Instant::now();
+    let choice = mechanism.sample_levels(&levels, rng)?;
+    let elapsed = started.elapsed();
+    let mut table = Table::new(&["mistakes", "candidates", "Pr(level)"]);
+    for (level, p) in levels.iter().zip(&probabilities) {
+        table.row(vec![
+            (-level.score).to_string(),
+            level.count.to_string(),
+            format!("{p:.3e}"),
+        ]);
+    }
+    let text = format!(
+        "Count-weighted fast path over 1,000,000 candidates (eps = 1), sampled in {elapsed:.1?}:\n{}\
+         chose a candidate with {} mistakes (offset {} within its level)\n",
+        table.render(),
+        -levels[choice.level].score,
+        choice.offset
+    );
+    Ok(Section {
+        title: "exponential mechanism, count-weighted",
+        text,
+        json: json!({
+            "section": "count_weighted",
+            "levels": levels.iter().map(|l| json!({"score": l.score, "count": l.count})).collect::<Vec<_>>(),
+            "probabilities": probabilities,
+            "chosen_level": choice.level,
+        }),
+    })
+}
+
+fn counting_section(rng: &mut StdRng) -> anyhow::Result<Section> {
+    let true_count = 1_000;
+    let mut table = Table::new(&["epsilon", "noise scale", "noisy count", "guarantee"]);
+    let mut releases = Vec::new();
+    for epsilon in [0.1, 1.0, 10.0] {
+        let mechanism = DiscreteLaplaceMechanism::new(Privacy::pure(epsilon)?, 1)?;
+        let noisy = mechanism.release(true_count, rng)?;
+        releases.push(json!({ "epsilon": epsilon, "noisy": noisy }));
+        table.row(vec![
+            epsilon.to_string(),
+            format!("{}", mechanism.noise().scale()),
+            noisy.to_string(),
+            mechanism.privacy().to_string(),
+        ]);
+    }
+    let labels: Vec<bool> = (0..10_000).map(|i| i % 3 == 0).collect();
+    let rr = RandomizedResponse::new(Privacy::pure(1.0)?);
+    let flipped = rr.flip_labels(&labels, rng);
+    let changed = labels.iter().zip(&flipped).filter(|(a, b)| a != b).count();
+    let text = format!(
+        "A count of {true_count} released with exact discrete Laplace noise:\n{}\
+         Label flipping at eps = 1 flipped {changed} of 10000 labels (expected {:.0}).\n",
+        table.render(),
+        rr.flip_probability() * 10_000.0
+    );
+    Ok(Section {
+        title: "noise for counts",
+        text,
+        json: json!({ "section": "counting", "releases": releases, "labels_flipped": changed }),
+    })
+}
+
+fn selection_section(rng: &mut StdRng) -> anyhow::Result<Section> {
+    let a_dist = StableSelection::new(Privacy::new(1.0, 1e-6)?, 1)?;
+    let clear = [100, 20, 15];
+    let close = [21, 20, 15];
+    let describe = |outcome: StableSelectionOutcome| match outcome {
+        StableSelectionOutcome::Selected(i) => format!("candidate {i}"),
+        StableSelectionOutcome::Bottom => "⊥ (no stable winner)".to_string(),
+    };
+    let clear_outcome = a_dist.select(&clear, rng)?;
+    let close_outcome = a_dist.select(&close, rng)?;
+    let mut svt = SparseVector::new(Privacy::pure(1.0)?, 1, 50, 1, rng)?;
+    let stream = [3, 10, 12, 8, 90, 5];
+    let mut first_above = None;
+    for (i, &answer) in stream.iter().enumerate() {
+        if svt.query(answer, rng)? {
+            first_above = Some(i);
+            break;
+        }
+    }
+    let text = format!(
+        "A_dist at (1, 1e-6), threshold {} on the gap:\n  scores {clear:?} -> {}\n  scores {close:?} -> {}\n\
+         Sparse vector (threshold 50, eps = 1) over {stream:?}: first 'above' at {}\n",
+        a_dist.threshold(),
+        describe(clear_outcome),
+        describe(close_outcome),
+        first_above.map_or("none".to_string(), |i| format!("index {i}")),
+    );
+    Ok(Section {
+        title: "stable selection and sparse vector",
+        text,
+        json: json!({
+            "section": "selection",
+            "a_dist_clear": describe(clear_outcome),
+            "a_dist_close": describe(close_outcome),
+            "sparse_vector_first_above": first_above,
+        }),
+    })
+}
+
+fn accounting_section() -> anyhow::Result<Section> {
+    let each = Privacy::pure(0.01)?;
+    let mut accountant = Accountant::new();
+    for i in 0..1_000 {
+        accountant.record(format!("query {i}"), each);
+    }
+    let basic = accountant.total(CompositionRule::Basic)?;
+    let advanced = advanced_composition(each, 1_000, 1e-6)?;
+    let text = format!(
+        "1000 mechanisms at eps = 0.01 each:\n  basic composition    {basic}\n  advanced composition {advanced}\n"
+    );
+    Ok(Section {
+        title: "accounting",
+        text,
+        json: json!({
+            "section": "accounting",
+            "basic": { "epsilon": basic.epsilon(), "delta": basic.delta() },
+            "advanced": { "epsilon": advanced.epsilon(), "delta": advanced.delta() },
+        }),
+    })
+}
