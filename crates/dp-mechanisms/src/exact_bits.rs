@@ -176,6 +176,34 @@ impl<'a, R: Rng + ?Sized> RandomBits<'a, R> {
         true
     }
 
+    /// `true` with probability exactly `numerator / denominator`, in 64-bit arithmetic.
+    ///
+    /// Requires `denominator ≤ 2^63`; otherwise as [`Self::bernoulli_ratio`].
+    #[inline]
+    pub fn bernoulli_ratio_u64(&mut self, numerator: u64, denominator: u64) -> bool {
+        if numerator == 0 || denominator == 0 {
+            return false;
+        }
+        if numerator >= denominator {
+            return true;
+        }
+        debug_assert!(denominator <= 1 << 63);
+        let mut remainder = numerator;
+        loop {
+            remainder <<= 1;
+            let digit = remainder >= denominator;
+            if digit {
+                remainder -= denominator;
+            }
+            if self.bit() != digit {
+                return digit;
+            }
+            if remainder == 0 {
+                return false;
+            }
+        }
+    }
+
     /// `true` with probability exactly `exp(-numerator / denominator)`.
     ///
     /// Canonne–Kamath–Steinke 2020, Algorithm 1: for γ ∈ [0, 1], draw `A_k ~
@@ -183,31 +211,48 @@ impl<'a, R: Rng + ?Sized> RandomBits<'a, R> {
     /// whether K is odd; for γ > 1, `exp(-γ) = exp(-1)^⌊γ⌋ · exp(-(γ - ⌊γ⌋))`, sampled as
     /// independent coins with early exit. Expected cost is O(1) bits for every γ.
     /// A zero denominator is read as γ = ∞ (probability 0).
-    pub fn bernoulli_exp_minus(&mut self, numerator: u128, denominator: u64) -> bool {
+    pub fn bernoulli_exp_minus(&mut self, numerator: u64, denominator: u64) -> bool {
         if denominator == 0 {
             return false;
         }
-        let denominator = denominator as u128;
+        if numerator < denominator {
+            return self.bernoulli_exp_minus_fraction(numerator, denominator);
+        }
         let whole = numerator / denominator;
         let fraction = numerator % denominator;
-        let mut k = 0u128;
-        while k < whole {
-            if !self.bernoulli_exp_minus_fraction(1, 1) {
+        for _ in 0..whole {
+            if !self.bernoulli_exp_minus_one() {
                 return false;
             }
-            k += 1;
         }
         self.bernoulli_exp_minus_fraction(fraction, denominator)
     }
 
+    /// `true` with probability exactly `exp(-1)` (CKS Algorithm 1 with γ = 1).
+    #[inline]
+    pub fn bernoulli_exp_minus_one(&mut self) -> bool {
+        // Step k = 1 succeeds with probability γ/1 = 1, so start at k = 2.
+        let mut k: u64 = 2;
+        while self.bernoulli_ratio_u64(1, k) {
+            k += 1;
+        }
+        k % 2 == 1
+    }
+
     /// `exp(-γ)` for γ = numerator/denominator ∈ [0, 1] (CKS Algorithm 1).
-    fn bernoulli_exp_minus_fraction(&mut self, numerator: u128, denominator: u128) -> bool {
-        let mut k: u128 = 1;
+    #[inline]
+    fn bernoulli_exp_minus_fraction(&mut self, numerator: u64, denominator: u64) -> bool {
+        let mut k: u64 = 1;
         loop {
-            // Bernoulli(γ / k) = Bernoulli(numerator / (denominator · k)); denominator < 2^64
-            // and k stays tiny (its tail is 1/k!), so the product cannot overflow.
-            let scaled = denominator.saturating_mul(k);
-            if !self.bernoulli_ratio(numerator, scaled) {
+            // Bernoulli(γ / k) = Bernoulli(numerator / (denominator · k)); k stays tiny (its
+            // tail is 1/k!), so 128 bits always suffice.
+            let scaled = denominator as u128 * k as u128;
+            let hit = if scaled <= 1 << 63 {
+                self.bernoulli_ratio_u64(numerator, scaled as u64)
+            } else {
+                self.bernoulli_ratio(numerator as u128, scaled)
+            };
+            if !hit {
                 return k % 2 == 1;
             }
             k += 1;
@@ -229,7 +274,7 @@ impl<'a, R: Rng + ?Sized> RandomBits<'a, R> {
         // Integer part: ⌊γ⌋ independent exp(-1) coins with early exit.
         let mut k = 0.0;
         while k < whole {
-            if !self.bernoulli_exp_minus_fraction(1, 1) {
+            if !self.bernoulli_exp_minus_one() {
                 return false;
             }
             k += 1.0;
@@ -240,7 +285,7 @@ impl<'a, R: Rng + ?Sized> RandomBits<'a, R> {
         let Dyadic { mantissa, exponent } = Dyadic::from_f64(fraction);
         let shift = exponent.unsigned_abs();
         if shift <= 63 {
-            self.bernoulli_exp_minus_fraction(mantissa as u128, 1u128 << shift)
+            self.bernoulli_exp_minus_fraction(mantissa, 1u64 << shift)
         } else {
             // γ < 2^-10 here. Bernoulli(γ/k) = 2^-(shift-63) · (mantissa / (k·2^63)).
             let extra = shift - 63;
@@ -412,6 +457,9 @@ mod tests {
     #[test]
     fn bernoulli_exp_minus_matches_its_probability() {
         check_rate((-0.5f64).exp(), |b| b.bernoulli_exp_minus(1, 2));
+        check_rate((-1.0f64).exp(), |b| b.bernoulli_exp_minus_one());
+        check_rate(0.3, |b| b.bernoulli_ratio_u64(3, 10));
+        check_rate((-0.25f64).exp(), |b| b.bernoulli_exp_minus(1 << 61, 1 << 63));
         check_rate((-1.0f64).exp(), |b| b.bernoulli_exp_minus(1, 1));
         check_rate((-2.75f64).exp(), |b| b.bernoulli_exp_minus(11, 4));
         check_rate(1.0, |b| b.bernoulli_exp_minus(0, 4));

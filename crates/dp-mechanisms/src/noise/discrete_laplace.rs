@@ -164,17 +164,24 @@ impl DiscreteLaplace {
     /// One draw from an existing bit source.
     pub fn sample_bits<R: Rng + ?Sized>(&self, bits: &mut RandomBits<'_, R>) -> i64 {
         let t = self.numerator;
-        let s = self.denominator as u128;
+        let s = self.denominator;
         loop {
             let u = bits.uniform_below(t);
-            if !bits.bernoulli_exp_minus(u as u128, t) {
+            if !bits.bernoulli_exp_minus(u, t) {
                 continue;
             }
-            let mut v: u128 = 0;
-            while bits.bernoulli_exp_minus(1, 1) {
+            let mut v: u64 = 0;
+            while bits.bernoulli_exp_minus_one() {
                 v += 1;
             }
-            let magnitude = (u as u128 + t as u128 * v) / s;
+            // X = U + t·V; |Y| = ⌊X / s⌋. 64-bit arithmetic unless X overflows it.
+            let magnitude = match t.checked_mul(v).and_then(|tv| tv.checked_add(u)) {
+                Some(x) if s.is_power_of_two() => x >> s.trailing_zeros(),
+                Some(x) => x / s,
+                None => ((u as u128 + t as u128 * v as u128) / s as u128)
+                    .try_into()
+                    .unwrap_or(u64::MAX),
+            };
             let negative = bits.bit();
             if negative && magnitude == 0 {
                 continue;

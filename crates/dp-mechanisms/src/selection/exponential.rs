@@ -14,13 +14,14 @@
 //!    sensitivity-Δ functions), so it is private with the same ε; the clamped candidates
 //!    carry total weight at most `N·e^-700` of the maximum's.
 //! 2. **Exact sampling proportional to the computed weights.** Each weight `ŵ_i =
-//!    exp(-x_i)` is dominated by the envelope `2^{1-k_i}`, `k_i = ⌊x_i log2 e⌋`. We draw
-//!    from the envelope with exact integer arithmetic (band totals in `u128`, a uniform
-//!    `u128`, candidates with `k_i ≥ 64` handled by fair coins) and accept with the exact
-//!    dyadic probability `ŵ_i · 2^{k_i - 1} ∈ (1/4, 1/2]`. The output distribution is then
-//!    *exactly* proportional to the floating-point weights `ŵ_i`, and the expected number of
-//!    rounds is at most 4 whatever the scores are, so the running time (O(N) per round)
-//!    does not depend on the score values.
+//!    exp(-x_i)` is dominated by the envelope `2^{-k_i}`, `k_i = ⌊x_i log2 e − 10^-9⌋⁺`
+//!    (the margin covers every rounding error, see `band`). We draw from the envelope with
+//!    exact integer arithmetic (band totals in `u128`, a uniform `u128`, candidates with
+//!    `k_i ≥ 64` handled by fair coins) and accept with the exact dyadic probability
+//!    `ŵ_i · 2^{k_i} ∈ (1/2, 1]`. The output distribution is then *exactly* proportional to
+//!    the floating-point weights `ŵ_i`, and the expected number of rounds is at most 2
+//!    whatever the scores are, so the running time (O(N) per round) does not depend on the
+//!    score values.
 //! 3. **A budget for floating-point error.** The only deviation from the ideal mechanism is
 //!    `|ln ŵ_i - (-λ g_i)| ≤ η`, from rounding `λ`, `g_i` and their product (relative
 //!    error at most `3·2^-53` on an argument at most 700) and from `exp` itself (assumed
@@ -85,7 +86,7 @@ pub struct LevelChoice {
 /// `q_max - (2Δ/ε)(ln N + ln(1/β))` (Dwork–Roth Theorem 3.11).
 ///
 /// # Running time
-/// O(N) per sample for N candidates (O(L) for L score levels), with at most 4 expected
+/// O(N) per sample for N candidates (O(L) for L score levels), with at most 2 expected
 /// rounds independent of the score values; O(N) extra memory (one byte per candidate).
 ///
 /// # Errors
@@ -310,10 +311,10 @@ fn validate_levels(levels: &[ScoreLevel]) -> Result<i64> {
     best.ok_or(Error::EmptyCandidates)
 }
 
-/// `best - score ≥ 0` as `f64`, exact in 128-bit arithmetic before the one final rounding.
+/// `best - score ≥ 0` as `f64`: exact as a `u64` before the one final rounding.
 #[inline]
 fn integer_gap(best: i64, score: i64) -> f64 {
-    (best as i128 - score as i128) as f64
+    best.abs_diff(score) as f64
 }
 
 /// Clamps a log-weight gap to `[0, SCORE_CLAMP]`.
@@ -322,11 +323,19 @@ fn clamp_gap(x: f64) -> f64 {
     x.clamp(0.0, SCORE_CLAMP)
 }
 
-/// The envelope band `k = ⌊x log2 e⌋` of a clamped gap `x ∈ [0, 700]` (so `k ≤ 1009`).
+/// The envelope band `k = ⌊x log2 e − 10^-9⌋⁺` of a clamped gap `x ∈ [0, 700]` (so
+/// `k ≤ 1009`). The margin 10^-9 dwarfs the rounding of `x · log2 e` (below 3·10^-13 for
+/// `x ≤ 700`) and the assumed error of `exp` (2^-40 relative, i.e. below 1.3·10^-12 in
+/// log2), so `2^-k ≥ ŵ = exp(-x)` holds for the floating-point weight. Since `ŵ ≤ 1` for
+/// `x ≥ 0`, the clamp at 0 keeps the envelope valid near `x = 0`.
 #[inline]
 fn band(x: f64) -> u32 {
-    (x * std::f64::consts::LOG2_E) as u32
+    // `as u32` saturates negative values to 0.
+    (x * std::f64::consts::LOG2_E - ENVELOPE_MARGIN) as u32
 }
+
+/// Safety margin (in log2 units) between a weight and its envelope band.
+const ENVELOPE_MARGIN: f64 = 1e-9;
 
 /// Turns log-weights into normalized log-probabilities (log-sum-exp around the maximum,
 /// which is 0 here because the best candidate has gap 0).
@@ -376,9 +385,9 @@ fn sample_weighted_with_head<R: Rng + ?Sized>(
         bands.push(b as u8);
         band_counts[b] += count(i);
     }
-    // Envelope weight per unit of count is 2^(1-b) for band b (2^(1-head) for the tail,
-    // whose members pay the remaining factor 2^(head-k) with fair coins); in units of
-    // 2^-63 that is the integer 2^(64-b).
+    // Envelope weight per unit of count is 2^-b for band b (2^-head for the tail, whose
+    // members pay the remaining factor 2^(head-k) with fair coins); in units of 2^-64 that
+    // is the integer 2^(64-b).
     let unit_weight = |b: usize| -> u128 { 1u128 << (HEAD_BANDS - b) };
     let band_weights: Vec<u128> = (0..=head_bands)
         .map(|b| band_counts[b] as u128 * unit_weight(b))
@@ -397,7 +406,7 @@ fn sample_weighted_with_head<R: Rng + ?Sized>(
         }
         let unit = (r / unit_weight(chosen_band)) as u64;
         let (item, offset) = find_unit(&bands, chosen_band as u8, unit, &count);
-        // Accept with probability ŵ / envelope = exp(-x)·2^(k-1), exactly.
+        // Accept with probability ŵ / envelope = exp(-x)·2^k ∈ (1/2, 1], exactly.
         let x = gap(item);
         let k = band(x);
         if k as usize >= head_bands && !bits.all_zero_bits(k - head_bands as u32) {
@@ -410,13 +419,13 @@ fn sample_weighted_with_head<R: Rng + ?Sized>(
     }
 }
 
-/// `exp(-x) · 2^(k-1)` computed exactly from the floating-point `exp(-x)` (multiplying by a
-/// power of two is exact here: the result lies in (1/4, 1/2] up to rounding of `exp`).
+/// `exp(-x) · 2^k` computed exactly from the floating-point `exp(-x)` (multiplying by a
+/// power of two is exact here: the result lies in (1/2, 1]).
 #[inline]
 fn scale_by_power_of_two(x: f64, k: u32) -> f64 {
     let weight = (-x).exp();
-    // 2^(k-1) with k ≤ 1009, split in two factors to stay inside the f64 range.
-    let exponent = k as i32 - 1;
+    // 2^k with k ≤ 1009, split in two factors to stay inside the f64 range.
+    let exponent = k as i32;
     let half = exponent / 2;
     let ratio = weight * power_of_two(half) * power_of_two(exponent - half);
     debug_assert!(ratio <= 1.0, "envelope must dominate the weight: {ratio}");
