@@ -1,1 +1,77 @@
-//! Exact and statistical verification of differential-privacy claims (work in progress).
+//! Checks differential-privacy claims against measured behaviour: exactly, from
+//! a mechanism's output distributions, and statistically, from its samples.
+//!
+//! dp-audit is for **implementers of mechanisms and learners** who want tests
+//! that compare a claimed guarantee (the `privacy()` of an algorithm) with
+//! what the code actually does. It depends on none of privpac's crates: its
+//! API takes plain data (probability or log-probability vectors, sample
+//! slices, closures and `f64` claims), so every crate can take it as a
+//! dev-dependency without a dependency cycle.
+//!
+//! # Map
+//!
+//! * [`exact`]: privacy loss of a finite-output mechanism from its output
+//!   distributions on neighbouring inputs.
+//!   - [`max_divergence`], [`max_divergence_log`]: the pure ε of one pair.
+//!   - [`hockey_stick`], [`hockey_stick_symmetric`], [`delta_curve`],
+//!     [`epsilon_for_delta`]: δ(ε) of one pair, and its inverse.
+//!   - [`check_claim`], [`check_pure_claim`], [`check_pure_claim_log`]: a
+//!     claimed (ε, δ) or ε against many pairs, returning an [`AuditReport`] /
+//!     [`PureAuditReport`] or [`Error::ClaimViolated`] /
+//!     [`Error::PureClaimViolated`].
+//! * [`statistical`]: seeded goodness-of-fit tests for samplers, each with a
+//!   stated false-failure rate α.
+//!   - [`chi_square_gof`], [`chi_square_integer_pmf`]: Pearson's χ² against
+//!     finite or integer-valued distributions ([`GofOutcome`]).
+//!   - [`ks_test`]: Kolmogorov–Smirnov against a continuous CDF
+//!     ([`KsOutcome`]).
+//!   - [`clopper_pearson`], [`binomial_p_value`], [`binomial_within`]: exact
+//!     binomial tests for the frequency of an event.
+//! * [`Error`] and [`Result`]: one variant per kind of bad input.
+//!
+//! The mechanisms themselves live in the sibling crate `dp-mechanisms`, whose
+//! tests use this crate.
+//!
+//! # Example
+//!
+//! Audit randomized response, which reports a bit truthfully with probability
+//! `e^ε / (1 + e^ε)`, exactly and from counts:
+//!
+//! ```
+//! use dp_audit::{Error, check_claim, chi_square_gof};
+//!
+//! let epsilon = 1.0_f64;
+//! let truth = epsilon.exp() / (1.0 + epsilon.exp());
+//! let on_one = [1.0 - truth, truth]; // P[output 0], P[output 1] on input 1
+//! let on_zero = [truth, 1.0 - truth];
+//!
+//! // The exact audit confirms ε = 1 with δ = 0 ...
+//! let report = check_claim([(on_one, on_zero)], epsilon, 0.0, 1e-12)?;
+//! assert!((report.max_epsilon_at_zero_delta - epsilon).abs() < 1e-12);
+//! // ... and refutes ε = 0.9 even with δ = 0.01.
+//! let refuted = check_claim([(on_one, on_zero)], 0.9, 0.01, 1e-12);
+//! assert!(matches!(refuted, Err(Error::ClaimViolated { .. })));
+//!
+//! // A sampler reporting 7,262 ones in 10,000 runs on input 1 fits the claimed
+//! // distribution; α = 10⁻³ is the chance a correct sampler fails this test.
+//! let outcome = chi_square_gof(&[2_738, 7_262], &on_one, 1e-3)?;
+//! assert!(!outcome.rejected);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![doc(test(attr(deny(warnings))))]
+
+mod error;
+pub mod exact;
+mod numeric;
+pub mod statistical;
+
+pub use crate::error::{Error, Result};
+pub use crate::exact::{
+    AuditReport, PureAuditReport, check_claim, check_pure_claim, check_pure_claim_log, delta_curve,
+    epsilon_for_delta, hockey_stick, hockey_stick_symmetric, max_divergence, max_divergence_log,
+};
+pub use crate::numeric::NORMALIZATION_TOLERANCE;
+pub use crate::statistical::{
+    GofOutcome, KsOutcome, MAX_INTEGER_BINS, MAX_TRIALS, MIN_EXPECTED_COUNT, binomial_p_value,
+    binomial_within, chi_square_gof, chi_square_integer_pmf, clopper_pearson, ks_test,
+};
