@@ -421,7 +421,9 @@ mod tests {
     fn uniform_below_is_uniform() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut bits = RandomBits::new(&mut rng);
-        for n in [1u64, 2, 3, 7, 10, 1000] {
+        assert_eq!(bits.uniform_below(1), 0);
+        assert_eq!(bits.uniform_below(0), 0);
+        for n in [2u64, 3, 7, 10, 1000] {
             let mut counts = vec![0u64; n as usize];
             for _ in 0..(n * 200) {
                 counts[bits.uniform_below(n) as usize] += 1;
@@ -459,11 +461,13 @@ mod tests {
         check_rate((-0.5f64).exp(), |b| b.bernoulli_exp_minus(1, 2));
         check_rate((-1.0f64).exp(), |b| b.bernoulli_exp_minus_one());
         check_rate(0.3, |b| b.bernoulli_ratio_u64(3, 10));
-        check_rate((-0.25f64).exp(), |b| b.bernoulli_exp_minus(1 << 61, 1 << 63));
+        check_rate((-0.25f64).exp(), |b| {
+            b.bernoulli_exp_minus(1 << 61, 1 << 63)
+        });
         check_rate((-1.0f64).exp(), |b| b.bernoulli_exp_minus(1, 1));
         check_rate((-2.75f64).exp(), |b| b.bernoulli_exp_minus(11, 4));
         check_rate(1.0, |b| b.bernoulli_exp_minus(0, 4));
-        for gamma in [0.3, 1.7, 1e-5, 4.0] {
+        for gamma in [0.3f64, 1.7, 1e-5, 4.0] {
             check_rate((-gamma).exp(), |b| b.bernoulli_exp_minus_f64(gamma));
         }
     }

@@ -35,7 +35,7 @@
 //! # Example
 //! ```
 //! use dp_mechanisms::{Accountant, CompositionRule, DiscreteLaplaceMechanism,
-//!     ExponentialMechanism, Privacy, Private};
+//!     ExponentialMechanism, Privacy};
 //! use rand::SeedableRng;
 //!
 //! let mut rng = rand::rngs::StdRng::seed_from_u64(7);

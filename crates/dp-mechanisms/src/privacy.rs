@@ -149,8 +149,41 @@ mod tests {
     }
 
     #[test]
-    fn has_autotraits() {
+    fn public_types_have_autotraits() {
         fn assert_auto<T: Send + Sync + Unpin>() {}
         assert_auto::<Privacy>();
+        assert_auto::<crate::Error>();
+        assert_auto::<crate::DiscreteLaplace>();
+        assert_auto::<crate::DiscreteLaplaceMechanism>();
+        assert_auto::<crate::Laplace>();
+        assert_auto::<crate::LaplaceMechanism>();
+        assert_auto::<crate::ExponentialMechanism>();
+        assert_auto::<crate::ReportNoisyMax>();
+        assert_auto::<crate::StableSelection>();
+        assert_auto::<crate::SparseVector>();
+        assert_auto::<crate::RandomizedResponse>();
+        assert_auto::<crate::Accountant>();
+    }
+
+    proptest::proptest! {
+        /// Constructors return `Ok` or a typed error for every float, never panic.
+        #[test]
+        fn constructors_never_panic(epsilon in proptest::num::f64::ANY, delta in proptest::num::f64::ANY,
+                                    other in proptest::num::f64::ANY) {
+            let privacy = Privacy::new(epsilon, delta);
+            if let Ok(p) = privacy {
+                proptest::prop_assert!(p.epsilon() > 0.0 && p.epsilon().is_finite());
+                proptest::prop_assert!((0.0..1.0).contains(&p.delta()));
+                let _ = crate::ExponentialMechanism::new(Privacy::pure(p.epsilon()).unwrap(), other);
+                let _ = crate::LaplaceMechanism::new(Privacy::pure(p.epsilon()).unwrap(), other);
+                let _ = crate::DiscreteLaplace::for_epsilon(p.epsilon(), 3);
+                let _ = crate::advanced_composition(p, 10, other);
+                let _ = crate::group_privacy(p, 7);
+                let _ = crate::amplification_by_subsampling(p, crate::Subsampling::Poisson { rate: other });
+            }
+            let _ = crate::DiscreteLaplace::new(other);
+            let _ = crate::Laplace::new(other);
+            let _ = crate::epsilon_for_flip_probability(other);
+        }
     }
 }

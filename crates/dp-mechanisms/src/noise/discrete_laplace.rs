@@ -236,6 +236,7 @@ impl DiscreteLaplace {
 /// let mut rng = rand::rngs::StdRng::seed_from_u64(9);
 /// let noisy_count = mech.release(120, &mut rng)?;
 /// assert_eq!(mech.noise().scale(), 2.0);
+/// assert_eq!(mech.privacy().epsilon(), 0.5);
 /// # let _ = noisy_count;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

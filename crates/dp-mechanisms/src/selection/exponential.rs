@@ -106,6 +106,7 @@ pub struct LevelChoice {
 /// let mut rng = rand::rngs::StdRng::seed_from_u64(42);
 /// let chosen = mech.sample(&scores, &mut rng)?;
 /// assert!(chosen < 3);
+/// assert!(mech.privacy().is_pure());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///

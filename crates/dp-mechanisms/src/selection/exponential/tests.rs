@@ -324,10 +324,10 @@ proptest! {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         match mech.sample(&scores, &mut rng) {
             Ok(index) => prop_assert!(index < scores.len()),
-            Err(error) => prop_assert!(matches!(
-                error,
-                Error::EmptyCandidates | Error::NonFiniteScore { .. }
-            )),
+            Err(error) => {
+                let expected = matches!(error, Error::EmptyCandidates | Error::NonFiniteScore { .. });
+                prop_assert!(expected, "unexpected error {}", error);
+            }
         }
     }
 
