@@ -1,7 +1,12 @@
-//! Finite domains and concept classes, exact VC and Littlestone dimensions, and online
-//! learners (Halving, SOA).
-//!
-//! **Status: not implemented yet.** This crate is a placeholder in the workspace layout; its
-//! contents are specified by the concept-classes issue and it exports nothing today. See
-//! `docs/ARCHITECTURE.md` for what exists.
+//! Finite domains and concept classes, fast error profiles, exact VC and Littlestone
+//! dimensions with checkable witnesses, and online learners (work in progress).
 #![doc(test(attr(deny(warnings))))]
+
+mod error;
+mod matrix;
+
+pub mod dimension;
+pub mod online;
+
+pub use error::{Error, Result};
+pub use matrix::{ClassMatrix, DEFAULT_CELL_LIMIT, Dichotomy, sauer_shelah_bound};

@@ -1,0 +1,1 @@
+//! Online learning: Halving, SOA, mistake-bound harness and adversaries (in progress).
