@@ -110,7 +110,9 @@ pub enum Error {
         reason: String,
     },
     /// A labeled sequence is not realizable by the class (no concept is consistent).
-    #[error("the sequence is not realizable by the class: no concept is consistent with the first {round} examples")]
+    #[error(
+        "the sequence is not realizable by the class: no concept is consistent with the first {round} examples"
+    )]
     NotRealizable {
         /// Number of examples after which the version space became empty.
         round: usize,

@@ -1,0 +1,187 @@
+//! The [`ConceptClass`] trait and the classes of the literature.
+//!
+//! # Design
+//! A class is a finite, indexed family of concepts over a [`Domain`]: concepts are named by
+//! `u64` ids in `0..len()`, and `eval(id, x)` labels a point. The hot path of every
+//! exponential-mechanism learner is the *error profile*: the number of mistakes of every
+//! concept on a labeled sample. The provided method [`ConceptClass::error_counts`] computes
+//! it by brute force in O(|C|·n); it is the **reference** that structured classes override
+//! with fast algorithms (prefix counts for thresholds, counting for points, the fast
+//! Walsh–Hadamard transform for parities), and property tests check every override
+//! against it. [`ConceptClass::error_runs`] is the compressed form (runs of consecutive
+//! ids with equal error counts) that lets thresholds over huge ordered domains answer in
+//! O(n log n) without materializing |X| counts.
+
+mod all_functions;
+mod halfspaces;
+mod intervals;
+mod matrix_class;
+mod parities;
+mod points;
+mod thresholds;
+mod xor;
+
+pub use all_functions::AllFunctions;
+pub use halfspaces::{GridHalfspaces, MAX_GRID_SIDE};
+pub use intervals::Intervals;
+pub use matrix_class::ExplicitClass;
+pub use parities::Parities;
+pub use points::Points;
+pub use thresholds::Thresholds;
+pub use xor::{WithZero, Xor};
+
+use crate::domain::{Domain, Point};
+use crate::error::{Error, Result};
+use crate::matrix::ClassMatrix;
+use crate::sample::LabeledSample;
+
+/// Largest class for which a dense error profile (one count per concept) is built.
+pub const ERROR_PROFILE_LIMIT: u128 = 1 << 28;
+
+/// A maximal run of consecutive concept ids with the same number of mistakes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorRun {
+    /// The first concept id of the run.
+    pub first: u64,
+    /// How many consecutive ids the run covers (≥ 1).
+    pub len: u64,
+    /// The number of mistakes of each concept in the run.
+    pub errors: u64,
+}
+
+/// A finite concept class over a finite domain.
+pub trait ConceptClass: std::fmt::Debug + Send + Sync {
+    /// The domain the concepts label.
+    fn domain(&self) -> &Domain;
+
+    /// The number of concepts |C| (ids are `0..len()`; `u128` because classes such as
+    /// parities over `{0,1}^64` have 2^64 concepts).
+    fn len(&self) -> u128;
+
+    /// The label `c_id(x)`. Callers pass `id < len()` and `x` in the domain; other inputs
+    /// give an unspecified label but never panic.
+    fn eval(&self, id: u64, x: Point) -> bool;
+
+    /// A short name, in the syntax of class specs where one exists (`thresholds:64`).
+    fn name(&self) -> String;
+
+    /// Always false: classes have at least one concept. (Present for clippy's
+    /// `len_without_is_empty`.)
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The number of mistakes of every concept on `sample`, indexed by concept id.
+    ///
+    /// The provided implementation is the brute-force reference, O(|C|·n).
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] if |C| exceeds [`ERROR_PROFILE_LIMIT`].
+    fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
+        brute_force_error_counts(self, sample)
+    }
+
+    /// The error profile as runs of consecutive ids with equal counts.
+    ///
+    /// The provided implementation run-length encodes [`Self::error_counts`]; classes over
+    /// huge domains override it to avoid materializing one count per concept.
+    ///
+    /// # Errors
+    /// As for [`Self::error_counts`].
+    fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
+        Ok(run_length_encode(&self.error_counts(sample)?))
+    }
+}
+
+/// The brute-force error profile: evaluate every concept on every example.
+///
+/// # Errors
+/// [`Error::TooLarge`] if |C| exceeds [`ERROR_PROFILE_LIMIT`].
+pub fn brute_force_error_counts<C: ConceptClass + ?Sized>(
+    class: &C,
+    sample: &LabeledSample,
+) -> Result<Vec<u64>> {
+    let len = dense_len(class)?;
+    Ok((0..len as u64)
+        .map(|id| {
+            sample
+                .iter()
+                .filter(|&(x, y)| class.eval(id, x) != y)
+                .count() as u64
+        })
+        .collect())
+}
+
+/// Run-length encodes a dense error profile.
+pub fn run_length_encode(counts: &[u64]) -> Vec<ErrorRun> {
+    let mut runs: Vec<ErrorRun> = Vec::new();
+    for (id, &errors) in counts.iter().enumerate() {
+        match runs.last_mut() {
+            Some(run) if run.errors == errors => run.len += 1,
+            _ => runs.push(ErrorRun {
+                first: id as u64,
+                len: 1,
+                errors,
+            }),
+        }
+    }
+    runs
+}
+
+/// Checks that a class is small enough for a dense profile and returns |C|.
+pub(crate) fn dense_len<C: ConceptClass + ?Sized>(class: &C) -> Result<usize> {
+    let len = class.len();
+    if len > ERROR_PROFILE_LIMIT {
+        return Err(Error::TooLarge {
+            what: "dense error profile",
+            needed: len,
+            unit: "concepts",
+            limit: ERROR_PROFILE_LIMIT,
+        });
+    }
+    Ok(len as usize)
+}
+
+/// Materializes a class as an explicit [`ClassMatrix`] (rows = concept ids, columns = the
+/// domain's points in enumeration order).
+///
+/// # Errors
+/// [`Error::TooLarge`] above `cell_limit` cells (or a domain or class beyond `usize`).
+pub fn materialize<C: ConceptClass + ?Sized>(class: &C, cell_limit: u128) -> Result<ClassMatrix> {
+    let concepts = class.len();
+    let points = class.domain().size();
+    let cells = concepts.saturating_mul(points);
+    if cells > cell_limit || concepts > usize::MAX as u128 || points > usize::MAX as u128 {
+        return Err(Error::TooLarge {
+            what: "class matrix",
+            needed: cells,
+            unit: "cells",
+            limit: cell_limit,
+        });
+    }
+    let domain = class.domain();
+    let point_list: Vec<Point> = (0..points as u64)
+        .map(|i| domain.point_at(i).unwrap_or(i))
+        .collect();
+    ClassMatrix::from_fn(concepts as usize, points as usize, cell_limit, |c, x| {
+        class.eval(c as u64, point_list[x])
+    })
+}
+
+/// Checks that `id` names a concept of `class`.
+///
+/// # Errors
+/// [`Error::ConceptOutOfRange`].
+pub fn check_concept<C: ConceptClass + ?Sized>(class: &C, id: u64) -> Result<()> {
+    if u128::from(id) < class.len() {
+        Ok(())
+    } else {
+        Err(Error::ConceptOutOfRange {
+            id,
+            len: class.len(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

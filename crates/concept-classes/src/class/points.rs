@@ -1,0 +1,124 @@
+//! `POINT_X`: the point functions `c_a(x) = 1 iff x = a`.
+
+use std::collections::HashMap;
+
+use crate::class::{ConceptClass, ErrorRun, dense_len};
+use crate::domain::{Domain, Point};
+use crate::error::Result;
+use crate::sample::LabeledSample;
+
+/// The class of point functions over any domain: concept `i` is the indicator of the
+/// domain's `i`-th point. VC dimension 1 and Littlestone dimension 1 for |X| ≥ 2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Points {
+    domain: Domain,
+}
+
+impl Points {
+    /// Point functions over `domain`.
+    pub fn new(domain: Domain) -> Self {
+        Points { domain }
+    }
+
+    /// Per point of the sample: (positive labels, negative labels), and the total number of
+    /// positive labels.
+    fn tallies(&self, sample: &LabeledSample) -> (HashMap<u64, (u64, u64)>, u64) {
+        let mut per_point: HashMap<u64, (u64, u64)> = HashMap::new();
+        let mut positives = 0;
+        for (x, y) in sample.iter() {
+            let index = self.domain.index_of(x).unwrap_or(x);
+            let entry = per_point.entry(index).or_default();
+            if y {
+                entry.0 += 1;
+                positives += 1;
+            } else {
+                entry.1 += 1;
+            }
+        }
+        (per_point, positives)
+    }
+}
+
+impl ConceptClass for Points {
+    fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    fn len(&self) -> u128 {
+        self.domain.size()
+    }
+
+    fn eval(&self, id: u64, x: Point) -> bool {
+        self.domain.point_at(id) == Some(x)
+    }
+
+    fn name(&self) -> String {
+        match &self.domain {
+            Domain::Ordered { size } => format!("points:{size}"),
+            other => format!("points over {other}"),
+        }
+    }
+
+    /// Counting: concept `a` errs on every positive example not at `a` and every negative
+    /// example at `a`, so `errors(a) = P − pos(a) + neg(a)`. O(n + |X|).
+    fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
+        let len = dense_len(self)?;
+        let (per_point, positives) = self.tallies(sample);
+        let mut counts = vec![positives; len];
+        for (index, (pos, neg)) in per_point {
+            counts[index as usize] = positives - pos + neg;
+        }
+        Ok(counts)
+    }
+
+    /// O(n log n) runs: every concept whose point is absent from the sample errs exactly
+    /// `P` times; only the sample's distinct points break the runs. Works for any |X|.
+    fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
+        let (per_point, positives) = self.tallies(sample);
+        let mut present: Vec<(u64, u64)> = per_point
+            .into_iter()
+            .map(|(index, (pos, neg))| (index, positives - pos + neg))
+            .collect();
+        present.sort_unstable();
+        let total = self.len();
+        let mut runs = Vec::with_capacity(2 * present.len() + 1);
+        let mut next: u128 = 0;
+        for (index, errors) in present {
+            if u128::from(index) > next {
+                push_run(&mut runs, next as u64, u128::from(index) - next, positives);
+            }
+            push_run(&mut runs, index, 1, errors);
+            next = u128::from(index) + 1;
+        }
+        if total > next {
+            push_run(&mut runs, next as u64, total - next, positives);
+        }
+        Ok(runs)
+    }
+}
+
+/// Appends a run, merging with the previous one when the error counts agree. Lengths up to
+/// 2^64 are split so each fits a `u64`.
+pub(crate) fn push_run(runs: &mut Vec<ErrorRun>, first: u64, len: u128, errors: u64) {
+    let mut first = u128::from(first);
+    let mut remaining = len;
+    while remaining > 0 {
+        let chunk = remaining.min(u128::from(u64::MAX));
+        match runs.last_mut() {
+            Some(run)
+                if run.errors == errors
+                    && u128::from(run.first) + u128::from(run.len) == first
+                    && u128::from(run.len) + chunk <= u128::from(u64::MAX) =>
+            {
+                run.len += chunk as u64;
+            }
+            _ => runs.push(ErrorRun {
+                first: first as u64,
+                len: chunk as u64,
+                errors,
+            }),
+        }
+        first += chunk;
+        remaining -= chunk;
+    }
+}

@@ -1,0 +1,181 @@
+//! Tests of the classes: every fast error profile equals the brute-force reference
+//! (property tests), compressed runs equal the run-length encoding of the dense profile,
+//! and the enumerated classes have the right members.
+
+use std::collections::HashSet;
+
+use proptest::prelude::*;
+
+use super::*;
+
+/// Brute force as an independent oracle, through the trait's reference function.
+#[track_caller]
+fn check_fast_path(class: &dyn ConceptClass, pairs: &[(u64, bool)]) {
+    let sample = LabeledSample::from_pairs(class.domain(), pairs).unwrap();
+    let reference = brute_force_error_counts(class, &sample).unwrap();
+    assert_eq!(
+        class.error_counts(&sample).unwrap(),
+        reference,
+        "{}",
+        class.name()
+    );
+    assert_eq!(
+        class.error_runs(&sample).unwrap(),
+        run_length_encode(&reference),
+        "{}",
+        class.name()
+    );
+}
+
+fn arbitrary_sample(domain_size: u64, max_len: usize) -> impl Strategy<Value = Vec<(u64, bool)>> {
+    prop::collection::vec((0..domain_size, any::<bool>()), 0..max_len)
+}
+
+proptest! {
+    #[test]
+    fn thresholds_fast_path_equals_brute_force(n in 1u64..60, pairs in arbitrary_sample(60, 40)) {
+        let pairs: Vec<(u64, bool)> = pairs.into_iter().map(|(x, y)| (x % n, y)).collect();
+        check_fast_path(&Thresholds::new(n).unwrap(), &pairs);
+    }
+
+    #[test]
+    fn points_fast_path_equals_brute_force(n in 1u64..60, pairs in arbitrary_sample(60, 40)) {
+        let pairs: Vec<(u64, bool)> = pairs.into_iter().map(|(x, y)| (x % n, y)).collect();
+        check_fast_path(&Points::new(Domain::ordered(n).unwrap()), &pairs);
+    }
+
+    #[test]
+    fn parities_fast_path_equals_brute_force(d in 1u32..8, pairs in arbitrary_sample(256, 40)) {
+        let mask = (1u64 << d) - 1;
+        let pairs: Vec<(u64, bool)> = pairs.into_iter().map(|(x, y)| (x & mask, y)).collect();
+        check_fast_path(&Parities::new(d).unwrap(), &pairs);
+    }
+
+    #[test]
+    fn composite_classes_have_consistent_profiles(n in 1u64..8, pairs in arbitrary_sample(8, 12)) {
+        let pairs: Vec<(u64, bool)> = pairs.into_iter().map(|(x, y)| (x % n, y)).collect();
+        check_fast_path(&Intervals::new(n).unwrap(), &pairs);
+        check_fast_path(&Xor::new(Box::new(Thresholds::new(n).unwrap())).unwrap(), &pairs);
+        check_fast_path(&WithZero::new(Box::new(Points::new(Domain::ordered(n).unwrap()))).unwrap(), &pairs);
+    }
+}
+
+#[test]
+fn runs_work_without_materializing_huge_domains() {
+    // Thresholds over 2^40 points: a dense profile is refused, runs are O(n log n).
+    let class = Thresholds::new(1 << 40).unwrap();
+    let sample =
+        LabeledSample::from_pairs(class.domain(), &[(5, true), (1 << 30, false), (7, true)])
+            .unwrap();
+    assert!(matches!(
+        class.error_counts(&sample),
+        Err(Error::TooLarge { .. })
+    ));
+    let runs = class.error_runs(&sample).unwrap();
+    let total: u128 = runs.iter().map(|r| u128::from(r.len)).sum();
+    assert_eq!(total, 1 << 40);
+    // t ∈ [7, 2^30): both positives covered, the negative not: 0 mistakes.
+    let zero = runs.iter().find(|r| r.errors == 0).unwrap();
+    assert_eq!((zero.first, zero.len), (7, (1 << 30) - 7));
+    let points = Points::new(Domain::hypercube(64).unwrap());
+    let sample = LabeledSample::from_pairs(points.domain(), &[(u64::MAX, true)]).unwrap();
+    let runs = points.error_runs(&sample).unwrap();
+    let total: u128 = runs.iter().map(|r| u128::from(r.len)).sum();
+    assert_eq!(total, 1u128 << 64);
+    assert_eq!(runs.last().unwrap().errors, 0);
+}
+
+#[test]
+fn intervals_enumerate_every_interval_once() {
+    let class = Intervals::new(5).unwrap();
+    assert_eq!(class.len(), 16);
+    let mut seen = HashSet::new();
+    for id in 0..16 {
+        let labeling: Vec<bool> = (0..5).map(|x| class.eval(id, x)).collect();
+        assert!(seen.insert(labeling), "id {id} repeats a labeling");
+    }
+    assert_eq!(class.bounds(1), Some((0, 0)));
+    assert_eq!(class.bounds(15), Some((4, 4)));
+    assert_eq!(class.bounds(0), None);
+}
+
+/// Halfspace labelings found by brute force over integer directions and thresholds.
+fn brute_force_halfspaces(k: i64, range: i64) -> HashSet<u128> {
+    let points: Vec<(i64, i64)> = (0..k).flat_map(|i| (0..k).map(move |j| (i, j))).collect();
+    let mut out = HashSet::new();
+    for w0 in -range..=range {
+        for w1 in -range..=range {
+            let mut projections: Vec<i64> = points.iter().map(|p| w0 * p.0 + w1 * p.1).collect();
+            projections.sort_unstable();
+            projections.dedup();
+            let mut thresholds = projections.clone();
+            thresholds.push(i64::MAX);
+            for b in thresholds {
+                let mask = points
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| w0 * p.0 + w1 * p.1 >= b)
+                    .fold(0u128, |m, (i, _)| m | 1 << i);
+                out.insert(mask);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn halfspaces_match_a_brute_force_search() {
+    for k in 1..=4u32 {
+        let class = GridHalfspaces::new(k).unwrap();
+        let ours: HashSet<u128> = (0..class.len() as u64)
+            .map(|id| class.labeling(id).unwrap())
+            .collect();
+        assert_eq!(ours.len() as u128, class.len(), "labelings are distinct");
+        let brute = brute_force_halfspaces(i64::from(k), 12);
+        assert_eq!(ours, brute, "k = {k}");
+    }
+    // Four points in convex position: all 16 labelings but the two diagonals.
+    assert_eq!(GridHalfspaces::new(2).unwrap().len(), 14);
+    assert!(matches!(
+        GridHalfspaces::new(12),
+        Err(Error::InvalidClass { .. })
+    ));
+}
+
+#[test]
+fn materialize_respects_the_limit() {
+    let class = Parities::new(3).unwrap();
+    let matrix = materialize(&class, DEFAULT_CELL_LIMIT_FOR_TESTS).unwrap();
+    assert_eq!((matrix.n_concepts(), matrix.n_points()), (8, 8));
+    assert!(matrix.get(0b101, 0b001));
+    assert!(matches!(
+        materialize(&Parities::new(40).unwrap(), 1 << 20),
+        Err(Error::TooLarge { .. })
+    ));
+}
+
+const DEFAULT_CELL_LIMIT_FOR_TESTS: u128 = 1 << 20;
+
+#[test]
+fn concept_ids_are_checked() {
+    let class = Thresholds::new(4).unwrap();
+    assert!(check_concept(&class, 3).is_ok());
+    assert_eq!(
+        check_concept(&class, 4),
+        Err(Error::ConceptOutOfRange { id: 4, len: 4 })
+    );
+}
+
+#[test]
+fn classes_have_autotraits() {
+    fn assert_auto<T: Send + Sync + Unpin>() {}
+    assert_auto::<Thresholds>();
+    assert_auto::<Points>();
+    assert_auto::<Parities>();
+    assert_auto::<Intervals>();
+    assert_auto::<GridHalfspaces>();
+    assert_auto::<ExplicitClass>();
+    assert_auto::<Xor>();
+    assert_auto::<WithZero>();
+    assert_auto::<ClassMatrix>();
+}

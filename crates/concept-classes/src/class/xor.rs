@@ -1,0 +1,102 @@
+//! Class combinators: the XOR class `C⊕ = {f ⊕ g : f, g ∈ C}` and `C ∪ {0}`.
+
+use crate::class::ConceptClass;
+use crate::domain::{Domain, Point};
+use crate::error::{Error, Result};
+
+/// `C⊕ = {f ⊕ g : f, g ∈ C}`: concept `i·|C| + j` is `c_i ⊕ c_j` (|C|² ids; different ids
+/// may name the same function). The class Beimel–Nissim–Stemmer sanitize against to learn
+/// every concept of C from one synthetic database.
+#[derive(Debug)]
+pub struct Xor {
+    inner: Box<dyn ConceptClass>,
+    inner_len: u64,
+}
+
+impl Xor {
+    /// The XOR class of `inner`.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] if |C|² exceeds 2^64.
+    pub fn new(inner: Box<dyn ConceptClass>) -> Result<Self> {
+        let inner_len = inner.len();
+        if inner_len > u128::from(u32::MAX) + 1 {
+            return Err(Error::TooLarge {
+                what: "XOR class",
+                needed: inner_len.saturating_mul(inner_len),
+                unit: "concepts",
+                limit: 1 << 64,
+            });
+        }
+        Ok(Xor {
+            inner,
+            inner_len: inner_len as u64,
+        })
+    }
+
+    /// The pair `(i, j)` of inner concepts named by an id.
+    pub fn pair(&self, id: u64) -> (u64, u64) {
+        (id / self.inner_len, id % self.inner_len)
+    }
+}
+
+impl ConceptClass for Xor {
+    fn domain(&self) -> &Domain {
+        self.inner.domain()
+    }
+
+    fn len(&self) -> u128 {
+        u128::from(self.inner_len) * u128::from(self.inner_len)
+    }
+
+    fn eval(&self, id: u64, x: Point) -> bool {
+        let (i, j) = self.pair(id);
+        self.inner.eval(i, x) ^ self.inner.eval(j, x)
+    }
+
+    fn name(&self) -> String {
+        format!("xor({})", self.inner.name())
+    }
+}
+
+/// `C ∪ {0}`: the class plus the constant-0 concept, which gets the id `|C|`.
+#[derive(Debug)]
+pub struct WithZero {
+    inner: Box<dyn ConceptClass>,
+}
+
+impl WithZero {
+    /// `inner ∪ {0}`.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] if `inner` already has 2^64 concepts (ids would overflow).
+    pub fn new(inner: Box<dyn ConceptClass>) -> Result<Self> {
+        if inner.len() > u128::from(u64::MAX) {
+            return Err(Error::TooLarge {
+                what: "class plus zero",
+                needed: inner.len() + 1,
+                unit: "concepts",
+                limit: u128::from(u64::MAX) + 1,
+            });
+        }
+        Ok(WithZero { inner })
+    }
+}
+
+impl ConceptClass for WithZero {
+    fn domain(&self) -> &Domain {
+        self.inner.domain()
+    }
+
+    fn len(&self) -> u128 {
+        self.inner.len() + 1
+    }
+
+    fn eval(&self, id: u64, x: Point) -> bool {
+        u128::from(id) < self.inner.len() && self.inner.eval(id, x)
+    }
+
+    fn name(&self) -> String {
+        format!("zero({})", self.inner.name())
+    }
+}

@@ -1,0 +1,154 @@
+//! Class specifications: the short strings the command line uses to name a class.
+//!
+//! | spec | class |
+//! |---|---|
+//! | `points:N` | point functions over `[N]` |
+//! | `thresholds:N` | thresholds over `[N]` |
+//! | `intervals:N` | intervals over `[N]` plus the empty interval |
+//! | `parities:D` | parities over `{0,1}^D` |
+//! | `halfspaces:K` | halfspaces on the `K × K` grid |
+//! | `all:N` | all functions on `[N]` |
+//! | `matrix:PATH` | one concept per line of the file (see [`crate::ClassMatrix::parse`]) |
+//! | `xor(SPEC)` | `{f ⊕ g : f, g ∈ SPEC}` |
+//! | `zero(SPEC)` | `SPEC ∪ {0}` |
+
+use crate::class::{
+    AllFunctions, ConceptClass, ExplicitClass, GridHalfspaces, Intervals, Parities, Points,
+    Thresholds, WithZero, Xor,
+};
+use crate::domain::Domain;
+use crate::error::{Error, Result};
+use crate::matrix::ClassMatrix;
+
+/// Parses a class specification (see the module documentation for the syntax).
+///
+/// # Errors
+/// [`Error::BadSpec`] naming the spec and what is wrong; the constructors' errors for
+/// out-of-range parameters; [`Error::Io`] and the matrix parser's errors for `matrix:`.
+///
+/// # Example
+/// ```
+/// use concept_classes::parse_spec;
+/// let class = parse_spec("xor(thresholds:8)")?;
+/// assert_eq!(class.len(), 64);
+/// assert!(parse_spec("triangles:3").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_spec(spec: &str) -> Result<Box<dyn ConceptClass>> {
+    let trimmed = spec.trim();
+    let bad = |reason: &str| Error::BadSpec {
+        spec: spec.to_string(),
+        reason: reason.to_string(),
+    };
+    for (prefix, wrap) in [("xor(", 0), ("zero(", 1)] {
+        if let Some(rest) = trimmed.strip_prefix(prefix) {
+            let inner = rest
+                .strip_suffix(')')
+                .ok_or_else(|| bad("missing closing parenthesis"))?;
+            let inner = parse_spec(inner)?;
+            return Ok(if wrap == 0 {
+                Box::new(Xor::new(inner)?)
+            } else {
+                Box::new(WithZero::new(inner)?)
+            });
+        }
+    }
+    let (kind, argument) = trimmed
+        .split_once(':')
+        .ok_or_else(|| bad("expected KIND:PARAMETER, xor(SPEC) or zero(SPEC)"))?;
+    if kind == "matrix" {
+        let matrix = ClassMatrix::from_file(std::path::Path::new(argument))?;
+        return Ok(Box::new(ExplicitClass::new(matrix, trimmed)?));
+    }
+    let number: u64 = argument
+        .trim()
+        .parse()
+        .map_err(|_| bad(&format!("{argument:?} is not a non-negative integer")))?;
+    let small = |limit: u64| -> Result<u32> {
+        if number <= limit {
+            Ok(number as u32)
+        } else {
+            Err(bad(&format!("{kind} takes at most {limit}, got {number}")))
+        }
+    };
+    Ok(match kind {
+        "points" => Box::new(Points::new(Domain::ordered(number)?)),
+        "thresholds" => Box::new(Thresholds::new(number)?),
+        "intervals" => Box::new(Intervals::new(number)?),
+        "parities" => Box::new(Parities::new(small(64)?)?),
+        "halfspaces" => Box::new(GridHalfspaces::new(small(64)?)?),
+        "all" => Box::new(AllFunctions::new(small(64)?)?),
+        _ => {
+            return Err(bad(
+                "unknown kind (expected points, thresholds, intervals, parities, halfspaces, all, matrix, xor, zero)",
+            ));
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(spec: &str, expected_len: u128, expected_name: &str) {
+        let class = parse_spec(spec).unwrap();
+        assert_eq!(class.len(), expected_len, "{spec}");
+        assert_eq!(class.name(), expected_name, "{spec}");
+    }
+
+    #[test]
+    fn parses_every_kind() {
+        check("points:10", 10, "points:10");
+        check("thresholds:64", 64, "thresholds:64");
+        check("intervals:4", 11, "intervals:4");
+        check("parities:5", 32, "parities:5");
+        check("halfspaces:2", 14, "halfspaces:2");
+        check("all:3", 8, "all:3");
+        check(" xor(thresholds:4) ", 16, "xor(thresholds:4)");
+        check("zero(thresholds:4)", 5, "zero(thresholds:4)");
+        check("xor(zero(points:3))", 16, "xor(zero(points:3))");
+    }
+
+    #[test]
+    fn reads_matrix_files() {
+        let path = std::env::temp_dir().join(format!("privpac-spec-{}.txt", std::process::id()));
+        std::fs::write(&path, "0110\n1010\n").unwrap();
+        let class = parse_spec(&format!("matrix:{}", path.display())).unwrap();
+        assert_eq!(class.len(), 2);
+        assert!(class.eval(0, 1) && !class.eval(0, 0));
+        std::fs::write(&path, "0110\n10\n").unwrap();
+        let err = parse_spec(&format!("matrix:{}", path.display())).unwrap_err();
+        assert_eq!(
+            err,
+            Error::RaggedMatrix {
+                line: 2,
+                expected: 4,
+                found: 2
+            }
+        );
+        std::fs::remove_file(&path).unwrap();
+        assert!(matches!(
+            parse_spec("matrix:/no/such/file"),
+            Err(Error::Io { .. })
+        ));
+    }
+
+    #[test]
+    fn rejects_bad_specs() {
+        for spec in [
+            "",
+            "thresholds",
+            "thresholds:x",
+            "thresholds:-1",
+            "shapes:3",
+            "xor(points:3",
+            "parities:65",
+            "all:0",
+            "points:0",
+        ] {
+            assert!(parse_spec(spec).is_err(), "{spec:?}");
+        }
+        assert!(matches!(parse_spec("shapes:3"), Err(Error::BadSpec { .. })));
+    }
+}
