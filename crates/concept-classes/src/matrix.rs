@@ -412,16 +412,28 @@ mod tests {
         assert!(!m.get(0, 0) && m.get(0, 1) && m.get(2, 0));
         assert_eq!(
             ClassMatrix::parse("01\n012\n"),
-            Err(Error::BadMatrixCell { line: 2, cell: 3, value: "2".into() })
+            Err(Error::BadMatrixCell {
+                line: 2,
+                cell: 3,
+                value: "2".into()
+            })
         );
         assert_eq!(
             ClassMatrix::parse("01\n011\n"),
-            Err(Error::RaggedMatrix { line: 2, expected: 2, found: 3 })
+            Err(Error::RaggedMatrix {
+                line: 2,
+                expected: 2,
+                found: 3
+            })
         );
         assert_eq!(ClassMatrix::parse("# nothing\n\n"), Err(Error::EmptyMatrix));
         assert_eq!(
             ClassMatrix::parse("0,x\n"),
-            Err(Error::BadMatrixCell { line: 1, cell: 2, value: "x".into() })
+            Err(Error::BadMatrixCell {
+                line: 1,
+                cell: 2,
+                value: "x".into()
+            })
         );
     }
 
@@ -455,7 +467,10 @@ mod tests {
         assert_eq!(witness.len(), 2);
         assert_eq!(m.growth_function(1, 1000).unwrap().0, 2);
         assert!(sauer_shelah_bound(1, 2) >= growth);
-        assert!(matches!(m.dichotomies(&[7]), Err(Error::PointOutsideDomain { .. })));
+        assert!(matches!(
+            m.dichotomies(&[7]),
+            Err(Error::PointOutsideDomain { .. })
+        ));
     }
 
     #[test]
