@@ -115,29 +115,12 @@ impl<'a, R: Rng + ?Sized> RandomBits<'a, R> {
     /// Requires `denominator ≤ 2^127`; a numerator at least the denominator gives `true`,
     /// a zero numerator or denominator gives `false`. Expected cost: two bits.
     pub fn bernoulli_ratio(&mut self, numerator: u128, denominator: u128) -> bool {
-        if numerator == 0 || denominator == 0 {
-            return false;
-        }
-        if numerator >= denominator {
-            return true;
+        if denominator <= 1 << 63 {
+            // The common case, in cheaper 64-bit arithmetic.
+            return self.bernoulli_ratio_u64(numerator.min(denominator) as u64, denominator as u64);
         }
         debug_assert!(denominator <= 1 << 127);
-        // Compare a uniform U = 0.u1u2u3... with p = 0.c1c2c3... digit by digit.
-        let mut remainder = numerator;
-        loop {
-            remainder <<= 1;
-            let digit = remainder >= denominator;
-            if digit {
-                remainder -= denominator;
-            }
-            let uniform_digit = self.bit();
-            if uniform_digit != digit {
-                return digit; // U < p exactly when p has the 1 where U has the 0
-            }
-            if remainder == 0 {
-                return false; // p's expansion ended; U ≥ p
-            }
-        }
+        compare_with_expansion(self, numerator, denominator)
     }
 
     /// `true` with probability exactly `p` for any `f64` in `[0, 1]` (read as the exact
@@ -181,27 +164,8 @@ impl<'a, R: Rng + ?Sized> RandomBits<'a, R> {
     /// Requires `denominator ≤ 2^63`; otherwise as [`Self::bernoulli_ratio`].
     #[inline]
     pub fn bernoulli_ratio_u64(&mut self, numerator: u64, denominator: u64) -> bool {
-        if numerator == 0 || denominator == 0 {
-            return false;
-        }
-        if numerator >= denominator {
-            return true;
-        }
         debug_assert!(denominator <= 1 << 63);
-        let mut remainder = numerator;
-        loop {
-            remainder <<= 1;
-            let digit = remainder >= denominator;
-            if digit {
-                remainder -= denominator;
-            }
-            if self.bit() != digit {
-                return digit;
-            }
-            if remainder == 0 {
-                return false;
-            }
-        }
+        compare_with_expansion(self, numerator, denominator)
     }
 
     /// `true` with probability exactly `exp(-numerator / denominator)`.
@@ -298,6 +262,51 @@ impl<'a, R: Rng + ?Sized> RandomBits<'a, R> {
                 }
                 k += 1;
             }
+        }
+    }
+}
+
+/// Unsigned integers wide enough for the long division in [`compare_with_expansion`].
+trait Word: Copy + PartialOrd + std::ops::Shl<u32, Output = Self> + std::ops::SubAssign {
+    const ZERO: Self;
+}
+
+impl Word for u64 {
+    const ZERO: Self = 0;
+}
+
+impl Word for u128 {
+    const ZERO: Self = 0;
+}
+
+/// `true` with probability exactly `numerator / denominator`: compares a uniform binary
+/// fraction `U = 0.u1u2…`, drawn lazily, with the binary expansion `p = 0.c1c2…` computed
+/// by long division, and stops at the first differing digit (two bits on average). The
+/// denominator must leave one bit of headroom (`≤ 2^(width − 1)`).
+#[inline]
+fn compare_with_expansion<R: Rng + ?Sized, W: Word>(
+    bits: &mut RandomBits<'_, R>,
+    numerator: W,
+    denominator: W,
+) -> bool {
+    if numerator == W::ZERO || denominator == W::ZERO {
+        return false;
+    }
+    if numerator >= denominator {
+        return true;
+    }
+    let mut remainder = numerator;
+    loop {
+        remainder = remainder << 1;
+        let digit = remainder >= denominator;
+        if digit {
+            remainder -= denominator;
+        }
+        if bits.bit() != digit {
+            return digit; // U < p exactly when p has the 1 where U has the 0
+        }
+        if remainder == W::ZERO {
+            return false; // p's expansion ended; U ≥ p
         }
     }
 }

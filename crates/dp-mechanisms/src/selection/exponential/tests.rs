@@ -182,6 +182,14 @@ fn extreme_scores_and_epsilon_stay_finite() {
     assert!(lp.iter().all(|p| p.is_finite()));
 }
 
+/// The exact privacy loss (max divergence of the output distributions) of `mech` between
+/// two score vectors.
+fn measured_loss(mech: &ExponentialMechanism, scores: &[f64], neighbour: &[f64]) -> f64 {
+    let p = mech.log_probabilities(scores).unwrap();
+    let q = mech.log_probabilities(neighbour).unwrap();
+    dp_audit::max_divergence_log(&p, &q).unwrap()
+}
+
 #[test]
 fn exact_privacy_holds_on_random_neighbours() {
     // For random score vectors and neighbours whose scores move by at most Δ, the exact
@@ -197,9 +205,7 @@ fn exact_privacy_holds_on_random_neighbours() {
             .iter()
             .map(|q| q + sensitivity * rng.random_range(-1.0..=1.0))
             .collect();
-        let p = mech.log_probabilities(&scores).unwrap();
-        let q = mech.log_probabilities(&neighbour).unwrap();
-        let measured = dp_audit::max_divergence_log(&p, &q).unwrap();
+        let measured = measured_loss(&mech, &scores, &neighbour);
         assert!(
             measured <= epsilon,
             "trial {trial}: measured {measured} > ε = {epsilon}"
@@ -207,16 +213,14 @@ fn exact_privacy_holds_on_random_neighbours() {
     }
 }
 
+/// One score moves up by Δ = 1 while the others move down by 1: the worst case.
+const WORST_SCORES: [f64; 4] = [0.0, 0.0, 0.0, 0.0];
+const WORST_NEIGHBOUR: [f64; 4] = [1.0, -1.0, -1.0, -1.0];
+
 #[test]
 fn worst_case_neighbours_come_close_to_epsilon() {
-    // The bound is tight: moving one score up by Δ and all others down by Δ costs ε - 4η
-    // for the moved candidate as the others' weight vanishes; the audit sees most of ε.
-    let mech = mechanism(1.0, 1.0);
-    let scores = [0.0, 0.0, 0.0, 0.0];
-    let neighbour = [1.0, -1.0, -1.0, -1.0];
-    let p = mech.log_probabilities(&scores).unwrap();
-    let q = mech.log_probabilities(&neighbour).unwrap();
-    let measured = dp_audit::max_divergence_log(&p, &q).unwrap();
+    // The bound is tight up to the weight of the other candidates: the audit sees most of ε.
+    let measured = measured_loss(&mechanism(1.0, 1.0), &WORST_SCORES, &WORST_NEIGHBOUR);
     assert!(measured > 0.5 && measured <= 1.0, "{measured}");
 }
 
@@ -224,12 +228,7 @@ fn worst_case_neighbours_come_close_to_epsilon() {
 fn a_mis_parameterized_mechanism_fails_the_audit() {
     // Negative control: a mechanism told Δ = 0.5 while neighbours move scores by 1 claims ε
     // but is only 2ε-private; the same audit must catch it.
-    let wrong = mechanism(1.0, 0.5);
-    let scores = [0.0, 0.0, 0.0, 0.0];
-    let neighbour = [1.0, -1.0, -1.0, -1.0];
-    let p = wrong.log_probabilities(&scores).unwrap();
-    let q = wrong.log_probabilities(&neighbour).unwrap();
-    let measured = dp_audit::max_divergence_log(&p, &q).unwrap();
+    let measured = measured_loss(&mechanism(1.0, 0.5), &WORST_SCORES, &WORST_NEIGHBOUR);
     assert!(measured > 1.0, "{measured}");
 }
 
