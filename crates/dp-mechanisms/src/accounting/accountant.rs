@@ -130,7 +130,7 @@ mod tests {
         let mut accountant = Accountant::new();
         accountant.record_run("labels", &rr);
         let total = accountant.total(CompositionRule::Basic).unwrap().epsilon();
-        assert!(total >= 0.3 && total < 0.3 + 1e-15);
+        assert!((0.3..0.3 + 1e-15).contains(&total));
     }
 
     #[test]
