@@ -27,9 +27,11 @@ fn exponential_mechanism(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("general", n), &scores, |b, scores| {
             b.iter(|| mechanism.sample_integer(black_box(scores), &mut rng))
         });
-        group.bench_with_input(BenchmarkId::new("general_dominated", n), &dominated, |b, s| {
-            b.iter(|| mechanism.sample_integer(black_box(s), &mut rng))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("general_dominated", n),
+            &dominated,
+            |b, s| b.iter(|| mechanism.sample_integer(black_box(s), &mut rng)),
+        );
         group.bench_with_input(BenchmarkId::new("fast", n), &levels, |b, levels| {
             b.iter(|| mechanism.sample_levels(black_box(levels), &mut rng))
         });
