@@ -117,6 +117,21 @@ pub enum Error {
         /// Number of examples after which the version space became empty.
         round: usize,
     },
+    /// A version-space bitset does not fit the class (wrong length, or bits set beyond the
+    /// last concept), or an operation needs a non-empty version space.
+    #[error("invalid version space: {reason}")]
+    InvalidVersionSpace {
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A line of a labeled-data file could not be read.
+    #[error("line {line}: {reason}")]
+    BadDataLine {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// Shorthand for results of this crate.

@@ -16,6 +16,8 @@
 //!   the command line's class specs.
 //! - [`ClassMatrix`]: explicit classes as bit matrices, [`materialize`], dichotomies, the
 //!   growth function and [`sauer_shelah_bound`].
+//! - [`Hypothesis`]: a learner's output (a concept, a constant, a table, or a randomized
+//!   predictor), serializable with serde.
 //! - [`dimension`]: exact VC and Littlestone dimensions with witnesses and checkers.
 //! - [`online`]: online learners and mistake bounds.
 //!
@@ -35,6 +37,7 @@
 mod class;
 mod domain;
 mod error;
+mod hypothesis;
 mod matrix;
 mod sample;
 mod spec;
@@ -49,6 +52,7 @@ pub use class::{
 };
 pub use domain::{Domain, Point};
 pub use error::{Error, Result};
+pub use hypothesis::Hypothesis;
 pub use matrix::{ClassMatrix, DEFAULT_CELL_LIMIT, Dichotomy, sauer_shelah_bound};
 pub use sample::LabeledSample;
 pub use spec::parse_spec;

@@ -27,6 +27,9 @@
 //!     ([`KsOutcome`]).
 //!   - [`clopper_pearson`], [`binomial_p_value`], [`binomial_within`]: exact
 //!     binomial tests for the frequency of an event.
+//! * [`prediction`]: prediction-level measurements for learners,
+//!   [`prediction_stability`] (uniform stability) and
+//!   [`prediction_privacy_loss`] (the ε of a single private prediction).
 //! * [`Error`] and [`Result`]: one variant per kind of bad input.
 //!
 //! The mechanisms themselves live in the sibling crate `dp-mechanisms`, whose
@@ -63,6 +66,7 @@
 mod error;
 pub mod exact;
 mod numeric;
+pub mod prediction;
 pub mod statistical;
 
 pub use crate::error::{Error, Result};
@@ -71,6 +75,7 @@ pub use crate::exact::{
     epsilon_for_delta, hockey_stick, hockey_stick_symmetric, max_divergence, max_divergence_log,
 };
 pub use crate::numeric::NORMALIZATION_TOLERANCE;
+pub use crate::prediction::{prediction_privacy_loss, prediction_stability};
 pub use crate::statistical::{
     GofOutcome, KsOutcome, MAX_INTEGER_BINS, MAX_TRIALS, MIN_EXPECTED_COUNT, binomial_p_value,
     binomial_within, chi_square_gof, chi_square_integer_pmf, clopper_pearson, ks_test,

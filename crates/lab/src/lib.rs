@@ -1,7 +1,35 @@
-//! The lab: scenarios (class, distribution, target), a parallel seeded trial runner, and
-//! empirical sample-complexity search with confidence intervals.
+//! The lab: run privpac learners side by side on scenarios and measure how many samples
+//! they need.
 //!
-//! **Status: not implemented yet.** This crate is a placeholder in the workspace layout; its
-//! contents are specified by the learners-and-lab issue and it exports nothing today. See
-//! `docs/ARCHITECTURE.md` for what exists.
+//! For researchers comparing learners against each other and against the theoretical
+//! bounds. A [`Scenario`] fixes a class, a distribution over its finite domain and a target
+//! (with optional label noise); true errors are computed exactly over the domain.
+//! [`run_trials`] measures a learner's success rate at a sample size over independent,
+//! parallel, reproducible trials (trial `i` uses stream `i` of the master seed, so results
+//! do not depend on the number of threads), and [`empirical_sample_complexity`] searches
+//! for the smallest sample size reaching success rate 1 − β.
+//!
+//! # Example
+//! ```
+//! use concept_classes::Thresholds;
+//! use dp_mechanisms::Privacy;
+//! use lab::{Distribution, Scenario, TrialConfig, run_trials};
+//! use learners::GenericLearner;
+//! let scenario = Scenario::new(Box::new(Thresholds::new(256)?), Distribution::Uniform, 100, 0.0)?;
+//! let learner = GenericLearner::new(Privacy::pure(1.0)?)?;
+//! let outcome = run_trials(&scenario, &learner,
+//!     TrialConfig { trials: 20, sample_size: 500, alpha: 0.1, master_seed: 1 })?;
+//! assert!(outcome.success_rate > 0.5);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![doc(test(attr(deny(warnings))))]
+
+mod error;
+mod sample_complexity;
+mod scenario;
+mod trials;
+
+pub use error::{Error, Result};
+pub use sample_complexity::{SampleComplexity, SearchConfig, empirical_sample_complexity};
+pub use scenario::{Distribution, MAX_EXACT_DOMAIN, Scenario};
+pub use trials::{TrialConfig, TrialOutcome, run_trials, trial_rng, wilson_interval};

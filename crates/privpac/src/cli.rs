@@ -18,6 +18,159 @@ pub(crate) enum Command {
     /// Run a single privacy mechanism.
     #[command(subcommand)]
     Mech(MechCommand),
+    /// Exact VC and Littlestone dimensions of a class, with witnesses.
+    Dim(DimArgs),
+    /// Play an online-learning game and count mistakes against the bound.
+    Online(OnlineArgs),
+    /// Learn a concept from labeled data (CSV rows x,y).
+    Learn(LearnArgs),
+    /// Measure a learner's empirical sample complexity and compare it with the bound.
+    SampleComplexity(SampleComplexityArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum LearnerName {
+    /// Empirical risk minimization (not private).
+    Erm,
+    /// The generic ε-DP learner (exponential mechanism over the class).
+    Generic,
+    /// The uniformly stable learner (random subset, cover, exponential mechanism).
+    Stable,
+    /// Private prediction: the stable learner with randomized labels.
+    PrivatePrediction,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LearnArgs {
+    #[arg(long, help = CLASS_HELP)]
+    pub(crate) class: String,
+    /// The learner.
+    #[arg(long, value_enum)]
+    pub(crate) learner: LearnerName,
+    /// Privacy parameter ε (for stable learners: the exponential mechanism's ε).
+    #[arg(long, allow_negative_numbers = true)]
+    pub(crate) epsilon: Option<f64>,
+    /// Privacy parameter δ (accepted for symmetry; the learners here are pure, so only 0).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub(crate) delta: f64,
+    /// Labeled data: CSV rows x,y (x a point index, or a bit string for hypercube classes;
+    /// y 0 or 1), optional header line x,y.
+    #[arg(long)]
+    pub(crate) data: std::path::PathBuf,
+    /// For stable learners: the size of the random subset T (default √n).
+    #[arg(long)]
+    pub(crate) subset_size: Option<usize>,
+    /// For private prediction: the label flip probability η (default 0.1).
+    #[arg(long, default_value_t = 0.1)]
+    pub(crate) flip_probability: f64,
+    #[command(flatten)]
+    pub(crate) common: Common,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum DistributionName {
+    /// Uniform over the domain.
+    Uniform,
+    /// Zipf with exponent 1 over the domain's order.
+    Zipf,
+    /// Mass 2α on the target's first positive point (or point 0), the rest uniform.
+    Point,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SampleComplexityArgs {
+    #[arg(long, help = CLASS_HELP)]
+    pub(crate) class: String,
+    /// The learner (erm or generic).
+    #[arg(long, value_enum)]
+    pub(crate) learner: LearnerName,
+    /// Privacy parameter ε.
+    #[arg(long, allow_negative_numbers = true)]
+    pub(crate) epsilon: f64,
+    /// Accuracy α: success means true error at most α.
+    #[arg(long, allow_negative_numbers = true)]
+    pub(crate) alpha: f64,
+    /// Confidence β: the target success rate is 1 − β.
+    #[arg(long, allow_negative_numbers = true)]
+    pub(crate) beta: f64,
+    /// The distribution of examples.
+    #[arg(long, value_enum, default_value_t = DistributionName::Uniform)]
+    pub(crate) distribution: DistributionName,
+    /// The target concept id (default: the middle of the class).
+    #[arg(long)]
+    pub(crate) target: Option<u64>,
+    /// Trials per sample size.
+    #[arg(long, default_value_t = 100)]
+    pub(crate) trials: usize,
+    /// Give up above this sample size.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub(crate) max_size: usize,
+    #[command(flatten)]
+    pub(crate) common: Common,
+}
+
+/// Class specs accepted by --class.
+const CLASS_HELP: &str = "Class spec: points:N, thresholds:N, intervals:N, parities:D, \
+halfspaces:K, all:N, matrix:PATH (one concept per line, 0/1 values separated by commas or \
+written together), xor(SPEC), zero(SPEC)";
+
+#[derive(Debug, Args)]
+pub(crate) struct DimArgs {
+    #[arg(long, help = CLASS_HELP)]
+    pub(crate) class: String,
+    /// Littlestone engine: the pruned default, or the plain memoized recursion (reference).
+    #[arg(long, value_enum, default_value_t = EngineArg::Pruned)]
+    pub(crate) engine: EngineArg,
+    /// Largest number of memoized version spaces before giving up with an error.
+    #[arg(long)]
+    pub(crate) max_states: Option<u64>,
+    #[command(flatten)]
+    pub(crate) common: Common,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum EngineArg {
+    Pruned,
+    Plain,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct OnlineArgs {
+    #[arg(long, help = CLASS_HELP)]
+    pub(crate) class: String,
+    /// The online learner.
+    #[arg(long, value_enum)]
+    pub(crate) learner: LearnerArg,
+    /// Where examples come from: a Littlestone tree walked adversarially, or random points
+    /// labeled by a random target.
+    #[arg(long, value_enum)]
+    pub(crate) adversary: AdversaryArg,
+    /// Number of rounds.
+    #[arg(long)]
+    pub(crate) rounds: usize,
+    /// Label predicted on ties.
+    #[arg(long, value_enum, default_value_t = TieArg::One)]
+    pub(crate) tie: TieArg,
+    #[command(flatten)]
+    pub(crate) common: Common,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum LearnerArg {
+    Soa,
+    Halving,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum AdversaryArg {
+    Tree,
+    Random,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum TieArg {
+    One,
+    Zero,
 }
 
 #[derive(Debug, Args)]

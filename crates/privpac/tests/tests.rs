@@ -49,7 +49,7 @@ fn demo_json_is_valid_and_seeded_runs_repeat() {
     let second = privpac(&["demo", "--seed", "5", "--json"]);
     assert!(first.status.success());
     let parsed: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
-    assert_eq!(parsed["demo"].as_array().unwrap().len(), 5);
+    assert_eq!(parsed["demo"].as_array().unwrap().len(), 7);
     // Timing is the only nondeterministic part of the text output; JSON has none.
     assert_eq!(first.stdout, second.stdout);
 }
@@ -223,4 +223,255 @@ fn usage_errors_exit_2() {
     assert_eq!(output.status.code(), Some(2));
     let output = privpac(&["no-such-command"]);
     assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn dim_reports_closed_form_dimensions_with_witnesses() {
+    // (spec, VC, Ldim): points VC 1 / Ldim 1; N thresholds ⌊log2 N⌋; with zero ⌊log2(N+1)⌋;
+    // parities d / d; all functions N / N; halfspaces VC 3.
+    for (spec, vc, ldim) in [
+        ("points:10", 1, 1),
+        ("thresholds:64", 1, 6),
+        ("zero(thresholds:63)", 1, 6),
+        ("zero(thresholds:64)", 1, 6),
+        ("thresholds:100", 1, 6),
+        ("parities:5", 5, 5),
+        ("all:4", 4, 4),
+    ] {
+        let output = privpac(&["dim", "--class", spec, "--json"]);
+        assert!(
+            output.status.success(),
+            "{spec}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(parsed["vc_dimension"], vc, "{spec}");
+        assert_eq!(parsed["littlestone_dimension"], ldim, "{spec}");
+        assert_eq!(
+            parsed["shattered_set"].as_array().unwrap().len(),
+            vc as usize,
+            "{spec}"
+        );
+        assert!(
+            parsed["littlestone_tree"].is_object() || ldim == 0,
+            "{spec}"
+        );
+    }
+    let halfspaces = privpac(&["dim", "--class", "halfspaces:3", "--json"]);
+    let parsed: serde_json::Value = serde_json::from_slice(&halfspaces.stdout).unwrap();
+    assert_eq!(parsed["vc_dimension"], 3);
+}
+
+#[test]
+fn online_soa_meets_the_bound_against_the_tree_adversary() {
+    let output = privpac(&[
+        "online",
+        "--class",
+        "thresholds:100",
+        "--learner",
+        "soa",
+        "--adversary",
+        "tree",
+        "--rounds",
+        "40",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(output.status.success());
+    let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(parsed["mistakes"], 6);
+    assert_eq!(parsed["mistake_bound"], 6);
+    let random = privpac(&[
+        "online",
+        "--class",
+        "parities:6",
+        "--learner",
+        "halving",
+        "--adversary",
+        "random",
+        "--rounds",
+        "50",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let parsed: serde_json::Value = serde_json::from_slice(&random.stdout).unwrap();
+    assert!(parsed["mistakes"].as_u64().unwrap() <= 6);
+}
+
+#[test]
+fn malformed_classes_exit_2_naming_the_fault() {
+    let dir = std::env::temp_dir().join(format!("privpac-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        format!("matrix:{}", path.display())
+    };
+    let ragged = write("ragged.txt", "0110\n011\n");
+    check_error(&["dim", "--class", &ragged], "line 2");
+    let cell = write("cell.txt", "0,1\n0,2\n");
+    check_error(&["dim", "--class", &cell], "line 2, cell 2");
+    let empty = write("empty.txt", "\n# nothing\n");
+    check_error(&["dim", "--class", &empty], "empty");
+    check_error(&["dim", "--class", "triangles:3"], "unknown kind");
+    check_error(
+        &["dim", "--class", "thresholds:abc"],
+        "not a non-negative integer",
+    );
+    check_error(&["dim", "--class", "parities:40"], "limit");
+    check_error(&["dim", "--class", "matrix:/no/such/file"], "cannot read");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn data_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("privpac-learn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn learn_runs_every_learner_and_reports_the_guarantee() {
+    let mut csv = String::from("x,y\n");
+    for i in 0..400u64 {
+        let x = (i * 37) % 256;
+        csv.push_str(&format!("{x},{}\n", u8::from(x <= 100)));
+    }
+    let path = data_file("thresholds.csv", &csv);
+    let data = path.to_str().unwrap();
+    for (learner, guarantee) in [
+        ("erm", "not private"),
+        ("generic", "(1, 0)-DP"),
+        ("stable", "uniformly stable"),
+        ("private-prediction", "-DP"),
+    ] {
+        let output = privpac(&[
+            "learn",
+            "--class",
+            "thresholds:256",
+            "--learner",
+            learner,
+            "--epsilon",
+            "1",
+            "--data",
+            data,
+            "--seed",
+            "5",
+            "--json",
+        ]);
+        assert!(
+            output.status.success(),
+            "{learner}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert!(
+            parsed["guarantee"].as_str().unwrap().contains(guarantee),
+            "{learner}: {parsed}"
+        );
+        assert!(
+            parsed["empirical_error"].as_f64().unwrap() < 0.2,
+            "{learner}: {parsed}"
+        );
+    }
+}
+
+#[test]
+fn learn_rejects_bad_data_naming_the_line() {
+    let cases = [
+        ("columns.csv", "point,label\n1,0\n", "line 1"),
+        ("label.csv", "x,y\n1,0\n2,7\n", "line 3"),
+        ("outside.csv", "x,y\n1,0\n999,1\n", "line 3"),
+        ("empty.csv", "", "empty"),
+    ];
+    for (name, text, needle) in cases {
+        let path = data_file(name, text);
+        check_error(
+            &[
+                "learn",
+                "--class",
+                "thresholds:16",
+                "--learner",
+                "erm",
+                "--data",
+                path.to_str().unwrap(),
+            ],
+            needle,
+        );
+    }
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "thresholds:16",
+            "--learner",
+            "generic",
+            "--data",
+            "/no/such.csv",
+        ],
+        "cannot read",
+    );
+    let path = data_file("ok.csv", "1,1\n");
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "thresholds:16",
+            "--learner",
+            "generic",
+            "--data",
+            path.to_str().unwrap(),
+        ],
+        "--epsilon is required",
+    );
+}
+
+#[test]
+fn sample_complexity_prints_empirical_n_below_the_bound() {
+    let output = privpac(&[
+        "sample-complexity",
+        "--class",
+        "thresholds:256",
+        "--learner",
+        "generic",
+        "--epsilon",
+        "1",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+        "--trials",
+        "50",
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let n = parsed["empirical_sample_size"].as_f64().unwrap();
+    let bound = parsed["bound"].as_f64().unwrap();
+    assert!(n > 0.0 && n < bound, "{parsed}");
+    check_error(
+        &[
+            "sample-complexity",
+            "--class",
+            "thresholds:8",
+            "--learner",
+            "generic",
+            "--epsilon",
+            "1",
+            "--alpha",
+            "0.1",
+            "--beta",
+            "1.5",
+        ],
+        "beta",
+    );
 }

@@ -5,8 +5,61 @@
 //! Version spaces are bitsets over the concepts of a matrix (`matrix.column_words()` words,
 //! bit `c` set when concept `c` is still consistent); `V & column(x)` are the concepts of
 //! `V` that label `x` with 1.
+//!
+//! | What | Entry point | Witness | Checker |
+//! |---|---|---|---|
+//! | VC dimension | [`vc_dimension`] | [`VcResult::shattered`] | [`check_shattered`] |
+//! | Littlestone dimension of the class | [`littlestone_dimension`] | [`LdimResult::tree`] | [`check_littlestone_tree`] |
+//! | Littlestone dimension of version spaces (SOA) | [`LittlestoneSolver::ldim`] | [`LittlestoneSolver::tree`] | [`check_littlestone_tree`] |
+//!
+//! Both problems are hard in general (computing the VC dimension is LOGNP-complete, and the
+//! Littlestone dimension of an explicit class takes quasi-polynomial time in the worst
+//! case), so both calculators are exact searches with pruning and a [`Budget`]: they never
+//! approximate, and a search that would exceed its budget stops with
+//! [`crate::Error::StateBudgetExceeded`] instead of running out of memory.
+//!
+//! Design decisions:
+//! - *Witnesses are part of the answer.* Every result carries a witness that an independent,
+//!   simple checker verifies, so a wrong answer from a pruning bug cannot go unnoticed in
+//!   tests: an answer too small has a larger witness that the brute-force cross-checks find,
+//!   and an answer too large has a witness that the checker rejects.
+//! - *The plain recursion is kept as the reference* ([`Engine::Plain`]): the pruned engine
+//!   must agree with it on every class the tests generate.
+//!
+//! # Example
+//! ```
+//! use concept_classes::ClassMatrix;
+//! use concept_classes::dimension::{
+//!     Budget, Engine, check_littlestone_tree, check_shattered, littlestone_dimension,
+//!     vc_dimension,
+//! };
+//!
+//! // Thresholds over 8 points: c_t(y) = 1 iff y ≤ t.
+//! let thresholds = ClassMatrix::parse("10000000\n11000000\n11100000\n11110000\n\
+//!                                      11111000\n11111100\n11111110\n11111111")?;
+//! let vc = vc_dimension(&thresholds, &Budget::default())?;
+//! assert_eq!(vc.dimension, 1);
+//! check_shattered(&thresholds, &vc.shattered)?;
+//!
+//! let ldim = littlestone_dimension(&thresholds, Engine::Pruned, &Budget::default())?;
+//! assert_eq!(ldim.dimension, 3); // binary search: ⌊log2 8⌋ mistakes
+//! assert_eq!(check_littlestone_tree(&thresholds, &ldim.tree)?, 3);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod bits;
+mod littlestone;
+mod vc;
+
+#[cfg(test)]
+mod tests;
 
 use serde::Serialize;
+
+pub use littlestone::{
+    Engine, LdimResult, LittlestoneSolver, check_littlestone_tree, littlestone_dimension,
+};
+pub use vc::{VcResult, check_shattered, vc_dimension};
 
 /// A Littlestone tree: a complete binary tree whose internal nodes are points of the
 /// domain; the edge to `zero` is labeled 0 and the edge to `one` labeled 1. A tree of depth
@@ -36,6 +89,40 @@ impl LittlestoneTree {
         match self {
             LittlestoneTree::Leaf => 0,
             LittlestoneTree::Node { zero, one, .. } => 1 + zero.depth().min(one.depth()),
+        }
+    }
+}
+
+/// How much work an exact dimension computation may do before it gives up with
+/// [`crate::Error::StateBudgetExceeded`].
+///
+/// - For the Littlestone dimension a *state* is one memo entry of a
+///   [`LittlestoneSolver`] (one version space with its known bounds). An entry takes about
+///   64 bytes plus 8 bytes per key word; a key has at most `1 + ⌈|C| / 64⌉` words and
+///   usually far fewer, because small version spaces are stored as lists of concept
+///   indices (two per word). With the default budget the memo of a class of 1024 concepts
+///   therefore stays below about 20 M × 200 B ≈ 4 GB even in the worst case, and is
+///   typically a small fraction of that; lower `max_states` for larger classes or smaller
+///   machines.
+/// - For the VC dimension a *state* is one node of the branch-and-bound search (a
+///   candidate shattered set that survived the bounds); the search uses memory linear in
+///   the matrix size, so the budget only bounds the running time (a node costs roughly
+///   `|C|` word operations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// The largest number of states the computation may create.
+    pub max_states: u64,
+}
+
+impl Budget {
+    /// The default limit: 20 million states.
+    pub const DEFAULT_MAX_STATES: u64 = 20_000_000;
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_states: Budget::DEFAULT_MAX_STATES,
         }
     }
 }

@@ -1,7 +1,10 @@
 //! Command dispatch and the pieces every command shares (the random generator).
 
 mod demo;
+mod dim;
+mod learn;
 mod mech;
+mod online;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -14,6 +17,10 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Demo(args) => demo::run(&args),
         Command::Mech(MechCommand::Exponential(args)) => mech::exponential(&args),
         Command::Mech(MechCommand::Laplace(args)) => mech::laplace(&args),
+        Command::Dim(args) => dim::run(&args),
+        Command::Online(args) => online::run(&args),
+        Command::Learn(args) => learn::learn(&args),
+        Command::SampleComplexity(args) => learn::sample_complexity(&args),
     }
 }
 

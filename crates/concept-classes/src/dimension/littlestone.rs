@@ -1,0 +1,920 @@
+//! The exact Littlestone dimension of an explicit class and of its version spaces, with a
+//! shattered Littlestone tree as witness and an independent tree checker.
+//!
+//! # Algorithm
+//!
+//! `Ldim(∅) = −1`, `Ldim(V) = 0` for a single concept, and otherwise
+//! `Ldim(V) = max_x 1 + min(Ldim(V_x0), Ldim(V_x1))` over the points `x` that split `V`
+//! (Littlestone 1988). [`Engine::Plain`] evaluates exactly this recursion with a memo of
+//! exact values keyed by the version-space bitset; it is the reference.
+//!
+//! [`Engine::Pruned`] works on the class with duplicate concepts, constant points and
+//! duplicate points (equal or complementary columns) removed, and answers the *decision*
+//! question `Ldim(V) ≥ k` rather than computing values: `Ldim(V) ≥ k` iff some split has
+//! `Ldim(V_x0) ≥ k − 1` and `Ldim(V_x1) ≥ k − 1`. The exact value is found by asking
+//! `k = lower bound + 1, + 2, …` until the answer is no or the upper bound is reached. The
+//! memo stores, per version space, the best known lower and upper bounds, so that every
+//! answer — yes or no, at any `k` — is reused by later questions and by later calls (the
+//! SOA learner asks about overlapping version spaces every round). The decision search
+//! prunes with:
+//! - `Ldim(V) ≤ ⌊log2 |V|⌋` (distinct concepts), so `|V_x0|, |V_x1| ≥ 2^(k−1)` is needed
+//!   for a split to count, and `Ldim(V) ≤ 1 + max_x ⌊log2 min(|V_x0|, |V_x1|)⌋`;
+//! - splits that give the same pair `{V_x0, V_x1}` (found by fingerprint, confirmed by
+//!   comparison) are tried once;
+//! - balanced splits first (a yes is usually found on the first try), the smaller side
+//!   first (a no usually comes from it);
+//! - closed forms for `k ≤ 2` (`Ldim(V) ≥ 1` iff `|V| ≥ 2`; `≥ 2` iff some split leaves
+//!   two concepts on each side), which keep small version spaces out of the memo;
+//! - only the points that split `V` are examined below `V`, and bitsets are trimmed to
+//!   their non-zero words.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::dimension::bits::{
+    FxBuild, and_popcount, encode_key, fingerprint, nonzero_range, ones, popcount,
+};
+use crate::dimension::{Budget, LittlestoneTree};
+use crate::error::{Error, Result};
+use crate::matrix::ClassMatrix;
+
+/// Which algorithm a [`LittlestoneSolver`] uses. Both are exact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The decision search with bounds, split deduplication and a memo of bounds (see the
+    /// module documentation). The default.
+    #[default]
+    Pruned,
+    /// The memoized recursion `Ldim(V) = max_x 1 + min(Ldim(V_x0), Ldim(V_x1))` with no
+    /// pruning at all: the cross-checking reference.
+    Plain,
+}
+
+/// The Littlestone dimension of a class with a witness tree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LdimResult {
+    /// The Littlestone dimension (a class matrix always has a concept, so it is ≥ 0).
+    pub dimension: u32,
+    /// A complete Littlestone tree of depth `dimension` shattered by the class.
+    pub tree: LittlestoneTree,
+}
+
+/// The exact Littlestone dimension of `matrix` with a shattered tree of that depth.
+///
+/// # Running time
+/// Quasi-polynomial in the worst case; see [`LittlestoneSolver`] for the engines. The
+/// pruned engine takes milliseconds for thresholds over 1024 points and parities over
+/// `{0,1}^10` (see the `ldim` bench group).
+///
+/// # Errors
+/// [`Error::StateBudgetExceeded`] when the memo would exceed `budget.max_states` entries.
+///
+/// # Example
+/// ```
+/// use concept_classes::ClassMatrix;
+/// use concept_classes::dimension::{Budget, Engine, check_littlestone_tree, littlestone_dimension};
+///
+/// // Parities over {0,1}^3: concept a labels y by the parity of a & y.
+/// let parities = ClassMatrix::from_fn(8, 8, 64, |a, y| (a & y).count_ones() % 2 == 1)?;
+/// let result = littlestone_dimension(&parities, Engine::Pruned, &Budget::default())?;
+/// assert_eq!(result.dimension, 3);
+/// assert_eq!(check_littlestone_tree(&parities, &result.tree)?, 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # References
+/// - N. Littlestone, *Learning quickly when irrelevant attributes abound: a new
+///   linear-threshold algorithm*, Machine Learning 2(4), 1988.
+pub fn littlestone_dimension(
+    matrix: &ClassMatrix,
+    engine: Engine,
+    budget: &Budget,
+) -> Result<LdimResult> {
+    let mut solver = LittlestoneSolver::new(matrix, engine, *budget);
+    let all = matrix.all_concepts();
+    let dimension = solver.ldim(&all)?;
+    let tree = solver.tree(&all)?;
+    Ok(LdimResult {
+        dimension: dimension.max(0) as u32,
+        tree,
+    })
+}
+
+/// Checks that `tree` is a complete Littlestone tree shattered by `matrix`, and returns its
+/// depth.
+///
+/// Every root-to-leaf path — the points of its nodes with the labels of the edges taken
+/// (0 to `zero`, 1 to `one`) — must be realized by some concept, and every leaf must sit
+/// at the same depth. The check walks the tree iteratively, so deep trees cannot overflow
+/// the stack.
+///
+/// # Errors
+/// [`Error::InvalidWitness`] naming a point outside the domain, a path that no concept
+/// realizes, or two leaves at different depths.
+///
+/// # Example
+/// ```
+/// use concept_classes::{ClassMatrix, Error};
+/// use concept_classes::dimension::{LittlestoneTree, check_littlestone_tree};
+///
+/// let class = ClassMatrix::parse("0\n1\n")?;
+/// let tree = LittlestoneTree::Node {
+///     point: 0,
+///     zero: Box::new(LittlestoneTree::Leaf),
+///     one: Box::new(LittlestoneTree::Leaf),
+/// };
+/// assert_eq!(check_littlestone_tree(&class, &tree)?, 1);
+/// let single = ClassMatrix::parse("1\n")?;
+/// assert!(matches!(check_littlestone_tree(&single, &tree), Err(Error::InvalidWitness { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn check_littlestone_tree(matrix: &ClassMatrix, tree: &LittlestoneTree) -> Result<u32> {
+    let describe = |path: &[(usize, bool)]| -> String {
+        if path.is_empty() {
+            return "the empty path".into();
+        }
+        let steps: Vec<String> = path
+            .iter()
+            .map(|&(x, label)| format!("{x}↦{}", u8::from(label)))
+            .collect();
+        format!("the path {}", steps.join(", "))
+    };
+    let mut leaf_depth: Option<usize> = None;
+    let mut stack: Vec<(&LittlestoneTree, Vec<u64>, Vec<(usize, bool)>)> =
+        vec![(tree, matrix.all_concepts(), Vec::new())];
+    while let Some((node, version_space, path)) = stack.pop() {
+        if version_space.iter().all(|&w| w == 0) {
+            return Err(Error::InvalidWitness {
+                reason: format!("no concept realizes {}", describe(&path)),
+            });
+        }
+        match node {
+            LittlestoneTree::Leaf => match leaf_depth {
+                None => leaf_depth = Some(path.len()),
+                Some(depth) if depth != path.len() => {
+                    return Err(Error::InvalidWitness {
+                        reason: format!(
+                            "the tree is not complete: a leaf at depth {depth} and one at depth {} ({})",
+                            path.len(),
+                            describe(&path)
+                        ),
+                    });
+                }
+                Some(_) => {}
+            },
+            LittlestoneTree::Node { point, zero, one } => {
+                if *point >= matrix.n_points() {
+                    return Err(Error::InvalidWitness {
+                        reason: format!(
+                            "point {point} is outside the domain 0..{} (after {})",
+                            matrix.n_points(),
+                            describe(&path)
+                        ),
+                    });
+                }
+                let column = matrix.column(*point);
+                let with_one: Vec<u64> = version_space
+                    .iter()
+                    .zip(column)
+                    .map(|(v, c)| v & c)
+                    .collect();
+                let with_zero: Vec<u64> = version_space
+                    .iter()
+                    .zip(column)
+                    .map(|(v, c)| v & !c)
+                    .collect();
+                let mut one_path = path.clone();
+                one_path.push((*point, true));
+                let mut zero_path = path;
+                zero_path.push((*point, false));
+                stack.push((one, with_one, one_path));
+                stack.push((zero, with_zero, zero_path));
+            }
+        }
+    }
+    Ok(leaf_depth.unwrap_or(0) as u32)
+}
+
+/// Known bounds `lo ≤ Ldim(V) ≤ hi` of one version space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Bounds {
+    lo: i8,
+    hi: i8,
+}
+
+/// An exact Littlestone-dimension calculator for the version spaces of one class, with a
+/// memo shared by all calls.
+///
+/// The SOA learner calls [`Self::ldim`] on the two halves of its version space every
+/// round; the memo makes later rounds cheap, because their version spaces (and those of
+/// the searches below them) have mostly been seen before.
+///
+/// # Running time
+/// Each search state costs `O(|X| · |V| / 64)` word operations. [`Engine::Plain`] visits
+/// every version space reachable by labeling points; [`Engine::Pruned`] visits a small
+/// fraction of them on the classes we benchmark (thresholds over 4096 points, parities
+/// over `{0,1}^10`, random classes of 4096 concepts in well under a second each).
+///
+/// # Errors
+/// Methods return [`Error::StateBudgetExceeded`] when the memo would exceed the budget;
+/// the memo stays valid, so a later call with a smaller version space may still succeed.
+///
+/// # Example
+/// ```
+/// use concept_classes::ClassMatrix;
+/// use concept_classes::dimension::{Budget, Engine, LittlestoneSolver};
+///
+/// // Thresholds over 16 points.
+/// let class = ClassMatrix::from_fn(16, 16, 256, |t, y| y <= t)?;
+/// let mut solver = LittlestoneSolver::new(&class, Engine::Pruned, Budget::default());
+/// let all = class.all_concepts();
+/// assert_eq!(solver.ldim(&all)?, 4);
+/// // The concepts that label point 3 with 0 (thresholds 0..=2): ⌊log2 3⌋ = 1.
+/// let zero_at_3: Vec<u64> = all.iter().zip(class.column(3)).map(|(v, c)| v & !c).collect();
+/// assert_eq!(solver.ldim(&zero_at_3)?, 1);
+/// assert_eq!(solver.ldim(&[0])?, -1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct LittlestoneSolver<'m> {
+    matrix: &'m ClassMatrix,
+    engine: Engine,
+    budget: Budget,
+    /// Words of an internal version space.
+    words: usize,
+    /// Internal point `p` as a bitset over internal concepts: `columns[p * words..]`.
+    columns: Vec<u64>,
+    /// Internal point → column of the matrix.
+    points: Vec<usize>,
+    /// Original concept → internal concept, when the matrix has duplicate rows.
+    concept_map: Option<Vec<u32>>,
+    /// `0..points.len()`: the initial list of active points.
+    all_points: Vec<u32>,
+    memo: HashMap<Box<[u64]>, Bounds, FxBuild>,
+}
+
+/// The splits a search node has tried, to skip a split that repeats one of them (same
+/// pair of sides, from an equal or complementary restriction of the column to `V`).
+/// Splits are compared by a fingerprint of the side without the lowest concept of `V`,
+/// confirmed exactly; on the (astronomically rare) fingerprint collision between different
+/// splits the new split is simply tried, which costs time but not correctness.
+#[derive(Debug, Default)]
+struct Tried {
+    first: Option<(u64, u32)>,
+    rest: HashMap<u64, u32, FxBuild>,
+}
+
+impl Tried {
+    fn is_repeat(
+        &mut self,
+        solver: &LittlestoneSolver<'_>,
+        v: &[u64],
+        base: usize,
+        x: u32,
+    ) -> bool {
+        let column = solver.column(x, base, v.len());
+        let lowest = v[0].trailing_zeros();
+        let fingerprint = if column[0] >> lowest & 1 == 1 {
+            fingerprint_with(v, column, |a, b| a & !b)
+        } else {
+            fingerprint_with(v, column, |a, b| a & b)
+        };
+        let Some(first) = self.first else {
+            self.first = Some((fingerprint, x));
+            return false;
+        };
+        let earlier = if first.0 == fingerprint {
+            Some(first.1)
+        } else {
+            self.rest.get(&fingerprint).copied()
+        };
+        match earlier {
+            Some(y) if solver.same_split(v, base, y, x) => true,
+            Some(_) => false,
+            None => {
+                self.rest.insert(fingerprint, x);
+                false
+            }
+        }
+    }
+}
+
+impl<'m> LittlestoneSolver<'m> {
+    /// A solver for the version spaces of `matrix`.
+    ///
+    /// # Running time
+    /// `O(|C| · |X|)` preprocessing for [`Engine::Pruned`] (removing duplicate concepts and
+    /// points); none for [`Engine::Plain`].
+    pub fn new(matrix: &'m ClassMatrix, engine: Engine, budget: Budget) -> Self {
+        let (words, columns, points, concept_map) = match engine {
+            Engine::Plain => {
+                let words = matrix.column_words();
+                let mut columns = Vec::with_capacity(words * matrix.n_points());
+                for x in 0..matrix.n_points() {
+                    columns.extend_from_slice(matrix.column(x));
+                }
+                (words, columns, (0..matrix.n_points()).collect(), None)
+            }
+            Engine::Pruned => reduce(matrix),
+        };
+        LittlestoneSolver {
+            matrix,
+            engine,
+            budget,
+            words,
+            columns,
+            all_points: (0..points.len() as u32).collect(),
+            points,
+            concept_map,
+            memo: HashMap::default(),
+        }
+    }
+
+    /// The number of memo entries (states) created so far.
+    pub fn states(&self) -> u64 {
+        self.memo.len() as u64
+    }
+
+    /// The engine in use.
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// The exact Littlestone dimension of the version space `version_space` (a bitset over
+    /// the concepts of the matrix, `matrix.column_words()` words): −1 when it is empty.
+    ///
+    /// # Errors
+    /// [`Error::InvalidVersionSpace`] if the bitset has the wrong length or bits beyond the
+    /// last concept; [`Error::StateBudgetExceeded`].
+    pub fn ldim(&mut self, version_space: &[u64]) -> Result<i32> {
+        let internal = self.internalize(version_space)?;
+        let count = popcount(&internal);
+        if count == 0 {
+            return Ok(-1);
+        }
+        match self.engine {
+            Engine::Plain => self.plain_trimmed(&internal, 0),
+            Engine::Pruned => {
+                let Some((first, end)) = nonzero_range(&internal) else {
+                    return Ok(-1);
+                };
+                self.exact(&internal[first..end], first, count)
+            }
+        }
+    }
+
+    /// A complete Littlestone tree of depth `Ldim(version_space)` every path of which is
+    /// realized by a concept of the version space.
+    ///
+    /// # Errors
+    /// [`Error::InvalidVersionSpace`] for a malformed or empty version space (which has no
+    /// tree); [`Error::StateBudgetExceeded`].
+    pub fn tree(&mut self, version_space: &[u64]) -> Result<LittlestoneTree> {
+        let depth = self.ldim(version_space)?;
+        if depth < 0 {
+            return Err(Error::InvalidVersionSpace {
+                reason: "the version space is empty, so it has no Littlestone tree".into(),
+            });
+        }
+        let internal = self.internalize(version_space)?;
+        match self.engine {
+            Engine::Plain => self.plain_tree(&internal, depth),
+            Engine::Pruned => {
+                let Some((first, end)) = nonzero_range(&internal) else {
+                    return Ok(LittlestoneTree::Leaf);
+                };
+                let count = popcount(&internal);
+                let active: Vec<u32> = (0..self.points.len() as u32).collect();
+                self.pruned_tree(&internal[first..end], first, count, &active, depth)
+            }
+        }
+    }
+
+    /// Validates a version space over the matrix's concepts and maps it to the internal
+    /// concepts.
+    fn internalize(&self, version_space: &[u64]) -> Result<Vec<u64>> {
+        let expected = self.matrix.column_words();
+        if version_space.len() != expected {
+            return Err(Error::InvalidVersionSpace {
+                reason: format!(
+                    "the bitset has {} words but the class needs {expected}",
+                    version_space.len()
+                ),
+            });
+        }
+        let n_concepts = self.matrix.n_concepts();
+        let tail = n_concepts % 64;
+        if tail != 0 && version_space[expected - 1] >> tail != 0 {
+            return Err(Error::InvalidVersionSpace {
+                reason: format!("bits are set beyond the last concept ({})", n_concepts - 1),
+            });
+        }
+        match &self.concept_map {
+            None => Ok(version_space.to_vec()),
+            Some(map) => {
+                let mut internal = vec![0u64; self.words];
+                for c in ones(version_space) {
+                    let j = map[c] as usize;
+                    internal[j / 64] |= 1 << (j % 64);
+                }
+                Ok(internal)
+            }
+        }
+    }
+
+    #[inline]
+    fn column(&self, point: u32, base: usize, len: usize) -> &[u64] {
+        let start = point as usize * self.words + base;
+        &self.columns[start..start + len]
+    }
+
+    /// Stores bounds for the key, tightening existing ones.
+    fn record(&mut self, key: &[u64], lo: i32, hi: i32) -> Result<()> {
+        let (lo, hi) = (lo.clamp(-1, 127) as i8, hi.clamp(-1, 127) as i8);
+        if let Some(bounds) = self.memo.get_mut(key) {
+            bounds.lo = bounds.lo.max(lo);
+            bounds.hi = bounds.hi.min(hi);
+            return Ok(());
+        }
+        if self.memo.len() as u64 >= self.budget.max_states {
+            return Err(Error::StateBudgetExceeded {
+                what: "littlestone dimension",
+                limit: self.budget.max_states,
+            });
+        }
+        self.memo.insert(key.into(), Bounds { lo, hi });
+        Ok(())
+    }
+
+    // ---- The pruned engine. ----
+
+    /// `Ldim(V)` for a non-empty trimmed version space (`v[0]` and `v[last]` non-zero).
+    fn exact(&mut self, v: &[u64], base: usize, count: u32) -> Result<i32> {
+        if count == 1 {
+            return Ok(0);
+        }
+        let mut key = Vec::new();
+        encode_key(v, base, &mut key);
+        let log = floor_log2(count);
+        let (mut lo, mut hi) = match self.memo.get(&key[..]) {
+            Some(b) => (i32::from(b.lo).max(1), i32::from(b.hi).min(log)),
+            None => (1, log),
+        };
+        if lo == hi {
+            return Ok(lo);
+        }
+        let active: Vec<u32> = (0..self.points.len() as u32).collect();
+        while lo < hi {
+            if self.decide(v, base, count, &active, lo + 1)? {
+                lo += 1;
+            } else {
+                hi = lo;
+            }
+            if let Some(b) = self.memo.get(&key[..]) {
+                lo = lo.max(i32::from(b.lo));
+                hi = hi.min(i32::from(b.hi));
+            }
+        }
+        self.record(&key, lo, lo)?;
+        Ok(lo)
+    }
+
+    /// The splits of the trimmed version space `v` (of `count` concepts) by the points of
+    /// `active` whose smaller side has at least `need` concepts, most balanced first (ties
+    /// by point), each packed as `!smaller << 32 | point`. Fills `splitting` with every
+    /// point of `active` that splits `v`, and returns the largest smaller side over all
+    /// splits (0 if none). Repeated splits are left in: [`Tried`] skips them lazily, so a
+    /// search that succeeds on its first split pays nothing for deduplication.
+    #[allow(clippy::too_many_arguments)] // Internal; the buffers are reused by the caller.
+    fn splits(
+        &self,
+        v: &[u64],
+        base: usize,
+        count: u32,
+        active: &[u32],
+        need: u32,
+        splitting: &mut Vec<u32>,
+        splits: &mut Vec<u64>,
+    ) -> u32 {
+        let len = v.len();
+        splitting.clear();
+        splits.clear();
+        let mut best_smaller = 0u32;
+        for &x in active {
+            let c1 = and_popcount(v, self.column(x, base, len));
+            if c1 == 0 || c1 == count {
+                continue;
+            }
+            splitting.push(x);
+            let smaller = c1.min(count - c1);
+            best_smaller = best_smaller.max(smaller);
+            if smaller >= need {
+                splits.push(u64::from(!smaller) << 32 | u64::from(x));
+            }
+        }
+        splits.sort_unstable();
+        best_smaller
+    }
+
+    /// Writes `V \ column(x)` and `V ∩ column(x)` into `zero_side` and `one_side`.
+    fn sides(&self, v: &[u64], base: usize, x: u32, zero_side: &mut Vec<u64>, one_side: &mut Vec<u64>) {
+        let column = self.column(x, base, v.len());
+        zero_side.clear();
+        one_side.clear();
+        zero_side.extend(v.iter().zip(column).map(|(a, b)| a & !b));
+        one_side.extend(v.iter().zip(column).map(|(a, b)| a & b));
+    }
+
+    /// Whether `Ldim(V) ≥ k`, for a non-empty trimmed version space of `count` distinct
+    /// concepts; `active` holds every point that splits `V` (and maybe others).
+    fn decide(
+        &mut self,
+        v: &[u64],
+        base: usize,
+        count: u32,
+        active: &[u32],
+        k: i32,
+    ) -> Result<bool> {
+        if k <= 0 {
+            return Ok(count >= 1);
+        }
+        if k == 1 {
+            return Ok(count >= 2);
+        }
+        if k >= 32 || count < 1u32 << k {
+            return Ok(false);
+        }
+        let len = v.len();
+        if k == 2 {
+            return Ok(active.iter().any(|&x| {
+                let c1 = and_popcount(v, self.column(x, base, len));
+                c1 >= 2 && count - c1 >= 2
+            }));
+        }
+        let mut key = Vec::new();
+        encode_key(v, base, &mut key);
+        if let Some(b) = self.memo.get(&key[..]) {
+            if i32::from(b.lo) >= k {
+                return Ok(true);
+            }
+            if i32::from(b.hi) < k {
+                return Ok(false);
+            }
+        }
+        let mut splitting = Vec::with_capacity(active.len());
+        let mut splits = Vec::new();
+        let best_smaller =
+            self.splits(v, base, count, active, 1 << (k - 1), &mut splitting, &mut splits);
+        let upper = if best_smaller == 0 {
+            0
+        } else {
+            1 + floor_log2(best_smaller)
+        };
+        let (mut zero_side, mut one_side) = (Vec::with_capacity(len), Vec::with_capacity(len));
+        let mut tried = Tried::default();
+        for split in splits {
+            let point = split as u32;
+            if tried.is_repeat(self, v, base, point) {
+                continue;
+            }
+            self.sides(v, base, point, &mut zero_side, &mut one_side);
+            let c1 = popcount(&one_side);
+            let c0 = count - c1;
+            let (small, small_count, large, large_count) = if c0 <= c1 {
+                (&zero_side, c0, &one_side, c1)
+            } else {
+                (&one_side, c1, &zero_side, c0)
+            };
+            if self.decide_trimmed(small, base, small_count, &splitting, k - 1)?
+                && self.decide_trimmed(large, base, large_count, &splitting, k - 1)?
+            {
+                self.record(&key, k, upper)?;
+                return Ok(true);
+            }
+        }
+        self.record(&key, 0, upper.min(k - 1))?;
+        Ok(false)
+    }
+
+    /// [`Self::decide`] on an untrimmed child bitset.
+    fn decide_trimmed(
+        &mut self,
+        v: &[u64],
+        base: usize,
+        count: u32,
+        active: &[u32],
+        k: i32,
+    ) -> Result<bool> {
+        match nonzero_range(v) {
+            None => Ok(k <= -1),
+            Some((first, end)) => self.decide(&v[first..end], base + first, count, active, k),
+        }
+    }
+
+    /// Whether points `a` and `b` split `V` into the same pair of sides.
+    fn same_split(&self, v: &[u64], base: usize, a: u32, b: u32) -> bool {
+        let len = v.len();
+        let (ca, cb) = (self.column(a, base, len), self.column(b, base, len));
+        let equal = v.iter().zip(ca.iter().zip(cb)).all(|(&w, (&x, &y))| w & x == w & y);
+        equal
+            || v
+                .iter()
+                .zip(ca.iter().zip(cb))
+                .all(|(&w, (&x, &y))| w & x == w & !y)
+    }
+
+    /// A complete tree of depth `depth ≤ Ldim(V)` for a trimmed non-empty version space,
+    /// trying splits in the order of [`Self::decide`] so that its memo entries are reused.
+    fn pruned_tree(
+        &mut self,
+        v: &[u64],
+        base: usize,
+        count: u32,
+        active: &[u32],
+        depth: i32,
+    ) -> Result<LittlestoneTree> {
+        if depth <= 0 {
+            return Ok(LittlestoneTree::Leaf);
+        }
+        let mut splitting = Vec::with_capacity(active.len());
+        let mut splits = Vec::new();
+        let need = 1u32 << (depth - 1).min(31);
+        self.splits(v, base, count, active, need, &mut splitting, &mut splits);
+        let (mut zero_side, mut one_side) = (Vec::new(), Vec::new());
+        let mut tried = Tried::default();
+        for split in splits {
+            let point = split as u32;
+            if tried.is_repeat(self, v, base, point) {
+                continue;
+            }
+            self.sides(v, base, point, &mut zero_side, &mut one_side);
+            let (c0, c1) = (popcount(&zero_side), popcount(&one_side));
+            if self.decide_trimmed(&zero_side, base, c0, &splitting, depth - 1)?
+                && self.decide_trimmed(&one_side, base, c1, &splitting, depth - 1)?
+            {
+                let zero = self.pruned_subtree(&zero_side, base, c0, &splitting, depth - 1)?;
+                let one = self.pruned_subtree(&one_side, base, c1, &splitting, depth - 1)?;
+                return Ok(LittlestoneTree::Node {
+                    point: self.points[point as usize],
+                    zero: Box::new(zero),
+                    one: Box::new(one),
+                });
+            }
+        }
+        Err(internal_error())
+    }
+
+    fn pruned_subtree(
+        &mut self,
+        v: &[u64],
+        base: usize,
+        count: u32,
+        active: &[u32],
+        depth: i32,
+    ) -> Result<LittlestoneTree> {
+        match nonzero_range(v) {
+            None => Err(internal_error()),
+            Some((first, end)) => {
+                self.pruned_tree(&v[first..end], base + first, count, active, depth)
+            }
+        }
+    }
+
+    // ---- The plain engine. ----
+
+    /// The plain memoized recursion on a trimmed version space of `count` concepts
+    /// (duplicates allowed). Two shortcuts do not change what is computed: a split that
+    /// repeats an earlier one (same pair of sides) is evaluated once, and version spaces
+    /// of at most 3 concepts are evaluated in closed form instead of being memoized —
+    /// every split of such a `V` leaves one side with a single concept (value 0), so the
+    /// recursion gives 1 if some point splits `V` and 0 otherwise.
+    fn plain(&mut self, v: &[u64], base: usize, count: u32) -> Result<i32> {
+        if count <= 1 {
+            return Ok(count as i32 - 1);
+        }
+        let len = v.len();
+        if count <= 3 {
+            let splits = self.all_points.iter().any(|&x| {
+                let c1 = and_popcount(v, self.column(x, base, len));
+                c1 != 0 && c1 != count
+            });
+            return Ok(i32::from(splits));
+        }
+        let mut key = Vec::new();
+        encode_key(v, base, &mut key);
+        if let Some(b) = self.memo.get(&key[..]) {
+            return Ok(i32::from(b.lo));
+        }
+        let active = std::mem::take(&mut self.all_points);
+        let mut splitting = Vec::new();
+        let mut splits = Vec::new();
+        self.splits(v, base, count, &active, 1, &mut splitting, &mut splits);
+        self.all_points = active;
+        let mut best = 0;
+        let (mut zero_side, mut one_side) = (Vec::with_capacity(len), Vec::with_capacity(len));
+        let mut tried = Tried::default();
+        for split in splits {
+            let point = split as u32;
+            if tried.is_repeat(self, v, base, point) {
+                continue;
+            }
+            self.sides(v, base, point, &mut zero_side, &mut one_side);
+            let zero = self.plain_trimmed(&zero_side, base)?;
+            let one = self.plain_trimmed(&one_side, base)?;
+            best = best.max(1 + zero.min(one));
+        }
+        self.record(&key, best, best)?;
+        Ok(best)
+    }
+
+    /// [`Self::plain`] on an untrimmed bitset.
+    fn plain_trimmed(&mut self, v: &[u64], base: usize) -> Result<i32> {
+        match nonzero_range(v) {
+            None => Ok(-1),
+            Some((first, end)) => {
+                let trimmed = &v[first..end];
+                self.plain(trimmed, base + first, popcount(trimmed))
+            }
+        }
+    }
+
+    fn plain_tree(&mut self, v: &[u64], depth: i32) -> Result<LittlestoneTree> {
+        if depth <= 0 {
+            return Ok(LittlestoneTree::Leaf);
+        }
+        let count = popcount(v);
+        for x in 0..self.points.len() as u32 {
+            let column = self.column(x, 0, v.len());
+            let c1 = and_popcount(v, column);
+            if c1 == 0 || c1 == count {
+                continue;
+            }
+            let zero_side: Vec<u64> = v.iter().zip(column).map(|(a, b)| a & !b).collect();
+            let one_side: Vec<u64> = v.iter().zip(column).map(|(a, b)| a & b).collect();
+            if self.plain_trimmed(&zero_side, 0)? >= depth - 1
+                && self.plain_trimmed(&one_side, 0)? >= depth - 1
+            {
+                let zero = self.plain_tree(&zero_side, depth - 1)?;
+                let one = self.plain_tree(&one_side, depth - 1)?;
+                return Ok(LittlestoneTree::Node {
+                    point: self.points[x as usize],
+                    zero: Box::new(zero),
+                    one: Box::new(one),
+                });
+            }
+        }
+        Err(internal_error())
+    }
+}
+
+/// The error for an inconsistency that the solver's invariants rule out (a proven bound
+/// without a split realizing it). Reported rather than panicking.
+fn internal_error() -> Error {
+    Error::InvalidWitness {
+        reason: "internal error: the Littlestone solver lost track of a witness".into(),
+    }
+}
+
+fn fingerprint_with(v: &[u64], column: &[u64], side: impl Fn(u64, u64) -> u64) -> u64 {
+    let mut words = [0u64; 64];
+    let mut hash = 0u64;
+    for (chunk_v, chunk_c) in v.chunks(64).zip(column.chunks(64)) {
+        for (slot, (&a, &b)) in words.iter_mut().zip(chunk_v.iter().zip(chunk_c)) {
+            *slot = side(a, b);
+        }
+        hash = hash.rotate_left(7) ^ fingerprint(&words[..chunk_v.len()]);
+    }
+    hash
+}
+
+/// `⌊log2 n⌋` for `n ≥ 1`.
+#[inline]
+fn floor_log2(n: u32) -> i32 {
+    31 - n.leading_zeros() as i32
+}
+
+/// The class with duplicate concepts, constant points and duplicate points removed: words
+/// per version space, columns, internal point → matrix column, and the concept map (if
+/// there were duplicate concepts).
+fn reduce(matrix: &ClassMatrix) -> (usize, Vec<u64>, Vec<usize>, Option<Vec<u32>>) {
+    let mut first_of_row: HashMap<&[u64], u32> = HashMap::new();
+    let mut representatives: Vec<usize> = Vec::new();
+    let mut map: Vec<u32> = Vec::with_capacity(matrix.n_concepts());
+    for c in 0..matrix.n_concepts() {
+        let next = representatives.len() as u32;
+        let id = *first_of_row.entry(matrix.row(c)).or_insert_with(|| {
+            representatives.push(c);
+            next
+        });
+        map.push(id);
+    }
+    let n_internal = representatives.len();
+    let concept_map = (n_internal != matrix.n_concepts()).then_some(map);
+    let words = n_internal.div_ceil(64);
+    let tail_mask = match n_internal % 64 {
+        0 => u64::MAX,
+        tail => (1u64 << tail) - 1,
+    };
+    let mut seen: HashMap<Vec<u64>, ()> = HashMap::new();
+    let mut columns = Vec::new();
+    let mut points = Vec::new();
+    for x in 0..matrix.n_points() {
+        let mut column = match concept_map {
+            None => matrix.column(x).to_vec(),
+            Some(_) => {
+                let mut column = vec![0u64; words];
+                for (j, &c) in representatives.iter().enumerate() {
+                    if matrix.get(c, x) {
+                        column[j / 64] |= 1 << (j % 64);
+                    }
+                }
+                column
+            }
+        };
+        let count = popcount(&column) as usize;
+        if count == 0 || count == n_internal {
+            continue;
+        }
+        let canonical: Vec<u64> = if column[0] & 1 == 1 {
+            let mut flipped: Vec<u64> = column.iter().map(|w| !w).collect();
+            if let Some(last) = flipped.last_mut() {
+                *last &= tail_mask;
+            }
+            flipped
+        } else {
+            column.clone()
+        };
+        if seen.insert(canonical, ()).is_none() {
+            columns.append(&mut column);
+            points.push(x);
+        }
+    }
+    (words, columns, points, concept_map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduce_removes_duplicates() {
+        // Row 2 repeats row 0; point 1 is constant; point 2 is the complement of point 0.
+        let m = ClassMatrix::parse("001\n010\n001\n110\n").unwrap();
+        let (words, _, points, map) = reduce(&m);
+        assert_eq!(words, 1);
+        assert_eq!(points, vec![0, 1]);
+        assert_eq!(map, Some(vec![0, 1, 0, 2]));
+    }
+
+    #[test]
+    fn version_spaces_are_validated() {
+        let m = ClassMatrix::parse("0\n1\n1\n").unwrap();
+        for engine in [Engine::Pruned, Engine::Plain] {
+            let mut solver = LittlestoneSolver::new(&m, engine, Budget::default());
+            assert!(matches!(
+                solver.ldim(&[0b1000]),
+                Err(Error::InvalidVersionSpace { .. })
+            ));
+            assert!(matches!(
+                solver.ldim(&[0, 0]),
+                Err(Error::InvalidVersionSpace { .. })
+            ));
+            assert!(matches!(
+                solver.tree(&[0]),
+                Err(Error::InvalidVersionSpace { .. })
+            ));
+            assert_eq!(solver.ldim(&[0]).unwrap(), -1);
+            assert_eq!(solver.ldim(&[0b110]).unwrap(), 0);
+            assert_eq!(solver.ldim(&[0b011]).unwrap(), 1);
+            assert_eq!(solver.tree(&[0b110]).unwrap(), LittlestoneTree::Leaf);
+        }
+    }
+
+    #[test]
+    fn checker_rejects_incomplete_and_unrealized_trees() {
+        let m = ClassMatrix::parse("00\n01\n10\n").unwrap();
+        let leaf = || Box::new(LittlestoneTree::Leaf);
+        let node = |point, zero, one| LittlestoneTree::Node { point, zero, one };
+        // Depth 2 needs 4 concepts.
+        let full = node(0, Box::new(node(1, leaf(), leaf())), Box::new(node(1, leaf(), leaf())));
+        let err = check_littlestone_tree(&m, &full).unwrap_err();
+        assert_eq!(
+            err,
+            Error::InvalidWitness {
+                reason: "no concept realizes the path 0↦1, 1↦1".into()
+            }
+        );
+        let lopsided = node(0, Box::new(node(1, leaf(), leaf())), leaf());
+        assert!(matches!(
+            check_littlestone_tree(&m, &lopsided),
+            Err(Error::InvalidWitness { .. })
+        ));
+        assert!(matches!(
+            check_littlestone_tree(&m, &node(5, leaf(), leaf())),
+            Err(Error::InvalidWitness { .. })
+        ));
+        assert_eq!(check_littlestone_tree(&m, &node(1, leaf(), leaf())).unwrap(), 1);
+        assert_eq!(check_littlestone_tree(&m, &LittlestoneTree::Leaf).unwrap(), 0);
+    }
+}

@@ -1,0 +1,138 @@
+//! `Hypothesis`: what a learner outputs, evaluable on any point of the domain and
+//! serializable.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::class::ConceptClass;
+use crate::domain::Point;
+
+/// A learner's output. Proper learners return [`Hypothesis::Concept`]; improper ones may
+/// return anything here, including randomized predictors.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Hypothesis {
+    /// Concept `id` of the class the learner was run with.
+    Concept {
+        /// The concept id.
+        id: u64,
+    },
+    /// The same label everywhere.
+    Constant {
+        /// The label.
+        label: bool,
+    },
+    /// Listed points get listed labels, every other point `default`.
+    Table {
+        /// The listed points (sorted, distinct).
+        points: Vec<Point>,
+        /// Their labels.
+        labels: Vec<bool>,
+        /// The label of every other point.
+        default: bool,
+    },
+    /// A randomized predictor: each prediction is the base hypothesis's label, flipped
+    /// independently with probability `flip_probability` (randomized response on the
+    /// prediction, as in private-prediction algorithms).
+    Flipped {
+        /// The deterministic hypothesis whose labels are flipped.
+        base: Box<Hypothesis>,
+        /// The flip probability in [0, 1/2].
+        flip_probability: f64,
+    },
+}
+
+impl Hypothesis {
+    /// `Pr[h(x) = 1]` (0 or 1 for deterministic hypotheses).
+    pub fn probability_of_one(&self, class: &dyn ConceptClass, x: Point) -> f64 {
+        match self {
+            Hypothesis::Flipped {
+                base,
+                flip_probability,
+            } => {
+                let p = base.probability_of_one(class, x);
+                p * (1.0 - flip_probability) + (1.0 - p) * flip_probability
+            }
+            deterministic => f64::from(u8::from(deterministic.label_of_deterministic(class, x))),
+        }
+    }
+
+    /// Whether the hypothesis is deterministic.
+    pub fn is_deterministic(&self) -> bool {
+        !matches!(self, Hypothesis::Flipped { .. })
+    }
+
+    /// The label of a deterministic hypothesis (a randomized one gives its base's label).
+    pub fn eval(&self, class: &dyn ConceptClass, x: Point) -> bool {
+        self.label_of_deterministic(class, x)
+    }
+
+    /// One prediction, drawing the randomness of randomized hypotheses from `rng`.
+    pub fn predict<R: Rng + ?Sized>(
+        &self,
+        class: &dyn ConceptClass,
+        x: Point,
+        rng: &mut R,
+    ) -> bool {
+        match self {
+            Hypothesis::Flipped {
+                base,
+                flip_probability,
+            } => {
+                let label = base.predict(class, x, rng);
+                // A uniform in [0, 1) on the 2^-53 grid; flip when below p.
+                let uniform = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                label ^ (uniform < *flip_probability)
+            }
+            deterministic => deterministic.label_of_deterministic(class, x),
+        }
+    }
+
+    fn label_of_deterministic(&self, class: &dyn ConceptClass, x: Point) -> bool {
+        match self {
+            Hypothesis::Concept { id } => class.eval(*id, x),
+            Hypothesis::Constant { label } => *label,
+            Hypothesis::Table {
+                points,
+                labels,
+                default,
+            } => points
+                .binary_search(&x)
+                .map_or(*default, |i| labels.get(i).copied().unwrap_or(*default)),
+            Hypothesis::Flipped { base, .. } => base.label_of_deterministic(class, x),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::class::Thresholds;
+
+    #[test]
+    fn evaluates_and_round_trips_through_json() {
+        let class = Thresholds::new(10).unwrap();
+        let hypotheses = [
+            Hypothesis::Concept { id: 4 },
+            Hypothesis::Constant { label: true },
+            Hypothesis::Table {
+                points: vec![2, 7],
+                labels: vec![false, true],
+                default: false,
+            },
+            Hypothesis::Flipped {
+                base: Box::new(Hypothesis::Concept { id: 4 }),
+                flip_probability: 0.25,
+            },
+        ];
+        assert!(hypotheses[0].eval(&class, 4) && !hypotheses[0].eval(&class, 5));
+        assert!(hypotheses[2].eval(&class, 7) && !hypotheses[2].eval(&class, 3));
+        assert_eq!(hypotheses[3].probability_of_one(&class, 0), 0.75);
+        assert_eq!(hypotheses[3].probability_of_one(&class, 9), 0.25);
+        for h in &hypotheses {
+            let json = serde_json::to_string(h).unwrap();
+            let back: Hypothesis = serde_json::from_str(&json).unwrap();
+            assert_eq!(&back, h);
+        }
+    }
+}

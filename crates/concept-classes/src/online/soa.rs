@@ -1,0 +1,85 @@
+//! The Standard Optimal Algorithm.
+
+use crate::dimension::{Budget, Engine, LittlestoneSolver};
+use crate::error::{Error, Result};
+use crate::matrix::ClassMatrix;
+use crate::online::{OnlineLearner, TieRule, count, restrict};
+
+/// The Standard Optimal Algorithm (Littlestone 1988): predict the label `y` whose version
+/// space `V^y = {c ∈ V : c(x) = y}` has the larger Littlestone dimension. Every mistake
+/// lowers `Ldim(V)` by at least one, so SOA makes at most `Ldim(C)` mistakes on any
+/// realizable sequence, which is optimal.
+///
+/// The Littlestone dimensions come from one [`LittlestoneSolver`] whose memo of version
+/// spaces is shared across rounds.
+///
+/// # Running time
+/// Two exact `Ldim` computations per prediction, mostly answered from the memo.
+///
+/// # Errors
+/// [`Error::StateBudgetExceeded`] if an `Ldim` computation exceeds the budget.
+#[derive(Debug)]
+pub struct Soa<'m> {
+    matrix: &'m ClassMatrix,
+    solver: LittlestoneSolver<'m>,
+    version_space: Vec<u64>,
+    scratch: Vec<u64>,
+    tie_rule: TieRule,
+    rounds: usize,
+}
+
+impl<'m> Soa<'m> {
+    /// SOA over the concepts of `matrix`, with the pruned engine and the given budget.
+    pub fn new(matrix: &'m ClassMatrix, tie_rule: TieRule, budget: Budget) -> Self {
+        Soa {
+            matrix,
+            solver: LittlestoneSolver::new(matrix, Engine::Pruned, budget),
+            version_space: matrix.all_concepts(),
+            scratch: Vec::with_capacity(matrix.column_words()),
+            tie_rule,
+            rounds: 0,
+        }
+    }
+
+    /// `Ldim` of the current version space.
+    ///
+    /// # Errors
+    /// As for the solver.
+    pub fn current_ldim(&mut self) -> Result<i32> {
+        self.solver.ldim(&self.version_space)
+    }
+}
+
+impl OnlineLearner for Soa<'_> {
+    fn predict(&mut self, x: usize) -> Result<bool> {
+        let column = self.matrix.column(x);
+        restrict(&self.version_space, column, true, &mut self.scratch);
+        let ones = self.solver.ldim(&self.scratch)?;
+        restrict(&self.version_space, column, false, &mut self.scratch);
+        let zeros = self.solver.ldim(&self.scratch)?;
+        Ok(match ones.cmp(&zeros) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Less => false,
+            std::cmp::Ordering::Equal => self.tie_rule.label(),
+        })
+    }
+
+    fn update(&mut self, x: usize, y: bool) -> Result<()> {
+        self.rounds += 1;
+        restrict(
+            &self.version_space,
+            self.matrix.column(x),
+            y,
+            &mut self.scratch,
+        );
+        if count(&self.scratch) == 0 {
+            return Err(Error::NotRealizable { round: self.rounds });
+        }
+        std::mem::swap(&mut self.version_space, &mut self.scratch);
+        Ok(())
+    }
+
+    fn name(&self) -> &'static str {
+        "soa"
+    }
+}

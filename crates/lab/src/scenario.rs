@@ -1,0 +1,313 @@
+//! Scenarios: a class, a distribution over its (finite) domain, and a target concept with
+//! optional label noise. True errors are computed exactly over the domain, not estimated
+//! on test samples.
+
+use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point, check_concept};
+use rand::Rng;
+
+use crate::error::{Error, Result};
+
+/// Largest domain for which exact true errors are computed.
+pub const MAX_EXACT_DOMAIN: u128 = 1 << 24;
+
+/// A distribution over the points of a finite domain (by enumeration index).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Distribution {
+    /// Every point equally likely.
+    Uniform,
+    /// Mass `mass` on one point, the rest spread uniformly over the others.
+    PointMass {
+        /// The heavy point.
+        point: Point,
+        /// Its probability, in [0, 1].
+        mass: f64,
+    },
+    /// `Pr[i] ∝ 1/(i+1)^exponent` over the enumeration order.
+    Zipf {
+        /// The exponent s > 0.
+        exponent: f64,
+    },
+    /// Explicit non-negative weights, one per point (normalized here).
+    Explicit {
+        /// The weights.
+        weights: Vec<f64>,
+    },
+}
+
+/// A learning problem: `class`, points drawn from `distribution`, labels from concept
+/// `target` flipped independently with probability `label_noise`.
+#[derive(Debug)]
+pub struct Scenario {
+    class: Box<dyn ConceptClass>,
+    points: Vec<Point>,
+    probabilities: Vec<f64>,
+    cumulative: Vec<f64>,
+    target: u64,
+    label_noise: f64,
+    target_labels: Vec<bool>,
+}
+
+impl Scenario {
+    /// Builds a scenario.
+    ///
+    /// # Errors
+    /// [`Error::DomainTooLarge`] above [`MAX_EXACT_DOMAIN`] points; [`Error::Class`] for a
+    /// target outside the class; [`Error::InvalidParameter`] for bad distribution weights
+    /// or label noise outside [0, 1/2).
+    pub fn new(
+        class: Box<dyn ConceptClass>,
+        distribution: Distribution,
+        target: u64,
+        label_noise: f64,
+    ) -> Result<Self> {
+        check_concept(class.as_ref(), target)?;
+        let size = class.domain().size();
+        if size > MAX_EXACT_DOMAIN {
+            return Err(Error::DomainTooLarge {
+                size,
+                limit: MAX_EXACT_DOMAIN,
+            });
+        }
+        if !(0.0..0.5).contains(&label_noise) {
+            return Err(Error::InvalidParameter {
+                name: "label noise",
+                requirement: "in [0, 1/2)",
+                value: label_noise,
+            });
+        }
+        let n = size as usize;
+        let domain = class.domain();
+        let points: Vec<Point> = (0..n as u64)
+            .map(|i| domain.point_at(i).unwrap_or(i))
+            .collect();
+        let weights = distribution_weights(&distribution, &points)?;
+        let total: f64 = weights.iter().sum();
+        let probabilities: Vec<f64> = weights.iter().map(|w| w / total).collect();
+        let mut cumulative = Vec::with_capacity(n);
+        let mut running = 0.0;
+        for p in &probabilities {
+            running += p;
+            cumulative.push(running);
+        }
+        let target_labels = points.iter().map(|&x| class.eval(target, x)).collect();
+        Ok(Scenario {
+            class,
+            points,
+            probabilities,
+            cumulative,
+            target,
+            label_noise,
+            target_labels,
+        })
+    }
+
+    /// The class.
+    pub fn class(&self) -> &dyn ConceptClass {
+        self.class.as_ref()
+    }
+
+    /// The target concept id.
+    pub fn target(&self) -> u64 {
+        self.target
+    }
+
+    /// Draws a labeled sample of size `n`.
+    ///
+    /// # Errors
+    /// Only if the class's domain rejects its own points (never for valid classes).
+    pub fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Result<LabeledSample> {
+        let mut points = Vec::with_capacity(n);
+        let mut labels = Vec::with_capacity(n);
+        for _ in 0..n {
+            let u = uniform(rng) * self.cumulative.last().copied().unwrap_or(1.0);
+            let index = self
+                .cumulative
+                .partition_point(|&c| c <= u)
+                .min(self.points.len() - 1);
+            let noisy = uniform(rng) < self.label_noise;
+            points.push(self.points[index]);
+            labels.push(self.target_labels[index] ^ noisy);
+        }
+        Ok(LabeledSample::new(self.class.domain(), points, labels)?)
+    }
+
+    /// The exact true error `Pr_{(x,y)}[h(x) ≠ y]` of a hypothesis (for randomized
+    /// hypotheses, averaged over their coins).
+    pub fn true_error(&self, hypothesis: &Hypothesis) -> f64 {
+        let eta = self.label_noise;
+        self.points
+            .iter()
+            .zip(&self.probabilities)
+            .zip(&self.target_labels)
+            .map(|((&x, &p), &target)| {
+                let one = hypothesis.probability_of_one(self.class.as_ref(), x);
+                let label_one = if target { 1.0 - eta } else { eta };
+                p * (one * (1.0 - label_one) + (1.0 - one) * label_one)
+            })
+            .sum()
+    }
+}
+
+fn uniform<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+fn distribution_weights(distribution: &Distribution, points: &[Point]) -> Result<Vec<f64>> {
+    let n = points.len();
+    let weights = match distribution {
+        Distribution::Uniform => vec![1.0; n],
+        Distribution::PointMass { point, mass } => {
+            if !(0.0..=1.0).contains(mass) {
+                return Err(Error::InvalidParameter {
+                    name: "point mass",
+                    requirement: "in [0, 1]",
+                    value: *mass,
+                });
+            }
+            let index = points.iter().position(|p| p == point).ok_or(Error::Class(
+                concept_classes::Error::PointOutsideDomain {
+                    point: *point,
+                    domain: format!("{n} points"),
+                },
+            ))?;
+            let rest = if n > 1 {
+                (1.0 - mass) / (n - 1) as f64
+            } else {
+                0.0
+            };
+            (0..n)
+                .map(|i| {
+                    if i == index {
+                        if n > 1 { *mass } else { 1.0 }
+                    } else {
+                        rest
+                    }
+                })
+                .collect()
+        }
+        Distribution::Zipf { exponent } => {
+            if !(exponent.is_finite() && *exponent > 0.0) {
+                return Err(Error::InvalidParameter {
+                    name: "Zipf exponent",
+                    requirement: "finite and > 0",
+                    value: *exponent,
+                });
+            }
+            (0..n).map(|i| ((i + 1) as f64).powf(-exponent)).collect()
+        }
+        Distribution::Explicit { weights } => {
+            if weights.len() != n {
+                return Err(Error::InvalidParameter {
+                    name: "number of weights",
+                    requirement: "equal to the domain size",
+                    value: weights.len() as f64,
+                });
+            }
+            if let Some(bad) = weights.iter().find(|w| !(w.is_finite() && **w >= 0.0)) {
+                return Err(Error::InvalidParameter {
+                    name: "weight",
+                    requirement: "finite and ≥ 0",
+                    value: *bad,
+                });
+            }
+            weights.clone()
+        }
+    };
+    let total: f64 = weights.iter().sum();
+    if !(total > 0.0 && total.is_finite()) {
+        return Err(Error::InvalidParameter {
+            name: "total weight",
+            requirement: "positive and finite",
+            value: total,
+        });
+    }
+    Ok(weights)
+}
+
+#[cfg(test)]
+mod tests {
+    use concept_classes::Thresholds;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    fn thresholds(n: u64, target: u64, noise: f64, distribution: Distribution) -> Scenario {
+        Scenario::new(
+            Box::new(Thresholds::new(n).unwrap()),
+            distribution,
+            target,
+            noise,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn true_error_is_exact() {
+        let scenario = thresholds(10, 4, 0.0, Distribution::Uniform);
+        assert_eq!(scenario.true_error(&Hypothesis::Concept { id: 4 }), 0.0);
+        assert!((scenario.true_error(&Hypothesis::Concept { id: 6 }) - 0.2).abs() < 1e-12);
+        assert!((scenario.true_error(&Hypothesis::Constant { label: false }) - 0.5).abs() < 1e-12);
+        let noisy = thresholds(10, 4, 0.1, Distribution::Uniform);
+        assert!((noisy.true_error(&Hypothesis::Concept { id: 4 }) - 0.1).abs() < 1e-12);
+        let flipped = Hypothesis::Flipped {
+            base: Box::new(Hypothesis::Concept { id: 4 }),
+            flip_probability: 0.25,
+        };
+        assert!((scenario.true_error(&flipped) - 0.25).abs() < 1e-12);
+    }
+
+    #[test]
+    fn samples_follow_the_target_and_distribution() {
+        let scenario = thresholds(
+            10,
+            4,
+            0.0,
+            Distribution::PointMass {
+                point: 9,
+                mass: 0.9,
+            },
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let sample = scenario.sample(10_000, &mut rng).unwrap();
+        let heavy = sample.points().iter().filter(|&&x| x == 9).count();
+        assert!((8_700..9_300).contains(&heavy), "{heavy}");
+        assert!(sample.iter().all(|(x, y)| y == (x <= 4)));
+    }
+
+    #[test]
+    fn invalid_scenarios_are_typed_errors() {
+        let class = || Box::new(Thresholds::new(10).unwrap()) as Box<dyn ConceptClass>;
+        assert!(Scenario::new(class(), Distribution::Uniform, 10, 0.0).is_err());
+        assert!(Scenario::new(class(), Distribution::Uniform, 1, 0.5).is_err());
+        assert!(Scenario::new(class(), Distribution::Zipf { exponent: -1.0 }, 1, 0.0).is_err());
+        assert!(
+            Scenario::new(
+                class(),
+                Distribution::Explicit {
+                    weights: vec![1.0; 3]
+                },
+                1,
+                0.0
+            )
+            .is_err()
+        );
+        assert!(
+            Scenario::new(
+                class(),
+                Distribution::PointMass {
+                    point: 11,
+                    mass: 0.5
+                },
+                1,
+                0.0
+            )
+            .is_err()
+        );
+        let huge = Box::new(Thresholds::new(1 << 30).unwrap());
+        assert!(matches!(
+            Scenario::new(huge, Distribution::Uniform, 0, 0.0),
+            Err(Error::DomainTooLarge { .. })
+        ));
+    }
+}

@@ -1,0 +1,109 @@
+//! Cross-crate scenarios: the generic private learner's empirical sample complexity on
+//! thresholds and points, against its theoretical bound and its predicted growth.
+
+use concept_classes::{ConceptClass, Domain, Points, Thresholds};
+use dp_mechanisms::Privacy;
+use lab::{Distribution, Scenario, SearchConfig, empirical_sample_complexity};
+use learners::GenericLearner;
+use learners::bounds::generic_learner_sample_size;
+
+const TRIALS: usize = 100;
+
+/// The distribution of a scenario, given α.
+type MakeDistribution = fn(f64) -> Distribution;
+
+fn measure(
+    class: Box<dyn ConceptClass>,
+    distribution: Distribution,
+    target: u64,
+    epsilon: f64,
+    alpha: f64,
+    beta: f64,
+) -> (usize, f64) {
+    let size = class.len() as f64;
+    let scenario = Scenario::new(class, distribution, target, 0.0).unwrap();
+    let learner = GenericLearner::new(Privacy::pure(epsilon).unwrap()).unwrap();
+    let found = empirical_sample_complexity(
+        &scenario,
+        &learner,
+        SearchConfig {
+            alpha,
+            beta,
+            trials: TRIALS,
+            master_seed: 11,
+            start: 8,
+            max_size: 1 << 16,
+        },
+    )
+    .unwrap();
+    (
+        found.sample_size,
+        generic_learner_sample_size(size, epsilon, alpha, beta),
+    )
+}
+
+/// The empirical sample complexity lies below the bound, and grows when ε or α halves.
+/// Tolerances are generous and stated: the bound is an upper bound (loose by design), and
+/// halving ε or α should multiply the empirical n by a factor in [1.2, 4] (the bound's
+/// factor is 2 for ε in the privacy regime, between 2 and 4 for α), with 100 trials per
+/// size and a binary search of resolution n/64.
+#[track_caller]
+fn check_scaling(
+    name: &str,
+    make: impl Fn() -> Box<dyn ConceptClass>,
+    distribution: MakeDistribution,
+    target: u64,
+) {
+    let (base, bound) = measure(make(), distribution(0.1), target, 0.5, 0.1, 0.1);
+    let (half_eps, bound_eps) = measure(make(), distribution(0.1), target, 0.25, 0.1, 0.1);
+    let (half_alpha, bound_alpha) = measure(make(), distribution(0.05), target, 0.5, 0.05, 0.1);
+    eprintln!(
+        "{name}: n = {base} (bound {bound:.0}); ε/2: {half_eps} (bound {bound_eps:.0}); α/2: {half_alpha} (bound {bound_alpha:.0})"
+    );
+    for (n, b) in [
+        (base, bound),
+        (half_eps, bound_eps),
+        (half_alpha, bound_alpha),
+    ] {
+        assert!(
+            (n as f64) < b,
+            "{name}: empirical {n} not below the bound {b:.0}"
+        );
+    }
+    let eps_ratio = half_eps as f64 / base as f64;
+    let alpha_ratio = half_alpha as f64 / base as f64;
+    assert!(
+        (1.2..=4.0).contains(&eps_ratio),
+        "{name}: halving ε scaled n by {eps_ratio}"
+    );
+    assert!(
+        (1.2..=4.0).contains(&alpha_ratio),
+        "{name}: halving α scaled n by {alpha_ratio}"
+    );
+}
+
+#[test]
+fn generic_learner_sample_complexity_on_thresholds() {
+    check_scaling(
+        "thresholds:1024",
+        || Box::new(Thresholds::new(1024).unwrap()),
+        |_| Distribution::Uniform,
+        300,
+    );
+}
+
+#[test]
+fn generic_learner_sample_complexity_on_points() {
+    // Under the uniform distribution every point function has error ≤ 2/1024 < α, so the
+    // problem is trivial; the hard case puts mass 2α on the target point, so that a learner
+    // must see it about αn times before it can tell the target from the other concepts.
+    check_scaling(
+        "points:1024",
+        || Box::new(Points::new(Domain::ordered(1024).unwrap())),
+        |alpha| Distribution::PointMass {
+            point: 7,
+            mass: 2.0 * alpha,
+        },
+        7,
+    );
+}

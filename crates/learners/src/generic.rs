@@ -1,0 +1,180 @@
+//! The generic private learner: the exponential mechanism over the class, scored by
+//! mistakes.
+
+use std::collections::BTreeMap;
+
+use concept_classes::{ConceptClass, ErrorRun, Hypothesis, LabeledSample};
+use dp_mechanisms::{ExponentialMechanism, Privacy, ScoreLevel};
+use rand::Rng;
+
+use crate::error::{Error, Result};
+use crate::learner::Learner;
+
+/// The generic private learner of Kasiviswanathan, Lee, Nissim, Raskhodnikova and Smith:
+/// output concept `c` with probability proportional to `exp(−ε·errors_S(c)/2)`.
+///
+/// # Privacy
+/// ε-differentially private (pure) with respect to changing one example: each concept's
+/// number of mistakes has sensitivity 1, so this is the exponential mechanism with Δ = 1
+/// (KLNRS 2008, Theorem 3.4; Dwork–Roth Theorem 3.10). Sampling uses the count-weighted
+/// path of [`ExponentialMechanism`], whose floating-point error is paid for out of ε.
+///
+/// # Sample complexity
+/// Proper and agnostic: `n = O((ln|C| + ln(1/β))·(1/(εα) + 1/α²))` examples suffice
+/// (KLNRS Theorem 3.4); see [`crate::bounds::generic_learner_sample_size`] for the explicit
+/// finite-class bound used in the tests.
+///
+/// # Running time
+/// One error profile as runs, grouped by error count (O(r log r) for r runs), then
+/// O(number of distinct error counts) to sample. Thresholds over 2^40 points cost O(n log n).
+///
+/// # Errors
+/// [`Error::Mechanism`] for invalid ε or a class above 2^60 concepts; the class's errors.
+///
+/// # Example
+/// ```
+/// use concept_classes::{ConceptClass, LabeledSample, Thresholds};
+/// use dp_mechanisms::Privacy;
+/// use learners::{GenericLearner, Learner};
+/// use rand::SeedableRng;
+/// let class = Thresholds::new(1 << 20)?;
+/// let pairs: Vec<(u64, bool)> = (0..2000u64).map(|i| (i * 500, i * 500 <= 300_000)).collect();
+/// let sample = LabeledSample::from_pairs(class.domain(), &pairs)?;
+/// let learner = GenericLearner::new(Privacy::pure(1.0)?)?;
+/// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+/// let hypothesis = learner.learn(&class, &sample, &mut rng)?;
+/// # let _ = hypothesis;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # References
+/// S. P. Kasiviswanathan, H. K. Lee, K. Nissim, S. Raskhodnikova, A. Smith, "What can we
+/// learn privately?", FOCS 2008 / SIAM J. Comput. 2011.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GenericLearner {
+    mechanism: ExponentialMechanism,
+}
+
+impl GenericLearner {
+    /// The learner for a pure ε.
+    ///
+    /// # Errors
+    /// [`Error::Mechanism`] if `privacy` is not pure or ε is below the mechanism's minimum.
+    pub fn new(privacy: Privacy) -> Result<Self> {
+        Ok(GenericLearner {
+            mechanism: ExponentialMechanism::new(privacy, 1.0)?,
+        })
+    }
+
+    /// The exact probability of outputting each error level: `(errors, number of concepts,
+    /// probability)` sorted by errors, for tests and teaching.
+    ///
+    /// # Errors
+    /// As for [`Learner::learn`].
+    pub fn level_distribution(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+    ) -> Result<Vec<(u64, u64, f64)>> {
+        let grouped = group_runs(&class.error_runs(sample)?);
+        let levels = to_levels(&grouped)?;
+        let probabilities = self.mechanism.level_probabilities(&levels)?;
+        Ok(grouped
+            .iter()
+            .zip(probabilities)
+            .map(|((&errors, group), p)| (errors, group.count, p))
+            .collect())
+    }
+
+    /// The exact output distribution over concept ids (for small classes; tests and
+    /// audits): `Pr[output = id]` for every id.
+    ///
+    /// # Errors
+    /// As for [`Learner::learn`], and the class's dense-profile limit.
+    pub fn concept_distribution(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+    ) -> Result<Vec<f64>> {
+        let counts = class.error_counts(sample)?;
+        let scores: Vec<i64> = counts.iter().map(|&e| -(e as i64)).collect();
+        Ok(self
+            .mechanism
+            .log_probabilities_integer(&scores)?
+            .into_iter()
+            .map(f64::exp)
+            .collect())
+    }
+}
+
+/// Concepts sharing one error count: how many, and the runs that hold them (in id order).
+struct ErrorGroup {
+    count: u64,
+    runs: Vec<ErrorRun>,
+}
+
+fn group_runs(runs: &[ErrorRun]) -> BTreeMap<u64, ErrorGroup> {
+    let mut grouped: BTreeMap<u64, ErrorGroup> = BTreeMap::new();
+    for run in runs {
+        let group = grouped.entry(run.errors).or_insert(ErrorGroup {
+            count: 0,
+            runs: Vec::new(),
+        });
+        group.count = group.count.saturating_add(run.len);
+        group.runs.push(*run);
+    }
+    grouped
+}
+
+fn to_levels(grouped: &BTreeMap<u64, ErrorGroup>) -> Result<Vec<ScoreLevel>> {
+    grouped
+        .iter()
+        .map(|(&errors, group)| {
+            let score = i64::try_from(errors).map_err(|_| Error::InvalidParameter {
+                name: "number of mistakes",
+                requirement: "below 2^63",
+                value: errors as f64,
+            })?;
+            Ok(ScoreLevel {
+                score: -score,
+                count: group.count,
+            })
+        })
+        .collect()
+}
+
+impl Learner for GenericLearner {
+    fn learn(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+        rng: &mut dyn Rng,
+    ) -> Result<Hypothesis> {
+        let grouped = group_runs(&class.error_runs(sample)?);
+        let levels = to_levels(&grouped)?;
+        let choice = self.mechanism.sample_levels(&levels, rng)?;
+        let group = grouped
+            .values()
+            .nth(choice.level)
+            .ok_or(Error::EmptySample)?;
+        // The offset-th concept of the level, walking its runs in id order.
+        let mut offset = choice.offset;
+        for run in &group.runs {
+            if offset < run.len {
+                return Ok(Hypothesis::Concept {
+                    id: run.first + offset,
+                });
+            }
+            offset -= run.len;
+        }
+        Err(Error::EmptySample) // unreachable: the offset is below the level's count
+    }
+
+    fn privacy(&self) -> Option<Privacy> {
+        Some(dp_mechanisms::Private::privacy(&self.mechanism))
+    }
+
+    fn name(&self) -> String {
+        "generic".into()
+    }
+}

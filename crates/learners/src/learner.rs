@@ -1,0 +1,31 @@
+//! The [`Learner`] trait shared by every single-concept learner.
+
+use concept_classes::{ConceptClass, Hypothesis, LabeledSample};
+use dp_mechanisms::Privacy;
+use rand::Rng;
+
+use crate::error::Result;
+
+/// A (possibly private) PAC learner: a labeled sample in, a hypothesis out.
+///
+/// The trait is object-safe (the generator is `&mut dyn Rng`) so that the lab can hold
+/// `Box<dyn Learner>` and run learners side by side.
+pub trait Learner: std::fmt::Debug + Send + Sync {
+    /// Learns a hypothesis for `class` from `sample`.
+    ///
+    /// # Errors
+    /// Learner-specific; see each implementation.
+    fn learn(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+        rng: &mut dyn Rng,
+    ) -> Result<Hypothesis>;
+
+    /// The differential-privacy guarantee of one call to [`Self::learn`] with respect to
+    /// samples that differ in one example, or `None` for a non-private learner.
+    fn privacy(&self) -> Option<Privacy>;
+
+    /// A short name for reports (`generic`, `erm`, …).
+    fn name(&self) -> String;
+}

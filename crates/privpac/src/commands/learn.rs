@@ -1,0 +1,231 @@
+//! `privpac learn` and `privpac sample-complexity`.
+
+use anyhow::{Context as _, bail};
+use concept_classes::{ConceptClass, Hypothesis, LabeledSample, parse_spec};
+use dp_mechanisms::Privacy;
+use lab::{Distribution, Scenario, SearchConfig, empirical_sample_complexity};
+use learners::bounds::{generic_learner_sample_size, vc_realizable_sample_size};
+use learners::{Erm, GenericLearner, Learner, PrivatePrediction, StableLearner};
+use serde_json::json;
+
+use crate::cli::{DistributionName, LearnArgs, LearnerName, SampleComplexityArgs};
+use crate::commands::rng;
+use crate::output::print_json;
+
+/// Builds the learner named on the command line.
+fn build_learner(
+    name: LearnerName,
+    epsilon: Option<f64>,
+    delta: f64,
+    subset_size: usize,
+    flip_probability: f64,
+) -> anyhow::Result<Box<dyn Learner>> {
+    let epsilon = || -> anyhow::Result<f64> {
+        let epsilon = epsilon.context("--epsilon is required for private learners")?;
+        let privacy = Privacy::new(epsilon, delta)?;
+        if !privacy.is_pure() {
+            bail!("the learners available here are pure ε-DP; use --delta 0");
+        }
+        Ok(epsilon)
+    };
+    Ok(match name {
+        LearnerName::Erm => Box::new(Erm::default()),
+        LearnerName::Generic => Box::new(GenericLearner::new(Privacy::pure(epsilon()?)?)?),
+        LearnerName::Stable => Box::new(StableLearner::new(epsilon()?, subset_size)?),
+        LearnerName::PrivatePrediction => Box::new(PrivatePrediction::new(
+            StableLearner::new(epsilon()?, subset_size)?,
+            flip_probability,
+        )?),
+    })
+}
+
+/// `privpac learn`.
+pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
+    let class = parse_spec(&args.class)?;
+    let text = std::fs::read_to_string(&args.data)
+        .with_context(|| format!("cannot read {}", args.data.display()))?;
+    let sample = LabeledSample::parse_csv(class.domain(), &text)
+        .with_context(|| format!("{}", args.data.display()))?;
+    let subset_size = args
+        .subset_size
+        .unwrap_or_else(|| (sample.len() as f64).sqrt().ceil() as usize);
+    let learner = build_learner(
+        args.learner,
+        args.epsilon,
+        args.delta,
+        subset_size,
+        args.flip_probability,
+    )?;
+    let hypothesis = learner.learn(class.as_ref(), &sample, &mut rng(&args.common))?;
+    let empirical_error = empirical_error(class.as_ref(), &sample, &hypothesis);
+    let guarantee = describe_guarantee(args, learner.as_ref(), subset_size, sample.len())?;
+    if args.common.json {
+        print_json(&json!({
+            "class": class.name(),
+            "learner": learner.name(),
+            "examples": sample.len(),
+            "hypothesis": hypothesis,
+            "empirical_error": empirical_error,
+            "guarantee": guarantee,
+        }));
+    } else {
+        println!(
+            "class: {}   learner: {}   examples: {}",
+            class.name(),
+            learner.name(),
+            sample.len()
+        );
+        println!("hypothesis: {}", describe_hypothesis(&hypothesis));
+        println!("empirical error: {empirical_error:.4}");
+        println!("guarantee: {guarantee}");
+    }
+    Ok(())
+}
+
+fn describe_guarantee(
+    args: &LearnArgs,
+    learner: &dyn Learner,
+    subset_size: usize,
+    n: usize,
+) -> anyhow::Result<String> {
+    Ok(match (learner.privacy(), args.learner) {
+        (Some(privacy), _) => privacy.to_string(),
+        (None, LearnerName::Erm) => "none (not private)".to_string(),
+        (None, LearnerName::Stable) => {
+            let stable = StableLearner::new(args.epsilon.unwrap_or(1.0), subset_size)?;
+            format!(
+                "uniformly stable predictions, β = {:.4} (not DP as a whole)",
+                stable.stability(n)
+            )
+        }
+        (None, _) => {
+            let stable = StableLearner::new(args.epsilon.unwrap_or(1.0), subset_size)?;
+            let predictor = PrivatePrediction::new(stable, args.flip_probability)?;
+            format!(
+                "each prediction (fresh run per query) is {:.4}-DP",
+                predictor.prediction_epsilon(n)
+            )
+        }
+    })
+}
+
+fn describe_hypothesis(hypothesis: &Hypothesis) -> String {
+    match hypothesis {
+        Hypothesis::Concept { id } => format!("concept {id}"),
+        Hypothesis::Flipped {
+            base,
+            flip_probability,
+        } => format!(
+            "{} with labels flipped w.p. {flip_probability}",
+            describe_hypothesis(base)
+        ),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The fraction of examples the hypothesis mislabels (in expectation for randomized ones).
+fn empirical_error(class: &dyn ConceptClass, sample: &LabeledSample, h: &Hypothesis) -> f64 {
+    let total: f64 = sample
+        .iter()
+        .map(|(x, y)| {
+            let one = h.probability_of_one(class, x);
+            if y { 1.0 - one } else { one }
+        })
+        .sum();
+    total / sample.len() as f64
+}
+
+/// `privpac sample-complexity`.
+pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<()> {
+    let class = parse_spec(&args.class)?;
+    let class_size = class.len();
+    let target = args.target.unwrap_or((class_size / 2) as u64);
+    let distribution = match args.distribution {
+        DistributionName::Uniform => Distribution::Uniform,
+        DistributionName::Zipf => Distribution::Zipf { exponent: 1.0 },
+        DistributionName::Point => {
+            let domain = class.domain();
+            let size = domain.size().min(1 << 24) as u64;
+            let point = (0..size)
+                .filter_map(|i| domain.point_at(i))
+                .find(|&x| class.eval(target, x))
+                .unwrap_or(0);
+            Distribution::PointMass {
+                point,
+                mass: (2.0 * args.alpha).min(1.0),
+            }
+        }
+    };
+    let learner = match args.learner {
+        LearnerName::Erm => build_learner(LearnerName::Erm, None, 0.0, 1, 0.1)?,
+        LearnerName::Generic => {
+            build_learner(LearnerName::Generic, Some(args.epsilon), 0.0, 1, 0.1)?
+        }
+        other => bail!("sample-complexity supports --learner erm or generic, not {other:?}"),
+    };
+    let class_name = class.name();
+    let scenario = Scenario::new(class, distribution.clone(), target, 0.0)?;
+    let found = empirical_sample_complexity(
+        &scenario,
+        learner.as_ref(),
+        SearchConfig {
+            alpha: args.alpha,
+            beta: args.beta,
+            trials: args.trials,
+            master_seed: args.common.seed.unwrap_or_else(rand::random),
+            start: 4,
+            max_size: args.max_size,
+        },
+    )?;
+    let (bound_name, bound) = match args.learner {
+        LearnerName::Erm => {
+            let vc = concept_classes::dimension::vc_dimension(
+                &concept_classes::materialize(
+                    scenario.class(),
+                    concept_classes::DEFAULT_CELL_LIMIT,
+                )?,
+                &concept_classes::dimension::Budget::default(),
+            )?
+            .dimension;
+            (
+                "realizable VC bound (BEHW)",
+                vc_realizable_sample_size(vc, args.alpha, args.beta),
+            )
+        }
+        _ => (
+            "generic learner bound (KLNRS Thm 3.4, explicit constants)",
+            generic_learner_sample_size(class_size as f64, args.epsilon, args.alpha, args.beta),
+        ),
+    };
+    let outcome = &found.outcome;
+    if args.common.json {
+        print_json(&json!({
+            "class": class_name,
+            "learner": learner.name(),
+            "target": target,
+            "distribution": format!("{distribution:?}"),
+            "empirical_sample_size": found.sample_size,
+            "success_rate": outcome.success_rate,
+            "interval_95": [outcome.interval.0, outcome.interval.1],
+            "trials": outcome.trials,
+            "bound_name": bound_name,
+            "bound": bound.ceil(),
+            "evaluations": found.evaluations,
+        }));
+    } else {
+        println!(
+            "class: {class_name}   learner: {}   target: {target}",
+            learner.name()
+        );
+        println!(
+            "empirical n = {} (success {:.2}, 95% CI [{:.2}, {:.2}] over {} trials)",
+            found.sample_size,
+            outcome.success_rate,
+            outcome.interval.0,
+            outcome.interval.1,
+            outcome.trials
+        );
+        println!("{bound_name}: n ≤ {:.0}", bound.ceil());
+    }
+    Ok(())
+}
