@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use concept_classes::{ConceptClass, Domain, LabeledSample, Point};
 use criterion::Criterion;
 use dp_mechanisms::ScoreLevel;
 use rand::rngs::StdRng;
@@ -80,4 +81,51 @@ pub fn naive_exponential<R: Rng + ?Sized>(scores: &[i64], epsilon: f64, rng: &mu
 /// A fresh seeded generator for a bench iteration.
 pub fn bench_rng() -> StdRng {
     StdRng::seed_from_u64(INPUT_SEED ^ 1)
+}
+
+/// The first `len` concepts of a class: lets a brute-force reference be measured on a slice
+/// of a class too large to score in full within a bench (its cost is linear in |C|, so the
+/// full reference takes `|C| / len` times as long).
+#[derive(Debug)]
+pub struct FirstConcepts<'c> {
+    /// The class sliced.
+    pub class: &'c dyn ConceptClass,
+    /// How many concepts to keep.
+    pub len: u64,
+}
+
+impl ConceptClass for FirstConcepts<'_> {
+    fn domain(&self) -> &Domain {
+        self.class.domain()
+    }
+
+    fn len(&self) -> u128 {
+        u128::from(self.len).min(self.class.len())
+    }
+
+    fn eval(&self, id: u64, x: Point) -> bool {
+        self.class.eval(id, x)
+    }
+
+    fn name(&self) -> String {
+        format!("first {} of {}", self.len, self.class.name())
+    }
+}
+
+/// `n` seeded examples labeled by concept `target` of `class`, points uniform over a domain
+/// of `domain_size` points (indices, or hypercube points below `domain_size`).
+pub fn labeled_sample(
+    class: &dyn ConceptClass,
+    target: u64,
+    domain_size: u64,
+    n: usize,
+) -> LabeledSample {
+    let mut rng = StdRng::seed_from_u64(INPUT_SEED ^ 2);
+    let pairs: Vec<(u64, bool)> = (0..n)
+        .map(|_| {
+            let x = rng.random_range(0..domain_size);
+            (x, class.eval(target, x))
+        })
+        .collect();
+    LabeledSample::from_pairs(class.domain(), &pairs).expect("points lie in the domain")
 }

@@ -1,0 +1,80 @@
+//! Benches of the learners and the lab: the generic private learner with the fast error
+//! profile against brute-force scoring, and the trial runner's parallel throughput.
+
+use std::hint::black_box;
+
+use benches::{FirstConcepts, bench_rng, config, labeled_sample};
+use concept_classes::{ConceptClass, Thresholds, brute_force_error_counts};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use dp_mechanisms::{ExponentialMechanism, Privacy};
+use lab::{Distribution, Scenario, TrialConfig, run_trials};
+use learners::{GenericLearner, Learner};
+
+const DOMAIN: u64 = 1 << 20;
+const EXAMPLES: usize = 100_000;
+/// The brute-force reference scores this many concepts; the full class has 2^20.
+const SLICE: u64 = 1 << 10;
+
+fn generic_learner(c: &mut Criterion) {
+    let class = Thresholds::new(DOMAIN).expect("valid");
+    let sample = labeled_sample(&class, DOMAIN / 3, DOMAIN, EXAMPLES);
+    let learner = GenericLearner::new(Privacy::pure(1.0).expect("valid")).expect("valid");
+    let mechanism =
+        ExponentialMechanism::new(Privacy::pure(1.0).expect("valid"), 1.0).expect("valid");
+    let mut rng = bench_rng();
+    let mut group = c.benchmark_group("generic_learner");
+    group.sample_size(10);
+    group.bench_function(BenchmarkId::new("fast", DOMAIN), |b| {
+        b.iter(|| learner.learn(&class, black_box(&sample), &mut rng))
+    });
+    // Brute-force scoring (every concept on every example) of the first 2^10 thresholds,
+    // then the exponential mechanism over them; the full class costs 2^10 times more.
+    let slice = FirstConcepts {
+        class: &class,
+        len: SLICE,
+    };
+    group.bench_function(BenchmarkId::new("reference_slice_1024", DOMAIN), |b| {
+        b.iter(|| {
+            let counts = brute_force_error_counts(&slice, black_box(&sample)).expect("small");
+            let scores: Vec<i64> = counts.iter().map(|&e| -(e as i64)).collect();
+            mechanism.sample_integer(&scores, &mut rng)
+        })
+    });
+    group.finish();
+}
+
+fn trial_runner(c: &mut Criterion) {
+    let scenario = Scenario::new(
+        Box::new(Thresholds::new(1024).expect("valid")) as Box<dyn ConceptClass>,
+        Distribution::Uniform,
+        300,
+        0.0,
+    )
+    .expect("valid");
+    let learner = GenericLearner::new(Privacy::pure(1.0).expect("valid")).expect("valid");
+    let config = TrialConfig {
+        trials: 256,
+        sample_size: 500,
+        alpha: 0.05,
+        master_seed: 1,
+    };
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    let mut group = c.benchmark_group("trials");
+    group.bench_function(BenchmarkId::new("reference", config.trials), |b| {
+        b.iter(|| one_thread.install(|| run_trials(&scenario, &learner, config)))
+    });
+    group.bench_function(BenchmarkId::new("fast", config.trials), |b| {
+        b.iter(|| run_trials(&scenario, &learner, config))
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = learners;
+    config = config();
+    targets = generic_learner, trial_runner
+}
+criterion_main!(learners);
