@@ -117,6 +117,44 @@ impl LabeledSample {
     }
 }
 
+/// Parses unlabeled points from CSV: one point per line in the first column (a decimal
+/// integer, or a bit string for hypercube domains); a second column (a label) is ignored;
+/// an optional header line starting with `x` is skipped, as are blank and `#` lines.
+///
+/// # Errors
+/// [`Error::BadDataLine`] naming the line for an unparsable point or a point outside the
+/// domain, or more than two columns; [`Error::EmptySample`] when there is no point.
+pub fn parse_points_csv(domain: &Domain, text: &str) -> Result<Vec<Point>> {
+    let mut points = Vec::new();
+    let mut first_content_line = true;
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = trimmed.split(',').map(str::trim).collect();
+        let bad = |reason: String| Error::BadDataLine { line, reason };
+        if fields.len() > 2 {
+            return Err(bad(format!(
+                "expected 1 or 2 columns (x[,y]), found {}",
+                fields.len()
+            )));
+        }
+        let is_first = std::mem::replace(&mut first_content_line, false);
+        if is_first && fields[0].eq_ignore_ascii_case("x") {
+            continue; // header
+        }
+        let point = parse_point(domain, fields[0]).map_err(&bad)?;
+        domain.check(point).map_err(|e| bad(e.to_string()))?;
+        points.push(point);
+    }
+    if points.is_empty() {
+        return Err(Error::EmptySample);
+    }
+    Ok(points)
+}
+
 fn is_bit_string(field: &str) -> bool {
     !field.is_empty() && field.bytes().all(|b| b == b'0' || b == b'1')
 }
@@ -193,6 +231,20 @@ mod tests {
         let cube = Domain::hypercube(4).unwrap();
         let bits = LabeledSample::parse_csv(&cube, "x,y\n1000,1\n0011,0\n15,1\n").unwrap();
         assert_eq!(bits.points(), &[1, 12, 15]);
+    }
+
+    #[test]
+    fn parses_point_lists() {
+        let domain = Domain::ordered(10).unwrap();
+        assert_eq!(
+            parse_points_csv(&domain, "x\n3\n4,1\n").unwrap(),
+            vec![3, 4]
+        );
+        assert!(matches!(
+            parse_points_csv(&domain, "3\n12\n"),
+            Err(Error::BadDataLine { line: 2, .. })
+        ));
+        assert_eq!(parse_points_csv(&domain, "x\n"), Err(Error::EmptySample));
     }
 
     #[test]

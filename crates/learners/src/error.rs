@@ -10,6 +10,9 @@ pub enum Error {
     /// An error from the mechanisms crate (privacy parameters, candidate limits).
     #[error(transparent)]
     Mechanism(#[from] dp_mechanisms::Error),
+    /// The sanitizer of a sanitizer-based learner failed.
+    #[error("sanitizer: {0}")]
+    Sanitizer(String),
     /// The learner needs at least one example.
     #[error("the sample is empty")]
     EmptySample,

@@ -14,10 +14,11 @@
 //!   (after Dagan–Feldman), with uniform stability of predictions and per-prediction
 //!   privacy derived in their docs and measured exactly in the tests.
 //! - [`Subsampled`]: the empirical-learner conversion through secrecy of the sample.
+//! - [`SanitizerLearner`]: sanitize with respect to C⊕, then choose among one concept per
+//!   dichotomy on the synthetic database (generic over any `sanitizers::Sanitizer`).
 //! - [`bounds`]: sample-complexity formulas, each with its source.
 //!
-//! Not here yet: the sanitizer-based learner (it needs the `sanitizers` crate) and the
-//! Theorem 2 algorithm of Dagan–Feldman.
+//! Not here yet: the Theorem 2 algorithm of Dagan–Feldman.
 //!
 //! # Example
 //! ```
@@ -43,6 +44,7 @@ mod erm;
 mod error;
 mod generic;
 mod learner;
+mod sanitizer_based;
 mod stable;
 mod subsample;
 
@@ -50,6 +52,7 @@ pub use erm::{Erm, ErmMode};
 pub use error::{Error, Result};
 pub use generic::GenericLearner;
 pub use learner::Learner;
+pub use sanitizer_based::SanitizerLearner;
 pub use stable::{PrivatePrediction, StableLearner};
 pub use subsample::Subsampled;
 

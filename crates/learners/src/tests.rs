@@ -315,3 +315,30 @@ fn subsampled_learner_reports_the_amplified_guarantee() {
     assert!(crate::Subsampled::new(Box::new(Erm::default()), 10, 100).is_err());
     assert!(crate::Subsampled::new(Box::new(inner), 10, 15).is_err());
 }
+
+#[test]
+fn sanitizer_learner_learns_thresholds_and_composes_its_guarantee() {
+    use sanitizers::{Mwem, ThresholdSanitizer};
+    let class = Thresholds::new(32).unwrap();
+    let pairs: Vec<(u64, bool)> = (0..4000u64)
+        .map(|i| ((i * 7) % 32, (i * 7) % 32 <= 12))
+        .collect();
+    let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
+    let sanitizers: Vec<Box<dyn sanitizers::Sanitizer>> = vec![
+        Box::new(ThresholdSanitizer::new(Privacy::pure(1.0).unwrap()).unwrap()),
+        Box::new(Mwem::new(Privacy::pure(1.0).unwrap(), 10).unwrap()),
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    for sanitizer in sanitizers {
+        let name = sanitizer.name();
+        let learner = crate::SanitizerLearner::new(sanitizer, Privacy::pure(1.0).unwrap()).unwrap();
+        let total = learner.privacy().unwrap();
+        assert!((total.epsilon() - 2.0).abs() < 1e-12, "{name}: {total}");
+        let Hypothesis::Concept { id } = learner.learn(&class, &sample, &mut rng).unwrap() else {
+            panic!("proper learner")
+        };
+        // The target is threshold 12; with 4000 examples the output is within a few
+        // thresholds of it (each threshold step costs 125 mistakes).
+        assert!(id.abs_diff(12) <= 2, "{name}: chose threshold {id}");
+    }
+}

@@ -26,6 +26,61 @@ pub(crate) enum Command {
     Learn(LearnArgs),
     /// Measure a learner's empirical sample complexity and compare it with the bound.
     SampleComplexity(SampleComplexityArgs),
+    /// Release private synthetic data for the counting queries of a class.
+    Sanitize(SanitizeArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum SanitizerName {
+    /// Point functions: thresholded noisy histogram ((ε, δ), needs --delta > 0).
+    Point,
+    /// Blum–Ligett–Roth: exponential mechanism over all small databases (tiny domains).
+    Blr,
+    /// Private multiplicative weights with sparse-vector query selection.
+    Pmw,
+    /// MWEM: exponential-mechanism selection, noisy measurement, multiplicative weights.
+    Mwem,
+    /// Binary-tree (hierarchical) mechanism for thresholds.
+    Tree,
+}
+
+/// Parameters of the sanitizers (shared by `sanitize` and `learn --learner sanitizer:NAME`).
+#[derive(Debug, Args, Clone, Copy)]
+pub(crate) struct SanitizerOptions {
+    /// Target accuracy α for the point and PMW sanitizers.
+    #[arg(long, default_value_t = 0.1)]
+    pub(crate) alpha: f64,
+    /// Rounds T of MWEM.
+    #[arg(long, default_value_t = 20)]
+    pub(crate) rounds: usize,
+    /// Database size m of Blum–Ligett–Roth.
+    #[arg(long, default_value_t = 4)]
+    pub(crate) database_size: usize,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SanitizeArgs {
+    #[arg(long, help = CLASS_HELP)]
+    pub(crate) class: String,
+    /// The sanitizer.
+    #[arg(long, value_enum)]
+    pub(crate) sanitizer: SanitizerName,
+    /// Privacy parameter ε.
+    #[arg(long, allow_negative_numbers = true)]
+    pub(crate) epsilon: f64,
+    /// Privacy parameter δ (the point sanitizer needs δ > 0).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub(crate) delta: f64,
+    /// Data: CSV with one point per line (a second column, e.g. a label, is ignored).
+    #[arg(long)]
+    pub(crate) data: std::path::PathBuf,
+    /// Print at most this many support points of the synthetic database.
+    #[arg(long, default_value_t = 20)]
+    pub(crate) show: usize,
+    #[command(flatten)]
+    pub(crate) options: SanitizerOptions,
+    #[command(flatten)]
+    pub(crate) common: Common,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -44,9 +99,11 @@ pub(crate) enum LearnerName {
 pub(crate) struct LearnArgs {
     #[arg(long, help = CLASS_HELP)]
     pub(crate) class: String,
-    /// The learner.
-    #[arg(long, value_enum)]
-    pub(crate) learner: LearnerName,
+    /// The learner: erm, generic, stable, private-prediction, or sanitizer[:NAME] with NAME
+    /// one of point, blr, pmw, mwem (default), tree (ε is split evenly between the
+    /// sanitizer and the selection step).
+    #[arg(long)]
+    pub(crate) learner: String,
     /// Privacy parameter ε (for stable learners: the exponential mechanism's ε).
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) epsilon: Option<f64>,
@@ -63,6 +120,8 @@ pub(crate) struct LearnArgs {
     /// For private prediction: the label flip probability η (default 0.1).
     #[arg(long, default_value_t = 0.1)]
     pub(crate) flip_probability: f64,
+    #[command(flatten)]
+    pub(crate) options: SanitizerOptions,
     #[command(flatten)]
     pub(crate) common: Common,
 }

@@ -475,3 +475,135 @@ fn sample_complexity_prints_empirical_n_below_the_bound() {
         "beta",
     );
 }
+
+#[test]
+fn sanitize_reports_the_guarantee_and_the_measured_error() {
+    let mut csv = String::from("x\n");
+    for i in 0..3000u64 {
+        csv.push_str(&format!("{}\n", (i * i) % 200));
+    }
+    let path = data_file("points.csv", &csv);
+    let data = path.to_str().unwrap();
+    for (sanitizer, extra) in [
+        ("tree", vec![]),
+        ("mwem", vec![]),
+        ("pmw", vec![]),
+        ("point", vec!["--delta", "1e-6"]),
+    ] {
+        let class = if sanitizer == "point" {
+            "points:256"
+        } else {
+            "thresholds:256"
+        };
+        let mut args = vec![
+            "sanitize",
+            "--class",
+            class,
+            "--sanitizer",
+            sanitizer,
+            "--epsilon",
+            "1",
+            "--data",
+            data,
+            "--seed",
+            "4",
+            "--json",
+        ];
+        args.extend(extra);
+        let output = privpac(&args);
+        assert!(
+            output.status.success(),
+            "{sanitizer}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let error = parsed["max_query_error"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&error), "{sanitizer}: {parsed}");
+        assert!(
+            parsed["guarantee"].as_str().unwrap().starts_with("(1, "),
+            "{sanitizer}"
+        );
+    }
+    check_error(
+        &[
+            "sanitize",
+            "--class",
+            "points:256",
+            "--sanitizer",
+            "point",
+            "--epsilon",
+            "1",
+            "--data",
+            data,
+        ],
+        "delta",
+    );
+    check_error(
+        &[
+            "sanitize",
+            "--class",
+            "thresholds:8",
+            "--sanitizer",
+            "tree",
+            "--epsilon",
+            "1",
+            "--data",
+            data,
+        ],
+        "outside the domain",
+    );
+}
+
+#[test]
+fn learn_with_a_sanitizer_based_learner() {
+    let mut csv = String::from("x,y\n");
+    for i in 0..2000u64 {
+        let x = (i * 13) % 128;
+        csv.push_str(&format!("{x},{}\n", u8::from(x <= 40)));
+    }
+    let path = data_file("sanitizer-learn.csv", &csv);
+    let output = privpac(&[
+        "learn",
+        "--class",
+        "thresholds:128",
+        "--learner",
+        "sanitizer:tree",
+        "--epsilon",
+        "2",
+        "--data",
+        path.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(
+        parsed["empirical_error"].as_f64().unwrap() < 0.05,
+        "{parsed}"
+    );
+    assert!(
+        parsed["learner"]
+            .as_str()
+            .unwrap()
+            .starts_with("sanitizer:")
+    );
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "thresholds:128",
+            "--learner",
+            "sanitizer:magic",
+            "--epsilon",
+            "1",
+            "--data",
+            path.to_str().unwrap(),
+        ],
+        "unknown sanitizer",
+    );
+}

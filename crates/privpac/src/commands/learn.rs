@@ -12,6 +12,20 @@ use crate::cli::{DistributionName, LearnArgs, LearnerName, SampleComplexityArgs}
 use crate::commands::rng;
 use crate::output::print_json;
 
+/// Parses `--learner` for `learn`: a learner name or `sanitizer[:NAME]`.
+fn parse_learner(raw: &str) -> anyhow::Result<Result<LearnerName, crate::cli::SanitizerName>> {
+    use clap::ValueEnum as _;
+    if let Some(rest) = raw.strip_prefix("sanitizer") {
+        let name = rest.strip_prefix(':').unwrap_or("mwem");
+        return Ok(Err(crate::commands::sanitize::parse_sanitizer_name(name)?));
+    }
+    LearnerName::from_str(raw, true).map(Ok).map_err(|_| {
+        anyhow::anyhow!(
+            "unknown learner {raw:?} (expected erm, generic, stable, private-prediction or sanitizer[:NAME])"
+        )
+    })
+}
+
 /// Builds the learner named on the command line.
 fn build_learner(
     name: LearnerName,
@@ -49,16 +63,36 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
     let subset_size = args
         .subset_size
         .unwrap_or_else(|| (sample.len() as f64).sqrt().ceil() as usize);
-    let learner = build_learner(
-        args.learner,
-        args.epsilon,
-        args.delta,
-        subset_size,
-        args.flip_probability,
-    )?;
+    let parsed = parse_learner(&args.learner)?;
+    let learner: Box<dyn Learner> = match parsed {
+        Ok(name) => build_learner(
+            name,
+            args.epsilon,
+            args.delta,
+            subset_size,
+            args.flip_probability,
+        )?,
+        Err(sanitizer) => {
+            let epsilon = args
+                .epsilon
+                .context("--epsilon is required for private learners")?;
+            let half = Privacy::new(epsilon / 2.0, args.delta)?;
+            let built = crate::commands::sanitize::build_sanitizer(sanitizer, half, args.options)?;
+            Box::new(learners::SanitizerLearner::new(
+                built,
+                Privacy::pure(epsilon / 2.0)?,
+            )?)
+        }
+    };
     let hypothesis = learner.learn(class.as_ref(), &sample, &mut rng(&args.common))?;
     let empirical_error = empirical_error(class.as_ref(), &sample, &hypothesis);
-    let guarantee = describe_guarantee(args, learner.as_ref(), subset_size, sample.len())?;
+    let guarantee = describe_guarantee(
+        args,
+        parsed.ok(),
+        learner.as_ref(),
+        subset_size,
+        sample.len(),
+    )?;
     if args.common.json {
         print_json(&json!({
             "class": class.name(),
@@ -84,14 +118,15 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
 
 fn describe_guarantee(
     args: &LearnArgs,
+    name: Option<LearnerName>,
     learner: &dyn Learner,
     subset_size: usize,
     n: usize,
 ) -> anyhow::Result<String> {
-    Ok(match (learner.privacy(), args.learner) {
+    Ok(match (learner.privacy(), name) {
         (Some(privacy), _) => privacy.to_string(),
-        (None, LearnerName::Erm) => "none (not private)".to_string(),
-        (None, LearnerName::Stable) => {
+        (None, Some(LearnerName::Erm)) => "none (not private)".to_string(),
+        (None, Some(LearnerName::Stable)) => {
             let stable = StableLearner::new(args.epsilon.unwrap_or(1.0), subset_size)?;
             format!(
                 "uniformly stable predictions, β = {:.4} (not DP as a whole)",

@@ -5,6 +5,7 @@ mod dim;
 mod learn;
 mod mech;
 mod online;
+mod sanitize;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -21,6 +22,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Online(args) => online::run(&args),
         Command::Learn(args) => learn::learn(&args),
         Command::SampleComplexity(args) => learn::sample_complexity(&args),
+        Command::Sanitize(args) => sanitize::run(&args),
     }
 }
 
