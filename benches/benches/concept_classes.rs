@@ -1,0 +1,149 @@
+//! Benches of concept-classes: the exact Littlestone dimension (pruned engine `fast` vs the
+//! plain memoized recursion `reference`) and the exact VC dimension (branch and bound `fast`
+//! vs subset enumeration with the growth function `naive`).
+//!
+//! Each group mixes three families, told apart by their sizes so that every (group, size)
+//! pair names one input:
+//! - thresholds over `N` points, `N ∈ {64, 256, 1024}`;
+//! - parities over `{0,1}^d` as explicit `2^d × 2^d` matrices, `d ∈ 4..=8`;
+//! - random explicit classes of `|C| ∈ {128, 512, 2048}` concepts, each cell 1 with
+//!   probability 0.5, over 16 points (`ldim`) or 32 points (`vc`), seeded from
+//!   [`INPUT_SEED`].
+//!
+//! Every iteration builds a fresh solver, so the memo starts empty. Baselines run only
+//! where they take at most tens of milliseconds.
+
+use std::hint::black_box;
+
+use benches::{INPUT_SEED, config};
+use concept_classes::ClassMatrix;
+use concept_classes::dimension::{Budget, Engine, LittlestoneSolver, vc_dimension};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const THRESHOLD_SIZES: [usize; 3] = [64, 256, 1024];
+const PARITY_DIMENSIONS: [u32; 5] = [4, 5, 6, 7, 8];
+const RANDOM_SIZES: [usize; 3] = [128, 512, 2048];
+
+/// Thresholds over `n` points: `c_t(y) = 1` iff `y ≤ t`.
+fn thresholds(n: usize) -> ClassMatrix {
+    ClassMatrix::from_fn(n, n, u128::MAX, |t, y| y <= t).expect("non-empty")
+}
+
+/// Parities over `{0,1}^d`: concept `a` labels `y` by the parity of `a & y`.
+fn parities(d: u32) -> ClassMatrix {
+    let n = 1usize << d;
+    ClassMatrix::from_fn(n, n, u128::MAX, |a, y| (a & y).count_ones() % 2 == 1)
+        .expect("non-empty")
+}
+
+/// A random class of `n_concepts` rows over `n_points` points, cells 1 with probability 1/2.
+fn random_class(n_concepts: usize, n_points: usize) -> ClassMatrix {
+    let mut rng = ChaCha8Rng::seed_from_u64(INPUT_SEED ^ (n_concepts * n_points) as u64);
+    ClassMatrix::from_fn(n_concepts, n_points, u128::MAX, |_, _| rng.random_bool(0.5))
+        .expect("non-empty")
+}
+
+/// The Littlestone dimension of the whole class with a fresh solver.
+fn ldim(matrix: &ClassMatrix, engine: Engine) -> i32 {
+    let mut solver = LittlestoneSolver::new(matrix, engine, Budget::default());
+    solver.ldim(&matrix.all_concepts()).expect("within budget")
+}
+
+/// The VC dimension by subset enumeration: the largest `m` whose growth function is `2^m`.
+fn naive_vc(matrix: &ClassMatrix) -> usize {
+    let mut m = 0;
+    while m < matrix.n_points() {
+        let (growth, _) = matrix
+            .growth_function(m + 1, u128::MAX)
+            .expect("at most 64 points");
+        if growth < 1u128 << (m + 1) {
+            break;
+        }
+        m += 1;
+    }
+    m
+}
+
+fn littlestone(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ldim");
+    group.sample_size(10);
+    for n in THRESHOLD_SIZES {
+        let matrix = thresholds(n);
+        group.bench_with_input(BenchmarkId::new("fast", n), &matrix, |b, m| {
+            b.iter(|| ldim(black_box(m), Engine::Pruned))
+        });
+        if n <= 64 {
+            group.bench_with_input(BenchmarkId::new("reference", n), &matrix, |b, m| {
+                b.iter(|| ldim(black_box(m), Engine::Plain))
+            });
+        }
+    }
+    for d in PARITY_DIMENSIONS {
+        let matrix = parities(d);
+        group.bench_with_input(BenchmarkId::new("fast", d), &matrix, |b, m| {
+            b.iter(|| ldim(black_box(m), Engine::Pruned))
+        });
+        if d <= 6 {
+            group.bench_with_input(BenchmarkId::new("reference", d), &matrix, |b, m| {
+                b.iter(|| ldim(black_box(m), Engine::Plain))
+            });
+        }
+    }
+    for n in RANDOM_SIZES {
+        let matrix = random_class(n, 16);
+        group.bench_with_input(BenchmarkId::new("fast", n), &matrix, |b, m| {
+            b.iter(|| ldim(black_box(m), Engine::Pruned))
+        });
+        if n <= 128 {
+            group.bench_with_input(BenchmarkId::new("reference", n), &matrix, |b, m| {
+                b.iter(|| ldim(black_box(m), Engine::Plain))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn vc(c: &mut Criterion) {
+    let mut group = c.benchmark_group("vc");
+    group.sample_size(10);
+    let budget = Budget::default();
+    let fast = |m: &ClassMatrix| vc_dimension(m, &budget).expect("within budget").dimension;
+    for n in THRESHOLD_SIZES {
+        let matrix = thresholds(n);
+        group.bench_with_input(BenchmarkId::new("fast", n), &matrix, |b, m| {
+            b.iter(|| fast(black_box(m)))
+        });
+        if n <= 256 {
+            group.bench_with_input(BenchmarkId::new("naive", n), &matrix, |b, m| {
+                b.iter(|| naive_vc(black_box(m)))
+            });
+        }
+    }
+    for d in PARITY_DIMENSIONS {
+        let matrix = parities(d);
+        group.bench_with_input(BenchmarkId::new("fast", d), &matrix, |b, m| {
+            b.iter(|| fast(black_box(m)))
+        });
+        if d <= 4 {
+            group.bench_with_input(BenchmarkId::new("naive", d), &matrix, |b, m| {
+                b.iter(|| naive_vc(black_box(m)))
+            });
+        }
+    }
+    for n in RANDOM_SIZES {
+        let matrix = random_class(n, 32);
+        group.bench_with_input(BenchmarkId::new("fast", n), &matrix, |b, m| {
+            b.iter(|| fast(black_box(m)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = concept_classes;
+    config = config();
+    targets = littlestone, vc
+}
+criterion_main!(concept_classes);

@@ -1,0 +1,71 @@
+//! Benches of the sanitizers: MWEM and private multiplicative weights over explicit
+//! histograms of 2^12 and 2^16 points with 1024 threshold queries (50 MWEM rounds), and the
+//! point-function sanitizer over an implicit domain of 2^40 points with n = 10^5.
+
+use std::hint::black_box;
+
+use benches::{INPUT_SEED, bench_rng, config};
+use concept_classes::{Domain, Points, Thresholds};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use dp_mechanisms::Privacy;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use sanitizers::{Mwem, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer};
+
+const QUERIES: u64 = 1024;
+const EXAMPLES: usize = 100_000;
+
+/// `n` seeded points, roughly exponential over `[0, size)`.
+fn skewed_points(size: u64, n: usize) -> Vec<u64> {
+    let mut rng = StdRng::seed_from_u64(INPUT_SEED ^ 3);
+    (0..n)
+        .map(|_| {
+            let u: f64 = rng.random();
+            ((-u.ln() * size as f64 / 8.0) as u64).min(size - 1)
+        })
+        .collect()
+}
+
+fn multiplicative_weights(c: &mut Criterion) {
+    let mut group = c.benchmark_group("multiplicative_weights");
+    group.sample_size(10);
+    let mwem = Mwem::new(Privacy::pure(1.0).expect("valid"), 50).expect("valid");
+    let pmw =
+        PrivateMultiplicativeWeights::new(Privacy::pure(1.0).expect("valid"), 0.1).expect("valid");
+    let mut rng = bench_rng();
+    for bits in [12u32, 16] {
+        let size = 1u64 << bits;
+        let class = Thresholds::new(size).expect("valid");
+        let step = size / QUERIES;
+        let queries: Vec<u64> = (0..QUERIES).map(|i| i * step + step / 2).collect();
+        let data = skewed_points(size, EXAMPLES);
+        group.bench_function(BenchmarkId::new("mwem_t50", size), |b| {
+            b.iter(|| mwem.run(&class, black_box(&queries), &data, &mut rng))
+        });
+        group.bench_function(BenchmarkId::new("pmw", size), |b| {
+            b.iter(|| pmw.run(&class, black_box(&queries), &data, &mut rng))
+        });
+    }
+    group.finish();
+}
+
+fn point_sanitizer(c: &mut Criterion) {
+    let domain = Domain::ordered(1 << 40).expect("valid");
+    let class = Points::new(domain);
+    let sanitizer =
+        PointSanitizer::new(Privacy::new(1.0, 1e-6).expect("valid"), 0.05).expect("valid");
+    let data = skewed_points(1 << 40, EXAMPLES);
+    let mut rng = bench_rng();
+    let mut group = c.benchmark_group("point_sanitizer");
+    group.bench_function(BenchmarkId::new("fast", EXAMPLES), |b| {
+        b.iter(|| sanitizer.sanitize(&class, black_box(&data), &mut rng))
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = sanitizers;
+    config = config();
+    targets = multiplicative_weights, point_sanitizer
+}
+criterion_main!(sanitizers);
