@@ -24,23 +24,40 @@ pub(crate) fn nonzero_range(words: &[u64]) -> Option<(usize, usize)> {
 }
 
 /// Iterates over the indices of the set bits of `words`, lowest first.
-pub(crate) fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    words.iter().enumerate().flat_map(|(i, &word)| {
-        let mut rest = word;
-        std::iter::from_fn(move || {
-            if rest == 0 {
-                return None;
-            }
-            let bit = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            Some(i * 64 + bit)
-        })
-    })
+pub(crate) fn ones(words: &[u64]) -> Ones<'_> {
+    Ones {
+        words,
+        index: 0,
+        current: words.first().copied().unwrap_or(0),
+    }
 }
 
-/// The FxHash function of rustc (Firefox's hash): one multiply per word. Memo keys are
-/// bitsets we built ourselves, so no adversary chooses them and a DoS-resistant hash would
-/// only cost time.
+/// The iterator of [`ones`].
+#[derive(Debug, Clone)]
+pub(crate) struct Ones<'a> {
+    words: &'a [u64],
+    index: usize,
+    current: u64,
+}
+
+impl Iterator for Ones<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.current == 0 {
+            self.index += 1;
+            self.current = *self.words.get(self.index)?;
+        }
+        let bit = self.current.trailing_zeros() as usize;
+        self.current &= self.current - 1;
+        Some(self.index * 64 + bit)
+    }
+}
+
+/// The FxHash function of rustc (Firefox's hash: one multiply per word) with MurmurHash3's
+/// 64-bit finalizer. Memo keys are bitsets we built ourselves, so no adversary chooses them
+/// and a DoS-resistant hash would only cost time.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct FxHasher {
     hash: u64,
@@ -84,7 +101,14 @@ impl Hasher for FxHasher {
 
     #[inline]
     fn finish(&self) -> u64 {
-        self.hash
+        // Fx leaves the low bits (which hash tables use for the bucket index) depending
+        // on the low bits of the words only; MurmurHash3's finalizer mixes every bit in.
+        let mut h = self.hash;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
     }
 }
 
@@ -99,9 +123,7 @@ pub(crate) fn fingerprint(words: &[u64]) -> u64 {
     for &w in words {
         hasher.add(w);
     }
-    // A final mix, so that fingerprints of short keys use the high bits too.
-    let h = hasher.finish();
-    h ^ (h >> 29)
+    hasher.finish()
 }
 
 const SPARSE_TAG: u64 = 1 << 63;
@@ -127,16 +149,11 @@ pub(crate) fn encode_key(words: &[u64], base: usize, key: &mut Vec<u64>) -> u32 
     let fits_u32 = (base + end) * 64 < u32::MAX as usize;
     if sparse_words < trimmed.len() && fits_u32 {
         key.push(SPARSE_TAG | u64::from(count));
-        let mut pending: Option<u64> = None;
-        for index in ones(trimmed) {
-            let global = ((base + first) * 64 + index) as u64;
-            match pending.take() {
-                None => pending = Some(global),
-                Some(low) => key.push(low | global << 32),
-            }
-        }
-        if let Some(low) = pending {
-            key.push(low | u64::from(u32::MAX) << 32);
+        let offset = ((base + first) * 64) as u64;
+        let mut indices = ones(trimmed).map(|i| offset + i as u64);
+        while let Some(low) = indices.next() {
+            let high = indices.next().unwrap_or(u64::from(u32::MAX));
+            key.push(low | high << 32);
         }
     } else {
         key.push((base + first) as u64);

@@ -5,8 +5,9 @@
 //!
 //! `Ldim(∅) = −1`, `Ldim(V) = 0` for a single concept, and otherwise
 //! `Ldim(V) = max_x 1 + min(Ldim(V_x0), Ldim(V_x1))` over the points `x` that split `V`
-//! (Littlestone 1988). [`Engine::Plain`] evaluates exactly this recursion with a memo of
-//! exact values keyed by the version-space bitset; it is the reference.
+//! (Littlestone 1988). [`Engine::Plain`] evaluates exactly this recursion — every split
+//! of every version space it reaches — with a memo of exact values keyed by the
+//! version-space bitset; it is the reference.
 //!
 //! [`Engine::Pruned`] works on the class with duplicate concepts, constant points and
 //! duplicate points (equal or complementary columns) removed, and answers the *decision*
@@ -27,6 +28,9 @@
 //!   two concepts on each side), which keep small version spaces out of the memo;
 //! - only the points that split `V` are examined below `V`, and bitsets are trimmed to
 //!   their non-zero words.
+//!
+//! The memo (a hash table laid out for one cache miss per lookup, see `memo.rs`) counts
+//! against the [`Budget`]: one state per version space with recorded bounds.
 
 use std::collections::HashMap;
 
@@ -35,6 +39,7 @@ use serde::Serialize;
 use crate::dimension::bits::{
     FxBuild, and_popcount, encode_key, fingerprint, nonzero_range, ones, popcount,
 };
+use crate::dimension::memo::{Bounds, Memo};
 use crate::dimension::{Budget, LittlestoneTree};
 use crate::error::{Error, Result};
 use crate::matrix::ClassMatrix;
@@ -47,7 +52,13 @@ pub enum Engine {
     #[default]
     Pruned,
     /// The memoized recursion `Ldim(V) = max_x 1 + min(Ldim(V_x0), Ldim(V_x1))` with no
-    /// pruning at all: the cross-checking reference.
+    /// pruning at all: the cross-checking reference. It evaluates every split of every
+    /// version space it reaches, on the matrix as given (duplicates included). Only
+    /// bookkeeping differs from the bare recursion: a split that repeats another (same
+    /// pair of sides) is evaluated once, and version spaces of at most 7 concepts are
+    /// evaluated in closed form (derived from the recursion: such a `V` has value 0, 1 or
+    /// 2, and 2 iff some split leaves two distinct concepts on each side) instead of
+    /// being memoized.
     Plain,
 }
 
@@ -141,8 +152,9 @@ pub fn check_littlestone_tree(matrix: &ClassMatrix, tree: &LittlestoneTree) -> R
         format!("the path {}", steps.join(", "))
     };
     let mut leaf_depth: Option<usize> = None;
-    let mut stack: Vec<(&LittlestoneTree, Vec<u64>, Vec<(usize, bool)>)> =
-        vec![(tree, matrix.all_concepts(), Vec::new())];
+    // (subtree, concepts realizing the path to it, the path).
+    type Pending<'t> = (&'t LittlestoneTree, Vec<u64>, Vec<(usize, bool)>);
+    let mut stack: Vec<Pending<'_>> = vec![(tree, matrix.all_concepts(), Vec::new())];
     while let Some((node, version_space, path)) = stack.pop() {
         if version_space.iter().all(|&w| w == 0) {
             return Err(Error::InvalidWitness {
@@ -196,13 +208,6 @@ pub fn check_littlestone_tree(matrix: &ClassMatrix, tree: &LittlestoneTree) -> R
     Ok(leaf_depth.unwrap_or(0) as u32)
 }
 
-/// Known bounds `lo ≤ Ldim(V) ≤ hi` of one version space.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Bounds {
-    lo: i8,
-    hi: i8,
-}
-
 /// An exact Littlestone-dimension calculator for the version spaces of one class, with a
 /// memo shared by all calls.
 ///
@@ -212,9 +217,13 @@ struct Bounds {
 ///
 /// # Running time
 /// Each search state costs `O(|X| · |V| / 64)` word operations. [`Engine::Plain`] visits
-/// every version space reachable by labeling points; [`Engine::Pruned`] visits a small
-/// fraction of them on the classes we benchmark (thresholds over 4096 points, parities
-/// over `{0,1}^10`, random classes of 4096 concepts in well under a second each).
+/// every version space reachable by labeling points (millions for a random class of 1024
+/// concepts over 16 points: seconds); [`Engine::Pruned`] visits a small fraction of them
+/// (on the same class, about a hundred, in under a millisecond). Measured with the pruned
+/// engine on one core: thresholds over 4096 points in about 15 ms, parities over
+/// `{0,1}^10` (a 1024 × 1024 matrix) in about 20 ms with the tree, intervals over 128
+/// points in about 10 ms; the SOA learner's two calls per round take about 10 µs on
+/// average on a sparse random class of 1024 concepts over 32 points.
 ///
 /// # Errors
 /// Methods return [`Error::StateBudgetExceeded`] when the memo would exceed the budget;
@@ -251,53 +260,115 @@ pub struct LittlestoneSolver<'m> {
     concept_map: Option<Vec<u32>>,
     /// `0..points.len()`: the initial list of active points.
     all_points: Vec<u32>,
-    memo: HashMap<Box<[u64]>, Bounds, FxBuild>,
+    /// Reusable buffers of the plain engine.
+    plain_scratch: Vec<PlainScratch>,
+    memo: Memo,
 }
 
 /// The splits a search node has tried, to skip a split that repeats one of them (same
 /// pair of sides, from an equal or complementary restriction of the column to `V`).
-/// Splits are compared by a fingerprint of the side without the lowest concept of `V`,
-/// confirmed exactly; on the (astronomically rare) fingerprint collision between different
-/// splits the new split is simply tried, which costs time but not correctness.
+///
+/// Splits come in order of their smaller side, and only splits with equal smaller sides
+/// can repeat each other, so only the current run of equal sizes is remembered, and
+/// fingerprints (of the side without the lowest concept of `V`) are computed only once a
+/// run has two splits. A fingerprint match is confirmed exactly; on the (astronomically
+/// rare) collision between different splits the new split is simply tried, which costs
+/// time but not correctness.
 #[derive(Debug, Default)]
 struct Tried {
-    first: Option<(u64, u32)>,
-    rest: HashMap<u64, u32, FxBuild>,
+    smaller: u32,
+    /// The first splits of the run: fingerprint (once computed) and point.
+    few: Vec<(Option<u64>, u32)>,
+    /// The rest of a long run.
+    many: HashMap<u64, u32, FxBuild>,
 }
 
 impl Tried {
+    const FEW: usize = 32;
+
+    fn clear(&mut self) {
+        self.few.clear();
+        self.many.clear();
+    }
+
+    /// Whether the split `split` (packed as by [`LittlestoneSolver::splits`]) repeats a
+    /// split tried before; remembers it if not.
     fn is_repeat(
         &mut self,
         solver: &LittlestoneSolver<'_>,
         v: &[u64],
         base: usize,
-        x: u32,
+        split: u64,
     ) -> bool {
-        let column = solver.column(x, base, v.len());
-        let lowest = v[0].trailing_zeros();
-        let fingerprint = if column[0] >> lowest & 1 == 1 {
-            fingerprint_with(v, column, |a, b| a & !b)
-        } else {
-            fingerprint_with(v, column, |a, b| a & b)
-        };
-        let Some(first) = self.first else {
-            self.first = Some((fingerprint, x));
+        let (smaller, x) = (!(split >> 32) as u32, split as u32);
+        if self.few.is_empty() || smaller != self.smaller {
+            self.smaller = smaller;
+            self.few.clear();
+            self.many.clear();
+            self.few.push((None, x));
             return false;
-        };
-        let earlier = if first.0 == fingerprint {
-            Some(first.1)
-        } else {
-            self.rest.get(&fingerprint).copied()
+        }
+        let fingerprint = Tried::fingerprint(solver, v, base, x);
+        if let Some((first, y)) = self.few.first_mut()
+            && first.is_none()
+        {
+            *first = Some(Tried::fingerprint(solver, v, base, *y));
+        }
+        let earlier = match self.few.iter().find(|&&(f, _)| f == Some(fingerprint)) {
+            Some(&(_, y)) => Some(y),
+            None => self.many.get(&fingerprint).copied(),
         };
         match earlier {
             Some(y) if solver.same_split(v, base, y, x) => true,
             Some(_) => false,
             None => {
-                self.rest.insert(fingerprint, x);
+                if self.few.len() < Self::FEW {
+                    self.few.push((Some(fingerprint), x));
+                } else {
+                    self.many.insert(fingerprint, x);
+                }
                 false
             }
         }
     }
+
+    fn fingerprint(solver: &LittlestoneSolver<'_>, v: &[u64], base: usize, x: u32) -> u64 {
+        let column = solver.column(x, base, v.len());
+        let lowest = v[0].trailing_zeros();
+        if column[0] >> lowest & 1 == 1 {
+            fingerprint_with(v, column, |a, b| a & !b)
+        } else {
+            fingerprint_with(v, column, |a, b| a & b)
+        }
+    }
+}
+
+/// The buffers of one [`LittlestoneSolver::plain_unknown`] call.
+#[derive(Debug, Default)]
+struct PlainScratch {
+    splitting: Vec<u32>,
+    splits: Vec<u64>,
+    sides: Vec<u64>,
+    children: Vec<PlainChild>,
+    keys: Vec<u64>,
+    child_key: Vec<u64>,
+    tried: Tried,
+}
+
+/// One side of a split in [`LittlestoneSolver::plain_unknown`]: where its words are, its
+/// size, its value if known without the memo, and its memo key.
+#[derive(Debug, Clone, Copy)]
+struct PlainChild {
+    /// Index of its first non-zero word in the node's side buffer.
+    start: usize,
+    /// The same word's offset within the parent's bitset.
+    offset: usize,
+    len: usize,
+    count: u32,
+    value: Option<i32>,
+    key_start: usize,
+    key_len: usize,
+    hash: u64,
 }
 
 impl<'m> LittlestoneSolver<'m> {
@@ -325,9 +396,10 @@ impl<'m> LittlestoneSolver<'m> {
             words,
             columns,
             all_points: (0..points.len() as u32).collect(),
+            plain_scratch: Vec::new(),
             points,
             concept_map,
-            memo: HashMap::default(),
+            memo: Memo::default(),
         }
     }
 
@@ -429,22 +501,22 @@ impl<'m> LittlestoneSolver<'m> {
         &self.columns[start..start + len]
     }
 
+    /// The bounds stored for a key.
+    #[inline]
+    fn lookup(&self, key: &[u64]) -> Option<Bounds> {
+        self.memo.get(key, Memo::hash(key))
+    }
+
     /// Stores bounds for the key, tightening existing ones.
     fn record(&mut self, key: &[u64], lo: i32, hi: i32) -> Result<()> {
         let (lo, hi) = (lo.clamp(-1, 127) as i8, hi.clamp(-1, 127) as i8);
-        if let Some(bounds) = self.memo.get_mut(key) {
-            bounds.lo = bounds.lo.max(lo);
-            bounds.hi = bounds.hi.min(hi);
-            return Ok(());
-        }
-        if self.memo.len() as u64 >= self.budget.max_states {
-            return Err(Error::StateBudgetExceeded {
+        let limit = self.budget.max_states;
+        self.memo
+            .tighten(key, Memo::hash(key), lo, hi, limit)
+            .map_err(|_| Error::StateBudgetExceeded {
                 what: "littlestone dimension",
-                limit: self.budget.max_states,
-            });
-        }
-        self.memo.insert(key.into(), Bounds { lo, hi });
-        Ok(())
+                limit,
+            })
     }
 
     // ---- The pruned engine. ----
@@ -457,7 +529,7 @@ impl<'m> LittlestoneSolver<'m> {
         let mut key = Vec::new();
         encode_key(v, base, &mut key);
         let log = floor_log2(count);
-        let (mut lo, mut hi) = match self.memo.get(&key[..]) {
+        let (mut lo, mut hi) = match self.lookup(&key) {
             Some(b) => (i32::from(b.lo).max(1), i32::from(b.hi).min(log)),
             None => (1, log),
         };
@@ -471,7 +543,7 @@ impl<'m> LittlestoneSolver<'m> {
             } else {
                 hi = lo;
             }
-            if let Some(b) = self.memo.get(&key[..]) {
+            if let Some(b) = self.lookup(&key) {
                 lo = lo.max(i32::from(b.lo));
                 hi = hi.min(i32::from(b.hi));
             }
@@ -518,7 +590,14 @@ impl<'m> LittlestoneSolver<'m> {
     }
 
     /// Writes `V \ column(x)` and `V ∩ column(x)` into `zero_side` and `one_side`.
-    fn sides(&self, v: &[u64], base: usize, x: u32, zero_side: &mut Vec<u64>, one_side: &mut Vec<u64>) {
+    fn sides(
+        &self,
+        v: &[u64],
+        base: usize,
+        x: u32,
+        zero_side: &mut Vec<u64>,
+        one_side: &mut Vec<u64>,
+    ) {
         let column = self.column(x, base, v.len());
         zero_side.clear();
         one_side.clear();
@@ -554,7 +633,7 @@ impl<'m> LittlestoneSolver<'m> {
         }
         let mut key = Vec::new();
         encode_key(v, base, &mut key);
-        if let Some(b) = self.memo.get(&key[..]) {
+        if let Some(b) = self.lookup(&key) {
             if i32::from(b.lo) >= k {
                 return Ok(true);
             }
@@ -564,8 +643,15 @@ impl<'m> LittlestoneSolver<'m> {
         }
         let mut splitting = Vec::with_capacity(active.len());
         let mut splits = Vec::new();
-        let best_smaller =
-            self.splits(v, base, count, active, 1 << (k - 1), &mut splitting, &mut splits);
+        let best_smaller = self.splits(
+            v,
+            base,
+            count,
+            active,
+            1 << (k - 1),
+            &mut splitting,
+            &mut splits,
+        );
         let upper = if best_smaller == 0 {
             0
         } else {
@@ -575,7 +661,7 @@ impl<'m> LittlestoneSolver<'m> {
         let mut tried = Tried::default();
         for split in splits {
             let point = split as u32;
-            if tried.is_repeat(self, v, base, point) {
+            if tried.is_repeat(self, v, base, split) {
                 continue;
             }
             self.sides(v, base, point, &mut zero_side, &mut one_side);
@@ -616,10 +702,12 @@ impl<'m> LittlestoneSolver<'m> {
     fn same_split(&self, v: &[u64], base: usize, a: u32, b: u32) -> bool {
         let len = v.len();
         let (ca, cb) = (self.column(a, base, len), self.column(b, base, len));
-        let equal = v.iter().zip(ca.iter().zip(cb)).all(|(&w, (&x, &y))| w & x == w & y);
+        let equal = v
+            .iter()
+            .zip(ca.iter().zip(cb))
+            .all(|(&w, (&x, &y))| w & x == w & y);
         equal
-            || v
-                .iter()
+            || v.iter()
                 .zip(ca.iter().zip(cb))
                 .all(|(&w, (&x, &y))| w & x == w & !y)
     }
@@ -645,7 +733,7 @@ impl<'m> LittlestoneSolver<'m> {
         let mut tried = Tried::default();
         for split in splits {
             let point = split as u32;
-            if tried.is_repeat(self, v, base, point) {
+            if tried.is_repeat(self, v, base, split) {
                 continue;
             }
             self.sides(v, base, point, &mut zero_side, &mut one_side);
@@ -684,47 +772,202 @@ impl<'m> LittlestoneSolver<'m> {
     // ---- The plain engine. ----
 
     /// The plain memoized recursion on a trimmed version space of `count` concepts
-    /// (duplicates allowed). Two shortcuts do not change what is computed: a split that
-    /// repeats an earlier one (same pair of sides) is evaluated once, and version spaces
-    /// of at most 3 concepts are evaluated in closed form instead of being memoized —
-    /// every split of such a `V` leaves one side with a single concept (value 0), so the
-    /// recursion gives 1 if some point splits `V` and 0 otherwise.
+    /// (duplicates allowed). Shortcuts that do not change what is computed: a split that
+    /// repeats an earlier one (same pair of sides) is evaluated once; version spaces of at
+    /// most [`SMALL`] concepts are evaluated by [`Self::small_value`] instead of being
+    /// memoized; and the children of a version space are looked up in the memo in one
+    /// batch, so that their cache misses overlap.
     fn plain(&mut self, v: &[u64], base: usize, count: u32) -> Result<i32> {
-        if count <= 1 {
-            return Ok(count as i32 - 1);
-        }
-        let len = v.len();
-        if count <= 3 {
-            let splits = self.all_points.iter().any(|&x| {
-                let c1 = and_popcount(v, self.column(x, base, len));
-                c1 != 0 && c1 != count
-            });
-            return Ok(i32::from(splits));
+        if count <= SMALL {
+            return Ok(self.small_value(v, base, count));
         }
         let mut key = Vec::new();
         encode_key(v, base, &mut key);
-        if let Some(b) = self.memo.get(&key[..]) {
+        let hash = Memo::hash(&key);
+        if let Some(b) = self.memo.get(&key, hash) {
             return Ok(i32::from(b.lo));
         }
-        let active = std::mem::take(&mut self.all_points);
-        let mut splitting = Vec::new();
-        let mut splits = Vec::new();
-        self.splits(v, base, count, &active, 1, &mut splitting, &mut splits);
-        self.all_points = active;
-        let mut best = 0;
-        let (mut zero_side, mut one_side) = (Vec::with_capacity(len), Vec::with_capacity(len));
-        let mut tried = Tried::default();
-        for split in splits {
-            let point = split as u32;
-            if tried.is_repeat(self, v, base, point) {
-                continue;
-            }
-            self.sides(v, base, point, &mut zero_side, &mut one_side);
-            let zero = self.plain_trimmed(&zero_side, base)?;
-            let one = self.plain_trimmed(&one_side, base)?;
-            best = best.max(1 + zero.min(one));
+        self.plain_unknown(v, base, count, &key, hash)
+    }
+
+    /// The recursion evaluated in closed form for `|V| ≤ 7` (duplicates allowed), from the
+    /// concepts' rows:
+    /// - `Ldim(V) ≥ 1` iff some point splits `V`, i.e. `V` has two distinct rows (for any
+    ///   `V`: such a split is worth at least `1 + min(0, 0)`);
+    /// - every split of a `V` of at most 7 concepts leaves a side `S` of at most 3, and
+    ///   `Ldim(S) ≤ 1` (a split of `S` leaves a single concept, of value 0, on one side), so
+    ///   `Ldim(V) ≤ 2`, with equality iff some split leaves two distinct rows on each side.
+    fn small_value(&self, v: &[u64], base: usize, count: u32) -> i32 {
+        if count <= 1 {
+            return count as i32 - 1;
         }
-        self.record(&key, best, best)?;
+        if self.matrix.row_words() == 1 {
+            // The same computation as below, on rows of one word.
+            let mut rows = [0u64; SMALL as usize];
+            for (slot, c) in rows.iter_mut().zip(ones(v)) {
+                *slot = self.matrix.row(base * 64 + c)[0];
+            }
+            let rows = &rows[..count as usize];
+            if rows.iter().all(|&row| row == rows[0]) {
+                return 0;
+            }
+            if count <= 3 {
+                return 1;
+            }
+            let (mut both_one, mut both_zero) = (0u64, 0u64);
+            for (i, &a) in rows.iter().enumerate() {
+                for &b in &rows[..i] {
+                    if a != b {
+                        both_one |= a & b;
+                        both_zero |= !a & !b;
+                    }
+                }
+            }
+            return 1 + i32::from(both_one & both_zero != 0);
+        }
+        let mut rows: [&[u64]; SMALL as usize] = [&[]; SMALL as usize];
+        for (slot, c) in rows.iter_mut().zip(ones(v)) {
+            *slot = self.matrix.row(base * 64 + c);
+        }
+        let rows = &rows[..count as usize];
+        if rows.iter().all(|row| *row == rows[0]) {
+            return 0;
+        }
+        if count <= 3 {
+            return 1;
+        }
+        // A side of a split by x has two distinct rows iff two distinct rows both have a
+        // 1 (or both a 0) at x: collect those x over all pairs of distinct rows.
+        let words = self.matrix.row_words();
+        let mut both_one = [0u64; 4];
+        let mut both_zero = [0u64; 4];
+        for chunk in 0..words.div_ceil(4) {
+            let range = chunk * 4..(chunk * 4 + 4).min(words);
+            both_one.fill(0);
+            both_zero.fill(0);
+            for (i, a) in rows.iter().enumerate() {
+                for b in &rows[..i] {
+                    if a == b {
+                        continue;
+                    }
+                    for (k, w) in range.clone().enumerate() {
+                        both_one[k] |= a[w] & b[w];
+                        both_zero[k] |= !a[w] & !b[w];
+                    }
+                }
+            }
+            // Bits beyond the last point are 0 in every row, so never in `both_one`.
+            if both_one.iter().zip(&both_zero).any(|(o, z)| o & z != 0) {
+                return 2;
+            }
+        }
+        1
+    }
+
+    /// [`Self::plain`] for a version space of more than [`SMALL`] concepts that is not in the memo.
+    fn plain_unknown(
+        &mut self,
+        v: &[u64],
+        base: usize,
+        count: u32,
+        key: &[u64],
+        hash: u64,
+    ) -> Result<i32> {
+        let len = v.len();
+        // Buffers are reused across calls (one set per recursion level in use).
+        let mut scratch = self.plain_scratch.pop().unwrap_or_default();
+        let PlainScratch {
+            splitting,
+            splits,
+            sides,
+            children,
+            keys,
+            child_key,
+            tried,
+        } = &mut scratch;
+        let active = std::mem::take(&mut self.all_points);
+        self.splits(v, base, count, &active, 1, splitting, splits);
+        self.all_points = active;
+        tried.clear();
+        splits.retain(|&split| !tried.is_repeat(self, v, base, split));
+        // Both sides of every split, their memo keys, and a first touch of their slots.
+        sides.clear();
+        sides.resize(2 * splits.len() * len, 0);
+        children.clear();
+        keys.clear();
+        for (i, &split) in splits.iter().enumerate() {
+            let column = self.column(split as u32, base, len);
+            let (zero_side, one_side) = sides[2 * i * len..(2 * i + 2) * len].split_at_mut(len);
+            for ((z, o), (&a, &b)) in zero_side
+                .iter_mut()
+                .zip(one_side.iter_mut())
+                .zip(v.iter().zip(column))
+            {
+                *z = a & !b;
+                *o = a & b;
+            }
+            for side in 0..2 {
+                let start = (2 * i + side) * len;
+                let words = &sides[start..start + len];
+                let (first, end) = nonzero_range(words).unwrap_or((0, 0));
+                let trimmed = &words[first..end];
+                let child_count = popcount(trimmed);
+                let mut child = PlainChild {
+                    start: start + first,
+                    offset: first,
+                    len: end - first,
+                    count: child_count,
+                    value: None,
+                    key_start: keys.len(),
+                    key_len: 0,
+                    hash: 0,
+                };
+                if child_count <= SMALL {
+                    child.value = Some(self.small_value(trimmed, base + first, child_count));
+                } else {
+                    encode_key(trimmed, base + first, child_key);
+                    child.hash = Memo::hash(child_key);
+                    child.key_len = child_key.len();
+                    keys.extend_from_slice(child_key);
+                }
+                children.push(child);
+            }
+        }
+        // A tight loop of independent loads: the misses overlap.
+        let touched = children
+            .iter()
+            .filter(|child| child.value.is_none())
+            .fold(0u64, |acc, child| acc ^ self.memo.touch(child.hash));
+        std::hint::black_box(touched);
+        let mut best = 0;
+        for pair in scratch.children.chunks(2) {
+            let mut values = [0i32; 2];
+            for (value, child) in values.iter_mut().zip(pair) {
+                *value = match child.value {
+                    Some(value) => value,
+                    None => {
+                        let key = &scratch.keys[child.key_start..child.key_start + child.key_len];
+                        match self.memo.get(key, child.hash) {
+                            Some(b) => i32::from(b.lo),
+                            None => {
+                                let words = &scratch.sides[child.start..child.start + child.len];
+                                let child_base = base + child.offset;
+                                self.plain_unknown(words, child_base, child.count, key, child.hash)?
+                            }
+                        }
+                    }
+                };
+            }
+            best = best.max(1 + values[0].min(values[1]));
+        }
+        self.plain_scratch.push(scratch);
+        let limit = self.budget.max_states;
+        self.memo
+            .tighten(key, hash, best as i8, best as i8, limit)
+            .map_err(|_| Error::StateBudgetExceeded {
+                what: "littlestone dimension",
+                limit,
+            })?;
         Ok(best)
     }
 
@@ -767,6 +1010,10 @@ impl<'m> LittlestoneSolver<'m> {
         Err(internal_error())
     }
 }
+
+/// The largest version space that [`LittlestoneSolver::small_value`] evaluates in closed
+/// form (the plain engine does not memoize them).
+const SMALL: u32 = 7;
 
 /// The error for an inconsistency that the solver's invariants rule out (a proven bound
 /// without a split realizing it). Reported rather than panicking.
@@ -897,7 +1144,11 @@ mod tests {
         let leaf = || Box::new(LittlestoneTree::Leaf);
         let node = |point, zero, one| LittlestoneTree::Node { point, zero, one };
         // Depth 2 needs 4 concepts.
-        let full = node(0, Box::new(node(1, leaf(), leaf())), Box::new(node(1, leaf(), leaf())));
+        let full = node(
+            0,
+            Box::new(node(1, leaf(), leaf())),
+            Box::new(node(1, leaf(), leaf())),
+        );
         let err = check_littlestone_tree(&m, &full).unwrap_err();
         assert_eq!(
             err,
@@ -914,7 +1165,13 @@ mod tests {
             check_littlestone_tree(&m, &node(5, leaf(), leaf())),
             Err(Error::InvalidWitness { .. })
         ));
-        assert_eq!(check_littlestone_tree(&m, &node(1, leaf(), leaf())).unwrap(), 1);
-        assert_eq!(check_littlestone_tree(&m, &LittlestoneTree::Leaf).unwrap(), 0);
+        assert_eq!(
+            check_littlestone_tree(&m, &node(1, leaf(), leaf())).unwrap(),
+            1
+        );
+        assert_eq!(
+            check_littlestone_tree(&m, &LittlestoneTree::Leaf).unwrap(),
+            0
+        );
     }
 }

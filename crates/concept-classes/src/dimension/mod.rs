@@ -49,6 +49,7 @@
 
 mod bits;
 mod littlestone;
+mod memo;
 mod vc;
 
 #[cfg(test)]
@@ -97,17 +98,20 @@ impl LittlestoneTree {
 /// [`crate::Error::StateBudgetExceeded`].
 ///
 /// - For the Littlestone dimension a *state* is one memo entry of a
-///   [`LittlestoneSolver`] (one version space with its known bounds). An entry takes about
-///   64 bytes plus 8 bytes per key word; a key has at most `1 + ⌈|C| / 64⌉` words and
-///   usually far fewer, because small version spaces are stored as lists of concept
-///   indices (two per word). With the default budget the memo of a class of 1024 concepts
-///   therefore stays below about 20 M × 200 B ≈ 4 GB even in the worst case, and is
-///   typically a small fraction of that; lower `max_states` for larger classes or smaller
-///   machines.
-/// - For the VC dimension a *state* is one node of the branch-and-bound search (a
-///   candidate shattered set that survived the bounds); the search uses memory linear in
-///   the matrix size, so the budget only bounds the running time (a node costs roughly
-///   `|C|` word operations).
+///   [`LittlestoneSolver`] (one version space with its known bounds). An entry takes
+///   85–170 bytes in the table (64-byte slots, growth at 3/4 load), plus 8–16 bytes per
+///   key word for keys longer than 6 words (kept in an arena that grows by doubling). A
+///   key is the version space's list of concepts (two per word) or its bitset from the
+///   first to the last non-zero word, whichever is shorter, plus one word. With the
+///   default budget of 20 million states the memo therefore stays within about 3.5 GB
+///   when keys fit in the slots (always for classes of at most 320 concepts) and within
+///   about 9 GB for 1024 concepts in the worst case; searches that finish typically use a
+///   small fraction of that. Lower `max_states` on smaller machines.
+/// - For the VC dimension a *state* is one node of the branch-and-bound search that
+///   survived its bound (a shattered set that may still grow to the size searched for);
+///   evaluating the bound of its up to `|X|` children costs `O(|C| · ⌈|X| / 64⌉)` word
+///   operations each. The search uses memory linear in the matrix size, so the budget
+///   only bounds the running time: the default allows minutes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// The largest number of states the computation may create.

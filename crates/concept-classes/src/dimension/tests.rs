@@ -32,7 +32,10 @@ fn thresholds(n: usize, with_empty: bool) -> ClassMatrix {
 /// Parities over `{0,1}^d`: concept `a` labels `y` by the parity of `a & y`.
 fn parities(d: u32) -> ClassMatrix {
     let n = 1usize << d;
-    ClassMatrix::from_fn(n, n, DEFAULT_CELL_LIMIT, |a, y| (a & y).count_ones() % 2 == 1).unwrap()
+    ClassMatrix::from_fn(n, n, DEFAULT_CELL_LIMIT, |a, y| {
+        (a & y).count_ones() % 2 == 1
+    })
+    .unwrap()
 }
 
 /// All `2^n` functions on `n` points.
@@ -61,7 +64,8 @@ fn check(matrix: &ClassMatrix, vc: u32, ldim: u32, engines: &[Engine]) {
     assert_eq!(shattered.len(), vc as usize);
     check_shattered(matrix, &shattered).unwrap();
     for &engine in engines {
-        let LdimResult { dimension, tree } = littlestone_dimension(matrix, engine, &budget).unwrap();
+        let LdimResult { dimension, tree } =
+            littlestone_dimension(matrix, engine, &budget).unwrap();
         assert_eq!(dimension, ldim, "Littlestone dimension with {engine:?}");
         assert_eq!(check_littlestone_tree(matrix, &tree).unwrap(), ldim);
     }
@@ -124,7 +128,12 @@ fn all_functions_have_vc_n_and_ldim_n() {
 #[test]
 fn a_single_concept_has_both_dimensions_0() {
     check(&ClassMatrix::parse("0110\n").unwrap(), 0, 0, BOTH);
-    check(&ClassMatrix::parse("0110\n0110\n0110\n").unwrap(), 0, 0, BOTH);
+    check(
+        &ClassMatrix::parse("0110\n0110\n0110\n").unwrap(),
+        0,
+        0,
+        BOTH,
+    );
     check(&ClassMatrix::parse("1\n").unwrap(), 0, 0, BOTH);
 }
 
@@ -162,7 +171,10 @@ fn intervals_agree_between_engines() {
         let pruned = littlestone_dimension(&m, Engine::Pruned, &Budget::default()).unwrap();
         let plain = littlestone_dimension(&m, Engine::Plain, &Budget::default()).unwrap();
         assert_eq!(pruned.dimension, plain.dimension, "intervals over {n}");
-        assert_eq!(vc_dimension(&m, &Budget::default()).unwrap().dimension, 2.min(n as u32));
+        assert_eq!(
+            vc_dimension(&m, &Budget::default()).unwrap().dimension,
+            2.min(n as u32)
+        );
     }
 }
 
@@ -179,7 +191,11 @@ fn brute_vc(matrix: &ClassMatrix) -> u32 {
             continue;
         }
         let labelings: HashSet<u32> = (0..matrix.n_concepts())
-            .map(|c| (0..n).filter(|&y| subset >> y & 1 == 1 && matrix.get(c, y)).fold(0, |a, y| a | 1 << y))
+            .map(|c| {
+                (0..n)
+                    .filter(|&y| subset >> y & 1 == 1 && matrix.get(c, y))
+                    .fold(0, |a, y| a | 1 << y)
+            })
             .collect();
         if labelings.len() == 1 << size {
             best = size;
@@ -189,7 +205,11 @@ fn brute_vc(matrix: &ClassMatrix) -> u32 {
 }
 
 /// The Littlestone dimension by the defining recursion over explicit lists of concepts.
-fn brute_ldim(matrix: &ClassMatrix, concepts: &[usize], memo: &mut HashMap<Vec<usize>, i32>) -> i32 {
+fn brute_ldim(
+    matrix: &ClassMatrix,
+    concepts: &[usize],
+    memo: &mut HashMap<Vec<usize>, i32>,
+) -> i32 {
     match concepts.len() {
         0 => return -1,
         1 => return 0,
@@ -237,14 +257,23 @@ fn check_against_oracles(matrix: &ClassMatrix) {
     for y in (0..matrix.n_points()).filter(|y| !vc.shattered.contains(y)) {
         let mut larger = vc.shattered.clone();
         larger.push(y);
-        assert!(matches!(check_shattered(matrix, &larger), Err(Error::InvalidWitness { .. })));
+        assert!(matches!(
+            check_shattered(matrix, &larger),
+            Err(Error::InvalidWitness { .. })
+        ));
     }
     let all: Vec<usize> = (0..matrix.n_concepts()).collect();
     let expected = brute_ldim(matrix, &all, &mut HashMap::new());
     for engine in [Engine::Pruned, Engine::Plain] {
         let result = littlestone_dimension(matrix, engine, &budget).unwrap();
-        assert_eq!(result.dimension as i32, expected, "Ldim with {engine:?} of\n{matrix:?}");
-        assert_eq!(check_littlestone_tree(matrix, &result.tree).unwrap(), result.dimension);
+        assert_eq!(
+            result.dimension as i32, expected,
+            "Ldim with {engine:?} of\n{matrix:?}"
+        );
+        assert_eq!(
+            check_littlestone_tree(matrix, &result.tree).unwrap(),
+            result.dimension
+        );
         // Growing every leaf by the same point gives a deeper tree, which cannot verify.
         for x in 0..matrix.n_points() {
             let deeper = grow_leaves(&result.tree, x);
@@ -265,7 +294,11 @@ fn grow_leaves(tree: &LittlestoneTree, point: usize) -> LittlestoneTree {
             zero: Box::new(LittlestoneTree::Leaf),
             one: Box::new(LittlestoneTree::Leaf),
         },
-        LittlestoneTree::Node { point: p, zero, one } => LittlestoneTree::Node {
+        LittlestoneTree::Node {
+            point: p,
+            zero,
+            one,
+        } => LittlestoneTree::Node {
             point: *p,
             zero: Box::new(grow_leaves(zero, point)),
             one: Box::new(grow_leaves(one, point)),
@@ -362,8 +395,16 @@ fn realized_within(matrix: &ClassMatrix, tree: &LittlestoneTree, version_space: 
         LittlestoneTree::Leaf => true,
         LittlestoneTree::Node { point, zero, one } => {
             let column = matrix.column(*point);
-            let zeros: Vec<u64> = version_space.iter().zip(column).map(|(v, c)| v & !c).collect();
-            let ones: Vec<u64> = version_space.iter().zip(column).map(|(v, c)| v & c).collect();
+            let zeros: Vec<u64> = version_space
+                .iter()
+                .zip(column)
+                .map(|(v, c)| v & !c)
+                .collect();
+            let ones: Vec<u64> = version_space
+                .iter()
+                .zip(column)
+                .map(|(v, c)| v & c)
+                .collect();
             realized_within(matrix, zero, &zeros) && realized_within(matrix, one, &ones)
         }
     }
