@@ -15,9 +15,9 @@
 
 use std::hint::black_box;
 
-use benches::{INPUT_SEED, config};
-use concept_classes::ClassMatrix;
+use benches::{FirstConcepts, INPUT_SEED, config, labeled_sample};
 use concept_classes::dimension::{Budget, Engine, LittlestoneSolver, vc_dimension};
+use concept_classes::{ClassMatrix, ConceptClass, Parities, Thresholds, brute_force_error_counts};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -142,9 +142,50 @@ fn vc(c: &mut Criterion) {
     group.finish();
 }
 
+/// Error profiles: the fast paths against the brute-force reference in the same run. The
+/// brute force over all 2^20 thresholds × 10^5 examples (10^11 evaluations) is too slow
+/// for a bench, so it is measured on the first 2^10 concepts (`reference_slice_1024`); its
+/// cost is linear in |C|, so the full reference takes 2^10 times as long.
+fn error_profiles(c: &mut Criterion) {
+    const DOMAIN: u64 = 1 << 20;
+    const EXAMPLES: usize = 100_000;
+    let mut group = c.benchmark_group("error_profile");
+    group.sample_size(10);
+    let thresholds = Thresholds::new(DOMAIN).expect("valid");
+    let sample = labeled_sample(&thresholds, DOMAIN / 3, DOMAIN, EXAMPLES);
+    group.bench_function(BenchmarkId::new("thresholds_fast", DOMAIN), |b| {
+        b.iter(|| thresholds.error_counts(black_box(&sample)))
+    });
+    group.bench_function(BenchmarkId::new("thresholds_runs", DOMAIN), |b| {
+        b.iter(|| thresholds.error_runs(black_box(&sample)))
+    });
+    let slice = FirstConcepts {
+        class: &thresholds,
+        len: 1 << 10,
+    };
+    group.bench_function(
+        BenchmarkId::new("thresholds_reference_slice_1024", DOMAIN),
+        |b| b.iter(|| brute_force_error_counts(&slice, black_box(&sample))),
+    );
+    let parities = Parities::new(16).expect("valid");
+    let parity_sample = labeled_sample(&parities, 0b1011_0110_0101_0011, 1 << 16, EXAMPLES);
+    group.bench_function(BenchmarkId::new("parities_fast", 1u64 << 16), |b| {
+        b.iter(|| parities.error_counts(black_box(&parity_sample)))
+    });
+    let parity_slice = FirstConcepts {
+        class: &parities,
+        len: 1 << 10,
+    };
+    group.bench_function(
+        BenchmarkId::new("parities_reference_slice_1024", 1u64 << 16),
+        |b| b.iter(|| brute_force_error_counts(&parity_slice, black_box(&parity_sample))),
+    );
+    group.finish();
+}
+
 criterion_group! {
     name = concept_classes;
     config = config();
-    targets = littlestone, vc
+    targets = littlestone, vc, error_profiles
 }
 criterion_main!(concept_classes);
