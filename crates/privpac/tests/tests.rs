@@ -327,9 +327,9 @@ fn malformed_classes_exit_2_naming_the_fault() {
 
 fn data_file(name: &str, text: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("privpac-learn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(&dir).expect("the temporary directory is writable");
     let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
+    std::fs::write(&path, text).expect("the temporary directory is writable");
     path
 }
 
