@@ -1,6 +1,9 @@
 //! Cross-crate scenarios: the generic private learner's empirical sample complexity on
 //! thresholds and points, against its theoretical bound and its predicted growth.
 
+// clippy's allow-unwrap-in-tests does not cover helper functions of integration tests.
+#![allow(clippy::unwrap_used)]
+
 use concept_classes::{ConceptClass, Domain, Points, Thresholds};
 use dp_mechanisms::Privacy;
 use lab::{Distribution, Scenario, SearchConfig, empirical_sample_complexity};
