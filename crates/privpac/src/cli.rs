@@ -99,7 +99,7 @@ pub(crate) enum LearnerName {
 pub(crate) struct LearnArgs {
     #[arg(long, help = CLASS_HELP)]
     pub(crate) class: String,
-    /// The learner: erm, generic, stable, private-prediction, or sanitizer[:NAME] with NAME
+    /// The learner: erm, generic, stable, private-prediction, or `sanitizer[:NAME]` with NAME
     /// one of point, blr, pmw, mwem (default), tree (ε is split evenly between the
     /// sanitizer and the selection step).
     #[arg(long)]
