@@ -1,8 +1,6 @@
 //! The sanitizer-based learner: sanitize the sample's points with respect to C⊕, then
 //! choose among one representative per dichotomy of C on the synthetic database.
 
-use std::collections::HashMap;
-
 use concept_classes::{ConceptClass, Domain, Hypothesis, LabeledSample, Point};
 use dp_mechanisms::{ExponentialMechanism, Privacy, basic_composition};
 use rand::Rng;
@@ -10,6 +8,7 @@ use sanitizers::Sanitizer;
 
 use crate::error::{Error, Result};
 use crate::learner::Learner;
+use crate::stable::cover_on;
 
 /// The sanitizer-based learner of Beimel, Nissim and Stemmer (as stated in Bun–Nissim–
 /// Stemmer, "Simultaneous private learning of multiple concepts", Theorem 2.23; theorem
@@ -107,14 +106,7 @@ impl Learner for SanitizerLearner {
             .filter(|&(_, w)| w > 0.0)
             .map(|(x, _)| x)
             .collect();
-        let mut seen: HashMap<Vec<bool>, ()> = HashMap::new();
-        let mut cover = Vec::new();
-        for c in 0..errors.len() {
-            let labeling: Vec<bool> = support.iter().map(|&x| class.eval(c as u64, x)).collect();
-            if seen.insert(labeling, ()).is_none() {
-                cover.push(c);
-            }
-        }
+        let cover = cover_on(class, &support, errors.len());
         let scores: Vec<i64> = cover.iter().map(|&c| -(errors[c] as i64)).collect();
         let chosen = self.mechanism.sample_integer(&scores, rng)?;
         Ok(Hypothesis::Concept {

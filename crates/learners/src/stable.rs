@@ -258,8 +258,9 @@ impl Learner for PrivatePrediction {
     }
 }
 
-/// One representative (the smallest id) per labeling of `points` by the class.
-fn cover_on(class: &dyn ConceptClass, points: &[Point], len: usize) -> Vec<usize> {
+/// One representative (the smallest id) per labeling of `points` by the first `len`
+/// concepts of the class: a cover of the class on those points.
+pub(crate) fn cover_on(class: &dyn ConceptClass, points: &[Point], len: usize) -> Vec<usize> {
     let mut seen: HashMap<Vec<bool>, usize> = HashMap::new();
     let mut cover = Vec::new();
     for c in 0..len {

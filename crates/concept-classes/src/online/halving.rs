@@ -1,8 +1,8 @@
 //! The Halving algorithm.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::matrix::ClassMatrix;
-use crate::online::{OnlineLearner, TieRule, count, restrict};
+use crate::online::{OnlineLearner, TieRule, VersionSpace, count, vote};
 
 /// Halving (Littlestone 1988; Angluin 1988): predict the majority vote of the version
 /// space. Each mistake at least halves the version space, so it makes at most
@@ -14,10 +14,8 @@ use crate::online::{OnlineLearner, TieRule, count, restrict};
 #[derive(Debug, Clone)]
 pub struct Halving<'m> {
     matrix: &'m ClassMatrix,
-    version_space: Vec<u64>,
-    scratch: Vec<u64>,
+    version_space: VersionSpace,
     tie_rule: TieRule,
-    rounds: usize,
 }
 
 impl<'m> Halving<'m> {
@@ -25,16 +23,14 @@ impl<'m> Halving<'m> {
     pub fn new(matrix: &'m ClassMatrix, tie_rule: TieRule) -> Self {
         Halving {
             matrix,
-            version_space: matrix.all_concepts(),
-            scratch: Vec::with_capacity(matrix.column_words()),
+            version_space: VersionSpace::new(matrix),
             tie_rule,
-            rounds: 0,
         }
     }
 
     /// The number of concepts still consistent.
     pub fn version_space_size(&self) -> u64 {
-        count(&self.version_space)
+        count(self.version_space.set())
     }
 }
 
@@ -43,31 +39,17 @@ impl OnlineLearner for Halving<'_> {
         let column = self.matrix.column(x);
         let ones: u64 = self
             .version_space
+            .set()
             .iter()
             .zip(column)
             .map(|(s, c)| u64::from((s & c).count_ones()))
             .sum();
-        let zeros = count(&self.version_space) - ones;
-        Ok(match ones.cmp(&zeros) {
-            std::cmp::Ordering::Greater => true,
-            std::cmp::Ordering::Less => false,
-            std::cmp::Ordering::Equal => self.tie_rule.label(),
-        })
+        let zeros = count(self.version_space.set()) - ones;
+        Ok(vote(ones, zeros, self.tie_rule))
     }
 
     fn update(&mut self, x: usize, y: bool) -> Result<()> {
-        self.rounds += 1;
-        restrict(
-            &self.version_space,
-            self.matrix.column(x),
-            y,
-            &mut self.scratch,
-        );
-        if count(&self.scratch) == 0 {
-            return Err(Error::NotRealizable { round: self.rounds });
-        }
-        std::mem::swap(&mut self.version_space, &mut self.scratch);
-        Ok(())
+        self.version_space.observe(self.matrix, x, y)
     }
 
     fn name(&self) -> &'static str {

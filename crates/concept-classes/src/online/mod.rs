@@ -52,6 +52,58 @@ pub trait OnlineLearner {
     fn name(&self) -> &'static str;
 }
 
+/// The concepts of a matrix still consistent with the examples seen so far.
+#[derive(Debug, Clone)]
+pub(crate) struct VersionSpace {
+    set: Vec<u64>,
+    scratch: Vec<u64>,
+    rounds: usize,
+}
+
+impl VersionSpace {
+    /// Every concept of `matrix`.
+    pub(crate) fn new(matrix: &crate::matrix::ClassMatrix) -> Self {
+        VersionSpace {
+            set: matrix.all_concepts(),
+            scratch: Vec::with_capacity(matrix.column_words()),
+            rounds: 0,
+        }
+    }
+
+    /// The consistent concepts as a bitset.
+    pub(crate) fn set(&self) -> &[u64] {
+        &self.set
+    }
+
+    /// Keeps the concepts that label `x` with `y`.
+    ///
+    /// # Errors
+    /// [`crate::Error::NotRealizable`] if none is left (the version space is unchanged).
+    pub(crate) fn observe(
+        &mut self,
+        matrix: &crate::matrix::ClassMatrix,
+        x: usize,
+        y: bool,
+    ) -> Result<()> {
+        self.rounds += 1;
+        restrict(&self.set, matrix.column(x), y, &mut self.scratch);
+        if count(&self.scratch) == 0 {
+            return Err(crate::Error::NotRealizable { round: self.rounds });
+        }
+        std::mem::swap(&mut self.set, &mut self.scratch);
+        Ok(())
+    }
+}
+
+/// The label whose score is larger, ties broken by `tie_rule`.
+pub(crate) fn vote<T: Ord>(ones: T, zeros: T, tie_rule: TieRule) -> bool {
+    match ones.cmp(&zeros) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => tie_rule.label(),
+    }
+}
+
 /// `set ∩ column` (label 1) or `set \ column` (label 0), written into `out`.
 pub(crate) fn restrict(set: &[u64], column: &[u64], label: bool, out: &mut Vec<u64>) {
     out.clear();

@@ -1,9 +1,9 @@
 //! The Standard Optimal Algorithm.
 
 use crate::dimension::{Budget, Engine, LittlestoneSolver};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::matrix::ClassMatrix;
-use crate::online::{OnlineLearner, TieRule, count, restrict};
+use crate::online::{OnlineLearner, TieRule, VersionSpace, restrict, vote};
 
 /// The Standard Optimal Algorithm (Littlestone 1988): predict the label `y` whose version
 /// space `V^y = {c ∈ V : c(x) = y}` has the larger Littlestone dimension. Every mistake
@@ -22,10 +22,9 @@ use crate::online::{OnlineLearner, TieRule, count, restrict};
 pub struct Soa<'m> {
     matrix: &'m ClassMatrix,
     solver: LittlestoneSolver<'m>,
-    version_space: Vec<u64>,
+    version_space: VersionSpace,
     scratch: Vec<u64>,
     tie_rule: TieRule,
-    rounds: usize,
 }
 
 impl<'m> Soa<'m> {
@@ -34,10 +33,9 @@ impl<'m> Soa<'m> {
         Soa {
             matrix,
             solver: LittlestoneSolver::new(matrix, Engine::Pruned, budget),
-            version_space: matrix.all_concepts(),
+            version_space: VersionSpace::new(matrix),
             scratch: Vec::with_capacity(matrix.column_words()),
             tie_rule,
-            rounds: 0,
         }
     }
 
@@ -46,37 +44,22 @@ impl<'m> Soa<'m> {
     /// # Errors
     /// As for the solver.
     pub fn current_ldim(&mut self) -> Result<i32> {
-        self.solver.ldim(&self.version_space)
+        self.solver.ldim(self.version_space.set())
     }
 }
 
 impl OnlineLearner for Soa<'_> {
     fn predict(&mut self, x: usize) -> Result<bool> {
         let column = self.matrix.column(x);
-        restrict(&self.version_space, column, true, &mut self.scratch);
+        restrict(self.version_space.set(), column, true, &mut self.scratch);
         let ones = self.solver.ldim(&self.scratch)?;
-        restrict(&self.version_space, column, false, &mut self.scratch);
+        restrict(self.version_space.set(), column, false, &mut self.scratch);
         let zeros = self.solver.ldim(&self.scratch)?;
-        Ok(match ones.cmp(&zeros) {
-            std::cmp::Ordering::Greater => true,
-            std::cmp::Ordering::Less => false,
-            std::cmp::Ordering::Equal => self.tie_rule.label(),
-        })
+        Ok(vote(ones, zeros, self.tie_rule))
     }
 
     fn update(&mut self, x: usize, y: bool) -> Result<()> {
-        self.rounds += 1;
-        restrict(
-            &self.version_space,
-            self.matrix.column(x),
-            y,
-            &mut self.scratch,
-        );
-        if count(&self.scratch) == 0 {
-            return Err(Error::NotRealizable { round: self.rounds });
-        }
-        std::mem::swap(&mut self.version_space, &mut self.scratch);
-        Ok(())
+        self.version_space.observe(self.matrix, x, y)
     }
 
     fn name(&self) -> &'static str {
