@@ -17,7 +17,7 @@ use crate::online::{OnlineLearner, TieRule, VersionSpace, restrict, vote};
 /// Two exact `Ldim` computations per prediction, mostly answered from the memo.
 ///
 /// # Errors
-/// [`Error::StateBudgetExceeded`] if an `Ldim` computation exceeds the budget.
+/// [`crate::Error::StateBudgetExceeded`] if an `Ldim` computation exceeds the budget.
 #[derive(Debug)]
 pub struct Soa<'m> {
     matrix: &'m ClassMatrix,
