@@ -32,6 +32,7 @@ pub(crate) fn run(args: &DemoArgs) -> anyhow::Result<()> {
         accounting_section()?,
         dimensions_section()?,
         learning_section(args.common.seed.unwrap_or(2026))?,
+        sanitizing_section(&mut rng)?,
     ];
     if args.common.json {
         let values: Vec<serde_json::Value> = sections.into_iter().map(|s| s.json).collect();
@@ -43,8 +44,7 @@ pub(crate) fn run(args: &DemoArgs) -> anyhow::Result<()> {
             print!("{}", section.text);
             println!();
         }
-        println!("Sanitizers and multi-learners arrive with their own issues; this tour grows");
-        println!("with them.");
+        println!("Multi-learners arrive with their own issue; this tour grows with them.");
     }
     Ok(())
 }
@@ -338,5 +338,42 @@ fn learning_section(seed: u64) -> anyhow::Result<Section> {
         title: "private learning: accuracy against ε and n",
         text,
         json: json!({ "section": "learning", "results": results }),
+    })
+}
+
+fn sanitizing_section(rng: &mut StdRng) -> anyhow::Result<Section> {
+    use sanitizers::{Mwem, Sanitizer, ThresholdSanitizer, max_query_error};
+    let class = parse_spec("thresholds:1024")?;
+    // 5000 points, skewed towards small values.
+    let data: Vec<u64> = (0..5000u64)
+        .map(|i| (i * i) % 1024 * (i % 3 + 1) / 3)
+        .collect();
+    let mut table = Table::new(&[
+        "sanitizer",
+        "guarantee",
+        "max query error over 1024 thresholds",
+    ]);
+    let mut rows = Vec::new();
+    let sanitizers: Vec<Box<dyn Sanitizer>> = vec![
+        Box::new(ThresholdSanitizer::new(Privacy::pure(1.0)?)?),
+        Box::new(Mwem::new(Privacy::pure(1.0)?, 20)?),
+    ];
+    for sanitizer in sanitizers {
+        let synthetic = sanitizer.sanitize(class.as_ref(), &data, rng)?;
+        let (error, _) = max_query_error(class.as_ref(), &data, &synthetic)?;
+        table.row(vec![
+            sanitizer.name(),
+            sanitizer.privacy().to_string(),
+            format!("{error:.4}"),
+        ]);
+        rows.push(json!({ "sanitizer": sanitizer.name(), "max_query_error": error }));
+    }
+    Ok(Section {
+        title: "private synthetic data",
+        text: format!(
+            "Synthetic data for the counting queries of thresholds:1024 (5000 points):\n{}",
+            table.render()
+        ),
+        json: json!({ "section": "sanitizing", "results": rows }),
     })
 }
