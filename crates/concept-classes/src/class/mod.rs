@@ -128,6 +128,15 @@ pub fn run_length_encode(counts: &[u64]) -> Vec<ErrorRun> {
     runs
 }
 
+/// Checks that every point of `sample` lies in `domain` (a sample built for another domain
+/// must give an error, not an out-of-bounds index in a fast path).
+///
+/// # Errors
+/// [`Error::PointOutsideDomain`] for the first offending point.
+pub(crate) fn check_sample(domain: &Domain, sample: &LabeledSample) -> Result<()> {
+    sample.points().iter().try_for_each(|&x| domain.check(x))
+}
+
 /// Checks that a class is small enough for a dense profile and returns |C|.
 pub(crate) fn dense_len<C: ConceptClass + ?Sized>(class: &C) -> Result<usize> {
     let len = class.len();

@@ -1,6 +1,6 @@
 //! `PAR_d`: parities `c_a(y) = ⟨a, y⟩ mod 2` over the hypercube.
 
-use crate::class::{ConceptClass, dense_len};
+use crate::class::{ConceptClass, check_sample, dense_len};
 use crate::domain::{Domain, Point};
 use crate::error::Result;
 use crate::sample::LabeledSample;
@@ -47,6 +47,7 @@ impl ConceptClass for Parities {
     /// (−1)^{y_i}`, the transform `F(a) = Σ_x f(x)(−1)^{⟨a,x⟩}` counts agreements minus
     /// disagreements of concept `a`, so `errors(a) = (n − F(a))/2`.
     fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
+        check_sample(&self.domain, sample)?;
         let len = dense_len(self)?;
         let mut f = vec![0i64; len];
         for (x, y) in sample.iter() {

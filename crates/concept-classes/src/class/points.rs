@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::class::{ConceptClass, ErrorRun, dense_len};
+use crate::class::{ConceptClass, ErrorRun, check_sample, dense_len};
 use crate::domain::{Domain, Point};
 use crate::error::Result;
 use crate::sample::LabeledSample;
@@ -62,6 +62,7 @@ impl ConceptClass for Points {
     /// Counting: concept `a` errs on every positive example not at `a` and every negative
     /// example at `a`, so `errors(a) = P − pos(a) + neg(a)`. O(n + |X|).
     fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
+        check_sample(&self.domain, sample)?;
         let len = dense_len(self)?;
         let (per_point, positives) = self.tallies(sample);
         let mut counts = vec![positives; len];
@@ -74,6 +75,7 @@ impl ConceptClass for Points {
     /// O(n log n) runs: every concept whose point is absent from the sample errs exactly
     /// `P` times; only the sample's distinct points break the runs. Works for any |X|.
     fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
+        check_sample(&self.domain, sample)?;
         let (per_point, positives) = self.tallies(sample);
         let mut present: Vec<(u64, u64)> = per_point
             .into_iter()

@@ -179,3 +179,30 @@ fn classes_have_autotraits() {
     assert_auto::<WithZero>();
     assert_auto::<ClassMatrix>();
 }
+
+#[test]
+fn samples_from_another_domain_are_errors_not_panics() {
+    let wide = Domain::ordered(100).unwrap();
+    let sample = LabeledSample::from_pairs(&wide, &[(3, true), (50, false)]).unwrap();
+    let classes: Vec<Box<dyn ConceptClass>> = vec![
+        Box::new(Thresholds::new(10).unwrap()),
+        Box::new(Points::new(Domain::ordered(10).unwrap())),
+    ];
+    for class in &classes {
+        assert!(matches!(
+            class.error_counts(&sample),
+            Err(Error::PointOutsideDomain { point: 50, .. })
+        ));
+        assert!(matches!(
+            class.error_runs(&sample),
+            Err(Error::PointOutsideDomain { point: 50, .. })
+        ));
+    }
+    let cube = Domain::hypercube(8).unwrap();
+    let sample = LabeledSample::from_pairs(&cube, &[(200, true)]).unwrap();
+    let parities = Parities::new(4).unwrap();
+    assert!(matches!(
+        parities.error_counts(&sample),
+        Err(Error::PointOutsideDomain { point: 200, .. })
+    ));
+}

@@ -1,7 +1,7 @@
 //! `THRESH_X`: thresholds `c_t(y) = 1 iff y ≤ t` over an ordered domain.
 
 use crate::class::points::push_run;
-use crate::class::{ConceptClass, ErrorRun, dense_len};
+use crate::class::{ConceptClass, ErrorRun, check_sample, dense_len};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 use crate::sample::LabeledSample;
@@ -61,6 +61,7 @@ impl ConceptClass for Thresholds {
     /// Prefix counts, O(n + |X|): `errors(t) = #{positives with x > t} + #{negatives with
     /// x ≤ t}`, computed from per-point tallies in one sweep over `t`.
     fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
+        check_sample(&self.domain, sample)?;
         let len = dense_len(self)?;
         let mut positives_at = vec![0u64; len];
         let mut negatives_at = vec![0u64; len];
@@ -86,6 +87,7 @@ impl ConceptClass for Thresholds {
     /// O(n log n) without materializing |X|: sort the sample, sweep its distinct points;
     /// between consecutive sample points the count is constant.
     fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
+        check_sample(&self.domain, sample)?;
         let mut examples: Vec<(u64, bool)> = sample.iter().collect();
         examples.sort_unstable();
         let positives_total = examples.iter().filter(|e| e.1).count() as u64;
