@@ -17,6 +17,7 @@ use std::hint::black_box;
 
 use benches::{FirstConcepts, INPUT_SEED, config, labeled_sample};
 use concept_classes::dimension::{Budget, Engine, LittlestoneSolver, vc_dimension};
+use concept_classes::online::{Halving, OnlineLearner, Soa, TieRule};
 use concept_classes::{ClassMatrix, ConceptClass, Parities, Thresholds, brute_force_error_counts};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
@@ -183,9 +184,55 @@ fn error_profiles(c: &mut Criterion) {
     group.finish();
 }
 
+/// Online learners: one iteration plays `ROUNDS` rounds (predict and update) of a fixed
+/// realizable sequence from a fresh learner, so the per-round cost is the median divided
+/// by `ROUNDS` (SOA's includes filling its shared memo, as in real use).
+fn online(c: &mut Criterion) {
+    const ROUNDS: usize = 100;
+    let mut group = c.benchmark_group("online");
+    for (id, matrix) in [
+        ("halving", random_dense(4096, 32, 0.5)),
+        ("soa_sparse", random_dense(1024, 32, 0.1)),
+    ] {
+        let mut rng = ChaCha8Rng::seed_from_u64(INPUT_SEED ^ 7);
+        let target = rng.random_range(0..matrix.n_concepts());
+        let sequence: Vec<(usize, bool)> = (0..ROUNDS)
+            .map(|_| {
+                let x = rng.random_range(0..matrix.n_points());
+                (x, matrix.get(target, x))
+            })
+            .collect();
+        group.bench_function(BenchmarkId::new(id, ROUNDS), |b| {
+            b.iter(|| {
+                let mut learner: Box<dyn OnlineLearner> = if id == "halving" {
+                    Box::new(Halving::new(&matrix, TieRule::PredictOne))
+                } else {
+                    Box::new(Soa::new(&matrix, TieRule::PredictOne, Budget::default()))
+                };
+                let mut mistakes = 0;
+                for &(x, y) in black_box(&sequence) {
+                    mistakes += usize::from(learner.predict(x).expect("within budget") != y);
+                    learner.update(x, y).expect("realizable");
+                }
+                mistakes
+            })
+        });
+    }
+    group.finish();
+}
+
+/// A seeded random class with cells 1 with probability `density`.
+fn random_dense(n_concepts: usize, n_points: usize, density: f64) -> ClassMatrix {
+    let mut rng = ChaCha8Rng::seed_from_u64(INPUT_SEED ^ 11 ^ (n_concepts * n_points) as u64);
+    ClassMatrix::from_fn(n_concepts, n_points, u128::MAX, |_, _| {
+        rng.random_bool(density)
+    })
+    .expect("non-empty")
+}
+
 criterion_group! {
     name = concept_classes;
     config = config();
-    targets = littlestone, vc, error_profiles
+    targets = littlestone, vc, error_profiles, online
 }
 criterion_main!(concept_classes);
