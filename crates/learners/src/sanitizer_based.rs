@@ -1,14 +1,14 @@
 //! The sanitizer-based learner: sanitize the sample's points with respect to C⊕, then
 //! choose among one representative per dichotomy of C on the synthetic database.
 
-use concept_classes::{ConceptClass, Domain, Hypothesis, LabeledSample, Point};
+use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point, Xor};
 use dp_mechanisms::{ExponentialMechanism, Privacy, basic_composition};
 use rand::Rng;
 use sanitizers::Sanitizer;
 
 use crate::error::{Error, Result};
 use crate::learner::Learner;
-use crate::stable::cover_on;
+use crate::stable::select_from_cover;
 
 /// The sanitizer-based learner of Beimel, Nissim and Stemmer (as stated in Bun–Nissim–
 /// Stemmer, "Simultaneous private learning of multiple concepts", Theorem 2.23; theorem
@@ -55,32 +55,6 @@ impl SanitizerLearner {
     }
 }
 
-/// `C⊕` over a borrowed class: concept `i·|C| + j` is `c_i ⊕ c_j`.
-#[derive(Debug)]
-struct BorrowedXor<'c> {
-    inner: &'c dyn ConceptClass,
-    inner_len: u64,
-}
-
-impl ConceptClass for BorrowedXor<'_> {
-    fn domain(&self) -> &Domain {
-        self.inner.domain()
-    }
-
-    fn len(&self) -> u128 {
-        u128::from(self.inner_len) * u128::from(self.inner_len)
-    }
-
-    fn eval(&self, id: u64, x: Point) -> bool {
-        let (i, j) = (id / self.inner_len, id % self.inner_len);
-        self.inner.eval(i, x) ^ self.inner.eval(j, x)
-    }
-
-    fn name(&self) -> String {
-        format!("xor({})", self.inner.name())
-    }
-}
-
 impl Learner for SanitizerLearner {
     fn learn(
         &self,
@@ -92,10 +66,7 @@ impl Learner for SanitizerLearner {
             return Err(Error::EmptySample);
         }
         let errors = class.error_counts(sample)?;
-        let xor = BorrowedXor {
-            inner: class,
-            inner_len: errors.len() as u64,
-        };
+        let xor = Xor::new(class)?;
         let synthetic = self
             .sanitizer
             .sanitize(&xor, sample.points(), rng)
@@ -106,12 +77,7 @@ impl Learner for SanitizerLearner {
             .filter(|&(_, w)| w > 0.0)
             .map(|(x, _)| x)
             .collect();
-        let cover = cover_on(class, &support, errors.len());
-        let scores: Vec<i64> = cover.iter().map(|&c| -(errors[c] as i64)).collect();
-        let chosen = self.mechanism.sample_integer(&scores, rng)?;
-        Ok(Hypothesis::Concept {
-            id: cover[chosen] as u64,
-        })
+        select_from_cover(&self.mechanism, class, &support, &errors, rng)
     }
 
     fn privacy(&self) -> Option<Privacy> {

@@ -134,12 +134,7 @@ impl Learner for StableLearner {
         let t = self.subset_size.min(sample.len());
         let indices = rand::seq::index::sample(rng, sample.len(), t);
         let points: Vec<Point> = indices.iter().map(|i| sample.points()[i]).collect();
-        let cover = cover_on(class, &points, errors.len());
-        let scores: Vec<i64> = cover.iter().map(|&c| -(errors[c] as i64)).collect();
-        let chosen = self.mechanism.sample_integer(&scores, rng)?;
-        Ok(Hypothesis::Concept {
-            id: cover[chosen] as u64,
-        })
+        select_from_cover(&self.mechanism, class, &points, &errors, rng)
     }
 
     fn privacy(&self) -> Option<Privacy> {
@@ -258,9 +253,27 @@ impl Learner for PrivatePrediction {
     }
 }
 
+/// The exponential mechanism (score −mistakes, from the dense profile `errors`) over the
+/// cover of the class on `points`: the common last step of the stable and the
+/// sanitizer-based learners.
+pub(crate) fn select_from_cover(
+    mechanism: &ExponentialMechanism,
+    class: &dyn ConceptClass,
+    points: &[Point],
+    errors: &[u64],
+    rng: &mut dyn Rng,
+) -> Result<Hypothesis> {
+    let cover = cover_on(class, points, errors.len());
+    let scores: Vec<i64> = cover.iter().map(|&c| -(errors[c] as i64)).collect();
+    let chosen = mechanism.sample_integer(&scores, rng)?;
+    Ok(Hypothesis::Concept {
+        id: cover[chosen] as u64,
+    })
+}
+
 /// One representative (the smallest id) per labeling of `points` by the first `len`
 /// concepts of the class: a cover of the class on those points.
-pub(crate) fn cover_on(class: &dyn ConceptClass, points: &[Point], len: usize) -> Vec<usize> {
+fn cover_on(class: &dyn ConceptClass, points: &[Point], len: usize) -> Vec<usize> {
     let mut seen: HashMap<Vec<bool>, usize> = HashMap::new();
     let mut cover = Vec::new();
     for c in 0..len {

@@ -93,6 +93,50 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
     }
 }
 
+/// A borrowed class is a class (so combinators such as [`Xor`] can wrap `&dyn ConceptClass`).
+impl<T: ConceptClass + ?Sized> ConceptClass for &T {
+    fn domain(&self) -> &Domain {
+        (**self).domain()
+    }
+    fn len(&self) -> u128 {
+        (**self).len()
+    }
+    fn eval(&self, id: u64, x: Point) -> bool {
+        (**self).eval(id, x)
+    }
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
+        (**self).error_counts(sample)
+    }
+    fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
+        (**self).error_runs(sample)
+    }
+}
+
+/// An owned, boxed class is a class (the form [`crate::parse_spec`] returns).
+impl<T: ConceptClass + ?Sized> ConceptClass for Box<T> {
+    fn domain(&self) -> &Domain {
+        (**self).domain()
+    }
+    fn len(&self) -> u128 {
+        (**self).len()
+    }
+    fn eval(&self, id: u64, x: Point) -> bool {
+        (**self).eval(id, x)
+    }
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
+        (**self).error_counts(sample)
+    }
+    fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
+        (**self).error_runs(sample)
+    }
+}
+
 /// The brute-force error profile: evaluate every concept on every example.
 ///
 /// # Errors

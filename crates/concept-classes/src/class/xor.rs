@@ -7,18 +7,21 @@ use crate::error::{Error, Result};
 /// `C⊕ = {f ⊕ g : f, g ∈ C}`: concept `i·|C| + j` is `c_i ⊕ c_j` (|C|² ids; different ids
 /// may name the same function). The class Beimel–Nissim–Stemmer sanitize against to learn
 /// every concept of C from one synthetic database.
+///
+/// The inner class may be owned (`Box<dyn ConceptClass>`, the default) or borrowed
+/// (`&dyn ConceptClass`).
 #[derive(Debug)]
-pub struct Xor {
-    inner: Box<dyn ConceptClass>,
+pub struct Xor<C: ConceptClass = Box<dyn ConceptClass>> {
+    inner: C,
     inner_len: u64,
 }
 
-impl Xor {
+impl<C: ConceptClass> Xor<C> {
     /// The XOR class of `inner`.
     ///
     /// # Errors
     /// [`Error::TooLarge`] if |C|² exceeds 2^64.
-    pub fn new(inner: Box<dyn ConceptClass>) -> Result<Self> {
+    pub fn new(inner: C) -> Result<Self> {
         let inner_len = inner.len();
         if inner_len > u128::from(u32::MAX) + 1 {
             return Err(Error::TooLarge {
@@ -40,7 +43,7 @@ impl Xor {
     }
 }
 
-impl ConceptClass for Xor {
+impl<C: ConceptClass> ConceptClass for Xor<C> {
     fn domain(&self) -> &Domain {
         self.inner.domain()
     }
@@ -61,16 +64,16 @@ impl ConceptClass for Xor {
 
 /// `C ∪ {0}`: the class plus the constant-0 concept, which gets the id `|C|`.
 #[derive(Debug)]
-pub struct WithZero {
-    inner: Box<dyn ConceptClass>,
+pub struct WithZero<C: ConceptClass = Box<dyn ConceptClass>> {
+    inner: C,
 }
 
-impl WithZero {
+impl<C: ConceptClass> WithZero<C> {
     /// `inner ∪ {0}`.
     ///
     /// # Errors
     /// [`Error::TooLarge`] if `inner` already has 2^64 concepts (ids would overflow).
-    pub fn new(inner: Box<dyn ConceptClass>) -> Result<Self> {
+    pub fn new(inner: C) -> Result<Self> {
         if inner.len() > u128::from(u64::MAX) {
             return Err(Error::TooLarge {
                 what: "class plus zero",
@@ -83,7 +86,7 @@ impl WithZero {
     }
 }
 
-impl ConceptClass for WithZero {
+impl<C: ConceptClass> ConceptClass for WithZero<C> {
     fn domain(&self) -> &Domain {
         self.inner.domain()
     }
