@@ -40,6 +40,16 @@ pub enum Hypothesis {
         /// The flip probability in [0, 1/2].
         flip_probability: f64,
     },
+    /// A randomized predictor: a noisy majority vote of deterministic members. With `v₁`
+    /// members voting 1 and `v₀` voting 0 at x, each prediction is 1 with probability
+    /// `1/(1 + exp(ε(v₀ − v₁)/2))`: the exponential mechanism over the two labels scored by
+    /// their votes (subsample-and-aggregate private prediction).
+    NoisyVote {
+        /// The voting deterministic hypotheses.
+        members: Vec<Hypothesis>,
+        /// The exponential mechanism's parameter ε (> 0).
+        epsilon: f64,
+    },
 }
 
 impl Hypothesis {
@@ -53,16 +63,24 @@ impl Hypothesis {
                 let p = base.probability_of_one(class, x);
                 p * (1.0 - flip_probability) + (1.0 - p) * flip_probability
             }
+            Hypothesis::NoisyVote { members, epsilon } => {
+                let (zeros, ones) = votes(members, class, x);
+                1.0 / (1.0 + (epsilon * (zeros as f64 - ones as f64) / 2.0).exp())
+            }
             deterministic => f64::from(u8::from(deterministic.label_of_deterministic(class, x))),
         }
     }
 
     /// Whether the hypothesis is deterministic.
     pub fn is_deterministic(&self) -> bool {
-        !matches!(self, Hypothesis::Flipped { .. })
+        !matches!(
+            self,
+            Hypothesis::Flipped { .. } | Hypothesis::NoisyVote { .. }
+        )
     }
 
-    /// The label of a deterministic hypothesis (a randomized one gives its base's label).
+    /// The label of a deterministic hypothesis (a randomized one gives its base's label, or
+    /// for a noisy vote the strict majority, 0 on ties).
     pub fn eval(&self, class: &dyn ConceptClass, x: Point) -> bool {
         self.label_of_deterministic(class, x)
     }
@@ -84,6 +102,12 @@ impl Hypothesis {
                 let uniform = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
                 label ^ (uniform < *flip_probability)
             }
+            Hypothesis::NoisyVote { .. } => {
+                // Same float coin as above: exact to within 2^-53 in probability. For the
+                // exact coin use the learner's own `predict` (learners::VotingPredictor).
+                let uniform = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                uniform < self.probability_of_one(class, x)
+            }
             deterministic => deterministic.label_of_deterministic(class, x),
         }
     }
@@ -100,8 +124,22 @@ impl Hypothesis {
                 .binary_search(&x)
                 .map_or(*default, |i| labels.get(i).copied().unwrap_or(*default)),
             Hypothesis::Flipped { base, .. } => base.label_of_deterministic(class, x),
+            Hypothesis::NoisyVote { members, .. } => {
+                let (zeros, ones) = votes(members, class, x);
+                ones > zeros
+            }
         }
     }
+}
+
+/// The numbers of members voting 0 and 1 at x (members vote with their deterministic
+/// label).
+fn votes(members: &[Hypothesis], class: &dyn ConceptClass, x: Point) -> (usize, usize) {
+    let ones = members
+        .iter()
+        .filter(|m| m.label_of_deterministic(class, x))
+        .count();
+    (members.len() - ones, ones)
 }
 
 #[cfg(test)]
@@ -124,11 +162,25 @@ mod tests {
                 base: Box::new(Hypothesis::Concept { id: 4 }),
                 flip_probability: 0.25,
             },
+            Hypothesis::NoisyVote {
+                members: vec![
+                    Hypothesis::Concept { id: 2 },
+                    Hypothesis::Concept { id: 4 },
+                    Hypothesis::Concept { id: 6 },
+                ],
+                epsilon: 2.0,
+            },
         ];
         assert!(hypotheses[0].eval(&class, 4) && !hypotheses[0].eval(&class, 5));
         assert!(hypotheses[2].eval(&class, 7) && !hypotheses[2].eval(&class, 3));
         assert_eq!(hypotheses[3].probability_of_one(&class, 0), 0.75);
         assert_eq!(hypotheses[3].probability_of_one(&class, 9), 0.25);
+        // Thresholds label x ≤ id with 1: at x = 3 the votes are 1 for 0 and 2 for 1, so
+        // Pr[1] = 1/(1 + e^{2·(1 − 2)/2}) = 1/(1 + e^{−1}).
+        let vote = &hypotheses[4];
+        assert!((vote.probability_of_one(&class, 3) - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-15);
+        assert!((vote.probability_of_one(&class, 9) - 1.0 / (1.0 + 3.0f64.exp())).abs() < 1e-15);
+        assert!(vote.eval(&class, 3) && !vote.eval(&class, 5) && !vote.is_deterministic());
         for h in &hypotheses {
             let json = serde_json::to_string(h).unwrap();
             let back: Hypothesis = serde_json::from_str(&json).unwrap();

@@ -26,6 +26,14 @@ pub enum Error {
         /// The smallest number of mistakes of any concept.
         best: u64,
     },
+    /// The sample is too small for the learner's parameters.
+    #[error("the sample has {got} examples; this learner needs at least {needed}")]
+    SampleTooSmall {
+        /// The fewest examples the learner accepts.
+        needed: usize,
+        /// The sample size.
+        got: usize,
+    },
     /// A learner parameter is out of range.
     #[error("{name} must be {requirement}, got {value}")]
     InvalidParameter {

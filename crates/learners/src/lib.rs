@@ -13,12 +13,16 @@
 //! - [`StableLearner`] and [`PrivatePrediction`]: subsample, cover, exponential mechanism
 //!   (after Dagan–Feldman), with uniform stability of predictions and per-prediction
 //!   privacy derived in their docs and measured exactly in the tests.
+//! - [`VotingPredictor`]: subsample-and-aggregate private prediction (ERM on blocks, a
+//!   noisy vote), the realizable private-prediction learner.
+//! - [`RelabelingPredictor`]: agnostic private prediction after the outline of
+//!   Dagan–Feldman's Theorem 2 (subsample, exponential mechanism over the dichotomies of
+//!   the subsample, relabel, vote), with its per-prediction ε derived and measured
+//!   exactly.
 //! - [`Subsampled`]: the empirical-learner conversion through secrecy of the sample.
 //! - [`SanitizerLearner`]: sanitize with respect to C⊕, then choose among one concept per
 //!   dichotomy on the synthetic database (generic over any `sanitizers::Sanitizer`).
 //! - [`bounds`]: sample-complexity formulas, each with its source.
-//!
-//! Not here yet: the Theorem 2 algorithm of Dagan–Feldman.
 //!
 //! # Example
 //! ```
@@ -44,17 +48,21 @@ mod erm;
 mod error;
 mod generic;
 mod learner;
+mod relabeling;
 mod sanitizer_based;
 mod stable;
 mod subsample;
+mod voting;
 
 pub use erm::{Erm, ErmMode};
 pub use error::{Error, Result};
 pub use generic::GenericLearner;
 pub use learner::Learner;
+pub use relabeling::RelabelingPredictor;
 pub use sanitizer_based::SanitizerLearner;
 pub use stable::{PrivatePrediction, StableLearner};
 pub use subsample::Subsampled;
+pub use voting::VotingPredictor;
 
 #[cfg(test)]
 mod tests;
