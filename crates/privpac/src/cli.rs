@@ -93,13 +93,21 @@ pub(crate) enum LearnerName {
     Stable,
     /// Private prediction: the stable learner with randomized labels.
     PrivatePrediction,
+    /// Private prediction by subsample-and-aggregate: ERM on blocks, a noisy vote
+    /// (ε is the vote's, per prediction).
+    Voting,
+    /// Agnostic private prediction: subsample, exponential mechanism over its dichotomies,
+    /// relabel, noisy vote (ε is the per-prediction target; the subsample is sized to meet
+    /// it).
+    Relabeling,
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct LearnArgs {
     #[arg(long, help = CLASS_HELP)]
     pub(crate) class: String,
-    /// The learner: erm, generic, stable, private-prediction, or `sanitizer[:NAME]` with NAME
+    /// The learner: erm, generic, stable, private-prediction, voting, relabeling, or
+    /// `sanitizer[:NAME]` with NAME
     /// one of point, blr, pmw, mwem (default), tree (ε is split evenly between the
     /// sanitizer and the selection step).
     #[arg(long)]
@@ -120,6 +128,12 @@ pub(crate) struct LearnArgs {
     /// For private prediction: the label flip probability η (default 0.1).
     #[arg(long, default_value_t = 0.1)]
     pub(crate) flip_probability: f64,
+    /// For voting and relabeling: the number of voters (blocks) k.
+    #[arg(long, default_value_t = 7)]
+    pub(crate) voters: usize,
+    /// For relabeling: the vote's ε₂ (the subsample term of the guarantee grows with it).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    pub(crate) vote_epsilon: f64,
     #[command(flatten)]
     pub(crate) options: SanitizerOptions,
     #[command(flatten)]

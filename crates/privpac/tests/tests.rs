@@ -347,6 +347,7 @@ fn learn_runs_every_learner_and_reports_the_guarantee() {
         ("generic", "(1, 0)-DP"),
         ("stable", "uniformly stable"),
         ("private-prediction", "-DP"),
+        ("voting", "1.0000-DP"),
     ] {
         let output = privpac(&[
             "learn",
@@ -377,6 +378,70 @@ fn learn_runs_every_learner_and_reports_the_guarantee() {
             "{learner}: {parsed}"
         );
     }
+}
+
+#[test]
+fn learn_relabeling_sizes_its_subsample_to_the_requested_epsilon() {
+    let mut csv = String::from("x,y\n");
+    for i in 0..4000u64 {
+        let x = (i * 37) % 256;
+        csv.push_str(&format!("{x},{}\n", u8::from(x <= 100)));
+    }
+    let path = data_file("relabeling.csv", &csv);
+    let data = path.to_str().unwrap();
+    let run = |epsilon: &str| {
+        let output = privpac(&[
+            "learn",
+            "--class",
+            "thresholds:256",
+            "--learner",
+            "relabeling",
+            "--epsilon",
+            epsilon,
+            "--data",
+            data,
+            "--seed",
+            "2",
+            "--json",
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    let parsed = run("1");
+    let guarantee = parsed["guarantee"].as_str().unwrap();
+    // "each prediction … is E-DP (subsample t = …)": E must not exceed the request.
+    let claimed: f64 = guarantee
+        .split(" is ")
+        .nth(1)
+        .and_then(|rest| rest.split("-DP").next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(claimed <= 1.0 && claimed > 0.9, "{guarantee}");
+    assert_eq!(parsed["hypothesis"]["kind"], "noisy_vote", "{parsed}");
+    assert!(
+        parsed["empirical_error"].as_f64().unwrap() < 0.1,
+        "{parsed}"
+    );
+    // Too little data for a tiny ε: a one-line error naming the size needed.
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "thresholds:256",
+            "--learner",
+            "relabeling",
+            "--epsilon",
+            "0.001",
+            "--data",
+            data,
+        ],
+        "needs at least",
+    );
 }
 
 #[test]

@@ -5,7 +5,10 @@ use concept_classes::{ConceptClass, Hypothesis, LabeledSample, parse_spec};
 use dp_mechanisms::Privacy;
 use lab::{Distribution, Scenario, SearchConfig, empirical_sample_complexity};
 use learners::bounds::{generic_learner_sample_size, vc_realizable_sample_size};
-use learners::{Erm, GenericLearner, Learner, PrivatePrediction, StableLearner};
+use learners::{
+    Erm, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor, StableLearner,
+    VotingPredictor,
+};
 use serde_json::json;
 
 use crate::cli::{DistributionName, LearnArgs, LearnerName, SampleComplexityArgs};
@@ -21,35 +24,78 @@ fn parse_learner(raw: &str) -> anyhow::Result<Result<LearnerName, crate::cli::Sa
     }
     LearnerName::from_str(raw, true).map(Ok).map_err(|_| {
         anyhow::anyhow!(
-            "unknown learner {raw:?} (expected erm, generic, stable, private-prediction or sanitizer[:NAME])"
+            "unknown learner {raw:?} (expected erm, generic, stable, private-prediction, voting, relabeling or sanitizer[:NAME])"
         )
     })
 }
 
-/// Builds the learner named on the command line.
-fn build_learner(
-    name: LearnerName,
+/// What the learners named on the command line are built from.
+struct LearnerParams {
     epsilon: Option<f64>,
     delta: f64,
+    /// Examples in the data (the relabeling pipeline sizes its subsample from it).
+    examples: usize,
     subset_size: usize,
     flip_probability: f64,
-) -> anyhow::Result<Box<dyn Learner>> {
-    let epsilon = || -> anyhow::Result<f64> {
-        let epsilon = epsilon.context("--epsilon is required for private learners")?;
-        let privacy = Privacy::new(epsilon, delta)?;
+    voters: usize,
+    vote_epsilon: f64,
+}
+
+impl LearnerParams {
+    /// Defaults for learners that only need ε (ERM and the generic learner).
+    fn epsilon_only(epsilon: Option<f64>) -> Self {
+        LearnerParams {
+            epsilon,
+            delta: 0.0,
+            examples: 1,
+            subset_size: 1,
+            flip_probability: 0.1,
+            voters: 1,
+            vote_epsilon: 1.0,
+        }
+    }
+
+    fn pure_epsilon(&self) -> anyhow::Result<f64> {
+        let epsilon = self
+            .epsilon
+            .context("--epsilon is required for private learners")?;
+        let privacy = Privacy::new(epsilon, self.delta)?;
         if !privacy.is_pure() {
             bail!("the learners available here are pure ε-DP; use --delta 0");
         }
         Ok(epsilon)
-    };
+    }
+
+    fn stable(&self) -> anyhow::Result<StableLearner> {
+        Ok(StableLearner::new(self.pure_epsilon()?, self.subset_size)?)
+    }
+
+    fn relabeling(&self) -> anyhow::Result<RelabelingPredictor> {
+        let voting = VotingPredictor::new(self.vote_epsilon, self.voters)?;
+        Ok(RelabelingPredictor::with_prediction_epsilon(
+            self.pure_epsilon()?,
+            self.examples,
+            voting,
+        )?)
+    }
+}
+
+/// Builds the learner named on the command line.
+fn build_learner(name: LearnerName, params: &LearnerParams) -> anyhow::Result<Box<dyn Learner>> {
     Ok(match name {
         LearnerName::Erm => Box::new(Erm::default()),
-        LearnerName::Generic => Box::new(GenericLearner::new(Privacy::pure(epsilon()?)?)?),
-        LearnerName::Stable => Box::new(StableLearner::new(epsilon()?, subset_size)?),
+        LearnerName::Generic => {
+            Box::new(GenericLearner::new(Privacy::pure(params.pure_epsilon()?)?)?)
+        }
+        LearnerName::Stable => Box::new(params.stable()?),
         LearnerName::PrivatePrediction => Box::new(PrivatePrediction::new(
-            StableLearner::new(epsilon()?, subset_size)?,
-            flip_probability,
+            params.stable()?,
+            params.flip_probability,
         )?),
+        LearnerName::Voting => {
+            Box::new(VotingPredictor::new(params.pure_epsilon()?, params.voters)?)
+        }
+        LearnerName::Relabeling => Box::new(params.relabeling()?),
     })
 }
 
@@ -60,18 +106,20 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot read {}", args.data.display()))?;
     let sample = LabeledSample::parse_csv(class.domain(), &text)
         .with_context(|| format!("{}", args.data.display()))?;
-    let subset_size = args
-        .subset_size
-        .unwrap_or_else(|| (sample.len() as f64).sqrt().ceil() as usize);
+    let params = LearnerParams {
+        epsilon: args.epsilon,
+        delta: args.delta,
+        examples: sample.len(),
+        subset_size: args
+            .subset_size
+            .unwrap_or_else(|| (sample.len() as f64).sqrt().ceil() as usize),
+        flip_probability: args.flip_probability,
+        voters: args.voters,
+        vote_epsilon: args.vote_epsilon,
+    };
     let parsed = parse_learner(&args.learner)?;
     let learner: Box<dyn Learner> = match parsed {
-        Ok(name) => build_learner(
-            name,
-            args.epsilon,
-            args.delta,
-            subset_size,
-            args.flip_probability,
-        )?,
+        Ok(name) => build_learner(name, &params)?,
         Err(sanitizer) => {
             let epsilon = args
                 .epsilon
@@ -86,13 +134,7 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
     };
     let hypothesis = learner.learn(class.as_ref(), &sample, &mut rng(&args.common))?;
     let empirical_error = empirical_error(class.as_ref(), &sample, &hypothesis);
-    let guarantee = describe_guarantee(
-        args,
-        parsed.ok(),
-        learner.as_ref(),
-        subset_size,
-        sample.len(),
-    )?;
+    let guarantee = describe_guarantee(parsed.ok(), learner.as_ref(), &params)?;
     if args.common.json {
         print_json(&json!({
             "class": class.name(),
@@ -117,30 +159,34 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
 }
 
 fn describe_guarantee(
-    args: &LearnArgs,
     name: Option<LearnerName>,
     learner: &dyn Learner,
-    subset_size: usize,
-    n: usize,
+    params: &LearnerParams,
 ) -> anyhow::Result<String> {
+    let n = params.examples;
+    let per_prediction =
+        |epsilon: f64| format!("each prediction (one query per trained model) is {epsilon:.4}-DP");
     Ok(match (learner.privacy(), name) {
         (Some(privacy), _) => privacy.to_string(),
-        (None, Some(LearnerName::Erm)) => "none (not private)".to_string(),
-        (None, Some(LearnerName::Stable)) => {
-            let stable = StableLearner::new(args.epsilon.unwrap_or(1.0), subset_size)?;
+        (None, Some(LearnerName::Stable)) => format!(
+            "uniformly stable predictions, β = {:.4} (not DP as a whole)",
+            params.stable()?.stability(n)
+        ),
+        (None, Some(LearnerName::PrivatePrediction)) => per_prediction(
+            PrivatePrediction::new(params.stable()?, params.flip_probability)?
+                .prediction_epsilon(n),
+        ),
+        (None, Some(LearnerName::Voting)) => per_prediction(params.pure_epsilon()?),
+        (None, Some(LearnerName::Relabeling)) => {
+            let relabeling = params.relabeling()?;
             format!(
-                "uniformly stable predictions, β = {:.4} (not DP as a whole)",
-                stable.stability(n)
+                "{} (subsample t = {}, {} voters)",
+                per_prediction(relabeling.prediction_epsilon(n)),
+                relabeling.subset_size(),
+                params.voters
             )
         }
-        (None, _) => {
-            let stable = StableLearner::new(args.epsilon.unwrap_or(1.0), subset_size)?;
-            let predictor = PrivatePrediction::new(stable, args.flip_probability)?;
-            format!(
-                "each prediction (fresh run per query) is {:.4}-DP",
-                predictor.prediction_epsilon(n)
-            )
-        }
+        (None, _) => "none (not private)".to_string(),
     })
 }
 
@@ -153,6 +199,15 @@ fn describe_hypothesis(hypothesis: &Hypothesis) -> String {
         } => format!(
             "{} with labels flipped w.p. {flip_probability}",
             describe_hypothesis(base)
+        ),
+        Hypothesis::NoisyVote { members, epsilon } => format!(
+            "noisy vote (ε = {epsilon}) of {} members: {}",
+            members.len(),
+            members
+                .iter()
+                .map(describe_hypothesis)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         other => format!("{other:?}"),
     }
@@ -192,10 +247,10 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
         }
     };
     let learner = match args.learner {
-        LearnerName::Erm => build_learner(LearnerName::Erm, None, 0.0, 1, 0.1)?,
-        LearnerName::Generic => {
-            build_learner(LearnerName::Generic, Some(args.epsilon), 0.0, 1, 0.1)?
-        }
+        LearnerName::Erm | LearnerName::Generic => build_learner(
+            args.learner,
+            &LearnerParams::epsilon_only(Some(args.epsilon)),
+        )?,
         other => bail!("sample-complexity supports --learner erm or generic, not {other:?}"),
     };
     let class_name = class.name();
