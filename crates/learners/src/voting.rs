@@ -37,7 +37,11 @@ use crate::learner::Learner;
 /// votes, and elsewhere the vote margin exceeds k/2, so the expected prediction error
 /// against h is at most `4α_b + 1/(1 + e^{εk/4})`. On data realizable by C with blocks of
 /// `m = n/k` examples, α_b comes from the realizable VC bound
-/// ([`crate::bounds::vc_realizable_sample_size`]) with failure β/k per block.
+/// ([`crate::bounds::vc_realizable_sample_size`]) with failure β/k per block, so
+/// `k = O(ln(1/α)/ε)` voters and `n = Õ(d/(αε))` examples suffice. The privacy proof does
+/// not use realizability: on agnostic data each block's ERM is near-optimal once blocks
+/// have `O(d/α²)` examples ([`crate::bounds::vc_agnostic_sample_size`]), at a total of
+/// `Õ(d/(α²ε))`.
 ///
 /// # Running time
 /// k error profiles of blocks of n/k examples.

@@ -49,7 +49,7 @@ fn demo_json_is_valid_and_seeded_runs_repeat() {
     let second = privpac(&["demo", "--seed", "5", "--json"]);
     assert!(first.status.success());
     let parsed: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
-    assert_eq!(parsed["demo"].as_array().unwrap().len(), 8);
+    assert_eq!(parsed["demo"].as_array().unwrap().len(), 9);
     // Timing is the only nondeterministic part of the text output; JSON has none.
     assert_eq!(first.stdout, second.stdout);
 }
