@@ -44,6 +44,7 @@
 #![doc(test(attr(deny(warnings))))]
 
 pub mod bounds;
+mod cover;
 mod erm;
 mod error;
 mod generic;

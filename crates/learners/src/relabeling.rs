@@ -8,12 +8,11 @@
 //! coincide with ours. The privacy claim is proved here and checked by exact computation
 //! on all neighbouring samples of tiny domains (see the tests).
 
-use std::collections::HashMap;
-
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
 use dp_mechanisms::{ExponentialMechanism, Privacy};
 use rand::Rng;
 
+use crate::cover::Labelings;
 use crate::error::{Error, Result};
 use crate::learner::Learner;
 use crate::voting::VotingPredictor;
@@ -184,11 +183,8 @@ impl RelabelingPredictor {
         let points: Vec<Point> = positions.iter().map(|&i| sample.points()[i]).collect();
         let (labelings, scores) = labelings_with_scores(class, &points, &errors);
         let chosen = self.mechanism.sample_integer(&scores, rng)?;
-        Ok(LabeledSample::new(
-            class.domain(),
-            points,
-            labelings[chosen].clone(),
-        )?)
+        let labels = labelings.labels(chosen, points.len());
+        Ok(LabeledSample::new(class.domain(), points, labels)?)
     }
 
     fn check_and_profile(
@@ -252,7 +248,8 @@ impl RelabelingPredictor {
             let points: Vec<Point> = positions.iter().map(|&i| sample.points()[i]).collect();
             let (labelings, scores) = labelings_with_scores(class, &points, &errors);
             let log_probabilities = self.mechanism.log_probabilities_integer(&scores)?;
-            for (labels, log_p) in labelings.into_iter().zip(log_probabilities) {
+            for (slot, log_p) in log_probabilities.into_iter().enumerate() {
+                let labels = labelings.labels(slot, points.len());
                 let relabeled = LabeledSample::new(class.domain(), points.clone(), labels)?;
                 total += log_p.exp() * self.voting.prediction_probability(class, &relabeled, x)?;
             }
@@ -292,20 +289,11 @@ fn labelings_with_scores(
     class: &dyn ConceptClass,
     points: &[Point],
     errors: &[u64],
-) -> (Vec<Vec<bool>>, Vec<i64>) {
-    let mut index: HashMap<Vec<bool>, usize> = HashMap::new();
-    let mut labelings = Vec::new();
-    let mut fewest: Vec<u64> = Vec::new();
-    for (c, &mistakes) in errors.iter().enumerate() {
-        let labeling: Vec<bool> = points.iter().map(|&x| class.eval(c as u64, x)).collect();
-        match index.get(&labeling) {
-            Some(&slot) => fewest[slot] = fewest[slot].min(mistakes),
-            None => {
-                index.insert(labeling.clone(), labelings.len());
-                labelings.push(labeling);
-                fewest.push(mistakes);
-            }
-        }
+) -> (Labelings, Vec<i64>) {
+    let labelings = Labelings::new(class, points, errors.len());
+    let mut fewest = vec![u64::MAX; labelings.keys.len()];
+    for (&slot, &mistakes) in labelings.group.iter().zip(errors) {
+        fewest[slot] = fewest[slot].min(mistakes);
     }
     let scores = fewest.iter().map(|&m| -(m as i64)).collect();
     (labelings, scores)

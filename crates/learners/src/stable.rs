@@ -12,12 +12,11 @@
 //! exact construction (proved in the docs below and measured exactly in the tests); we
 //! have not reproduced the paper's constants.
 
-use std::collections::HashMap;
-
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
 use dp_mechanisms::{ExponentialMechanism, Privacy};
 use rand::{Rng, RngExt};
 
+use crate::cover::Labelings;
 use crate::error::{Error, Result};
 use crate::learner::Learner;
 
@@ -274,16 +273,7 @@ pub(crate) fn select_from_cover(
 /// One representative (the smallest id) per labeling of `points` by the first `len`
 /// concepts of the class: a cover of the class on those points.
 fn cover_on(class: &dyn ConceptClass, points: &[Point], len: usize) -> Vec<usize> {
-    let mut seen: HashMap<Vec<bool>, usize> = HashMap::new();
-    let mut cover = Vec::new();
-    for c in 0..len {
-        let labeling: Vec<bool> = points.iter().map(|&x| class.eval(c as u64, x)).collect();
-        seen.entry(labeling).or_insert_with(|| {
-            cover.push(c);
-            c
-        });
-    }
-    cover
+    Labelings::new(class, points, len).first
 }
 
 fn binomial(n: usize, k: usize) -> u128 {
