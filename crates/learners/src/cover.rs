@@ -53,7 +53,9 @@ impl Labelings {
     /// The labels of labeling `slot` on the `count` points it was built from.
     pub(crate) fn labels(&self, slot: usize, count: usize) -> Vec<bool> {
         let key = &self.keys[slot];
-        (0..count).map(|j| key[j / 64] >> (j % 64) & 1 == 1).collect()
+        (0..count)
+            .map(|j| key[j / 64] >> (j % 64) & 1 == 1)
+            .collect()
     }
 }
 

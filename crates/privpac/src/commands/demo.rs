@@ -351,7 +351,12 @@ fn prediction_section(seed: u64) -> anyhow::Result<Section> {
     const TRIALS: usize = 40;
     const NOISE: f64 = 0.1;
     const ETA: f64 = 0.05;
-    let scenario = Scenario::new(parse_spec("thresholds:64")?, Distribution::Uniform, 20, NOISE)?;
+    let scenario = Scenario::new(
+        parse_spec("thresholds:64")?,
+        Distribution::Uniform,
+        20,
+        NOISE,
+    )?;
     let mut table = Table::new(&["n", "erm", "stable + flips", "voting", "relabeling"]);
     let mut results = Vec::new();
     for n in [1000usize, 4000, 16000] {
