@@ -30,6 +30,8 @@ mod scenario;
 mod trials;
 
 pub use error::{Error, Result};
-pub use sample_complexity::{SampleComplexity, SearchConfig, empirical_sample_complexity};
+pub use sample_complexity::{
+    SampleComplexity, SearchConfig, empirical_sample_complexity, empirical_sample_complexity_sized,
+};
 pub use scenario::{Distribution, MAX_EXACT_DOMAIN, Scenario};
 pub use trials::{TrialConfig, TrialOutcome, run_trials, trial_rng, wilson_interval};

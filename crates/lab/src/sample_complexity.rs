@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::scenario::Scenario;
-use crate::trials::{TrialConfig, TrialOutcome, run_trials};
+use crate::trials::{TrialConfig, TrialOutcome, run_trials, wilson_interval};
 
 /// How to search.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -50,6 +50,69 @@ pub fn empirical_sample_complexity(
     learner: &dyn Learner,
     config: SearchConfig,
 ) -> Result<SampleComplexity> {
+    search(config, |n| {
+        run_trials(
+            scenario,
+            learner,
+            TrialConfig {
+                trials: config.trials,
+                sample_size: n,
+                alpha: config.alpha,
+                master_seed: config.master_seed,
+            },
+        )
+    })
+}
+
+/// As [`empirical_sample_complexity`], for learners whose parameters depend on the
+/// sample size (a subsample of √n examples, a subsample sized to meet a per-prediction
+/// ε): `learner_for(n)` builds the learner run at size n. A size at which building or
+/// running the learner fails with [`learners::Error::SampleTooSmall`] counts as a failure
+/// (zero successes, mean error 1) rather than an error.
+///
+/// # Errors
+/// As for [`empirical_sample_complexity`], plus other errors of `learner_for`.
+pub fn empirical_sample_complexity_sized(
+    scenario: &Scenario,
+    learner_for: &dyn Fn(usize) -> std::result::Result<Box<dyn Learner>, learners::Error>,
+    config: SearchConfig,
+) -> Result<SampleComplexity> {
+    let refused = |n: usize| TrialOutcome {
+        sample_size: n,
+        trials: config.trials,
+        successes: 0,
+        success_rate: 0.0,
+        interval: wilson_interval(0, config.trials, 1.959_963_984_540_054),
+        mean_error: 1.0,
+    };
+    search(config, |n| {
+        let learner = match learner_for(n) {
+            Ok(learner) => learner,
+            Err(learners::Error::SampleTooSmall { .. }) => return Ok(refused(n)),
+            Err(other) => return Err(other.into()),
+        };
+        let outcome = run_trials(
+            scenario,
+            learner.as_ref(),
+            TrialConfig {
+                trials: config.trials,
+                sample_size: n,
+                alpha: config.alpha,
+                master_seed: config.master_seed,
+            },
+        );
+        match outcome {
+            Err(Error::Learner(learners::Error::SampleTooSmall { .. })) => Ok(refused(n)),
+            other => other,
+        }
+    })
+}
+
+/// Doubling, then binary search, over sizes evaluated by `evaluate`.
+fn search(
+    config: SearchConfig,
+    mut evaluate_size: impl FnMut(usize) -> Result<TrialOutcome>,
+) -> Result<SampleComplexity> {
     if !(config.beta > 0.0 && config.beta < 1.0) {
         return Err(Error::InvalidParameter {
             name: "beta",
@@ -67,16 +130,7 @@ pub fn empirical_sample_complexity(
     let target = 1.0 - config.beta;
     let mut evaluations = Vec::new();
     let mut evaluate = |n: usize| -> Result<TrialOutcome> {
-        let outcome = run_trials(
-            scenario,
-            learner,
-            TrialConfig {
-                trials: config.trials,
-                sample_size: n,
-                alpha: config.alpha,
-                master_seed: config.master_seed,
-            },
-        )?;
+        let outcome = evaluate_size(n)?;
         evaluations.push(outcome.clone());
         Ok(outcome)
     };
@@ -111,4 +165,86 @@ pub fn empirical_sample_complexity(
         outcome: best,
         evaluations,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use concept_classes::Thresholds;
+    use learners::{Erm, Learner, VotingPredictor};
+
+    use super::*;
+    use crate::scenario::Distribution;
+
+    fn config() -> SearchConfig {
+        SearchConfig {
+            alpha: 0.1,
+            beta: 0.1,
+            trials: 40,
+            master_seed: 3,
+            start: 4,
+            max_size: 1 << 14,
+        }
+    }
+
+    fn scenario() -> Scenario {
+        Scenario::new(
+            Box::new(Thresholds::new(64).unwrap()),
+            Distribution::Uniform,
+            20,
+            0.0,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn sized_search_counts_too_small_sizes_as_failures() {
+        let scenario = scenario();
+        // ERM that refuses to run below 200 examples: the search must land at ≥ 200 and
+        // record the refused sizes as failures.
+        let learner_for = |n: usize| -> std::result::Result<Box<dyn Learner>, learners::Error> {
+            if n < 200 {
+                Err(learners::Error::SampleTooSmall {
+                    needed: 200,
+                    got: n,
+                })
+            } else {
+                Ok(Box::new(Erm::default()))
+            }
+        };
+        let found = empirical_sample_complexity_sized(&scenario, &learner_for, config()).unwrap();
+        assert!(found.sample_size >= 200, "{}", found.sample_size);
+        assert!(found.sample_size <= 256, "{}", found.sample_size);
+        assert!(
+            found
+                .evaluations
+                .iter()
+                .filter(|o| o.sample_size < 200)
+                .all(|o| o.successes == 0 && o.mean_error == 1.0)
+        );
+        // A plain ERM needs far fewer (BEHW: tens of examples here).
+        let plain = empirical_sample_complexity(&scenario, &Erm::default(), config()).unwrap();
+        assert!(plain.sample_size < 200, "{}", plain.sample_size);
+    }
+
+    #[test]
+    fn sized_search_counts_learners_refusing_small_samples_as_failures() {
+        // Voting with 50 voters refuses samples smaller than 50 when it runs.
+        let learner_for = |_: usize| -> std::result::Result<Box<dyn Learner>, learners::Error> {
+            Ok(Box::new(VotingPredictor::new(4.0, 50)?))
+        };
+        let found = empirical_sample_complexity_sized(&scenario(), &learner_for, config()).unwrap();
+        assert!(found.sample_size >= 50, "{}", found.sample_size);
+    }
+
+    #[test]
+    fn sized_search_passes_other_learner_errors_through() {
+        let scenario = scenario();
+        let learner_for = |_: usize| -> std::result::Result<Box<dyn Learner>, learners::Error> {
+            Ok(Box::new(VotingPredictor::new(-1.0, 3)?))
+        };
+        assert!(matches!(
+            empirical_sample_complexity_sized(&scenario, &learner_for, config()),
+            Err(Error::Learner(learners::Error::Mechanism(_)))
+        ));
+    }
 }

@@ -122,10 +122,21 @@ pub(crate) struct LearnArgs {
     /// y 0 or 1), optional header line x,y.
     #[arg(long)]
     pub(crate) data: std::path::PathBuf,
-    /// For stable learners: the size of the random subset T (default √n).
+    #[command(flatten)]
+    pub(crate) tuning: LearnerTuning,
+    #[command(flatten)]
+    pub(crate) options: SanitizerOptions,
+    #[command(flatten)]
+    pub(crate) common: Common,
+}
+
+/// Parameters of the stable and private-prediction learners.
+#[derive(Debug, Clone, Copy, Args)]
+pub(crate) struct LearnerTuning {
+    /// For stable learners: the size of the random subset T (default ⌈√n⌉).
     #[arg(long)]
     pub(crate) subset_size: Option<usize>,
-    /// For private prediction: the label flip probability η (default 0.1).
+    /// For private prediction: the label flip probability η.
     #[arg(long, default_value_t = 0.1)]
     pub(crate) flip_probability: f64,
     /// For voting and relabeling: the number of voters (blocks) k.
@@ -134,10 +145,6 @@ pub(crate) struct LearnArgs {
     /// For relabeling: the vote's ε₂ (the subsample term of the guarantee grows with it).
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub(crate) vote_epsilon: f64,
-    #[command(flatten)]
-    pub(crate) options: SanitizerOptions,
-    #[command(flatten)]
-    pub(crate) common: Common,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -154,10 +161,11 @@ pub(crate) enum DistributionName {
 pub(crate) struct SampleComplexityArgs {
     #[arg(long, help = CLASS_HELP)]
     pub(crate) class: String,
-    /// The learner (erm or generic).
+    /// The learner. Learners with a subsample are rebuilt for every size n tried (stable
+    /// learners: t = --subset-size or ⌈√n⌉; relabeling: t sized to meet ε at n).
     #[arg(long, value_enum)]
     pub(crate) learner: LearnerName,
-    /// Privacy parameter ε.
+    /// Privacy parameter ε (as for `learn`).
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) epsilon: f64,
     /// Accuracy α: success means true error at most α.
@@ -178,6 +186,8 @@ pub(crate) struct SampleComplexityArgs {
     /// Give up above this sample size.
     #[arg(long, default_value_t = 1 << 20)]
     pub(crate) max_size: usize,
+    #[command(flatten)]
+    pub(crate) tuning: LearnerTuning,
     #[command(flatten)]
     pub(crate) common: Common,
 }

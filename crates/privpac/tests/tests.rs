@@ -542,6 +542,56 @@ fn sample_complexity_prints_empirical_n_below_the_bound() {
 }
 
 #[test]
+fn sample_complexity_rebuilds_sized_learners_and_reports_their_guarantee() {
+    for (learner, guarantee) in [("voting", "1.0000-DP"), ("relabeling", "subsample t = ")] {
+        let output = privpac(&[
+            "sample-complexity",
+            "--class",
+            "thresholds:64",
+            "--learner",
+            learner,
+            "--epsilon",
+            "1",
+            "--alpha",
+            "0.2",
+            "--beta",
+            "0.2",
+            "--trials",
+            "30",
+            "--seed",
+            "4",
+            "--json",
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert!(parsed["bound"].is_null(), "{parsed}");
+        assert!(
+            parsed["guarantee_at_n"]
+                .as_str()
+                .unwrap()
+                .contains(guarantee),
+            "{parsed}"
+        );
+        // Sizes the learner refused (fewer examples than voters) were recorded as failures.
+        let evaluations = parsed["evaluations"].as_array().unwrap();
+        assert!(
+            evaluations
+                .iter()
+                .any(|e| e["successes"] == 0 && e["mean_error"] == 1.0),
+            "{parsed}"
+        );
+        assert!(
+            parsed["empirical_sample_size"].as_u64().unwrap() >= 7,
+            "{parsed}"
+        );
+    }
+}
+
+#[test]
 fn sanitize_reports_the_guarantee_and_the_measured_error() {
     let mut csv = String::from("x\n");
     for i in 0..3000u64 {

@@ -3,7 +3,7 @@
 use anyhow::{Context as _, bail};
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, parse_spec};
 use dp_mechanisms::Privacy;
-use lab::{Distribution, Scenario, SearchConfig, empirical_sample_complexity};
+use lab::{Distribution, Scenario, SearchConfig, empirical_sample_complexity_sized};
 use learners::bounds::{generic_learner_sample_size, vc_realizable_sample_size};
 use learners::{
     Erm, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor, StableLearner,
@@ -11,7 +11,7 @@ use learners::{
 };
 use serde_json::json;
 
-use crate::cli::{DistributionName, LearnArgs, LearnerName, SampleComplexityArgs};
+use crate::cli::{DistributionName, LearnArgs, LearnerName, LearnerTuning, SampleComplexityArgs};
 use crate::commands::rng;
 use crate::output::print_json;
 
@@ -42,16 +42,18 @@ struct LearnerParams {
 }
 
 impl LearnerParams {
-    /// Defaults for learners that only need ε (ERM and the generic learner).
-    fn epsilon_only(epsilon: Option<f64>) -> Self {
+    /// The parameters for a sample of `examples` examples.
+    fn new(epsilon: Option<f64>, delta: f64, examples: usize, tuning: LearnerTuning) -> Self {
         LearnerParams {
             epsilon,
-            delta: 0.0,
-            examples: 1,
-            subset_size: 1,
-            flip_probability: 0.1,
-            voters: 1,
-            vote_epsilon: 1.0,
+            delta,
+            examples,
+            subset_size: tuning
+                .subset_size
+                .unwrap_or_else(|| (examples as f64).sqrt().ceil() as usize),
+            flip_probability: tuning.flip_probability,
+            voters: tuning.voters,
+            vote_epsilon: tuning.vote_epsilon,
         }
     }
 
@@ -106,17 +108,7 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot read {}", args.data.display()))?;
     let sample = LabeledSample::parse_csv(class.domain(), &text)
         .with_context(|| format!("{}", args.data.display()))?;
-    let params = LearnerParams {
-        epsilon: args.epsilon,
-        delta: args.delta,
-        examples: sample.len(),
-        subset_size: args
-            .subset_size
-            .unwrap_or_else(|| (sample.len() as f64).sqrt().ceil() as usize),
-        flip_probability: args.flip_probability,
-        voters: args.voters,
-        vote_epsilon: args.vote_epsilon,
-    };
+    let params = LearnerParams::new(args.epsilon, args.delta, sample.len(), args.tuning);
     let parsed = parse_learner(&args.learner)?;
     let learner: Box<dyn Learner> = match parsed {
         Ok(name) => build_learner(name, &params)?,
@@ -156,6 +148,22 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
         println!("guarantee: {guarantee}");
     }
     Ok(())
+}
+
+/// The learners' own error inside an `anyhow` error from [`build_learner`]. With ε given
+/// and δ = 0 (as in `sample-complexity`) every error is a learner or mechanism error.
+fn into_learner_error(error: anyhow::Error) -> learners::Error {
+    match error.downcast::<learners::Error>() {
+        Ok(learner) => learner,
+        Err(error) => match error.downcast::<dp_mechanisms::Error>() {
+            Ok(mechanism) => learners::Error::Mechanism(mechanism),
+            Err(_) => learners::Error::InvalidParameter {
+                name: "learner parameters",
+                requirement: "valid",
+                value: f64::NAN,
+            },
+        },
+    }
 }
 
 fn describe_guarantee(
@@ -246,18 +254,21 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
             }
         }
     };
-    let learner = match args.learner {
-        LearnerName::Erm | LearnerName::Generic => build_learner(
-            args.learner,
-            &LearnerParams::epsilon_only(Some(args.epsilon)),
-        )?,
-        other => bail!("sample-complexity supports --learner erm or generic, not {other:?}"),
+    let learner_for = |n: usize| -> Result<Box<dyn Learner>, learners::Error> {
+        let params = LearnerParams::new(Some(args.epsilon), 0.0, n, args.tuning);
+        build_learner(args.learner, &params).map_err(into_learner_error)
+    };
+    // Build once up front so that invalid parameters fail before any trial runs.
+    let learner_name = match learner_for(1 << 20) {
+        Ok(learner) => learner.name(),
+        Err(learners::Error::SampleTooSmall { .. }) => format!("{:?}", args.learner),
+        Err(error) => return Err(error.into()),
     };
     let class_name = class.name();
     let scenario = Scenario::new(class, distribution.clone(), target, 0.0)?;
-    let found = empirical_sample_complexity(
+    let found = empirical_sample_complexity_sized(
         &scenario,
-        learner.as_ref(),
+        &learner_for,
         SearchConfig {
             alpha: args.alpha,
             beta: args.beta,
@@ -279,19 +290,32 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
             .dimension;
             (
                 "realizable VC bound (BEHW)",
-                vc_realizable_sample_size(vc, args.alpha, args.beta),
+                Some(vc_realizable_sample_size(vc, args.alpha, args.beta).ceil()),
             )
         }
-        _ => (
+        LearnerName::Generic => (
             "generic learner bound (KLNRS Thm 3.4, explicit constants)",
-            generic_learner_sample_size(class_size as f64, args.epsilon, args.alpha, args.beta),
+            Some(
+                generic_learner_sample_size(class_size as f64, args.epsilon, args.alpha, args.beta)
+                    .ceil(),
+            ),
+        ),
+        _ => (
+            "no bound with explicit constants (see the learner's docs for its rate)",
+            None,
         ),
     };
     let outcome = &found.outcome;
+    let at_found = LearnerParams::new(Some(args.epsilon), 0.0, found.sample_size, args.tuning);
+    let guarantee = describe_guarantee(
+        Some(args.learner),
+        build_learner(args.learner, &at_found)?.as_ref(),
+        &at_found,
+    )?;
     if args.common.json {
         print_json(&json!({
             "class": class_name,
-            "learner": learner.name(),
+            "learner": learner_name,
             "target": target,
             "distribution": format!("{distribution:?}"),
             "empirical_sample_size": found.sample_size,
@@ -299,14 +323,12 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
             "interval_95": [outcome.interval.0, outcome.interval.1],
             "trials": outcome.trials,
             "bound_name": bound_name,
-            "bound": bound.ceil(),
+            "bound": bound,
+            "guarantee_at_n": guarantee,
             "evaluations": found.evaluations,
         }));
     } else {
-        println!(
-            "class: {class_name}   learner: {}   target: {target}",
-            learner.name()
-        );
+        println!("class: {class_name}   learner: {learner_name}   target: {target}");
         println!(
             "empirical n = {} (success {:.2}, 95% CI [{:.2}, {:.2}] over {} trials)",
             found.sample_size,
@@ -315,7 +337,11 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
             outcome.interval.1,
             outcome.trials
         );
-        println!("{bound_name}: n ≤ {:.0}", bound.ceil());
+        println!("guarantee at that n: {guarantee}");
+        match bound {
+            Some(bound) => println!("{bound_name}: n ≤ {bound:.0}"),
+            None => println!("{bound_name}"),
+        }
     }
     Ok(())
 }
