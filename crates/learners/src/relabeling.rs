@@ -34,53 +34,73 @@ use crate::voting::VotingPredictor;
 /// For samples S, S′ of size n differing in one example and every query x, the predicted
 /// bit satisfies ε_pred-differential privacy with
 ///
-/// `ε_pred = ε₁ + ln((1 − f + f·c)/(1 − f + f/c))`, `f = t/n`, `c = 4e^{ε₂}(1 + 10⁻⁹)`,
+/// `ε_pred = min{ε₁ + ln((1 − f + f·c)/(1 − f + f/c)), ε_vote}`, `f = t/n`,
+/// `c = 4e^{ε₂}(1 + 10⁻⁹)`,
 ///
-/// where the factor `1 + 10⁻⁹` covers the float rounding of the selection weights
-/// (at most `e^{8·10⁻¹²}`, see `dp_mechanisms::ExponentialMechanism`).
+/// where `ε_vote` is the vote's own floor bound ([`VotingPredictor::prediction_epsilon`]:
+/// every prediction probability lies in `[η, 1 − η]`, `η = 1/(1 + e^{ε₂k/2})`, whatever
+/// the data), and the factor `1 + 10⁻⁹` covers the float rounding of the selection
+/// weights (at most `e^{8·10⁻¹²}`, see `dp_mechanisms::ExponentialMechanism`). The
+/// pipeline does not depend on the order of S (T is a uniformly random sequence of
+/// positions), so the guarantee also holds for neighbours as multisets.
 ///
-/// Proof. Let i be the differing position and p(S) = Pr[prediction 1]. Split on whether
-/// i ∈ T: `p(S) = (1 − f)·B(S) + f·A(S)`.
+/// Proof of the first term. Let i be the differing position and p(S) = Pr[prediction 1].
+/// Split on whether i ∈ T: `p(S) = (1 − f)·B(S) + f·A(S)`.
 /// - *i ∉ T.* T's points are the same for S and S′, so the candidate labelings are the
 ///   same; each score is a minimum of error counts that each move by at most 1, so it has
 ///   sensitivity 1 and step 2 is ε₁-DP; steps 3–4 see identical inputs. Hence
 ///   `B(S′) ≤ e^{ε₁}B(S)`.
-/// - *i ∈ T.* Compare T with T^{(j)}, T with i replaced (in the same position) by a
-///   uniformly random j ∉ T; T^{(j)} is then uniform over sequences avoiding i, so
-///   `E[run on T^{(j)}] = B(S)`. Both runs see the same sample S. Group the labelings of
-///   T (and of T^{(j)}) by their restriction g₀ to the t − 1 shared positions: each g₀
-///   has one or two extensions, the best of which scores exactly the score w(g₀) of g₀
-///   on the shared positions. So each group's total weight lies in `[w(g₀), 2w(g₀)]` and
-///   its probability changes by a factor at most 4 between T and T^{(j)} (the sampler's
-///   clamping of weights below `e^{−700}` relative to the best candidate keeps this: the
-///   best candidate is the best concept on S in both runs, and clamping is monotone). Within a group
-///   every relabeled sample differs from every other in at most the one position, so the
-///   vote's probability changes by at most e^{ε₂}. Hence `A(S)/c ≤ B(S) ≤ c·A(S)`, and
-///   the same for S′.
+/// - *i ∈ T.* Compare T with T^{(j)}, T with i replaced (in the same slot) by a uniformly
+///   random j ∉ T; each sequence avoiding i arises from exactly t pairs (T, j), so T^{(j)}
+///   is uniform over sequences avoiding i and `E[run on T^{(j)}] = B(S)`. Both runs score
+///   on the same sample S. Group the labelings of T (and of T^{(j)}) by their restriction
+///   g₀ to the t − 1 shared slots; the same restrictions occur in both runs. Each g₀ has
+///   one or two extensions, and the best of them scores exactly
+///   `−min{err_S(c) : c agrees with g₀}`, the same in both runs. With `W(g₀)` the
+///   exponential-mechanism weight of that score, each group's total weight lies in
+///   `[W(g₀), 2W(g₀)]`, and so does the total over groups up to the same factor; so a
+///   group's probability changes by a factor at most 4 between T and T^{(j)}. (The
+///   sampler clamps weights below `e^{−700}` relative to the best candidate; the best
+///   candidate is the best concept on S in both runs and clamping is monotone, so this
+///   survives.) Every relabeled sample of T's group and every one of T^{(j)}'s group
+///   differ only in the one slot (repeated points only force a label), and the blocks
+///   depend only on slots, so the vote's probability changes by at most e^{ε₂}. Hence
+///   `A(S)/c ≤ B(S) ≤ c·A(S)`, and the same for S′.
 ///
 /// Then `p(S′) ≤ B(S′)(1 − f + fc) ≤ e^{ε₁}B(S)(1 − f + fc)` and
-/// `p(S) ≥ B(S)(1 − f + f/c)`; the same argument bounds `1 − p` and the reverse ratio.
-/// The exponential mechanisms are this crate's exact samplers, which pay their rounding
-/// error out of ε (see `dp_mechanisms::ExponentialMechanism`). The guarantee is for one
-/// prediction per run; [`Self::predict`] retrains for every query.
+/// `p(S) ≥ B(S)(1 − f + f/c)`; every bound used holds for the event "prediction = 0"
+/// too, which gives `1 − p` and the reverse ratio. The exponential mechanisms are this
+/// crate's exact samplers, which pay their rounding error out of ε; T is drawn with
+/// rand's `index::sample` with the workspace's `unbiased` feature, so its uniform draws
+/// are exact. The guarantee is for one prediction per run; [`Self::predict`] retrains
+/// for every query.
+///
+/// The tests check the claim, and separately the two lemmas (`B(S′) ≤ e^{ε₁}B(S)` per T,
+/// and the factor c under the swap), by exact enumeration on tiny domains.
 ///
 /// # Accuracy (our derivation, not machine-checked)
-/// For a class of VC dimension d and an arbitrary distribution D with best error OPT:
+/// For a class of VC dimension d, t ≥ d, and an arbitrary distribution D with best error
+/// OPT, with probability 1 − β:
 /// - the labeling of T induced by the best concept on S scores `−OPT_S·n`, so the
 ///   exponential mechanism picks g whose best extension c_g has
 ///   `err_S(c_g) ≤ OPT_S + 2(d·ln(et/d) + ln(1/β))/(ε₁n)` (at most `(et/d)^d`
 ///   candidates, Sauer–Shelah);
 /// - uniform convergence on S (`O((d + ln(1/β))/α²)` examples) moves empirical to true
 ///   errors by at most α/4 each way;
-/// - each block of `t/k` points of T is an i.i.d. sample of D, labeled consistently with
-///   c_g, so by the ε-net theorem for the disagreement regions `c Δ c′` (VC dimension
-///   O(d)) every block ERM is within `α_b = Õ(dk/t)` of c_g; the vote then errs against
-///   c_g on at most `4α_b + 1/(1 + e^{ε₂k/4})` (see [`VotingPredictor`]).
+/// - each block of `t/k` points of T is an i.i.d. sample of D (T's positions do not
+///   depend on the data), labeled consistently with c_g, so by the ε-net theorem for the
+///   disagreement regions `c Δ c′` (VC dimension O(d); the event holds for all pairs at
+///   once, so a data-dependent c_g is fine) every block ERM is within `α_b = Õ(dk/t)` of
+///   c_g; the vote then errs against c_g on at most `4α_b + 1/(1 + e^{ε₂k/4})` (see
+///   [`VotingPredictor`]).
 ///
-/// With ε₂ = 1, `k = ⌈4 ln(4/α)⌉`, `t = Õ(d·k/α)`, ε₁ = ε/2 and `f ≤ ε/(2(c − 1/c))`,
-/// this gives excess error O(α) from `n = Õ(d/(αε) + d/α²)` examples. The paper states
-/// `Õ(d²/(αε) + d/α²)` for its Theorem 2; the difference is a reason to read our sketch
-/// critically, not a claim of improvement.
+/// With ε₂ = 1, `k = ⌈4 ln(4/α)⌉`, `t = Õ(d·k/α)`, ε₁ = ε/2 and `f ≤ ε/(2(c − 1/c))`
+/// (since `ln((1 − f + fc)/(1 − f + f/c)) ≤ f(c − 1/c)`; with c ≈ 10.9 that is
+/// `n ≈ 21.6·t/ε`), this gives excess error O(α) from `n = Õ(d/(αε) + d/α²)` examples.
+/// The paper states `Õ(d²/(αε) + d/α²)` for its Theorem 2; the difference is a reason to
+/// read our sketch critically, not a claim of improvement. (A guess we could not check:
+/// an analysis that pays `ln(#labelings) ≈ d·ln t` when T changes forces `f ≲ ε/d`,
+/// where the grouping above pays a constant.)
 ///
 /// # Running time
 /// One dense error profile of C on S, the labelings of all |C| concepts on T, then k
@@ -146,7 +166,7 @@ impl RelabelingPredictor {
                 });
             }
             let candidate = RelabelingPredictor::new(half, t, voting)?;
-            if candidate.prediction_epsilon(n) <= epsilon {
+            if candidate.subsample_bound(n) <= epsilon {
                 return Ok(candidate);
             }
             t -= 1;
@@ -159,12 +179,19 @@ impl RelabelingPredictor {
     }
 
     /// The per-prediction privacy parameter on samples of size `n` (∞ when `n ≤ t`, where
-    /// the learner refuses to run):
-    /// `ε₁ + ln((1 − f + f·c)/(1 − f + f/c))` with `f = t/n`, `c = 4e^{ε₂}(1 + 10⁻⁹)`.
+    /// the learner refuses to run): `min{ε₁ + ln((1 − f + f·c)/(1 − f + f/c)), ε_vote}`
+    /// with `f = t/n`, `c = 4e^{ε₂}(1 + 10⁻⁹)` and ε_vote the vote's
+    /// [`VotingPredictor::prediction_epsilon`].
     pub fn prediction_epsilon(&self, n: usize) -> f64 {
         if n <= self.subset_size {
             return f64::INFINITY;
         }
+        self.subsample_bound(n)
+            .min(self.voting.prediction_epsilon())
+    }
+
+    /// The first term of [`Self::prediction_epsilon`], from the subsample analysis.
+    fn subsample_bound(&self, n: usize) -> f64 {
         let f = self.subset_size as f64 / n as f64;
         let c = 4.0 * self.voting.epsilon().exp() * (1.0 + 1e-9);
         self.epsilon + ((1.0 - f + f * c) / (1.0 - f + f / c)).ln()
@@ -245,18 +272,35 @@ impl RelabelingPredictor {
         };
         let mut total = 0.0;
         for_each_sequence(n, t, &mut |positions| {
-            let points: Vec<Point> = positions.iter().map(|&i| sample.points()[i]).collect();
-            let (labelings, scores) = labelings_with_scores(class, &points, &errors);
-            let log_probabilities = self.mechanism.log_probabilities_integer(&scores)?;
-            for (slot, log_p) in log_probabilities.into_iter().enumerate() {
-                let labels = labelings.labels(slot, points.len());
-                let relabeled = LabeledSample::new(class.domain(), points.clone(), labels)?;
-                total += log_p.exp() * self.voting.prediction_probability(class, &relabeled, x)?;
-            }
+            total += self.probability_given_positions(class, sample, &errors, positions, x)?;
             Ok(())
         })?;
         // Rounding can push a sum of probabilities past 1.
         Ok((total / sequences as f64).clamp(0.0, 1.0))
+    }
+}
+
+impl RelabelingPredictor {
+    /// The exact `Pr[prediction at x = 1]` given the subsample positions T (steps 2–4
+    /// only); `errors` is the dense error profile of the class on `sample`.
+    pub(crate) fn probability_given_positions(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+        errors: &[u64],
+        positions: &[usize],
+        x: Point,
+    ) -> Result<f64> {
+        let points: Vec<Point> = positions.iter().map(|&i| sample.points()[i]).collect();
+        let (labelings, scores) = labelings_with_scores(class, &points, errors);
+        let log_probabilities = self.mechanism.log_probabilities_integer(&scores)?;
+        let mut total = 0.0;
+        for (slot, log_p) in log_probabilities.into_iter().enumerate() {
+            let labels = labelings.labels(slot, points.len());
+            let relabeled = LabeledSample::new(class.domain(), points.clone(), labels)?;
+            total += log_p.exp() * self.voting.prediction_probability(class, &relabeled, x)?;
+        }
+        Ok(total.clamp(0.0, 1.0))
     }
 }
 

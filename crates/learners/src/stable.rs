@@ -13,8 +13,8 @@
 //! have not reproduced the paper's constants.
 
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
-use dp_mechanisms::{ExponentialMechanism, Privacy};
-use rand::{Rng, RngExt};
+use dp_mechanisms::{ExponentialMechanism, Privacy, RandomBits};
+use rand::Rng;
 
 use crate::cover::Labelings;
 use crate::error::{Error, Result};
@@ -201,7 +201,9 @@ impl PrivatePrediction {
         rng: &mut dyn Rng,
     ) -> Result<bool> {
         let hypothesis = self.stable.learn(class, sample, rng)?;
-        let flip = rng.random_bool(self.flip_probability);
+        // Exact Bernoulli(η) for the dyadic value of η (rand's `random_bool` rounds η to a
+        // multiple of 2^-64).
+        let flip = RandomBits::new(rng).bernoulli_f64(self.flip_probability);
         Ok(hypothesis.eval(class, x) ^ flip)
     }
 

@@ -20,28 +20,33 @@ use crate::learner::Learner;
 /// `1/(1 + exp(ε(v₀ − v₁)/2))`.
 ///
 /// # Privacy (per prediction, any data)
-/// For every query x the predicted bit is ε-differentially private with respect to
-/// samples of the same size that differ in one example. Proof: the blocks are fixed by
-/// position, so the differing example lies in exactly one block; only that block's ERM
-/// can change, which moves at most one vote, so each label's score has sensitivity 1 and
-/// the exponential mechanism (McSherry–Talwar 2007, Theorem 6) gives ε. The guarantee is
-/// for one prediction per trained model; answering many queries from the same model
-/// composes.
+/// For every query x the predicted bit is ε_pred-differentially private, with
+/// `ε_pred = min{ε, εk/2 + 10⁻⁹}`, with respect to samples of the same size that differ in
+/// the example at one position (the blocks are fixed by position, so the learner is not
+/// order-invariant; shuffle the data first, or use it inside
+/// [`crate::RelabelingPredictor`], which is).
+/// - ε: the differing example lies in exactly one block; only that block's ERM can
+///   change, which moves at most one vote, so each label's score has sensitivity 1 and
+///   the exponential mechanism (McSherry–Talwar 2007, Theorem 6) gives ε.
+/// - εk/2: every prediction probability lies in `[η, 1 − η]` with `η = 1/(1 + e^{εk/2})`,
+///   since `|v₀ − v₁| ≤ k`, so any two prediction probabilities (of either label) are
+///   within a factor `(1 − η)/η = e^{εk/2}`, whatever the data; 10⁻⁹ covers the float
+///   rounding of the weights. With one voter this halves the guarantee.
 ///
-/// Every prediction probability lies in `[η, 1 − η]` with `η = 1/(1 + e^{εk/2})`, since
-/// `|v₀ − v₁| ≤ k`.
+/// The guarantee is for one prediction per trained model; answering many queries from
+/// the same model composes.
 ///
 /// # Accuracy
-/// If every block's ERM is within α_b of a target h in disagreement mass, then by Markov
-/// at most a 4α_b fraction of points (under the distribution) see k/4 or more wrong
-/// votes, and elsewhere the vote margin exceeds k/2, so the expected prediction error
-/// against h is at most `4α_b + 1/(1 + e^{εk/4})`. On data realizable by C with blocks of
-/// `m = n/k` examples, α_b comes from the realizable VC bound
+/// If every block's ERM is within α_b of a common target h in disagreement mass, then by
+/// Markov at most a 4α_b fraction of points (under the distribution) see k/4 or more
+/// wrong votes, and elsewhere the vote margin exceeds k/2, so the expected prediction
+/// error against h is at most `4α_b + 1/(1 + e^{εk/4})`. On data realizable by C with
+/// blocks of `m = n/k` examples, α_b comes from the realizable VC bound
 /// ([`crate::bounds::vc_realizable_sample_size`]) with failure β/k per block, so
 /// `k = O(ln(1/α)/ε)` voters and `n = Õ(d/(αε))` examples suffice. The privacy proof does
-/// not use realizability: on agnostic data each block's ERM is near-optimal once blocks
-/// have `O(d/α²)` examples ([`crate::bounds::vc_agnostic_sample_size`]), at a total of
-/// `Õ(d/(α²ε))`.
+/// not use realizability, but on agnostic data near-optimal block ERMs need not agree
+/// with one common target, and the argument above then gives nothing better than about
+/// `4(OPT + α)`.
 ///
 /// # Running time
 /// k error profiles of blocks of n/k examples.
@@ -72,9 +77,15 @@ impl VotingPredictor {
         })
     }
 
-    /// The vote's privacy parameter ε: the per-prediction privacy parameter.
+    /// The vote's exponential-mechanism parameter ε.
     pub fn epsilon(&self) -> f64 {
         self.epsilon
+    }
+
+    /// The per-prediction privacy parameter, `min{ε, εk/2 + 10⁻⁹}`.
+    pub fn prediction_epsilon(&self) -> f64 {
+        self.epsilon
+            .min(self.epsilon * self.voters as f64 / 2.0 + 1e-9)
     }
 
     /// The number of blocks (voters) k.

@@ -184,7 +184,9 @@ fn describe_guarantee(
             PrivatePrediction::new(params.stable()?, params.flip_probability)?
                 .prediction_epsilon(n),
         ),
-        (None, Some(LearnerName::Voting)) => per_prediction(params.pure_epsilon()?),
+        (None, Some(LearnerName::Voting)) => per_prediction(
+            VotingPredictor::new(params.pure_epsilon()?, params.voters)?.prediction_epsilon(),
+        ),
         (None, Some(LearnerName::Relabeling)) => {
             let relabeling = params.relabeling()?;
             format!(
