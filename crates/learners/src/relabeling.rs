@@ -191,7 +191,7 @@ impl RelabelingPredictor {
     }
 
     /// The first term of [`Self::prediction_epsilon`], from the subsample analysis.
-    fn subsample_bound(&self, n: usize) -> f64 {
+    pub(crate) fn subsample_bound(&self, n: usize) -> f64 {
         let f = self.subset_size as f64 / n as f64;
         let c = 4.0 * self.voting.epsilon().exp() * (1.0 + 1e-9);
         self.epsilon + ((1.0 - f + f * c) / (1.0 - f + f / c)).ln()
