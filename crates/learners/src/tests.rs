@@ -448,7 +448,10 @@ fn relabeling_predictor_meets_its_claim_exactly() {
                 // On samples this small the vote's floor bound is the smaller term; check
                 // the subsample bound on its own too.
                 let subsample = predictor.subsample_bound(n);
-                assert!(loss <= subsample + 1e-9, "n = {n}: loss {loss} > {subsample}");
+                assert!(
+                    loss <= subsample + 1e-9,
+                    "n = {n}: loss {loss} > {subsample}"
+                );
                 // Negative control: the selection's ε₁ alone (no subsample term) is not a
                 // valid claim.
                 refuted_without_subsample_term |= loss > epsilon + 1e-9;
