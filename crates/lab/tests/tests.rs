@@ -124,7 +124,7 @@ fn generic_learner_sample_complexity_on_points() {
 #[test]
 fn private_prediction_learners_approach_opt() {
     use lab::{TrialConfig, run_trials};
-    use learners::{PrivatePrediction, RelabelingPredictor, StableLearner, VotingPredictor};
+    use learners::{PrivatePrediction, RelabelingPredictor, VotingPredictor};
     let scenario = Scenario::new(
         Box::new(Thresholds::new(64).unwrap()),
         Distribution::Uniform,
@@ -143,20 +143,11 @@ fn private_prediction_learners_approach_opt() {
             master_seed: 5,
         };
         let relabel = run_trials(&scenario, &relabeling, config).unwrap();
-        // Corollary-1 style: stable learner + flips with η = 0.05; pick the largest t that
-        // keeps the per-prediction ε ≤ 1.
-        let eta = 0.05;
-        let t = (1..n)
-            .take_while(|&t| {
-                let stable = StableLearner::new(0.05, t).unwrap();
-                PrivatePrediction::new(stable, eta)
-                    .unwrap()
-                    .prediction_epsilon(n)
-                    <= 1.0
-            })
-            .last()
-            .unwrap_or(1);
-        let flipped = PrivatePrediction::new(StableLearner::new(0.05, t).unwrap(), eta).unwrap();
+        // Corollary-1 style: stable learner (ε = 0.05) + flips with η = 0.05, with the
+        // largest t that keeps the per-prediction ε ≤ 1.
+        let flipped = PrivatePrediction::with_prediction_epsilon(1.0, n, 0.05, 0.05).unwrap();
+        assert!(flipped.prediction_epsilon(n) <= 1.0);
+        let t = flipped.subset_size();
         let flip = run_trials(&scenario, &flipped, config).unwrap();
         eprintln!(
             "n = {n}: relabeling (t = {}) mean error {:.4}; stable+flip (t = {t}) {:.4}",

@@ -151,12 +151,12 @@ impl RelabelingPredictor {
         voting: VotingPredictor,
     ) -> Result<Self> {
         let half = Privacy::pure(epsilon)?.epsilon() / 2.0;
-        let c = 4.0 * voting.epsilon().exp() * (1.0 + 1e-9);
+        let c = swap_factor(&voting);
         let grow = half.exp();
         let fraction = (grow - 1.0) / ((c - 1.0) + grow * (1.0 - 1.0 / c));
-        // Largest t with t/n ≤ fraction, stepped down until the exact claim holds (the
-        // closed form can be off by one ulp).
-        let mut t = (fraction * n as f64).floor() as usize;
+        // Largest t < n with t/n ≤ fraction (for large ε the fraction exceeds 1), stepped
+        // down until the exact claim holds (the closed form can be off by one ulp).
+        let mut t = ((fraction * n as f64).floor() as usize).min(n.saturating_sub(1));
         loop {
             if t < voting.voters() {
                 let needed = (voting.voters() as f64 / fraction).ceil() as usize;
@@ -193,7 +193,7 @@ impl RelabelingPredictor {
     /// The first term of [`Self::prediction_epsilon`], from the subsample analysis.
     pub(crate) fn subsample_bound(&self, n: usize) -> f64 {
         let f = self.subset_size as f64 / n as f64;
-        let c = 4.0 * self.voting.epsilon().exp() * (1.0 + 1e-9);
+        let c = swap_factor(&self.voting);
         self.epsilon + ((1.0 - f + f * c) / (1.0 - f + f / c)).ln()
     }
 
@@ -324,6 +324,12 @@ impl Learner for RelabelingPredictor {
     fn name(&self) -> String {
         "relabeling".into()
     }
+}
+
+/// The factor `c = 4e^{ε₂}(1 + 10⁻⁹)` by which swapping one subsample position can change
+/// a prediction probability (see the proof on [`RelabelingPredictor`]).
+fn swap_factor(voting: &VotingPredictor) -> f64 {
+    4.0 * voting.epsilon().exp() * (1.0 + 1e-9)
 }
 
 /// The labelings of `points` realized by the class, in order of first appearance by

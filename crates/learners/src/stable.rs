@@ -183,6 +183,43 @@ impl PrivatePrediction {
         })
     }
 
+    /// The flipping learner for samples of size `n` with the largest subset size t < n
+    /// whose per-prediction guarantee ([`Self::prediction_epsilon`]) is at most `target`,
+    /// given the stable learner's ε and the flip probability η.
+    ///
+    /// # Errors
+    /// [`Error::SampleTooSmall`] if even t = 1 misses the target at this n (the smallest
+    /// sufficient n is not computed: `needed` is n + 1); parameter errors as for
+    /// [`StableLearner::new`] and [`Self::new`].
+    pub fn with_prediction_epsilon(
+        target: f64,
+        n: usize,
+        epsilon: f64,
+        flip_probability: f64,
+    ) -> Result<Self> {
+        let build = |t: usize| -> Result<Self> {
+            PrivatePrediction::new(StableLearner::new(epsilon, t)?, flip_probability)
+        };
+        // The guarantee grows with t (the stability does), so stop at the first miss.
+        let mut best = None;
+        for t in 1..n {
+            let candidate = build(t)?;
+            if candidate.prediction_epsilon(n) > target {
+                break;
+            }
+            best = Some(candidate);
+        }
+        best.ok_or(Error::SampleTooSmall {
+            needed: n + 1,
+            got: n,
+        })
+    }
+
+    /// The subset size t of the stable learner.
+    pub fn subset_size(&self) -> usize {
+        self.stable.subset_size
+    }
+
     /// The per-prediction privacy parameter for samples of size `n`.
     pub fn prediction_epsilon(&self, n: usize) -> f64 {
         let eta = self.flip_probability;

@@ -626,3 +626,30 @@ fn prediction_learners_reject_bad_parameters_and_small_samples() {
     assert!(small.prediction_epsilon(1000) < small.prediction_epsilon(100));
     assert!(small.prediction_epsilon(100) < voting.prediction_epsilon());
 }
+
+#[test]
+fn prediction_learners_size_their_subsample_to_a_target() {
+    let class = Thresholds::new(8).unwrap();
+    let pairs: Vec<(u64, bool)> = (0..10u64).map(|i| (i % 8, i % 8 <= 3)).collect();
+    let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    // A huge ε allows any fraction of the sample; t must still stay below n.
+    let voting = crate::VotingPredictor::new(1.0, 1).unwrap();
+    let loose = crate::RelabelingPredictor::with_prediction_epsilon(50.0, 10, voting).unwrap();
+    assert_eq!(loose.subset_size(), 9);
+    assert!(loose.learn(&class, &sample, &mut rng).is_ok());
+    // The flipping learner: the chosen t meets the target and t + 1 would not.
+    let flipped = crate::PrivatePrediction::with_prediction_epsilon(1.0, 1000, 0.05, 0.05).unwrap();
+    let t = flipped.subset_size();
+    assert!(flipped.prediction_epsilon(1000) <= 1.0);
+    let next = crate::PrivatePrediction::new(crate::StableLearner::new(0.05, t + 1).unwrap(), 0.05)
+        .unwrap();
+    assert!(next.prediction_epsilon(1000) > 1.0);
+    assert_eq!(
+        crate::PrivatePrediction::with_prediction_epsilon(0.01, 10, 0.05, 0.05),
+        Err(Error::SampleTooSmall {
+            needed: 11,
+            got: 10
+        })
+    );
+}

@@ -16,8 +16,7 @@ use concept_classes::{ConceptClass, DEFAULT_CELL_LIMIT, materialize, parse_spec}
 use lab::{Distribution, Scenario, TrialConfig, run_trials};
 use learners::bounds::generic_learner_sample_size;
 use learners::{
-    Erm, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor, StableLearner,
-    VotingPredictor,
+    Erm, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor, VotingPredictor,
 };
 
 use crate::cli::DemoArgs;
@@ -366,17 +365,12 @@ fn prediction_section(seed: u64) -> anyhow::Result<Section> {
             alpha: 0.5,
             master_seed: seed,
         };
-        // Stable learner with flips: the largest subset whose per-prediction ε is ≤ 1.
-        let flipped = |t: usize| -> anyhow::Result<PrivatePrediction> {
-            Ok(PrivatePrediction::new(StableLearner::new(0.05, t)?, ETA)?)
-        };
-        let mut t = 1;
-        while t + 1 < n && flipped(t + 1)?.prediction_epsilon(n) <= 1.0 {
-            t += 1;
-        }
         let learners: [Box<dyn Learner>; 4] = [
             Box::new(Erm::default()),
-            Box::new(flipped(t)?),
+            // The stable learner with flips, at the largest subset meeting ε ≤ 1.
+            Box::new(PrivatePrediction::with_prediction_epsilon(
+                1.0, n, 0.05, ETA,
+            )?),
             Box::new(VotingPredictor::new(1.0, 7)?),
             Box::new(RelabelingPredictor::with_prediction_epsilon(
                 1.0,

@@ -68,36 +68,42 @@ impl LearnerParams {
         Ok(epsilon)
     }
 
-    fn stable(&self) -> anyhow::Result<StableLearner> {
-        Ok(StableLearner::new(self.pure_epsilon()?, self.subset_size)?)
+    fn stable(&self, epsilon: f64) -> learners::Result<StableLearner> {
+        StableLearner::new(epsilon, self.subset_size)
     }
 
-    fn relabeling(&self) -> anyhow::Result<RelabelingPredictor> {
+    fn relabeling(&self, epsilon: f64) -> learners::Result<RelabelingPredictor> {
         let voting = VotingPredictor::new(self.vote_epsilon, self.voters)?;
-        Ok(RelabelingPredictor::with_prediction_epsilon(
-            self.pure_epsilon()?,
-            self.examples,
-            voting,
-        )?)
+        RelabelingPredictor::with_prediction_epsilon(epsilon, self.examples, voting)
     }
 }
 
-/// Builds the learner named on the command line.
+/// Builds the learner named on the command line, checking ε (required and pure for the
+/// private learners).
 fn build_learner(name: LearnerName, params: &LearnerParams) -> anyhow::Result<Box<dyn Learner>> {
+    let epsilon = match name {
+        LearnerName::Erm => f64::NAN, // unused
+        _ => params.pure_epsilon()?,
+    };
+    Ok(construct_learner(name, params, epsilon)?)
+}
+
+/// Builds the learner with privacy parameter `epsilon` (ignored by ERM).
+fn construct_learner(
+    name: LearnerName,
+    params: &LearnerParams,
+    epsilon: f64,
+) -> learners::Result<Box<dyn Learner>> {
     Ok(match name {
         LearnerName::Erm => Box::new(Erm::default()),
-        LearnerName::Generic => {
-            Box::new(GenericLearner::new(Privacy::pure(params.pure_epsilon()?)?)?)
-        }
-        LearnerName::Stable => Box::new(params.stable()?),
+        LearnerName::Generic => Box::new(GenericLearner::new(Privacy::pure(epsilon)?)?),
+        LearnerName::Stable => Box::new(params.stable(epsilon)?),
         LearnerName::PrivatePrediction => Box::new(PrivatePrediction::new(
-            params.stable()?,
+            params.stable(epsilon)?,
             params.flip_probability,
         )?),
-        LearnerName::Voting => {
-            Box::new(VotingPredictor::new(params.pure_epsilon()?, params.voters)?)
-        }
-        LearnerName::Relabeling => Box::new(params.relabeling()?),
+        LearnerName::Voting => Box::new(VotingPredictor::new(epsilon, params.voters)?),
+        LearnerName::Relabeling => Box::new(params.relabeling(epsilon)?),
     })
 }
 
@@ -150,45 +156,30 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The learners' own error inside an `anyhow` error from [`build_learner`]. With ε given
-/// and δ = 0 (as in `sample-complexity`) every error is a learner or mechanism error.
-fn into_learner_error(error: anyhow::Error) -> learners::Error {
-    match error.downcast::<learners::Error>() {
-        Ok(learner) => learner,
-        Err(error) => match error.downcast::<dp_mechanisms::Error>() {
-            Ok(mechanism) => learners::Error::Mechanism(mechanism),
-            Err(_) => learners::Error::InvalidParameter {
-                name: "learner parameters",
-                requirement: "valid",
-                value: f64::NAN,
-            },
-        },
-    }
-}
-
 fn describe_guarantee(
     name: Option<LearnerName>,
     learner: &dyn Learner,
     params: &LearnerParams,
 ) -> anyhow::Result<String> {
     let n = params.examples;
+    let epsilon = || params.pure_epsilon();
     let per_prediction =
         |epsilon: f64| format!("each prediction (one query per trained model) is {epsilon:.4}-DP");
     Ok(match (learner.privacy(), name) {
         (Some(privacy), _) => privacy.to_string(),
         (None, Some(LearnerName::Stable)) => format!(
             "uniformly stable predictions, β = {:.4} (not DP as a whole)",
-            params.stable()?.stability(n)
+            params.stable(epsilon()?)?.stability(n)
         ),
         (None, Some(LearnerName::PrivatePrediction)) => per_prediction(
-            PrivatePrediction::new(params.stable()?, params.flip_probability)?
+            PrivatePrediction::new(params.stable(epsilon()?)?, params.flip_probability)?
                 .prediction_epsilon(n),
         ),
-        (None, Some(LearnerName::Voting)) => per_prediction(
-            VotingPredictor::new(params.pure_epsilon()?, params.voters)?.prediction_epsilon(),
-        ),
+        (None, Some(LearnerName::Voting)) => {
+            per_prediction(VotingPredictor::new(epsilon()?, params.voters)?.prediction_epsilon())
+        }
         (None, Some(LearnerName::Relabeling)) => {
-            let relabeling = params.relabeling()?;
+            let relabeling = params.relabeling(epsilon()?)?;
             format!(
                 "{} (subsample t = {}, {} voters)",
                 per_prediction(relabeling.prediction_epsilon(n)),
@@ -256,12 +247,13 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
             }
         }
     };
-    let learner_for = |n: usize| -> Result<Box<dyn Learner>, learners::Error> {
-        let params = LearnerParams::new(Some(args.epsilon), 0.0, n, args.tuning);
-        build_learner(args.learner, &params).map_err(into_learner_error)
+    let epsilon = Privacy::pure(args.epsilon)?.epsilon();
+    let learner_for = |n: usize| -> learners::Result<Box<dyn Learner>> {
+        let params = LearnerParams::new(Some(epsilon), 0.0, n, args.tuning);
+        construct_learner(args.learner, &params, epsilon)
     };
-    // Build once up front so that invalid parameters fail before any trial runs.
-    let learner_name = match learner_for(1 << 20) {
+    // Build once at the largest size so that invalid parameters fail before any trial.
+    let learner_name = match learner_for(args.max_size) {
         Ok(learner) => learner.name(),
         Err(learners::Error::SampleTooSmall { .. }) => format!("{:?}", args.learner),
         Err(error) => return Err(error.into()),
