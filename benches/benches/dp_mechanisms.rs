@@ -25,15 +25,15 @@ fn exponential_mechanism(c: &mut Criterion) {
             b.iter(|| naive_exponential(black_box(scores), EPSILON, &mut rng))
         });
         group.bench_with_input(BenchmarkId::new("general", n), &scores, |b, scores| {
-            b.iter(|| mechanism.sample_integer(black_box(scores), &mut rng))
+            b.iter(|| mechanism.select_integer(black_box(scores), &mut rng))
         });
         group.bench_with_input(
             BenchmarkId::new("general_dominated", n),
             &dominated,
-            |b, s| b.iter(|| mechanism.sample_integer(black_box(s), &mut rng)),
+            |b, s| b.iter(|| mechanism.select_integer(black_box(s), &mut rng)),
         );
         group.bench_with_input(BenchmarkId::new("fast", n), &levels, |b, levels| {
-            b.iter(|| mechanism.sample_levels(black_box(levels), &mut rng))
+            b.iter(|| mechanism.select_levels(black_box(levels), &mut rng))
         });
     }
     group.finish();

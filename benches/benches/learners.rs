@@ -40,7 +40,7 @@ fn generic_learner(c: &mut Criterion) {
         b.iter(|| {
             let counts = brute_force_error_counts(&slice, black_box(&sample)).expect("small");
             let scores: Vec<i64> = counts.iter().map(|&e| -(e as i64)).collect();
-            mechanism.sample_integer(&scores, &mut rng)
+            mechanism.select_integer(&scores, &mut rng)
         })
     });
     group.finish();

@@ -113,6 +113,15 @@ pub enum Error {
         /// The number of above-threshold answers allowed.
         limit: u64,
     },
+    /// An accountant entry has no (ε, δ) guarantee to compose (uniform stability, or a
+    /// non-private run).
+    #[error("cannot compose {label:?}: its guarantee is not differential privacy ({guarantee})")]
+    NotDifferentiallyPrivate {
+        /// The label the entry was recorded with.
+        label: String,
+        /// The entry's guarantee, as text.
+        guarantee: String,
+    },
     /// A composition result is not a valid privacy guarantee (for example δ reaches 1).
     #[error("the composed guarantee is vacuous: {reason}")]
     VacuousGuarantee {

@@ -9,7 +9,9 @@
 //!
 //! # Map
 //! - [`Privacy`]: a validated (ε, δ); [`Private`]: the trait every private algorithm
-//!   implements to report its guarantee.
+//!   implements to report its guarantee; [`Guarantee`]: the one vocabulary for weaker
+//!   promises too (per-prediction ε, uniform stability, none), shared by learners and the
+//!   accountant.
 //! - Noise: [`DiscreteLaplace`] / [`DiscreteLaplaceMechanism`] (exact, for counts) and
 //!   [`Laplace`] / [`LaplaceMechanism`] (floating point, for real values).
 //! - Selection: [`ExponentialMechanism`] (general, integer and count-weighted
@@ -48,7 +50,7 @@
 //!
 //! // A private choice among candidates scored by utility.
 //! let choose = ExponentialMechanism::new(Privacy::pure(1.0)?, 1.0)?;
-//! let best = choose.sample(&[10.0, 2.0, 9.5], &mut rng)?;
+//! let best = choose.select(&[10.0, 2.0, 9.5], &mut rng)?;
 //! accountant.record_run("choice", &choose);
 //!
 //! let total = accountant.total(CompositionRule::Basic)?;
@@ -61,6 +63,7 @@
 mod accounting;
 mod error;
 mod exact_bits;
+mod guarantee;
 mod noise;
 mod privacy;
 mod randomized_response;
@@ -74,6 +77,7 @@ pub use accounting::{
 };
 pub use error::{Error, Result};
 pub use exact_bits::RandomBits;
+pub use guarantee::Guarantee;
 pub use noise::{DiscreteLaplace, DiscreteLaplaceMechanism, Laplace, LaplaceMechanism};
 pub use privacy::{Privacy, Private};
 pub use randomized_response::{

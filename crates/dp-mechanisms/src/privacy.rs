@@ -24,6 +24,8 @@ use crate::error::{Error, Result};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "RawPrivacy"))]
 pub struct Privacy {
     epsilon: f64,
     delta: f64,
@@ -77,6 +79,23 @@ impl std::fmt::Display for Privacy {
     }
 }
 
+/// The unvalidated form a [`Privacy`] is deserialized from (validation runs on the way in).
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct RawPrivacy {
+    epsilon: f64,
+    delta: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<RawPrivacy> for Privacy {
+    type Error = Error;
+
+    fn try_from(raw: RawPrivacy) -> Result<Self> {
+        Privacy::new(raw.epsilon, raw.delta)
+    }
+}
+
 /// Implemented by every private algorithm: the guarantee it provides for the parameters it
 /// was built with.
 ///
@@ -86,6 +105,18 @@ pub trait Private {
     /// The (ε, δ) guarantee of one run of the algorithm, with respect to the neighbouring
     /// relation documented on the implementing type.
     fn privacy(&self) -> Privacy;
+}
+
+impl<T: Private + ?Sized> Private for &T {
+    fn privacy(&self) -> Privacy {
+        (**self).privacy()
+    }
+}
+
+impl<T: Private + ?Sized> Private for Box<T> {
+    fn privacy(&self) -> Privacy {
+        (**self).privacy()
+    }
 }
 
 /// Checks that ε is finite and > 0 and returns it.
@@ -140,6 +171,17 @@ mod tests {
         check(1.0, 2.0, Err(Error::InvalidDelta { value: 2.0 }));
         let nan = Privacy::new(1.0, f64::NAN).unwrap_err();
         assert!(matches!(nan, Error::InvalidDelta { value } if value.is_nan()));
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_round_trips_and_validates() {
+        let p = Privacy::new(0.5, 1e-6).unwrap();
+        let json = serde_json::to_string(&p).unwrap();
+        assert_eq!(json, r#"{"epsilon":0.5,"delta":1e-6}"#);
+        assert_eq!(serde_json::from_str::<Privacy>(&json).unwrap(), p);
+        assert!(serde_json::from_str::<Privacy>(r#"{"epsilon":-1.0,"delta":0.0}"#).is_err());
+        assert!(serde_json::from_str::<Privacy>(r#"{"epsilon":1.0,"delta":1.0}"#).is_err());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Non-private baselines: empirical risk minimization over the class.
 
 use concept_classes::{ConceptClass, ErrorRun, Hypothesis, LabeledSample};
-use dp_mechanisms::Privacy;
+use dp_mechanisms::Guarantee;
 use rand::Rng;
 
 use crate::error::{Error, Result};
@@ -52,8 +52,8 @@ impl Learner for Erm {
         Ok(Hypothesis::Concept { id: best.first })
     }
 
-    fn privacy(&self) -> Option<Privacy> {
-        None
+    fn guarantee(&self, _examples: usize) -> Guarantee {
+        Guarantee::None
     }
 
     fn name(&self) -> String {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use concept_classes::{ConceptClass, ErrorRun, Hypothesis, LabeledSample};
-use dp_mechanisms::{ExponentialMechanism, Privacy, ScoreLevel};
+use dp_mechanisms::{ExponentialMechanism, Guarantee, Privacy, ScoreLevel};
 use rand::Rng;
 
 use crate::error::{Error, Result};
@@ -152,7 +152,7 @@ impl Learner for GenericLearner {
     ) -> Result<Hypothesis> {
         let grouped = group_runs(&class.error_runs(sample)?);
         let levels = to_levels(&grouped)?;
-        let choice = self.mechanism.sample_levels(&levels, rng)?;
+        let choice = self.mechanism.select_levels(&levels, rng)?;
         let group = grouped
             .values()
             .nth(choice.level)
@@ -170,8 +170,8 @@ impl Learner for GenericLearner {
         Err(Error::EmptySample) // unreachable: the offset is below the level's count
     }
 
-    fn privacy(&self) -> Option<Privacy> {
-        Some(dp_mechanisms::Private::privacy(&self.mechanism))
+    fn guarantee(&self, _examples: usize) -> Guarantee {
+        dp_mechanisms::Private::privacy(&self.mechanism).into()
     }
 
     fn name(&self) -> String {

@@ -1,7 +1,7 @@
 //! The [`Learner`] trait shared by every single-concept learner.
 
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample};
-use dp_mechanisms::Privacy;
+use dp_mechanisms::Guarantee;
 use rand::Rng;
 
 use crate::error::Result;
@@ -22,9 +22,11 @@ pub trait Learner: std::fmt::Debug + Send + Sync {
         rng: &mut dyn Rng,
     ) -> Result<Hypothesis>;
 
-    /// The differential-privacy guarantee of one call to [`Self::learn`] with respect to
-    /// samples that differ in one example, or `None` for a non-private learner.
-    fn privacy(&self) -> Option<Privacy>;
+    /// The guarantee of one call to [`Self::learn`] on a sample of `examples` examples,
+    /// with respect to samples of that size that differ in one example: (ε, δ)-DP of the
+    /// hypothesis, ε-DP per prediction, uniform stability, or none. Learners whose
+    /// guarantee does not depend on the sample size ignore `examples`.
+    fn guarantee(&self, examples: usize) -> Guarantee;
 
     /// A short name for reports (`generic`, `erm`, …).
     fn name(&self) -> String;

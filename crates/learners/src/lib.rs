@@ -37,7 +37,7 @@
 //! let mut rng = rand::rngs::StdRng::seed_from_u64(3);
 //! for learner in [&Erm::default() as &dyn Learner, &GenericLearner::new(Privacy::pure(1.0)?)?] {
 //!     let hypothesis = learner.learn(&class, &sample, &mut rng)?;
-//!     println!("{}: {hypothesis:?}, privacy {:?}", learner.name(), learner.privacy());
+//!     println!("{}: {hypothesis:?}, {}", learner.name(), learner.guarantee(sample.len()));
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -9,7 +9,7 @@
 //! on all neighbouring samples of tiny domains (see the tests).
 
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
-use dp_mechanisms::{ExponentialMechanism, Privacy};
+use dp_mechanisms::{ExponentialMechanism, Guarantee, Privacy};
 use rand::Rng;
 
 use crate::cover::Labelings;
@@ -209,7 +209,7 @@ impl RelabelingPredictor {
             rand::seq::index::sample(rng, sample.len(), self.subset_size).into_vec();
         let points: Vec<Point> = positions.iter().map(|&i| sample.points()[i]).collect();
         let (labelings, scores) = labelings_with_scores(class, &points, &errors);
-        let chosen = self.mechanism.sample_integer(&scores, rng)?;
+        let chosen = self.mechanism.select_integer(&scores, rng)?;
         let labels = labelings.labels(chosen, points.len());
         Ok(LabeledSample::new(class.domain(), points, labels)?)
     }
@@ -317,12 +317,23 @@ impl Learner for RelabelingPredictor {
         self.voting.learn(class, &relabeled, rng)
     }
 
-    fn privacy(&self) -> Option<Privacy> {
-        None // the guarantee is per prediction; see `prediction_epsilon`
+    /// Per prediction, [`Self::prediction_epsilon`]; [`Guarantee::None`] when
+    /// `examples ≤ t` (the learner refuses such samples).
+    fn guarantee(&self, examples: usize) -> Guarantee {
+        let epsilon = self.prediction_epsilon(examples);
+        if epsilon.is_finite() {
+            Guarantee::PerPrediction { epsilon }
+        } else {
+            Guarantee::None
+        }
     }
 
     fn name(&self) -> String {
-        "relabeling".into()
+        format!(
+            "relabeling(t={}, voters={})",
+            self.subset_size,
+            self.voting.voters()
+        )
     }
 }
 

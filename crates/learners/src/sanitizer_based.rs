@@ -2,7 +2,7 @@
 //! choose among one representative per dichotomy of C on the synthetic database.
 
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point, Xor};
-use dp_mechanisms::{ExponentialMechanism, Privacy, basic_composition};
+use dp_mechanisms::{ExponentialMechanism, Guarantee, Privacy, Private, basic_composition};
 use rand::Rng;
 use sanitizers::Sanitizer;
 
@@ -80,8 +80,8 @@ impl Learner for SanitizerLearner {
         select_from_cover(&self.mechanism, class, &support, &errors, rng)
     }
 
-    fn privacy(&self) -> Option<Privacy> {
-        Some(self.privacy)
+    fn guarantee(&self, _examples: usize) -> Guarantee {
+        self.privacy.into()
     }
 
     fn name(&self) -> String {

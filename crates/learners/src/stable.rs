@@ -13,7 +13,7 @@
 //! have not reproduced the paper's constants.
 
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
-use dp_mechanisms::{ExponentialMechanism, Privacy, RandomBits};
+use dp_mechanisms::{ExponentialMechanism, Guarantee, Privacy, RandomBits};
 use rand::Rng;
 
 use crate::cover::Labelings;
@@ -136,8 +136,11 @@ impl Learner for StableLearner {
         select_from_cover(&self.mechanism, class, &points, &errors, rng)
     }
 
-    fn privacy(&self) -> Option<Privacy> {
-        None
+    /// Uniform stability [`Self::stability`] at `examples` (not differential privacy).
+    fn guarantee(&self, examples: usize) -> Guarantee {
+        Guarantee::UniformStability {
+            beta: self.stability(examples),
+        }
     }
 
     fn name(&self) -> String {
@@ -282,8 +285,10 @@ impl Learner for PrivatePrediction {
         })
     }
 
-    fn privacy(&self) -> Option<Privacy> {
-        None // the guarantee is per prediction; see `prediction_epsilon`
+    fn guarantee(&self, examples: usize) -> Guarantee {
+        Guarantee::PerPrediction {
+            epsilon: self.prediction_epsilon(examples),
+        }
     }
 
     fn name(&self) -> String {
@@ -303,7 +308,7 @@ pub(crate) fn select_from_cover(
 ) -> Result<Hypothesis> {
     let cover = cover_on(class, points, errors.len());
     let scores: Vec<i64> = cover.iter().map(|&c| -(errors[c] as i64)).collect();
-    let chosen = mechanism.sample_integer(&scores, rng)?;
+    let chosen = mechanism.select_integer(&scores, rng)?;
     Ok(Hypothesis::Concept {
         id: cover[chosen] as u64,
     })

@@ -2,7 +2,7 @@
 //! through secrecy of the sample.
 
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample};
-use dp_mechanisms::{Privacy, secrecy_of_the_sample};
+use dp_mechanisms::{Guarantee, Privacy, secrecy_of_the_sample};
 use rand::{Rng, RngExt};
 
 use crate::error::{Error, Result};
@@ -36,11 +36,15 @@ impl Subsampled {
     /// [`Error::InvalidParameter`] if `inner` is not private; the errors of
     /// [`secrecy_of_the_sample`].
     pub fn new(inner: Box<dyn Learner>, inner_size: usize, outer_size: usize) -> Result<Self> {
-        let inner_privacy = inner.privacy().ok_or(Error::InvalidParameter {
-            name: "inner learner",
-            requirement: "differentially private",
-            value: f64::NAN,
-        })?;
+        let inner_privacy =
+            inner
+                .guarantee(inner_size)
+                .privacy()
+                .ok_or(Error::InvalidParameter {
+                    name: "inner learner",
+                    requirement: "differentially private",
+                    value: f64::NAN,
+                })?;
         let privacy = secrecy_of_the_sample(inner_privacy, inner_size as u64, outer_size as u64)?;
         Ok(Subsampled {
             inner,
@@ -75,8 +79,8 @@ impl Learner for Subsampled {
         self.inner.learn(class, &subsample, rng)
     }
 
-    fn privacy(&self) -> Option<Privacy> {
-        Some(self.privacy)
+    fn guarantee(&self, _examples: usize) -> Guarantee {
+        self.privacy.into()
     }
 
     fn name(&self) -> String {

@@ -147,7 +147,10 @@ fn generic_learner_handles_huge_domains_through_runs() {
         .filter(|&&(x, y)| class.eval(id, x) != y)
         .count();
     assert!(mistakes <= 10, "{mistakes}");
-    assert_eq!(learner.privacy(), Some(Privacy::pure(2.0).unwrap()));
+    assert_eq!(
+        learner.guarantee(500),
+        dp_mechanisms::Guarantee::from(Privacy::pure(2.0).unwrap())
+    );
 }
 
 #[test]
@@ -171,7 +174,7 @@ fn erm_finds_consistent_and_best_concepts() {
         Erm::default().learn(&class, &noisy, &mut rng).unwrap(),
         Hypothesis::Concept { id: 0 }
     );
-    assert_eq!(Erm::default().privacy(), None);
+    assert_eq!(Erm::default().guarantee(2), dp_mechanisms::Guarantee::None);
 }
 
 #[test]
@@ -300,7 +303,7 @@ fn stable_learner_samples_its_exact_distribution() {
 fn subsampled_learner_reports_the_amplified_guarantee() {
     let inner = GenericLearner::new(Privacy::pure(1.0).unwrap()).unwrap();
     let wrapped = crate::Subsampled::new(Box::new(inner), 10, 100).unwrap();
-    let privacy = wrapped.privacy().unwrap();
+    let privacy = wrapped.guarantee(100).privacy().unwrap();
     assert!((privacy.epsilon() - 0.6).abs() < 1e-12);
     let class = Thresholds::new(8).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -332,7 +335,7 @@ fn sanitizer_learner_learns_thresholds_and_composes_its_guarantee() {
     for sanitizer in sanitizers {
         let name = sanitizer.name();
         let learner = crate::SanitizerLearner::new(sanitizer, Privacy::pure(1.0).unwrap()).unwrap();
-        let total = learner.privacy().unwrap();
+        let total = learner.guarantee(sample.len()).privacy().unwrap();
         assert!((total.epsilon() - 2.0).abs() < 1e-12, "{name}: {total}");
         let Hypothesis::Concept { id } = learner.learn(&class, &sample, &mut rng).unwrap() else {
             panic!("proper learner")

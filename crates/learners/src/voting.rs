@@ -7,7 +7,7 @@
 //! COLT 2018, with the exponential mechanism as the private vote).
 
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
-use dp_mechanisms::{ExponentialMechanism, Privacy};
+use dp_mechanisms::{ExponentialMechanism, Guarantee, Privacy};
 use rand::Rng;
 
 use crate::erm::best_run;
@@ -158,7 +158,7 @@ impl VotingPredictor {
     ) -> Result<bool> {
         let members = self.members(class, sample)?;
         let scores = vote_scores(class, &members, x);
-        Ok(self.mechanism.sample_integer(&scores, rng)? == 1)
+        Ok(self.mechanism.select_integer(&scores, rng)? == 1)
     }
 
     /// The exact `Pr[prediction at x = 1]` on `sample` (the blocks are deterministic).
@@ -198,8 +198,10 @@ impl Learner for VotingPredictor {
         })
     }
 
-    fn privacy(&self) -> Option<Privacy> {
-        None // the guarantee is per prediction; see `epsilon`
+    fn guarantee(&self, _examples: usize) -> Guarantee {
+        Guarantee::PerPrediction {
+            epsilon: self.prediction_epsilon(),
+        }
     }
 
     fn name(&self) -> String {

@@ -374,16 +374,12 @@ impl Sanitizer for BlumLigettRoth {
         rng: &mut dyn Rng,
     ) -> Result<SyntheticDatabase> {
         let table = self.scores(class, data)?;
-        let chosen = self.mechanism.sample_integer(&table.scores, rng)?;
+        let chosen = self.mechanism.select_integer(&table.scores, rng)?;
         let mut candidate = Candidates::new(table.n_points, self.database_size);
         for _ in 0..chosen {
             candidate.advance();
         }
         SyntheticDatabase::from_points(class.domain(), table.points_of(candidate.current()))
-    }
-
-    fn privacy(&self) -> Privacy {
-        self.privacy
     }
 
     fn name(&self) -> String {

@@ -10,7 +10,8 @@
 //! profiles) only.
 //!
 //! # Map
-//! - [`Sanitizer`]: the object-safe trait (`sanitize`, `privacy`, `name`).
+//! - [`Sanitizer`]: the object-safe trait (`sanitize`, `name`; the guarantee comes from
+//!   its supertrait [`dp_mechanisms::Private`]).
 //! - [`SyntheticDatabase`]: a multiset of points or a (sparse or dense) weighted histogram,
 //!   with [`SyntheticDatabase::answer`]; [`max_query_error`] measures `max_c |c(D) − c(D̂)|`
 //!   for a whole class at once through the class's error profile, and
@@ -49,7 +50,7 @@
 //! # Example
 //! ```
 //! use concept_classes::{ConceptClass, Thresholds};
-//! use dp_mechanisms::Privacy;
+//! use dp_mechanisms::{Privacy, Private};
 //! use rand::SeedableRng;
 //! use sanitizers::{Mwem, Sanitizer, ThresholdSanitizer, max_query_error};
 //!
@@ -88,7 +89,7 @@ pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
 
 use concept_classes::{ConceptClass, Point};
-use dp_mechanisms::Privacy;
+use dp_mechanisms::Private;
 use rand::Rng;
 
 /// A (differentially private) sanitizer for counting queries: unlabeled data in, a
@@ -96,8 +97,9 @@ use rand::Rng;
 ///
 /// Neighbouring data sets have the same size and differ in one replaced point. The trait
 /// is object-safe (the generator is `&mut dyn Rng`) so that the lab can hold
-/// `Box<dyn Sanitizer>`.
-pub trait Sanitizer: std::fmt::Debug + Send + Sync {
+/// `Box<dyn Sanitizer>`. Its guarantee is the supertrait [`Private`]'s: one call to
+/// [`Self::sanitize`] is [`Private::privacy`]-differentially private.
+pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
     /// Sanitizes `data` (points of `class.domain()`) for the counting queries of `class`.
     ///
     /// # Errors
@@ -109,9 +111,6 @@ pub trait Sanitizer: std::fmt::Debug + Send + Sync {
         data: &[Point],
         rng: &mut dyn Rng,
     ) -> Result<SyntheticDatabase>;
-
-    /// The (ε, δ) guarantee of one call to [`Self::sanitize`].
-    fn privacy(&self) -> Privacy;
 
     /// A short name for reports.
     fn name(&self) -> String;

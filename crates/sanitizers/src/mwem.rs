@@ -302,7 +302,7 @@ impl Mwem {
                 .iter()
                 .map(|&q| floor_abs_gap(n * answers[q], truth[q]))
                 .collect();
-            let pick = self.selection.sample_integer(&scores, rng)?;
+            let pick = self.selection.select_integer(&scores, rng)?;
             let q = candidates.remove(pick);
             let noisy = truth[q].saturating_add(self.measurement.sample(rng));
             multiplicative_update(&matrix, &mut weights, q, noisy as f64 / n, answers[q]);
@@ -398,10 +398,6 @@ impl Sanitizer for Mwem {
     ) -> Result<SyntheticDatabase> {
         let queries = all_concepts(class, "MWEM")?;
         self.sanitize_queries(class, &queries, data, rng)
-    }
-
-    fn privacy(&self) -> Privacy {
-        self.privacy
     }
 
     fn name(&self) -> String {
@@ -692,10 +688,6 @@ impl Sanitizer for PrivateMultiplicativeWeights {
     ) -> Result<SyntheticDatabase> {
         let queries = all_concepts(class, "private multiplicative weights")?;
         self.sanitize_queries(class, &queries, data, rng)
-    }
-
-    fn privacy(&self) -> Privacy {
-        self.privacy
     }
 
     fn name(&self) -> String {

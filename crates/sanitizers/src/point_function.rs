@@ -390,10 +390,6 @@ impl Sanitizer for PointSanitizer {
         self.reconstruct(class.domain(), data.len(), &released)
     }
 
-    fn privacy(&self) -> Privacy {
-        self.privacy
-    }
-
     fn name(&self) -> String {
         "point".into()
     }

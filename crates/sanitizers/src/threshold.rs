@@ -285,10 +285,6 @@ impl Sanitizer for ThresholdSanitizer {
         SyntheticDatabase::from_dense(class.domain(), weights)
     }
 
-    fn privacy(&self) -> Privacy {
-        self.privacy
-    }
-
     fn name(&self) -> String {
         "threshold-tree".into()
     }

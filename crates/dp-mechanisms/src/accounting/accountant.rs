@@ -1,7 +1,8 @@
 //! A small privacy accountant: record mechanisms as they run, report the total.
 
 use crate::accounting::{basic_composition, heterogeneous_advanced_composition};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::guarantee::Guarantee;
 use crate::privacy::{Privacy, Private};
 
 /// The composition theorem used to total an [`Accountant`].
@@ -27,11 +28,17 @@ pub struct Entry {
     /// A label for reports.
     pub label: String,
     /// Its guarantee.
-    pub privacy: Privacy,
+    pub guarantee: Guarantee,
 }
 
 /// Records the guarantees of a sequence of (possibly adaptively chosen) mechanism runs on
 /// the same dataset and reports their composition.
+///
+/// Any [`Guarantee`] can be recorded: whole-output (ε, δ) guarantees of mechanisms,
+/// sanitizers and private learners, and per-prediction guarantees (each released
+/// prediction counts as one ε-DP release). A total over entries that are not differential
+/// privacy (uniform stability, or a non-private run on the same data) is an error naming the
+/// first such entry: there is no (ε, δ) to report.
 ///
 /// # Example
 /// ```
@@ -57,16 +64,17 @@ impl Accountant {
         Accountant::default()
     }
 
-    /// Records one run.
-    pub fn record(&mut self, label: impl Into<String>, privacy: Privacy) {
+    /// Records one run with its guarantee (a [`Privacy`] or any [`Guarantee`]).
+    pub fn record(&mut self, label: impl Into<String>, guarantee: impl Into<Guarantee>) {
         self.entries.push(Entry {
             label: label.into(),
-            privacy,
+            guarantee: guarantee.into(),
         });
     }
 
-    /// Records one run of any [`Private`] algorithm, with its reported guarantee.
-    pub fn record_run(&mut self, label: impl Into<String>, algorithm: &impl Private) {
+    /// Records one run of any [`Private`] algorithm (boxed and borrowed ones included),
+    /// with its reported guarantee.
+    pub fn record_run(&mut self, label: impl Into<String>, algorithm: &(impl Private + ?Sized)) {
         self.record(label, algorithm.privacy());
     }
 
@@ -78,10 +86,22 @@ impl Accountant {
     /// The total guarantee under `rule`.
     ///
     /// # Errors
-    /// [`crate::Error::InvalidCount`] if nothing was recorded; the errors of the chosen
-    /// rule otherwise.
+    /// [`crate::Error::InvalidCount`] if nothing was recorded;
+    /// [`crate::Error::NotDifferentiallyPrivate`] if an entry has no (ε, δ) guarantee; the
+    /// errors of the chosen rule otherwise.
     pub fn total(&self, rule: CompositionRule) -> Result<Privacy> {
-        let guarantees: Vec<Privacy> = self.entries.iter().map(|e| e.privacy).collect();
+        let guarantees = self
+            .entries
+            .iter()
+            .map(|e| {
+                e.guarantee
+                    .released_privacy()
+                    .ok_or_else(|| Error::NotDifferentiallyPrivate {
+                        label: e.label.clone(),
+                        guarantee: e.guarantee.to_string(),
+                    })
+            })
+            .collect::<Result<Vec<Privacy>>>()?;
         match rule {
             CompositionRule::Basic => basic_composition(&guarantees),
             CompositionRule::Advanced { delta_prime } => {
@@ -131,6 +151,31 @@ mod tests {
         accountant.record_run("labels", &rr);
         let total = accountant.total(CompositionRule::Basic).unwrap().epsilon();
         assert!((0.3..0.3 + 1e-15).contains(&total));
+    }
+
+    #[test]
+    fn records_per_prediction_and_refuses_non_dp_entries() {
+        let mut accountant = Accountant::new();
+        accountant.record("prediction 1", Guarantee::per_prediction(0.25).unwrap());
+        accountant.record("prediction 2", Guarantee::per_prediction(0.25).unwrap());
+        let total = accountant.total(CompositionRule::Basic).unwrap();
+        assert!((0.5..0.5 + 1e-15).contains(&total.epsilon()));
+        accountant.record("stable model", Guarantee::UniformStability { beta: 0.1 });
+        assert!(matches!(
+            accountant.total(CompositionRule::Basic),
+            Err(Error::NotDifferentiallyPrivate { label, .. }) if label == "stable model"
+        ));
+    }
+
+    #[test]
+    fn records_boxed_algorithms() {
+        let boxed: Box<dyn Private> =
+            Box::new(crate::RandomizedResponse::new(Privacy::pure(0.3).unwrap()));
+        let mut accountant = Accountant::new();
+        accountant.record_run("boxed", &boxed);
+        accountant.record_run("unsized", boxed.as_ref());
+        let total = accountant.total(CompositionRule::Basic).unwrap().epsilon();
+        assert!((0.6..0.6 + 1e-15).contains(&total));
     }
 
     #[test]

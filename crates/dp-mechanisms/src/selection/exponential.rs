@@ -105,7 +105,7 @@ pub struct LevelChoice {
 /// let probabilities = mech.probabilities(&scores)?;
 /// assert!(probabilities[0] > probabilities[1]);
 /// let mut rng = rand::rngs::StdRng::seed_from_u64(42);
-/// let chosen = mech.sample(&scores, &mut rng)?;
+/// let chosen = mech.select(&scores, &mut rng)?;
 /// assert!(chosen < 3);
 /// assert!(mech.privacy().is_pure());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -164,11 +164,15 @@ impl ExponentialMechanism {
         self.lambda
     }
 
-    /// Samples a candidate index for real-valued scores (higher is better).
+    /// Selects a candidate index for real-valued scores (higher is better).
+    ///
+    /// `select` is the one verb for "choose an index" across the selection mechanisms
+    /// ([`crate::ReportNoisyMax::select`], [`crate::StableSelection::select`]); noise
+    /// distributions `sample`.
     ///
     /// # Errors
     /// [`Error::EmptyCandidates`] or [`Error::NonFiniteScore`].
-    pub fn sample<R: Rng + ?Sized>(&self, scores: &[f64], rng: &mut R) -> Result<usize> {
+    pub fn select<R: Rng + ?Sized>(&self, scores: &[f64], rng: &mut R) -> Result<usize> {
         let best = max_finite(scores)?;
         let lambda = self.lambda;
         let gap = |i: usize| clamp_gap(lambda * (best - scores[i]));
@@ -176,11 +180,11 @@ impl ExponentialMechanism {
         Ok(index)
     }
 
-    /// Samples a candidate index for integer scores; gaps are computed exactly.
+    /// Selects a candidate index for integer scores; gaps are computed exactly.
     ///
     /// # Errors
     /// [`Error::EmptyCandidates`].
-    pub fn sample_integer<R: Rng + ?Sized>(&self, scores: &[i64], rng: &mut R) -> Result<usize> {
+    pub fn select_integer<R: Rng + ?Sized>(&self, scores: &[i64], rng: &mut R) -> Result<usize> {
         let best = *scores.iter().max().ok_or(Error::EmptyCandidates)?;
         let lambda = self.lambda;
         let gap = |i: usize| clamp_gap(lambda * integer_gap(best, scores[i]));
@@ -190,13 +194,13 @@ impl ExponentialMechanism {
 
     /// The count-weighted fast path: picks a level with probability proportional to
     /// `count · exp(λ·score)`, then one of its candidates uniformly. Equivalent in
-    /// distribution to [`Self::sample_integer`] over the expanded candidate list, in
+    /// distribution to [`Self::select_integer`] over the expanded candidate list, in
     /// O(number of levels).
     ///
     /// # Errors
     /// [`Error::EmptyCandidates`], [`Error::ZeroCount`], [`Error::TooManyCandidates`] if
     /// the counts sum above 2^60.
-    pub fn sample_levels<R: Rng + ?Sized>(
+    pub fn select_levels<R: Rng + ?Sized>(
         &self,
         levels: &[ScoreLevel],
         rng: &mut R,
@@ -240,7 +244,7 @@ impl ExponentialMechanism {
         Ok(normalize_log_weights(log_weights))
     }
 
-    /// Natural logarithms of the output probabilities of [`Self::sample_integer`].
+    /// Natural logarithms of the output probabilities of [`Self::select_integer`].
     ///
     /// # Errors
     /// [`Error::EmptyCandidates`].
@@ -253,11 +257,11 @@ impl ExponentialMechanism {
         Ok(normalize_log_weights(log_weights))
     }
 
-    /// For each level, the probability that [`Self::sample_levels`] picks it (the sum over
+    /// For each level, the probability that [`Self::select_levels`] picks it (the sum over
     /// its `count` candidates).
     ///
     /// # Errors
-    /// As for [`Self::sample_levels`].
+    /// As for [`Self::select_levels`].
     pub fn level_probabilities(&self, levels: &[ScoreLevel]) -> Result<Vec<f64>> {
         let best = validate_levels(levels)?;
         let log_weights = levels

@@ -72,7 +72,7 @@ fn exponential_section(rng: &mut StdRng) -> anyhow::Result<Section> {
         table.row(row);
     }
     let mechanism = ExponentialMechanism::new(Privacy::pure(2.0)?, 1.0)?;
-    let chosen = mechanism.sample(&scores, rng)?;
+    let chosen = mechanism.select(&scores, rng)?;
     let text = format!(
         "Exact output probabilities of the exponential mechanism (sensitivity 1):\n{}\
          one sample at eps = 2: index {chosen}; guarantee {}\n",
@@ -111,7 +111,7 @@ fn count_weighted_section(rng: &mut StdRng) -> anyhow::Result<Section> {
     let mechanism = ExponentialMechanism::new(Privacy::pure(1.0)?, 1.0)?;
     let probabilities = mechanism.level_probabilities(&levels)?;
     let started = Instant::now();
-    let choice = mechanism.sample_levels(&levels, rng)?;
+    let choice = mechanism.select_levels(&levels, rng)?;
     let elapsed = started.elapsed();
     let mut table = Table::new(&["mistakes", "candidates", "Pr(level)"]);
     for (level, p) in levels.iter().zip(&probabilities) {

@@ -132,7 +132,7 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
     };
     let hypothesis = learner.learn(class.as_ref(), &sample, &mut rng(&args.common))?;
     let empirical_error = empirical_error(class.as_ref(), &sample, &hypothesis);
-    let guarantee = describe_guarantee(parsed.ok(), learner.as_ref(), &params)?;
+    let (guarantee, guarantee_text) = describe_guarantee(learner.as_ref(), sample.len());
     if args.common.json {
         print_json(&json!({
             "class": class.name(),
@@ -141,6 +141,7 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
             "hypothesis": hypothesis,
             "empirical_error": empirical_error,
             "guarantee": guarantee,
+            "guarantee_text": guarantee_text,
         }));
     } else {
         println!(
@@ -151,44 +152,15 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
         );
         println!("hypothesis: {}", describe_hypothesis(&hypothesis));
         println!("empirical error: {empirical_error:.4}");
-        println!("guarantee: {guarantee}");
+        println!("guarantee: {guarantee_text}");
     }
     Ok(())
 }
 
-fn describe_guarantee(
-    name: Option<LearnerName>,
-    learner: &dyn Learner,
-    params: &LearnerParams,
-) -> anyhow::Result<String> {
-    let n = params.examples;
-    let epsilon = || params.pure_epsilon();
-    let per_prediction =
-        |epsilon: f64| format!("each prediction (one query per trained model) is {epsilon:.4}-DP");
-    Ok(match (learner.privacy(), name) {
-        (Some(privacy), _) => privacy.to_string(),
-        (None, Some(LearnerName::Stable)) => format!(
-            "uniformly stable predictions, β = {:.4} (not DP as a whole)",
-            params.stable(epsilon()?)?.stability(n)
-        ),
-        (None, Some(LearnerName::PrivatePrediction)) => per_prediction(
-            PrivatePrediction::new(params.stable(epsilon()?)?, params.flip_probability)?
-                .prediction_epsilon(n),
-        ),
-        (None, Some(LearnerName::Voting)) => {
-            per_prediction(VotingPredictor::new(epsilon()?, params.voters)?.prediction_epsilon())
-        }
-        (None, Some(LearnerName::Relabeling)) => {
-            let relabeling = params.relabeling(epsilon()?)?;
-            format!(
-                "{} (subsample t = {}, {} voters)",
-                per_prediction(relabeling.prediction_epsilon(n)),
-                relabeling.subset_size(),
-                params.voters
-            )
-        }
-        (None, _) => "none (not private)".to_string(),
-    })
+/// The learner's own guarantee at `examples` examples, as JSON numbers and as text.
+fn describe_guarantee(learner: &dyn Learner, examples: usize) -> (serde_json::Value, String) {
+    let guarantee = learner.guarantee(examples);
+    (json!(guarantee), guarantee.to_string())
 }
 
 fn describe_hypothesis(hypothesis: &Hypothesis) -> String {
@@ -301,11 +273,10 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
     };
     let outcome = &found.outcome;
     let at_found = LearnerParams::new(Some(args.epsilon), 0.0, found.sample_size, args.tuning);
-    let guarantee = describe_guarantee(
-        Some(args.learner),
+    let (guarantee, guarantee_text) = describe_guarantee(
         build_learner(args.learner, &at_found)?.as_ref(),
-        &at_found,
-    )?;
+        found.sample_size,
+    );
     if args.common.json {
         print_json(&json!({
             "class": class_name,
@@ -319,6 +290,7 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
             "bound_name": bound_name,
             "bound": bound,
             "guarantee_at_n": guarantee,
+            "guarantee_at_n_text": guarantee_text,
             "evaluations": found.evaluations,
         }));
     } else {
@@ -331,7 +303,7 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
             outcome.interval.1,
             outcome.trials
         );
-        println!("guarantee at that n: {guarantee}");
+        println!("guarantee at that n: {guarantee_text}");
         match bound {
             Some(bound) => println!("{bound_name}: n ≤ {bound:.0}"),
             None => println!("{bound_name}"),

@@ -36,7 +36,7 @@ pub(crate) fn exponential(args: &ExponentialArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let chosen = mechanism.sample(&scores, &mut rng(&args.common))?;
+    let chosen = mechanism.select(&scores, &mut rng(&args.common))?;
     if args.common.json {
         print_json(&json!({
             "mechanism": "exponential",

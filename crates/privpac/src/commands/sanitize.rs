@@ -54,7 +54,8 @@ pub(crate) fn run(args: &SanitizeArgs) -> anyhow::Result<()> {
         print_json(&json!({
             "class": class.name(),
             "sanitizer": sanitizer.name(),
-            "guarantee": sanitizer.privacy().to_string(),
+            "guarantee": sanitizer.privacy(),
+            "guarantee_text": sanitizer.privacy().to_string(),
             "data_points": data.len(),
             "synthetic": synthetic,
             "max_query_error": error,

@@ -48,7 +48,7 @@ fn general_sampler_matches_probabilities() {
     let mech = mechanism(1.5, 1.0);
     let scores = [0.0, -1.0, -2.5, 2.0, 2.0, -7.0, 1.25];
     let expected = mech.probabilities(&scores).unwrap();
-    check_sampler(&expected, 200_000, |rng| mech.sample(&scores, rng).unwrap());
+    check_sampler(&expected, 200_000, |rng| mech.select(&scores, rng).unwrap());
 }
 
 #[test]
@@ -62,7 +62,7 @@ fn integer_sampler_matches_probabilities() {
         .map(f64::exp)
         .collect();
     check_sampler(&expected, 200_000, |rng| {
-        mech.sample_integer(&scores, rng).unwrap()
+        mech.select_integer(&scores, rng).unwrap()
     });
 }
 
@@ -86,7 +86,7 @@ fn level_sampler_matches_level_probabilities() {
     ];
     let expected = mech.level_probabilities(&levels).unwrap();
     check_sampler(&expected, 200_000, |rng| {
-        mech.sample_levels(&levels, rng).unwrap().level
+        mech.select_levels(&levels, rng).unwrap().level
     });
 }
 
@@ -100,7 +100,7 @@ fn offsets_within_a_level_are_uniform() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut counts = [0u64; 6];
     for _ in 0..60_000 {
-        let choice = mech.sample_levels(&levels, &mut rng).unwrap();
+        let choice = mech.select_levels(&levels, &mut rng).unwrap();
         if choice.level == 0 {
             counts[choice.offset as usize] += 1;
         }
@@ -174,10 +174,10 @@ fn extreme_scores_and_epsilon_stay_finite() {
     assert!(log_p[1].is_finite() && log_p[1] < -699.0);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     for _ in 0..100 {
-        assert_eq!(mech.sample(&scores, &mut rng).unwrap(), 0);
+        assert_eq!(mech.select(&scores, &mut rng).unwrap(), 0);
     }
     let integer = [i64::MAX, i64::MIN, 0];
-    assert_eq!(mech.sample_integer(&integer, &mut rng).unwrap(), 0);
+    assert_eq!(mech.select_integer(&integer, &mut rng).unwrap(), 0);
     let lp = mech.log_probabilities_integer(&integer).unwrap();
     assert!(lp.iter().all(|p| p.is_finite()));
 }
@@ -236,17 +236,17 @@ fn a_mis_parameterized_mechanism_fails_the_audit() {
 fn invalid_input_gives_typed_errors() {
     let mech = mechanism(1.0, 1.0);
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    assert_eq!(mech.sample(&[], &mut rng), Err(Error::EmptyCandidates));
+    assert_eq!(mech.select(&[], &mut rng), Err(Error::EmptyCandidates));
     assert_eq!(
-        mech.sample_integer(&[], &mut rng),
+        mech.select_integer(&[], &mut rng),
         Err(Error::EmptyCandidates)
     );
     assert_eq!(
-        mech.sample_levels(&[], &mut rng),
+        mech.select_levels(&[], &mut rng),
         Err(Error::EmptyCandidates)
     );
     assert_eq!(mech.probabilities(&[]), Err(Error::EmptyCandidates));
-    let nan = mech.sample(&[1.0, f64::NAN], &mut rng).unwrap_err();
+    let nan = mech.select(&[1.0, f64::NAN], &mut rng).unwrap_err();
     assert!(
         matches!(nan, Error::NonFiniteScore { index: 1, .. }),
         "{nan}"
@@ -259,7 +259,7 @@ fn invalid_input_gives_typed_errors() {
         })
     );
     assert_eq!(
-        mech.sample_levels(&[ScoreLevel { score: 1, count: 0 }], &mut rng),
+        mech.select_levels(&[ScoreLevel { score: 1, count: 0 }], &mut rng),
         Err(Error::ZeroCount { index: 0 })
     );
     let huge = [
@@ -270,7 +270,7 @@ fn invalid_input_gives_typed_errors() {
         ScoreLevel { score: 0, count: 5 },
     ];
     assert!(matches!(
-        mech.sample_levels(&huge, &mut rng),
+        mech.select_levels(&huge, &mut rng),
         Err(Error::TooManyCandidates { .. })
     ));
     let approx = Privacy::new(1.0, 1e-6).unwrap();
@@ -321,7 +321,7 @@ proptest! {
     ) {
         let mech = mechanism(1.0, 1.0);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        match mech.sample(&scores, &mut rng) {
+        match mech.select(&scores, &mut rng) {
             Ok(index) => prop_assert!(index < scores.len()),
             Err(error) => {
                 let expected = matches!(error, Error::EmptyCandidates | Error::NonFiniteScore { .. });
