@@ -35,6 +35,7 @@
 #![doc(test(attr(deny(warnings))))]
 
 mod class;
+mod concept_set;
 mod domain;
 mod error;
 mod hypothesis;
@@ -50,6 +51,7 @@ pub use class::{
     Intervals, MAX_GRID_SIDE, Parities, Points, Thresholds, WithZero, Xor,
     brute_force_error_counts, check_concept, materialize, run_length_encode,
 };
+pub use concept_set::ConceptSet;
 pub use domain::{Domain, Point};
 pub use error::{Error, Result};
 pub use hypothesis::Hypothesis;

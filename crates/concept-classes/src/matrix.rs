@@ -200,14 +200,9 @@ impl ClassMatrix {
         self.row_words
     }
 
-    /// The bitset over concepts with every concept present.
-    pub fn all_concepts(&self) -> Vec<u64> {
-        let mut set = vec![u64::MAX; self.column_words];
-        let tail = self.n_concepts % 64;
-        if tail != 0 {
-            set[self.column_words - 1] = (1u64 << tail) - 1;
-        }
-        set
+    /// The set of every concept of the matrix.
+    pub fn all_concepts(&self) -> crate::ConceptSet {
+        crate::ConceptSet::full(self.n_concepts)
     }
 
     /// The matrix with the given row and column orders (row `i` of the result is row
@@ -448,7 +443,10 @@ mod tests {
             }
         }
         let all = m.all_concepts();
-        assert_eq!(all.iter().map(|w| w.count_ones()).sum::<u32>(), 70);
+        assert_eq!(
+            all.as_words().iter().map(|w| w.count_ones()).sum::<u32>(),
+            70
+        );
     }
 
     #[test]

@@ -36,6 +36,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::ConceptSet;
 use crate::dimension::bits::{
     FxBuild, and_popcount, encode_key, fingerprint, nonzero_range, ones, popcount,
 };
@@ -154,7 +155,8 @@ pub fn check_littlestone_tree(matrix: &ClassMatrix, tree: &LittlestoneTree) -> R
     let mut leaf_depth: Option<usize> = None;
     // (subtree, concepts realizing the path to it, the path).
     type Pending<'t> = (&'t LittlestoneTree, Vec<u64>, Vec<(usize, bool)>);
-    let mut stack: Vec<Pending<'_>> = vec![(tree, matrix.all_concepts(), Vec::new())];
+    let all = matrix.all_concepts().as_words().to_vec();
+    let mut stack: Vec<Pending<'_>> = vec![(tree, all, Vec::new())];
     while let Some((node, version_space, path)) = stack.pop() {
         if version_space.iter().all(|&w| w == 0) {
             return Err(Error::InvalidWitness {
@@ -231,7 +233,7 @@ pub fn check_littlestone_tree(matrix: &ClassMatrix, tree: &LittlestoneTree) -> R
 ///
 /// # Example
 /// ```
-/// use concept_classes::ClassMatrix;
+/// use concept_classes::{ClassMatrix, ConceptSet};
 /// use concept_classes::dimension::{Budget, Engine, LittlestoneSolver};
 ///
 /// // Thresholds over 16 points.
@@ -240,9 +242,9 @@ pub fn check_littlestone_tree(matrix: &ClassMatrix, tree: &LittlestoneTree) -> R
 /// let all = class.all_concepts();
 /// assert_eq!(solver.ldim(&all)?, 4);
 /// // The concepts that label point 3 with 0 (thresholds 0..=2): ⌊log2 3⌋ = 1.
-/// let zero_at_3: Vec<u64> = all.iter().zip(class.column(3)).map(|(v, c)| v & !c).collect();
+/// let zero_at_3 = all.restrict(&class, 3, false)?;
 /// assert_eq!(solver.ldim(&zero_at_3)?, 1);
-/// assert_eq!(solver.ldim(&[0])?, -1);
+/// assert_eq!(solver.ldim(&ConceptSet::empty(16))?, -1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -419,7 +421,7 @@ impl<'m> LittlestoneSolver<'m> {
     /// # Errors
     /// [`Error::InvalidVersionSpace`] if the bitset has the wrong length or bits beyond the
     /// last concept; [`Error::StateBudgetExceeded`].
-    pub fn ldim(&mut self, version_space: &[u64]) -> Result<i32> {
+    pub fn ldim(&mut self, version_space: &ConceptSet) -> Result<i32> {
         let internal = self.internalize(version_space)?;
         let count = popcount(&internal);
         if count == 0 {
@@ -442,7 +444,7 @@ impl<'m> LittlestoneSolver<'m> {
     /// # Errors
     /// [`Error::InvalidVersionSpace`] for a malformed or empty version space (which has no
     /// tree); [`Error::StateBudgetExceeded`].
-    pub fn tree(&mut self, version_space: &[u64]) -> Result<LittlestoneTree> {
+    pub fn tree(&mut self, version_space: &ConceptSet) -> Result<LittlestoneTree> {
         let depth = self.ldim(version_space)?;
         if depth < 0 {
             return Err(Error::InvalidVersionSpace {
@@ -465,28 +467,13 @@ impl<'m> LittlestoneSolver<'m> {
 
     /// Validates a version space over the matrix's concepts and maps it to the internal
     /// concepts.
-    fn internalize(&self, version_space: &[u64]) -> Result<Vec<u64>> {
-        let expected = self.matrix.column_words();
-        if version_space.len() != expected {
-            return Err(Error::InvalidVersionSpace {
-                reason: format!(
-                    "the bitset has {} words but the class needs {expected}",
-                    version_space.len()
-                ),
-            });
-        }
-        let n_concepts = self.matrix.n_concepts();
-        let tail = n_concepts % 64;
-        if tail != 0 && version_space[expected - 1] >> tail != 0 {
-            return Err(Error::InvalidVersionSpace {
-                reason: format!("bits are set beyond the last concept ({})", n_concepts - 1),
-            });
-        }
+    fn internalize(&self, version_space: &ConceptSet) -> Result<Vec<u64>> {
+        version_space.check_universe(self.matrix)?;
         match &self.concept_map {
-            None => Ok(version_space.to_vec()),
+            None => Ok(version_space.as_words().to_vec()),
             Some(map) => {
                 let mut internal = vec![0u64; self.words];
-                for c in ones(version_space) {
+                for c in version_space.iter() {
                     let j = map[c] as usize;
                     internal[j / 64] |= 1 << (j % 64);
                 }
@@ -1119,22 +1106,27 @@ mod tests {
         let m = ClassMatrix::parse("0\n1\n1\n").unwrap();
         for engine in [Engine::Pruned, Engine::Plain] {
             let mut solver = LittlestoneSolver::new(&m, engine, Budget::default());
+            let set = |word: u64| ConceptSet::from_words(3, vec![word]).unwrap();
             assert!(matches!(
-                solver.ldim(&[0b1000]),
+                ConceptSet::from_words(3, vec![0b1000]),
                 Err(Error::InvalidVersionSpace { .. })
             ));
             assert!(matches!(
-                solver.ldim(&[0, 0]),
+                ConceptSet::from_words(3, vec![0, 0]),
                 Err(Error::InvalidVersionSpace { .. })
             ));
             assert!(matches!(
-                solver.tree(&[0]),
+                solver.ldim(&ConceptSet::full(4)),
                 Err(Error::InvalidVersionSpace { .. })
             ));
-            assert_eq!(solver.ldim(&[0]).unwrap(), -1);
-            assert_eq!(solver.ldim(&[0b110]).unwrap(), 0);
-            assert_eq!(solver.ldim(&[0b011]).unwrap(), 1);
-            assert_eq!(solver.tree(&[0b110]).unwrap(), LittlestoneTree::Leaf);
+            assert!(matches!(
+                solver.tree(&set(0)),
+                Err(Error::InvalidVersionSpace { .. })
+            ));
+            assert_eq!(solver.ldim(&set(0)).unwrap(), -1);
+            assert_eq!(solver.ldim(&set(0b110)).unwrap(), 0);
+            assert_eq!(solver.ldim(&set(0b011)).unwrap(), 1);
+            assert_eq!(solver.tree(&set(0b110)).unwrap(), LittlestoneTree::Leaf);
         }
     }
 

@@ -9,6 +9,7 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::ConceptSet;
 use crate::dimension::{
     Budget, Engine, LdimResult, LittlestoneSolver, LittlestoneTree, VcResult,
     check_littlestone_tree, check_shattered, littlestone_dimension, vc_dimension,
@@ -357,7 +358,7 @@ proptest! {
         let mut pruned = LittlestoneSolver::new(&matrix, Engine::Pruned, Budget::default());
         let mut plain = LittlestoneSolver::new(&matrix, Engine::Plain, Budget::default());
         let mut memo = HashMap::new();
-        let mut version_space = matrix.all_concepts();
+        let mut version_space = matrix.all_concepts().as_words().to_vec();
         for _ in 0..2 * matrix.n_points() {
             let x = rng.random_range(0..matrix.n_points());
             for label in [false, true] {
@@ -370,10 +371,11 @@ proptest! {
                     .filter(|&c| half[c / 64] >> (c % 64) & 1 == 1)
                     .collect();
                 let expected = brute_ldim(&matrix, &concepts, &mut memo);
-                prop_assert_eq!(pruned.ldim(&half).unwrap(), expected);
-                prop_assert_eq!(plain.ldim(&half).unwrap(), expected);
+                let set = ConceptSet::from_words(matrix.n_concepts(), half.clone()).unwrap();
+                prop_assert_eq!(pruned.ldim(&set).unwrap(), expected);
+                prop_assert_eq!(plain.ldim(&set).unwrap(), expected);
                 if expected >= 0 {
-                    let tree = pruned.tree(&half).unwrap();
+                    let tree = pruned.tree(&set).unwrap();
                     prop_assert_eq!(tree.depth() as i32, expected);
                     prop_assert!(realized_within(&matrix, &tree, &half));
                 }
@@ -453,8 +455,7 @@ fn tiny_budgets_are_typed_errors() {
     // still answered.
     let mut solver = LittlestoneSolver::new(&m, Engine::Pruned, tiny);
     assert!(solver.ldim(&m.all_concepts()).is_err());
-    let mut two = vec![0u64; m.column_words()];
-    two[0] = 0b11;
+    let two = ConceptSet::from_indices(m.n_concepts(), [0, 1]).unwrap();
     assert_eq!(solver.ldim(&two), Ok(1));
 }
 

@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::dimension::LittlestoneTree;
 use crate::error::Result;
 use crate::matrix::ClassMatrix;
-use crate::online::{OnlineLearner, count, restrict};
+use crate::online::OnlineLearner;
 
 /// Where the examples of an online run come from.
 #[derive(Debug, Clone)]
@@ -34,6 +34,10 @@ pub struct MistakeReport {
     pub transcript: Vec<(usize, bool, bool)>,
 }
 
+/// The most rounds [`run_online`] accepts: its transcript keeps one entry per round, so a
+/// larger count is refused with [`crate::Error::TooLarge`] before anything is allocated.
+pub const MAX_ONLINE_ROUNDS: usize = 1 << 24;
+
 /// Plays `rounds` rounds of `adversary` against `learner` over the class `matrix`.
 ///
 /// # Errors
@@ -46,9 +50,17 @@ pub fn run_online<R: Rng + ?Sized>(
     rounds: usize,
     rng: &mut R,
 ) -> Result<MistakeReport> {
+    if rounds > MAX_ONLINE_ROUNDS {
+        return Err(crate::Error::TooLarge {
+            what: "an online run's transcript",
+            needed: rounds as u128,
+            unit: "rounds",
+            limit: MAX_ONLINE_ROUNDS as u128,
+        });
+    }
     let mut transcript = Vec::with_capacity(rounds);
     let mut version_space = matrix.all_concepts();
-    let mut scratch = Vec::with_capacity(version_space.len());
+    let mut scratch = Vec::with_capacity(matrix.column_words());
     let mut node = match adversary {
         Adversary::Tree(tree) => Some(tree),
         Adversary::Random => None,
@@ -66,18 +78,17 @@ pub fn run_online<R: Rng + ?Sized>(
                 (*point, y, prediction)
             }
             _ => {
-                let concept = *target.get_or_insert_with(|| first_member(&version_space));
+                let concept = *target.get_or_insert_with(|| version_space.first().unwrap_or(0));
                 let x = rng.random_range(0..matrix.n_points());
                 (x, matrix.get(concept, x), learner.predict(x)?)
             }
         };
         learner.update(x, y)?;
-        restrict(&version_space, matrix.column(x), y, &mut scratch);
+        version_space.restrict_in_place(matrix.column(x), y, &mut scratch);
         debug_assert!(
-            count(&scratch) > 0,
+            !version_space.is_empty(),
             "adversaries only produce realizable sequences"
         );
-        std::mem::swap(&mut version_space, &mut scratch);
         transcript.push((x, y, prediction));
     }
     Ok(MistakeReport {
@@ -86,12 +97,4 @@ pub fn run_online<R: Rng + ?Sized>(
         mistakes: transcript.iter().filter(|(_, y, p)| y != p).count(),
         transcript,
     })
-}
-
-/// The smallest concept index in a non-empty bitset.
-fn first_member(set: &[u64]) -> usize {
-    set.iter()
-        .enumerate()
-        .find(|(_, w)| **w != 0)
-        .map_or(0, |(i, w)| i * 64 + w.trailing_zeros() as usize)
 }

@@ -2,7 +2,7 @@
 
 use crate::error::Result;
 use crate::matrix::ClassMatrix;
-use crate::online::{OnlineLearner, TieRule, VersionSpace, count, vote};
+use crate::online::{OnlineLearner, TieRule, VersionSpace, vote};
 
 /// Halving (Littlestone 1988; Angluin 1988): predict the majority vote of the version
 /// space. Each mistake at least halves the version space, so it makes at most
@@ -30,7 +30,7 @@ impl<'m> Halving<'m> {
 
     /// The number of concepts still consistent.
     pub fn version_space_size(&self) -> u64 {
-        count(self.version_space.set())
+        self.version_space.set().len() as u64
     }
 }
 
@@ -40,11 +40,12 @@ impl OnlineLearner for Halving<'_> {
         let ones: u64 = self
             .version_space
             .set()
+            .as_words()
             .iter()
             .zip(column)
             .map(|(s, c)| u64::from((s & c).count_ones()))
             .sum();
-        let zeros = count(self.version_space.set()) - ones;
+        let zeros = self.version_space.set().len() as u64 - ones;
         Ok(vote(ones, zeros, self.tie_rule))
     }
 

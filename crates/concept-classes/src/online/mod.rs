@@ -10,10 +10,12 @@ mod adversary;
 mod halving;
 mod soa;
 
-pub use adversary::{Adversary, MistakeReport, run_online};
+pub use adversary::{Adversary, MAX_ONLINE_ROUNDS, MistakeReport, run_online};
 pub use halving::Halving;
 pub use soa::Soa;
 
+use crate::ConceptSet;
+use crate::concept_set::restrict_words;
 use crate::error::Result;
 
 /// How a learner breaks a tie between the two labels.
@@ -55,7 +57,7 @@ pub trait OnlineLearner {
 /// The concepts of a matrix still consistent with the examples seen so far.
 #[derive(Debug, Clone)]
 pub(crate) struct VersionSpace {
-    set: Vec<u64>,
+    set: ConceptSet,
     scratch: Vec<u64>,
     rounds: usize,
 }
@@ -70,8 +72,8 @@ impl VersionSpace {
         }
     }
 
-    /// The consistent concepts as a bitset.
-    pub(crate) fn set(&self) -> &[u64] {
+    /// The consistent concepts.
+    pub(crate) fn set(&self) -> &ConceptSet {
         &self.set
     }
 
@@ -86,11 +88,12 @@ impl VersionSpace {
         y: bool,
     ) -> Result<()> {
         self.rounds += 1;
-        restrict(&self.set, matrix.column(x), y, &mut self.scratch);
+        let column = matrix.column(x);
+        restrict_words(self.set.as_words(), column, y, &mut self.scratch);
         if count(&self.scratch) == 0 {
             return Err(crate::Error::NotRealizable { round: self.rounds });
         }
-        std::mem::swap(&mut self.set, &mut self.scratch);
+        self.set.restrict_in_place(column, y, &mut self.scratch);
         Ok(())
     }
 }
@@ -101,16 +104,6 @@ pub(crate) fn vote<T: Ord>(ones: T, zeros: T, tie_rule: TieRule) -> bool {
         std::cmp::Ordering::Greater => true,
         std::cmp::Ordering::Less => false,
         std::cmp::Ordering::Equal => tie_rule.label(),
-    }
-}
-
-/// `set ∩ column` (label 1) or `set \ column` (label 0), written into `out`.
-pub(crate) fn restrict(set: &[u64], column: &[u64], label: bool, out: &mut Vec<u64>) {
-    out.clear();
-    if label {
-        out.extend(set.iter().zip(column).map(|(s, c)| s & c));
-    } else {
-        out.extend(set.iter().zip(column).map(|(s, c)| s & !c));
     }
 }
 

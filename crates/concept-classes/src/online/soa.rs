@@ -3,7 +3,7 @@
 use crate::dimension::{Budget, Engine, LittlestoneSolver};
 use crate::error::Result;
 use crate::matrix::ClassMatrix;
-use crate::online::{OnlineLearner, TieRule, VersionSpace, restrict, vote};
+use crate::online::{OnlineLearner, TieRule, VersionSpace, vote};
 
 /// The Standard Optimal Algorithm (Littlestone 1988): predict the label `y` whose version
 /// space `V^y = {c ∈ V : c(x) = y}` has the larger Littlestone dimension. Every mistake
@@ -23,7 +23,6 @@ pub struct Soa<'m> {
     matrix: &'m ClassMatrix,
     solver: LittlestoneSolver<'m>,
     version_space: VersionSpace,
-    scratch: Vec<u64>,
     tie_rule: TieRule,
 }
 
@@ -34,7 +33,6 @@ impl<'m> Soa<'m> {
             matrix,
             solver: LittlestoneSolver::new(matrix, Engine::Pruned, budget),
             version_space: VersionSpace::new(matrix),
-            scratch: Vec::with_capacity(matrix.column_words()),
             tie_rule,
         }
     }
@@ -50,11 +48,9 @@ impl<'m> Soa<'m> {
 
 impl OnlineLearner for Soa<'_> {
     fn predict(&mut self, x: usize) -> Result<bool> {
-        let column = self.matrix.column(x);
-        restrict(self.version_space.set(), column, true, &mut self.scratch);
-        let ones = self.solver.ldim(&self.scratch)?;
-        restrict(self.version_space.set(), column, false, &mut self.scratch);
-        let zeros = self.solver.ldim(&self.scratch)?;
+        let set = self.version_space.set();
+        let ones = self.solver.ldim(&set.restrict(self.matrix, x, true)?)?;
+        let zeros = self.solver.ldim(&set.restrict(self.matrix, x, false)?)?;
         Ok(vote(ones, zeros, self.tie_rule))
     }
 

@@ -160,3 +160,27 @@ proptest! {
         prop_assert!(mistakes_on(&mut halving, &matrix, target, &points) <= log2);
     }
 }
+
+#[test]
+fn huge_round_counts_are_refused_before_allocating() {
+    let matrix = ClassMatrix::parse("01\n11").unwrap();
+    let mut learner = crate::online::Halving::new(&matrix, crate::online::TieRule::default());
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let result = crate::online::run_online(
+        &mut learner,
+        &matrix,
+        &crate::online::Adversary::Random,
+        1_000_000_000_000,
+        &mut rng,
+    );
+    assert!(
+        matches!(
+            result,
+            Err(crate::Error::TooLarge {
+                needed: 1_000_000_000_000,
+                ..
+            })
+        ),
+        "{result:?}"
+    );
+}
