@@ -30,6 +30,10 @@
 //! * [`prediction`]: prediction-level measurements for learners,
 //!   [`prediction_stability`] (uniform stability) and
 //!   [`prediction_privacy_loss`] (the ε of a single private prediction).
+//! * [`black_box`]: a certified lower bound on the ε of any randomized
+//!   algorithm from its samples on neighbouring inputs (events chosen on one
+//!   half of the runs, certified with Clopper–Pearson bounds on the other),
+//!   [`audit_finite`], [`audit_real`], [`statdp_patterns`].
 //! * [`Error`] and [`Result`]: one variant per kind of bad input.
 //!
 //! The mechanisms themselves live in the sibling crate `dp-mechanisms`, whose
@@ -63,12 +67,16 @@
 //! ```
 #![doc(test(attr(deny(warnings))))]
 
+pub mod black_box;
 mod error;
 pub mod exact;
 mod numeric;
 pub mod prediction;
 pub mod statistical;
 
+pub use crate::black_box::{
+    BlackBoxConfig, Event, PairAudit, StatisticalAudit, audit_finite, audit_real, statdp_patterns,
+};
 pub use crate::error::{Error, Result};
 pub use crate::exact::{
     AuditReport, PureAuditReport, check_claim, check_pure_claim, check_pure_claim_log, delta_curve,
