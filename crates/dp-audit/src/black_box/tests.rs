@@ -177,4 +177,3 @@ fn statdp_patterns_move_each_answer_by_at_most_one() {
         }
     }
 }
-
