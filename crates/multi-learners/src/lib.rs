@@ -6,3 +6,4 @@
 #![doc(test(attr(deny(warnings))))]
 
 pub mod fingerprinting;
+pub mod lower_bounds;
