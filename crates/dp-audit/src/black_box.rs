@@ -8,9 +8,11 @@
 //! `P[M(b) ∈ E]` give the lower bound `ε ≥ ln((p̲_a − δ)/p̄_b)`.
 //!
 //! **Selection is kept apart from certification.** For each pair the algorithm runs
-//! `runs` times on each input to *choose* the event (and the direction a→b or b→a) that
-//! looks most violating, then `runs` fresh times on each input to *certify* that one
-//! event with exact Clopper–Pearson bounds. Events are never certified on the data that
+//! `runs` times on each input to *propose* candidate events, `runs` more times to *rank*
+//! them (a candidate proposed and scored on the same runs would favour rare outputs that
+//! happened to fall on one side), and picks the event and direction (a→b or b→a) that
+//! looks most violating; then it runs `runs` fresh times on each input to *certify* that
+//! one event with exact Clopper–Pearson bounds. Events are never certified on the data that
 //! chose them, so the only multiplicity is one event per pair: each of the `2·P` one-sided
 //! bounds (P pairs) is taken at level `(1 − confidence)/(2P)` (Bonferroni), and with
 //! probability at least `confidence` *all* reported bounds hold at once. Hence the reported
@@ -45,15 +47,15 @@ const THRESHOLD_GRID: usize = 256;
 /// Quantile grid used for the interval events of real outputs (`O(grid²)` intervals).
 const INTERVAL_GRID: usize = 48;
 
-/// The normal quantile used by the (uncertified) selection score.
-const SELECTION_Z: f64 = 2.0;
+/// The normal quantile of the Wilson bounds in the (uncertified) ranking score.
+const SELECTION_Z: f64 = 2.576;
 
 /// How to audit: runs per input and phase, confidence, δ and seed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct BlackBoxConfig {
-    /// Runs of the algorithm on each input of each pair, in each phase (selection and
-    /// certification): `4·runs` runs per pair in all.
+    /// Runs of the algorithm on each input of each pair, in each phase (proposal, ranking
+    /// and certification): `6·runs` runs per pair in all.
     pub runs: u64,
     /// The probability that every reported bound holds (for example 0.95).
     pub confidence: f64,
@@ -243,8 +245,9 @@ where
                 },
             )
         };
-        let (sel_a, sel_b) = (count(a, 0, 0), count(b, 1, 0));
-        let (swapped, event) = best_finite_event(&sel_a, &sel_b, config)?;
+        let proposal = (count(a, 0, 0), count(b, 1, 0));
+        let ranking = (count(a, 0, 2), count(b, 1, 2));
+        let (swapped, event) = best_finite_event(&proposal, &ranking, config)?;
         let (cert_a, cert_b) = (count(a, 0, 1), count(b, 1, 1));
         let Event::Values(values) = &event else {
             return Err(Error::NoPairs); // unreachable: finite events are value sets
@@ -301,8 +304,9 @@ where
             samples.sort_by(f64::total_cmp);
             samples
         };
-        let (sel_a, sel_b) = (draw(a, 0, 0), draw(b, 1, 0));
-        let (swapped, event) = best_real_event(&sel_a, &sel_b, config)?;
+        let proposal = (draw(a, 0, 0), draw(b, 1, 0));
+        let ranking = (draw(a, 0, 2), draw(b, 1, 2));
+        let (swapped, event) = best_real_event(&proposal, &ranking, config)?;
         let (cert_a, cert_b) = (draw(a, 0, 1), draw(b, 1, 1));
         let hits = |samples: &[f64]| samples.iter().filter(|&&o| event.contains_real(o)).count();
         Ok((
@@ -415,7 +419,7 @@ where
             let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
             // Streams: 2^40 chunks per (pair, side, phase) are far more than MAX_TRIALS
             // runs need, so distinct triples never share a stream.
-            rng.set_stream((pair << 42) | (side << 41) | (phase << 40) | chunk);
+            rng.set_stream((pair << 43) | (side << 42) | (phase << 40) | chunk);
             let size = CHUNK.min(config.runs - chunk * CHUNK);
             let mut out = T::default();
             for _ in 0..size {
@@ -450,13 +454,12 @@ impl Merge for Vec<f64> {
     }
 }
 
-/// The (uncertified) selection score of an event hit `large` and `small` times in `runs`
-/// runs per side: a normal-approximation lower bound on the privacy loss it shows.
+/// The (uncertified) ranking score of an event hit `large` and `small` times in `runs`
+/// runs per side: `ln((p̲ − δ)/p̄)` with Wilson score bounds, which, unlike a plain normal
+/// approximation, keep rare events (a handful of hits) from looking violating.
 fn selection_score(large: u64, small: u64, runs: u64, delta: f64) -> f64 {
-    let n = runs as f64;
-    let (pa, pb) = (large as f64 / n, small as f64 / n);
-    let low = pa - SELECTION_Z * (pa * (1.0 - pa) / n).sqrt();
-    let high = pb + SELECTION_Z * (pb * (1.0 - pb) / n).sqrt() + 1.0 / n;
+    let low = wilson(large, runs, -SELECTION_Z);
+    let high = wilson(small, runs, SELECTION_Z);
     if low - delta <= 0.0 {
         f64::NEG_INFINITY
     } else {
@@ -464,34 +467,53 @@ fn selection_score(large: u64, small: u64, runs: u64, delta: f64) -> f64 {
     }
 }
 
-/// The best single value or top set, in either direction.
+/// The Wilson score bound for `hits` in `runs` (lower for `z < 0`, upper for `z > 0`).
+fn wilson(hits: u64, runs: u64, z: f64) -> f64 {
+    let n = runs as f64;
+    let p = hits as f64 / n;
+    let z2 = z * z;
+    let center = p + z2 / (2.0 * n);
+    let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((center + spread) / (1.0 + z2 / n)).clamp(0.0, 1.0)
+}
+
+type Counts = HashMap<u64, u64>;
+
+/// The best single value or top set, in either direction: candidates from the proposal
+/// counts, ranked on the ranking counts.
 fn best_finite_event(
-    a: &HashMap<u64, u64>,
-    b: &HashMap<u64, u64>,
+    proposal: &(Counts, Counts),
+    ranking: &(Counts, Counts),
     config: &BlackBoxConfig,
 ) -> Result<(bool, Event)> {
+    let (a, b) = proposal;
     let mut values: Vec<u64> = a.keys().chain(b.keys()).copied().collect();
     values.sort_unstable();
     values.dedup();
-    let count = |m: &HashMap<u64, u64>, v: u64| m.get(&v).copied().unwrap_or(0);
+    let count = |m: &Counts, v: u64| m.get(&v).copied().unwrap_or(0);
     let mut best = (f64::NEG_INFINITY, false, Event::Values(vec![]));
     for swapped in [false, true] {
         let (large, small) = if swapped { (b, a) } else { (a, b) };
-        // Values by decreasing smoothed likelihood ratio; every prefix is a candidate, and
-        // so is every single value.
+        let (rank_large, rank_small) = if swapped {
+            (&ranking.1, &ranking.0)
+        } else {
+            (&ranking.0, &ranking.1)
+        };
+        // Values by decreasing smoothed likelihood ratio on the proposal runs; every
+        // prefix is a candidate, and so is every single value.
         let mut order = values.clone();
         let ratio = |v: u64| (count(large, v) as f64 + 1.0) / (count(small, v) as f64 + 1.0);
         order.sort_by(|&x, &y| ratio(y).total_cmp(&ratio(x)).then(x.cmp(&y)));
         let (mut hits_large, mut hits_small) = (0, 0);
         for (i, &v) in order.iter().enumerate() {
-            hits_large += count(large, v);
-            hits_small += count(small, v);
+            let (vl, vs) = (count(rank_large, v), count(rank_small, v));
+            hits_large += vl;
+            hits_small += vs;
             let prefix = selection_score(hits_large, hits_small, config.runs, config.delta);
             if prefix > best.0 {
                 best = (prefix, swapped, Event::Values(order[..=i].to_vec()));
             }
-            let single =
-                selection_score(count(large, v), count(small, v), config.runs, config.delta);
+            let single = selection_score(vl, vs, config.runs, config.delta);
             if single > best.0 {
                 best = (single, swapped, Event::Values(vec![v]));
             }
@@ -509,10 +531,14 @@ fn best_finite_event(
     Ok((best.1, best.2))
 }
 
-/// The best half-line or interval between quantiles of the pooled samples, in either
-/// direction. `a` and `b` are sorted.
-fn best_real_event(a: &[f64], b: &[f64], config: &BlackBoxConfig) -> Result<(bool, Event)> {
-    let mut pooled: Vec<f64> = a.iter().chain(b).copied().collect();
+/// The best half-line or interval between quantiles of the pooled proposal samples, in
+/// either direction, ranked on the ranking samples (all sorted).
+fn best_real_event(
+    proposal: &(Vec<f64>, Vec<f64>),
+    ranking: &(Vec<f64>, Vec<f64>),
+    config: &BlackBoxConfig,
+) -> Result<(bool, Event)> {
+    let mut pooled: Vec<f64> = proposal.0.iter().chain(&proposal.1).copied().collect();
     pooled.sort_by(f64::total_cmp);
     pooled.dedup();
     if pooled.is_empty() {
@@ -525,7 +551,8 @@ fn best_real_event(a: &[f64], b: &[f64], config: &BlackBoxConfig) -> Result<(boo
         q.dedup();
         q
     };
-    // Number of samples ≤ t (sorted input).
+    let (a, b) = (&ranking.0, &ranking.1);
+    // Number of samples ≤ t and < t (sorted input).
     let at_most = |s: &[f64], t: f64| s.partition_point(|&o| o <= t) as u64;
     let below = |s: &[f64], t: f64| s.partition_point(|&o| o < t) as u64;
     let mut best = (f64::NEG_INFINITY, false, Event::AtMost(pooled[0]));

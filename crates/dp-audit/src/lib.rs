@@ -31,8 +31,9 @@
 //!   [`prediction_stability`] (uniform stability) and
 //!   [`prediction_privacy_loss`] (the ε of a single private prediction).
 //! * [`black_box`]: a certified lower bound on the ε of any randomized
-//!   algorithm from its samples on neighbouring inputs (events chosen on one
-//!   half of the runs, certified with Clopper–Pearson bounds on the other),
+//!   algorithm from its samples on neighbouring inputs (events proposed and
+//!   ranked on separate runs, certified with Clopper–Pearson bounds on fresh
+//!   ones),
 //!   [`audit_finite`], [`audit_real`], [`statdp_patterns`].
 //! * [`Error`] and [`Result`]: one variant per kind of bad input.
 //!

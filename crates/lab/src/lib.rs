@@ -28,6 +28,7 @@ mod error;
 mod sample_complexity;
 mod scenario;
 mod trials;
+pub mod zoo;
 
 pub use error::{Error, Result};
 pub use sample_complexity::{
