@@ -91,7 +91,7 @@ pub enum Mismatch {
         /// The sample, as `(point, label)` pairs.
         sample: Vec<(Point, bool)>,
         /// Its error.
-        error: Error,
+        error: Box<Error>,
     },
     /// The check could not run: the class is too large for the reference, a sample does
     /// not belong to the class's domain, or there would be too many samples.
@@ -188,7 +188,7 @@ fn check_one<C: ConceptClass + ?Sized>(class: &C, sample: &LabeledSample) -> Res
         class: class.name(),
         method,
         sample: pairs(),
-        error,
+        error: Box::new(error),
     };
     let fast = class
         .error_counts(sample)

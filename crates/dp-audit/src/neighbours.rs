@@ -26,7 +26,7 @@
 //! [`output_pairs`] turns pairs of datasets into pairs of output distributions, computing each
 //! dataset's distribution once, ready for [`check_claim`](crate::check_claim) or
 //! [`check_pure_claim`](crate::check_pure_claim). [`worst_case_loss`] returns the largest
-//! [`max_divergence`](crate::max_divergence) (the pure ε the mechanism needs on these inputs),
+//! [`max_divergence`] (the pure ε the mechanism needs on these inputs),
 //! and [`worst_case_by`] the largest of any other measure, such as
 //! [`prediction_privacy_loss`](crate::prediction_privacy_loss).
 //!
