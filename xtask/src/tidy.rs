@@ -571,7 +571,8 @@ mod tests {
     }
 
     /// Whether `source` refers to the crate `name` as a path (`name::`, also `::name::`), in a
-    /// `use name` declaration or as `extern crate name`, outside line comments.
+    /// `use name` declaration or as `extern crate name`, outside line comments. Doc comments
+    /// count: their examples are doctests, which may use dev-dependencies.
     fn mentions_crate(source: &str, name: &str) -> bool {
         let is_ident = |c: char| c.is_alphanumeric() || c == '_';
         // `text` ends with the whole word `word`.
@@ -580,6 +581,11 @@ mod tests {
                 .is_some_and(|rest| !rest.ends_with(is_ident))
         };
         source.lines().any(|line| {
+            let line = line.trim_start();
+            let line = line
+                .strip_prefix("///")
+                .or_else(|| line.strip_prefix("//!"))
+                .unwrap_or(line);
             let code = line.split("//").next().unwrap_or("");
             code.match_indices(name).any(|(start, _)| {
                 let after = &code[start + name.len()..];
@@ -796,6 +802,11 @@ mod tests {
         assert!(mentions_crate("pub use ::serde::Serialize;", "serde"));
         assert!(mentions_crate("#[derive(serde::Serialize)]", "serde"));
         assert!(mentions_crate("extern crate statrs;", "statrs"));
+        assert!(mentions_crate(
+            "/// use rand_chacha::ChaCha8Rng;",
+            "rand_chacha"
+        ));
+        assert!(mentions_crate("//! # use serde_json::json;", "serde_json"));
         // Other identifiers that contain the name, comments, and plain words do not count.
         assert!(!mentions_crate("use rand_chacha::ChaCha8Rng;", "rand"));
         assert!(!mentions_crate("let x = my_rand::f();", "rand"));
