@@ -497,7 +497,12 @@ mod tests {
                 line.chars().filter(|c| !c.is_whitespace()).collect()
             })
             .collect();
-        if lines.iter().any(|line| line == "lints.workspace=true") {
+        // `lints.workspace = true` in the root table, before any header.
+        if lines
+            .iter()
+            .take_while(|line| !line.starts_with('['))
+            .any(|line| line == "lints.workspace=true")
+        {
             return None;
         }
         let Some(header) = lines.iter().position(|line| line == "[lints]") else {
@@ -778,7 +783,9 @@ mod tests {
     fn lints_check_wants_workspace_true() {
         let lints = |manifest: &str| lints_error(&package("lab", manifest, Vec::new()));
         assert_eq!(lints("[lints]\nworkspace = true\n"), None);
-        assert_eq!(lints("[package]\nlints.workspace = true\n"), None);
+        assert_eq!(lints("lints.workspace = true\n[package]\n"), None);
+        // Under [package] this would be `package.lints.workspace`.
+        assert!(lints("[package]\nlints.workspace = true\n").is_some());
         assert!(
             lints("[package]\n\n[lints]\nclippy.all = \"warn\"\n[x]\nworkspace = true\n")
                 .unwrap()
