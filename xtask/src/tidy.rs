@@ -36,6 +36,7 @@ mod tests {
         collections::BTreeSet,
         fs,
         path::{Path, PathBuf},
+        sync::OnceLock,
     };
 
     use serde_json::Value;
@@ -278,7 +279,13 @@ mod tests {
     }
 
     impl Workspace {
-        fn read() -> Workspace {
+        /// The workspace, read once per test run (the tidy tests run in parallel).
+        fn read() -> &'static Workspace {
+            static WORKSPACE: OnceLock<Workspace> = OnceLock::new();
+            WORKSPACE.get_or_init(Workspace::from_metadata)
+        }
+
+        fn from_metadata() -> Workspace {
             let output = cargo()
                 .args([
                     "metadata",
