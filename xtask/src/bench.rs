@@ -1,18 +1,24 @@
-//! `cargo xtask bench [AREA] [-- CRITERION_ARGS]`: runs the criterion benches, then summarizes
-//! them in one table of medians and speed-ups.
+//! `cargo xtask bench [AREA] [--save NAME] [--compare NAME] [-- CRITERION_ARGS]`: runs the
+//! criterion benches under a named baseline, then summarizes them in one table of medians and
+//! speed-ups.
 //!
 //! Benches follow the naming rule of STYLE.md (rule 25): the criterion group is the area name,
 //! function ids are `reference`, `fast` and `naive`, and sizes are the `BenchmarkId` parameter.
-//! Criterion then writes `target/criterion/<group>/<id>/<size>/new/estimates.json`; we read
-//! `median.point_estimate` (nanoseconds) from each file written by this run and compare every id
-//! with the baseline of the same group and size (`reference` if present, else `naive`). The
-//! table is printed and also written as Markdown to `target/criterion/summary.md`.
+//! We pass criterion `--save-baseline NAME` (default [`DEFAULT_BASELINE`]), so that it copies
+//! each result of this run to `target/criterion/<group>/<id>/<size>/NAME/estimates.json`, and
+//! read `median.point_estimate` (nanoseconds) from exactly those files. Each id is compared with
+//! the reference of the same group and size (`reference` if present, else `naive`), and with
+//! `--compare OTHER` also with the same benchmark in the saved baseline `OTHER`. The table is
+//! printed and also written as Markdown to `target/criterion/summary.md`.
+//!
+//! Before running under the default name, its old copies are deleted, so the table shows this
+//! run only. A name given with `--save` is kept: running a subset of the benches updates those
+//! entries and the table shows everything saved under that name.
 
 use std::{
     cmp::Ordering,
     env, fmt, fs,
     path::{Path, PathBuf},
-    time::{Duration, SystemTime},
 };
 
 use anyhow::{Context, Result, bail};
@@ -20,11 +26,17 @@ use serde_json::Value;
 
 use crate::{cargo, project_root, run_command};
 
-/// Runs `cargo bench -p benches [--bench AREA] -- [CRITERION_ARGS]` and prints the summary.
+/// The baseline this tool saves to when not told a name; cleared before each run.
+const DEFAULT_BASELINE: &str = "xtask-latest";
+
+/// Runs `cargo bench -p benches [--bench AREA] -- --save-baseline NAME [CRITERION_ARGS]` and
+/// prints the summary.
 pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = BenchArgs::parse(args)?;
     let criterion_dir = criterion_dir();
-    let started = SystemTime::now();
+    if args.save == DEFAULT_BASELINE {
+        remove_baseline(&criterion_dir, DEFAULT_BASELINE)?;
+    }
 
     let mut command = cargo();
     // `--bench '*'` selects every [[bench]] target but not the `benches` library, whose libtest
@@ -32,52 +44,87 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     command
         .args(["bench", "-p", "benches", "--bench"])
         .arg(args.area.as_deref().unwrap_or("*"))
-        .arg("--")
+        .args(["--", "--save-baseline", &args.save])
         .args(&args.criterion_args);
     run_command(&mut command)?;
 
-    // Criterion rewrites `new/estimates.json` for every benchmark it runs, so the modification
-    // time tells this run's results from older ones. The slack absorbs coarse file timestamps.
-    let since = started.checked_sub(MTIME_SLACK).unwrap_or(started);
-    let estimates = collect_estimates(&criterion_dir, Some(since))?;
+    let estimates = collect_estimates(&criterion_dir, &args.save)?;
     if estimates.is_empty() {
         println!(
-            "no criterion results were written under {} by this run",
+            "no criterion results are saved under the baseline `{}` in {}",
+            args.save,
             criterion_dir.display()
         );
         return Ok(());
     }
-    let table = render_table(&build_rows(estimates));
-    println!("\n{LEGEND}\n\n{table}");
+    let compared = match &args.compare {
+        Some(other) => {
+            let saved = collect_estimates(&criterion_dir, other)?;
+            if saved.is_empty() {
+                bail!(
+                    "no criterion results are saved under the baseline `{other}` in {} \
+                     (save one with `cargo xtask bench --save {other}`)",
+                    criterion_dir.display()
+                );
+            }
+            Some((other.as_str(), saved))
+        }
+        None => None,
+    };
+    let rows = build_rows(
+        estimates,
+        compared.as_ref().map(|(_, saved)| saved.as_slice()),
+    );
+    let legend = legend(&args.save, compared.as_ref().map(|(name, _)| *name));
+    let table = render_table(&rows, compared.is_some());
+    println!("\n{legend}\n\n{table}");
 
     let summary_path = criterion_dir.join("summary.md");
     fs::write(
         &summary_path,
-        format!("# Benchmark summary\n\n{LEGEND}\n\n{table}"),
+        format!("# Benchmark summary\n\n{legend}\n\n{table}"),
     )
     .with_context(|| format!("could not write {}", summary_path.display()))?;
     println!("\nwritten to {}", summary_path.display());
     Ok(())
 }
 
-/// Function ids that serve as the baseline of a group and size, in order of preference.
-const BASELINE_IDS: [&str; 2] = ["reference", "naive"];
+/// Function ids that serve as the reference of a group and size, in order of preference.
+const REFERENCE_IDS: [&str; 2] = ["reference", "naive"];
 
-/// How much older than the start of the run a result file may look and still count.
-const MTIME_SLACK: Duration = Duration::from_secs(1);
+/// Directory names that criterion uses itself, so they cannot name a baseline.
+const RESERVED_NAMES: [&str; 3] = ["new", "report", "change"];
 
-const LEGEND: &str = "median: criterion's median time per iteration. \
-ratio: speed-up over the baseline of the same group and size \
-(baseline median / this median; the baseline is `reference` if present, else `naive`).";
+fn legend(saved: &str, compared: Option<&str>) -> String {
+    let mut legend = format!(
+        "median: criterion's median time per iteration (baseline `{saved}`). \
+         ratio: speed-up over the reference of the same group and size \
+         (reference median / this median; the reference is `reference` if present, else `naive`)."
+    );
+    if let Some(other) = compared {
+        legend.push_str(&format!(
+            " vs {other}: speed-up over the same benchmark in the saved baseline `{other}` \
+             (its median / this median)."
+        ));
+    }
+    legend
+}
 
 /// The command line of `cargo xtask bench`.
 #[derive(Debug, PartialEq)]
 struct BenchArgs {
     /// A bench target (`benches/benches/<area>.rs`); all of them when `None`.
     area: Option<String>,
+    /// The criterion baseline this run saves to.
+    save: String,
+    /// A saved baseline to compare with.
+    compare: Option<String>,
     /// Everything after `--`, passed to criterion.
     criterion_args: Vec<String>,
 }
+
+const USAGE: &str = "usage: cargo xtask bench [AREA] [--save NAME] [--compare NAME] \
+                     [-- CRITERION_ARGS...]";
 
 impl BenchArgs {
     fn parse(args: &[String]) -> Result<BenchArgs> {
@@ -85,20 +132,65 @@ impl BenchArgs {
             Some(dashes) => (&args[..dashes], args[dashes + 1..].to_vec()),
             None => (args, Vec::new()),
         };
-        let area = match ours {
-            [] => None,
-            // Accept the crate spelling (`dp-mechanisms`) for the bench file (`dp_mechanisms`).
-            [area] if !area.starts_with('-') => Some(area.replace('-', "_")),
-            _ => bail!(
-                "usage: cargo xtask bench [AREA] [-- CRITERION_ARGS...] (got `{}`)",
-                ours.join(" ")
-            ),
-        };
-        Ok(BenchArgs {
-            area,
+        if let Some(arg) = criterion_args.iter().find(|arg| {
+            [
+                "--save-baseline",
+                "--baseline",
+                "--baseline-lenient",
+                "--discard-baseline",
+            ]
+            .contains(&arg.as_str())
+        }) {
+            bail!("`{arg}` is set by cargo xtask bench; use `--save NAME` or `--compare NAME`");
+        }
+        let mut parsed = BenchArgs {
+            area: None,
+            save: DEFAULT_BASELINE.to_owned(),
+            compare: None,
             criterion_args,
-        })
+        };
+        let mut words = ours.iter();
+        while let Some(word) = words.next() {
+            match word.as_str() {
+                "--save" | "--compare" => {
+                    let Some(name) = words.next() else {
+                        bail!("`{word}` needs a baseline name; {USAGE}");
+                    };
+                    validate_baseline_name(name)?;
+                    if word == "--save" {
+                        parsed.save = name.clone();
+                    } else {
+                        parsed.compare = Some(name.clone());
+                    }
+                }
+                // Accept the crate spelling (`dp-mechanisms`) for the bench file
+                // (`dp_mechanisms`).
+                area if !area.starts_with('-') && parsed.area.is_none() => {
+                    parsed.area = Some(area.replace('-', "_"));
+                }
+                _ => bail!("{USAGE} (got `{}`)", ours.join(" ")),
+            }
+        }
+        Ok(parsed)
     }
+}
+
+fn validate_baseline_name(name: &str) -> Result<()> {
+    let usable = !name.is_empty()
+        && !name.starts_with('-')
+        && !RESERVED_NAMES.contains(&name)
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && name != "."
+        && name != "..";
+    if !usable {
+        bail!(
+            "`{name}` cannot name a baseline: use letters, digits, `-`, `_` and `.`, \
+             and none of {RESERVED_NAMES:?}"
+        );
+    }
+    Ok(())
 }
 
 /// Where criterion writes its results, found the way criterion finds it.
@@ -132,18 +224,18 @@ struct Estimate {
 /// How an estimate compares with the baseline of its group and size.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Ratio {
-    /// This estimate is the baseline.
-    Baseline,
-    /// Baseline median divided by this median: above 1 means faster than the baseline.
+    /// This estimate is the reference.
+    Reference,
+    /// Reference (or saved) median divided by this median: above 1 means faster.
     SpeedUp(f64),
-    /// There is no baseline to compare with.
+    /// There is nothing to compare with.
     NoBaseline,
 }
 
 impl fmt::Display for Ratio {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Ratio::Baseline => f.write_str("1.00 (baseline)"),
+            Ratio::Reference => f.write_str("1.00 (reference)"),
             Ratio::SpeedUp(speed_up) => write!(f, "{speed_up:.2}"),
             Ratio::NoBaseline => f.write_str("-"),
         }
@@ -154,7 +246,11 @@ impl fmt::Display for Ratio {
 #[derive(Debug, Clone, PartialEq)]
 struct Row {
     estimate: Estimate,
+    /// Against the reference id of the same group and size.
     ratio: Ratio,
+    /// Against the same benchmark in a saved baseline (`--compare`); `NoBaseline` when the
+    /// saved baseline lacks it, or when nothing is compared.
+    versus: Ratio,
 }
 
 /// Reads `median.point_estimate` (nanoseconds) from the text of a criterion `estimates.json`.
@@ -198,12 +294,21 @@ fn name_from_path(relative_dir: &Path) -> Option<BenchmarkName> {
     })
 }
 
-/// Finds every `new/estimates.json` under `criterion_dir`, keeping only files modified at or
-/// after `since` when it is given. Baseline copies (`base/`) and reports are ignored.
-fn collect_estimates(criterion_dir: &Path, since: Option<SystemTime>) -> Result<Vec<Estimate>> {
-    let mut estimates = Vec::new();
+/// Deletes every copy of the baseline `name` under `criterion_dir` (the `name/` folders that
+/// hold an `estimates.json`).
+fn remove_baseline(criterion_dir: &Path, name: &str) -> Result<()> {
+    for dir in baseline_dirs(criterion_dir, name)? {
+        fs::remove_dir_all(&dir).with_context(|| format!("could not remove {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// The folders `<group>[/<id>[/<size>]]/<name>/` under `criterion_dir` that hold an
+/// `estimates.json`: criterion's copies of the results saved under the baseline `name`.
+fn baseline_dirs(criterion_dir: &Path, name: &str) -> Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
     if !criterion_dir.is_dir() {
-        return Ok(estimates);
+        return Ok(found);
     }
     let mut pending = vec![criterion_dir.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -214,47 +319,46 @@ fn collect_estimates(criterion_dir: &Path, since: Option<SystemTime>) -> Result<
             if !entry.file_type()?.is_dir() {
                 continue;
             }
-            if entry.file_name() == "new" {
-                estimates.extend(read_estimate(criterion_dir, &entry.path(), since)?);
+            let path = entry.path();
+            if dir != criterion_dir
+                && entry.file_name() == name
+                && path.join("estimates.json").is_file()
+            {
+                found.push(path);
             } else {
-                pending.push(entry.path());
+                pending.push(path);
             }
         }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Reads every result saved under the baseline `name`.
+fn collect_estimates(criterion_dir: &Path, name: &str) -> Result<Vec<Estimate>> {
+    let mut estimates = Vec::new();
+    for dir in baseline_dirs(criterion_dir, name)? {
+        estimates.extend(read_estimate(criterion_dir, &dir)?);
     }
     Ok(estimates)
 }
 
-/// Reads the estimate in one `new/` directory, if it holds one that is recent enough.
-fn read_estimate(
-    criterion_dir: &Path,
-    new_dir: &Path,
-    since: Option<SystemTime>,
-) -> Result<Option<Estimate>> {
-    let estimates_path = new_dir.join("estimates.json");
-    if !estimates_path.is_file() {
-        return Ok(None);
-    }
-    if let Some(since) = since {
-        let modified = fs::metadata(&estimates_path)
-            .and_then(|metadata| metadata.modified())
-            .with_context(|| format!("could not read the time of {}", estimates_path.display()))?;
-        if modified < since {
-            return Ok(None);
-        }
-    }
+/// Reads the estimate in one baseline folder.
+fn read_estimate(criterion_dir: &Path, baseline_dir: &Path) -> Result<Option<Estimate>> {
+    let estimates_path = baseline_dir.join("estimates.json");
     let median_ns = read_and_parse(&estimates_path, parse_median_ns)?;
 
-    let benchmark_path = new_dir.join("benchmark.json");
+    let benchmark_path = baseline_dir.join("benchmark.json");
     let name = if benchmark_path.is_file() {
         read_and_parse(&benchmark_path, parse_benchmark_name)?
     } else {
-        let bench_dir = new_dir.parent().unwrap_or(new_dir);
+        let bench_dir = baseline_dir.parent().unwrap_or(baseline_dir);
         let relative_dir = bench_dir.strip_prefix(criterion_dir).unwrap_or(bench_dir);
         match name_from_path(relative_dir) {
             Some(name) => name,
             None => {
                 eprintln!(
-                    "skipping {}: expected <group>/<id>/<size>/new/estimates.json",
+                    "skipping {}: expected <group>/<id>/<size>/<baseline>/estimates.json",
                     estimates_path.display()
                 );
                 return Ok(None);
@@ -270,20 +374,32 @@ fn read_and_parse<T>(path: &Path, parse: fn(&str) -> Result<T>) -> Result<T> {
     parse(&text).with_context(|| format!("could not parse {}", path.display()))
 }
 
-/// Sorts estimates by group, size (numerically) and id, and computes each one's ratio.
-fn build_rows(mut estimates: Vec<Estimate>) -> Vec<Row> {
+/// Sorts estimates by group, size (numerically) and id, and computes each one's ratio against
+/// its reference and, when `saved` is given, against the same benchmark there.
+fn build_rows(mut estimates: Vec<Estimate>, saved: Option<&[Estimate]>) -> Vec<Row> {
     estimates.sort_by(|a, b| compare_names(&a.name, &b.name));
     estimates
         .iter()
         .map(|estimate| Row {
             estimate: estimate.clone(),
             ratio: ratio(estimate, &estimates),
+            versus: saved.map_or(Ratio::NoBaseline, |saved| versus(estimate, saved)),
         })
         .collect()
 }
 
+/// Speed-up over the same benchmark in a saved baseline.
+fn versus(estimate: &Estimate, saved: &[Estimate]) -> Ratio {
+    match saved.iter().find(|other| other.name == estimate.name) {
+        Some(other) if estimate.median_ns > 0.0 => {
+            Ratio::SpeedUp(other.median_ns / estimate.median_ns)
+        }
+        _ => Ratio::NoBaseline,
+    }
+}
+
 fn ratio(estimate: &Estimate, all: &[Estimate]) -> Ratio {
-    let baseline = BASELINE_IDS.iter().find_map(|baseline_id| {
+    let baseline = REFERENCE_IDS.iter().find_map(|baseline_id| {
         all.iter().find(|other| {
             other.name.group == estimate.name.group
                 && other.name.size == estimate.name.size
@@ -291,7 +407,7 @@ fn ratio(estimate: &Estimate, all: &[Estimate]) -> Ratio {
         })
     });
     match baseline {
-        Some(baseline) if baseline.name.id == estimate.name.id => Ratio::Baseline,
+        Some(baseline) if baseline.name.id == estimate.name.id => Ratio::Reference,
         Some(baseline) if estimate.median_ns > 0.0 => {
             Ratio::SpeedUp(baseline.median_ns / estimate.median_ns)
         }
@@ -335,16 +451,21 @@ fn format_duration(nanoseconds: f64) -> String {
     format!("{value:.2} {unit}")
 }
 
-/// Renders rows as a Markdown table, padded so that it also lines up in a terminal.
-fn render_table(rows: &[Row]) -> String {
-    const HEADER: [&str; 5] = ["group", "size", "id", "median", "ratio"];
-    const RIGHT_ALIGNED: [bool; 5] = [false, true, false, true, true];
+/// Renders rows as a Markdown table, padded so that it also lines up in a terminal; with
+/// `compared`, a last column `vs` holds the speed-up over the saved baseline.
+fn render_table(rows: &[Row], compared: bool) -> String {
+    let mut header = vec!["group", "size", "id", "median", "ratio"];
+    let mut right_aligned = vec![false, true, false, true, true];
+    if compared {
+        header.push("vs");
+        right_aligned.push(true);
+    }
 
-    let cells: Vec<[String; 5]> = rows
+    let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|row| {
             let name = &row.estimate.name;
-            [
+            let mut cells = vec![
                 name.group.clone(),
                 name.size.clone().unwrap_or_else(|| "-".to_owned()),
                 if name.id.is_empty() {
@@ -354,22 +475,26 @@ fn render_table(rows: &[Row]) -> String {
                 },
                 format_duration(row.estimate.median_ns),
                 row.ratio.to_string(),
-            ]
+            ];
+            if compared {
+                cells.push(row.versus.to_string());
+            }
+            cells
         })
         .collect();
-    let mut widths = HEADER.map(|title| title.chars().count());
+    let mut widths: Vec<usize> = header.iter().map(|title| title.chars().count()).collect();
     for row in &cells {
         for (width, cell) in widths.iter_mut().zip(row) {
             *width = (*width).max(cell.chars().count());
         }
     }
 
-    let line = |row: [&str; 5]| {
+    let line = |row: &[&str]| {
         let padded: Vec<String> = row
             .iter()
-            .zip(widths)
-            .zip(RIGHT_ALIGNED)
-            .map(|((cell, width), right)| {
+            .zip(&widths)
+            .zip(&right_aligned)
+            .map(|((cell, &width), &right)| {
                 if right {
                     format!("{cell:>width$}")
                 } else {
@@ -381,8 +506,8 @@ fn render_table(rows: &[Row]) -> String {
     };
     let rules: Vec<String> = widths
         .iter()
-        .zip(RIGHT_ALIGNED)
-        .map(|(&width, right)| {
+        .zip(&right_aligned)
+        .map(|(&width, &right)| {
             if right {
                 format!("{}:", "-".repeat(width - 1))
             } else {
@@ -391,17 +516,18 @@ fn render_table(rows: &[Row]) -> String {
         })
         .collect();
 
-    let mut table = line(HEADER);
+    let mut table = line(&header);
     table.push_str(&format!("| {} |\n", rules.join(" | ")));
     for row in &cells {
-        table.push_str(&line(row.each_ref().map(String::as_str)));
+        let row: Vec<&str> = row.iter().map(String::as_str).collect();
+        table.push_str(&line(&row));
     }
     table
 }
 
 #[cfg(test)]
 mod tests {
-    use std::{fs::File, process};
+    use std::process;
 
     use super::*;
 
@@ -482,14 +608,17 @@ mod tests {
 
     #[test]
     fn ratios_are_speed_ups_over_reference_then_naive() {
-        let rows = build_rows(vec![
-            estimate("exp_mech", "fast", Some("1000"), 250.0),
-            estimate("exp_mech", "reference", Some("1000"), 1000.0),
-            estimate("exp_mech", "naive", Some("1000"), 4000.0),
-            estimate("fwht", "fast", Some("64"), 10.0),
-            estimate("fwht", "naive", Some("64"), 80.0),
-            estimate("lonely", "fast", Some("8"), 5.0),
-        ]);
+        let rows = build_rows(
+            vec![
+                estimate("exp_mech", "fast", Some("1000"), 250.0),
+                estimate("exp_mech", "reference", Some("1000"), 1000.0),
+                estimate("exp_mech", "naive", Some("1000"), 4000.0),
+                estimate("fwht", "fast", Some("64"), 10.0),
+                estimate("fwht", "naive", Some("64"), 80.0),
+                estimate("lonely", "fast", Some("8"), 5.0),
+            ],
+            None,
+        );
         let summary: Vec<(&str, &str, Ratio)> = rows
             .iter()
             .map(|row| {
@@ -502,9 +631,9 @@ mod tests {
             [
                 ("exp_mech", "fast", Ratio::SpeedUp(4.0)),
                 ("exp_mech", "naive", Ratio::SpeedUp(0.25)),
-                ("exp_mech", "reference", Ratio::Baseline),
+                ("exp_mech", "reference", Ratio::Reference),
                 ("fwht", "fast", Ratio::SpeedUp(8.0)),
-                ("fwht", "naive", Ratio::Baseline),
+                ("fwht", "naive", Ratio::Reference),
                 ("lonely", "fast", Ratio::NoBaseline),
             ]
         );
@@ -512,28 +641,34 @@ mod tests {
 
     #[test]
     fn baselines_are_per_group_and_size() {
-        let rows = build_rows(vec![
-            estimate("g", "fast", Some("10"), 1.0),
-            estimate("g", "reference", Some("100"), 100.0),
-            estimate("g", "fast", Some("100"), 50.0),
-        ]);
+        let rows = build_rows(
+            vec![
+                estimate("g", "fast", Some("10"), 1.0),
+                estimate("g", "reference", Some("100"), 100.0),
+                estimate("g", "fast", Some("100"), 50.0),
+            ],
+            None,
+        );
         let ratios: Vec<Ratio> = rows.iter().map(|row| row.ratio).collect();
         assert_eq!(
             ratios,
-            [Ratio::NoBaseline, Ratio::SpeedUp(2.0), Ratio::Baseline]
+            [Ratio::NoBaseline, Ratio::SpeedUp(2.0), Ratio::Reference]
         );
     }
 
     #[test]
     fn rows_sort_by_group_then_numeric_size_then_id() {
-        let rows = build_rows(vec![
-            estimate("b", "fast", Some("1000"), 1.0),
-            estimate("b", "fast", Some("64"), 1.0),
-            estimate("b", "fast", Some("big"), 1.0),
-            estimate("b", "fast", None, 1.0),
-            estimate("a", "reference", Some("100"), 1.0),
-            estimate("a", "fast", Some("100"), 1.0),
-        ]);
+        let rows = build_rows(
+            vec![
+                estimate("b", "fast", Some("1000"), 1.0),
+                estimate("b", "fast", Some("64"), 1.0),
+                estimate("b", "fast", Some("big"), 1.0),
+                estimate("b", "fast", None, 1.0),
+                estimate("a", "reference", Some("100"), 1.0),
+                estimate("a", "fast", Some("100"), 1.0),
+            ],
+            None,
+        );
         let order: Vec<(&str, Option<&str>, &str)> = rows
             .iter()
             .map(|row| {
@@ -556,46 +691,107 @@ mod tests {
 
     #[test]
     fn renders_a_padded_markdown_table() {
-        let table = render_table(&build_rows(vec![
-            estimate("exp_mech", "fast", Some("1000"), 1503.25),
-            estimate("exp_mech", "reference", Some("1000"), 6013.0),
-            estimate("sampling", "", None, 42.0),
-        ]));
+        let table = render_table(
+            &build_rows(
+                vec![
+                    estimate("exp_mech", "fast", Some("1000"), 1503.25),
+                    estimate("exp_mech", "reference", Some("1000"), 6013.0),
+                    estimate("sampling", "", None, 42.0),
+                ],
+                None,
+            ),
+            false,
+        );
         let expected = "\
-| group    | size | id        |   median |           ratio |
-| -------- | ---: | --------- | -------: | --------------: |
-| exp_mech | 1000 | fast      |  1.50 µs |            4.00 |
-| exp_mech | 1000 | reference |  6.01 µs | 1.00 (baseline) |
-| sampling |    - | -         | 42.00 ns |               - |
+| group    | size | id        |   median |            ratio |
+| -------- | ---: | --------- | -------: | ---------------: |
+| exp_mech | 1000 | fast      |  1.50 µs |             4.00 |
+| exp_mech | 1000 | reference |  6.01 µs | 1.00 (reference) |
+| sampling |    - | -         | 42.00 ns |                - |
 ";
         assert_eq!(table, expected);
+    }
+
+    #[test]
+    fn compares_with_a_saved_baseline_benchmark_by_benchmark() {
+        let rows = build_rows(
+            vec![
+                estimate("exp_mech", "fast", Some("1000"), 1000.0),
+                estimate("exp_mech", "reference", Some("1000"), 4000.0),
+                estimate("fwht", "fast", Some("64"), 10.0),
+            ],
+            Some(&[
+                estimate("exp_mech", "fast", Some("1000"), 3000.0),
+                estimate("exp_mech", "reference", Some("1000"), 4000.0),
+                estimate("fwht", "fast", Some("128"), 10.0),
+            ]),
+        );
+        let versus: Vec<Ratio> = rows.iter().map(|row| row.versus).collect();
+        assert_eq!(
+            versus,
+            [Ratio::SpeedUp(3.0), Ratio::SpeedUp(1.0), Ratio::NoBaseline]
+        );
+        let table = render_table(&rows, true);
+        assert!(
+            table.starts_with(
+                "| group    | size | id        |   median |            ratio |   vs |\n"
+            ),
+            "{table}"
+        );
+        assert!(
+            table.contains("| exp_mech | 1000 | fast      |  1.00 µs |             4.00 | 3.00 |"),
+            "{table}"
+        );
+    }
+
+    fn args(area: Option<&str>, save: &str, compare: Option<&str>, rest: &[&str]) -> BenchArgs {
+        BenchArgs {
+            area: area.map(str::to_owned),
+            save: save.to_owned(),
+            compare: compare.map(str::to_owned),
+            criterion_args: strings(rest),
+        }
     }
 
     #[test]
     fn parses_the_command_line() {
         assert_eq!(
             BenchArgs::parse(&[]).unwrap(),
-            BenchArgs {
-                area: None,
-                criterion_args: Vec::new()
-            }
+            args(None, DEFAULT_BASELINE, None, &[])
         );
         assert_eq!(
             BenchArgs::parse(&strings(&["dp-mechanisms", "--", "--quick", "exp_mech"])).unwrap(),
-            BenchArgs {
-                area: Some("dp_mechanisms".to_owned()),
-                criterion_args: strings(&["--quick", "exp_mech"]),
-            }
+            args(
+                Some("dp_mechanisms"),
+                DEFAULT_BASELINE,
+                None,
+                &["--quick", "exp_mech"]
+            )
         );
         assert_eq!(
-            BenchArgs::parse(&strings(&["--", "--save-baseline", "main"])).unwrap(),
-            BenchArgs {
-                area: None,
-                criterion_args: strings(&["--save-baseline", "main"]),
-            }
+            BenchArgs::parse(&strings(&[
+                "--save",
+                "after",
+                "--compare",
+                "main",
+                "learners"
+            ]))
+            .unwrap(),
+            args(Some("learners"), "after", Some("main"), &[])
         );
-        assert!(BenchArgs::parse(&strings(&["a", "b"])).is_err());
-        assert!(BenchArgs::parse(&strings(&["--quick"])).is_err());
+        // Baselines are ours to set, and need usable names.
+        for bad in [
+            &["a", "b"][..],
+            &["--quick"],
+            &["--save"],
+            &["--save", "new"],
+            &["--compare", "../x"],
+            &["--save", ""],
+            &["--", "--save-baseline", "main"],
+            &["--", "--baseline", "main"],
+        ] {
+            assert!(BenchArgs::parse(&strings(bad)).is_err(), "{bad:?}");
+        }
     }
 
     /// A directory under the system temp dir, removed when dropped.
@@ -626,30 +822,33 @@ mod tests {
     }
 
     #[test]
-    fn collects_estimates_from_a_criterion_tree() {
+    fn collects_the_estimates_of_one_named_baseline() {
         let temp = TempDir::new("bench-tree");
         let criterion = temp.0.join("criterion");
         let bench_file = |relative: &str, median_ns: f64| {
             write_file(&criterion.join(relative), &estimates_with_median(median_ns));
         };
-        bench_file("exp_mech/reference/1000/new/estimates.json", 4000.0);
-        bench_file("exp_mech/fast/1000/new/estimates.json", 1000.0);
+        bench_file("exp_mech/reference/1000/run/estimates.json", 4000.0);
+        bench_file("exp_mech/fast/1000/run/estimates.json", 1000.0);
+        // Criterion's working copy and other baselines are not this run's results.
+        bench_file("exp_mech/fast/1000/new/estimates.json", 1111.0);
         bench_file("exp_mech/fast/1000/base/estimates.json", 9999.0);
-        bench_file("sampling/naive/new/estimates.json", 70.0);
-        bench_file("sampling/fast/new/estimates.json", 7.0);
+        bench_file("exp_mech/fast/1000/main/estimates.json", 3000.0);
+        bench_file("sampling/naive/run/estimates.json", 70.0);
+        bench_file("sampling/fast/run/estimates.json", 7.0);
         // The ids in benchmark.json win over the (filename-safe) directory names.
         write_file(
-            &criterion.join("odd_dir/x/new/estimates.json"),
+            &criterion.join("odd_dir/x/run/estimates.json"),
             &estimates_with_median(5.0),
         );
         write_file(
-            &criterion.join("odd_dir/x/new/benchmark.json"),
+            &criterion.join("odd_dir/x/run/benchmark.json"),
             r#"{"group_id":"odd","function_id":"fast","value_str":"3"}"#,
         );
         write_file(&criterion.join("exp_mech/report/index.html"), "<html/>");
         write_file(&criterion.join("summary.md"), "old summary");
 
-        let rows = build_rows(collect_estimates(&criterion, None).unwrap());
+        let rows = build_rows(collect_estimates(&criterion, "run").unwrap(), None);
         let summary: Vec<(String, Option<String>, String, f64, Ratio)> = rows
             .into_iter()
             .map(|row| {
@@ -676,11 +875,11 @@ mod tests {
                 Some("1000"),
                 "reference",
                 4000.0,
-                Ratio::Baseline,
+                Ratio::Reference,
             ),
             ("odd", Some("3"), "fast", 5.0, Ratio::NoBaseline),
             ("sampling", None, "fast", 7.0, Ratio::SpeedUp(10.0)),
-            ("sampling", None, "naive", 70.0, Ratio::Baseline),
+            ("sampling", None, "naive", 70.0, Ratio::Reference),
         ]
         .map(|(group, size, id, median_ns, ratio)| {
             (
@@ -692,45 +891,51 @@ mod tests {
             )
         });
         assert_eq!(summary, expected);
+        assert_eq!(
+            collect_estimates(&criterion, "main").unwrap(),
+            [estimate("exp_mech", "fast", Some("1000"), 3000.0)]
+        );
     }
 
     #[test]
-    fn only_collects_estimates_written_since_the_run_started() {
-        let temp = TempDir::new("bench-since");
+    fn removing_a_baseline_keeps_the_others() {
+        let temp = TempDir::new("bench-remove");
         let criterion = temp.0.join("criterion");
-        let old = criterion.join("old_group/fast/10/new/estimates.json");
-        write_file(&old, &estimates_with_median(1.0));
-        let long_ago = SystemTime::now() - Duration::from_secs(3600);
-        File::options()
-            .write(true)
-            .open(&old)
-            .unwrap()
-            .set_modified(long_ago)
-            .unwrap();
+        for baseline in [DEFAULT_BASELINE, "new", "main"] {
+            write_file(
+                &criterion.join(format!("g/fast/10/{baseline}/estimates.json")),
+                &estimates_with_median(2.0),
+            );
+        }
+        // A group that happens to share the baseline's name is not a baseline copy.
         write_file(
-            &criterion.join("new_group/fast/10/new/estimates.json"),
-            &estimates_with_median(2.0),
+            &criterion.join(format!("{DEFAULT_BASELINE}/fast/main/estimates.json")),
+            &estimates_with_median(3.0),
         );
-
-        let since = SystemTime::now() - Duration::from_secs(60);
-        let estimates = collect_estimates(&criterion, Some(since)).unwrap();
-        assert_eq!(estimates, [estimate("new_group", "fast", Some("10"), 2.0)]);
-        assert_eq!(collect_estimates(&criterion, None).unwrap().len(), 2);
+        remove_baseline(&criterion, DEFAULT_BASELINE).unwrap();
+        assert!(
+            collect_estimates(&criterion, DEFAULT_BASELINE)
+                .unwrap()
+                .is_empty()
+        );
+        assert!(criterion.join("g/fast/10/new/estimates.json").is_file());
+        assert_eq!(collect_estimates(&criterion, "main").unwrap().len(), 2);
     }
 
     #[test]
     fn a_missing_criterion_dir_has_no_estimates() {
         let temp = TempDir::new("bench-missing");
-        let estimates = collect_estimates(&temp.0.join("criterion"), None).unwrap();
+        let estimates = collect_estimates(&temp.0.join("criterion"), "run").unwrap();
         assert!(estimates.is_empty());
+        remove_baseline(&temp.0.join("criterion"), "run").unwrap();
     }
 
     #[test]
     fn a_broken_estimates_file_names_its_path() {
         let temp = TempDir::new("bench-broken");
         let criterion = temp.0.join("criterion");
-        write_file(&criterion.join("g/fast/1/new/estimates.json"), "{");
-        let error = format!("{:#}", collect_estimates(&criterion, None).unwrap_err());
-        assert!(error.contains("g/fast/1/new/estimates.json"), "{error}");
+        write_file(&criterion.join("g/fast/1/run/estimates.json"), "{");
+        let error = format!("{:#}", collect_estimates(&criterion, "run").unwrap_err());
+        assert!(error.contains("g/fast/1/run/estimates.json"), "{error}");
     }
 }

@@ -7,7 +7,8 @@
 //!
 //! Commands (one module each):
 //! - `ci`: the CI steps, from the single list in `.ci/run`;
-//! - `bench [AREA] [-- CRITERION_ARGS]`: criterion benches, then a medians-and-ratios table;
+//! - `bench [AREA] [--save NAME] [--compare NAME] [-- CRITERION_ARGS]`: criterion benches saved
+//!   under a named criterion baseline, then a medians-and-ratios table read from that baseline;
 //! - `docs [--open]`: the workspace API docs;
 //! - `tidy`: the tidy checks (they are `#[test]`s, so `cargo test --workspace` runs them too).
 
@@ -65,9 +66,13 @@ Usage: cargo xtask <COMMAND>
 
 Commands:
   ci                            run the CI steps listed in .ci/run (fmt, clippy, test, doc)
-  bench [AREA] [-- ARGS...]     run the criterion benches (all, or benches/benches/AREA.rs),
-                                passing ARGS to criterion, then print medians and speed-ups
-                                and write them to target/criterion/summary.md
+  bench [AREA] [--save NAME] [--compare NAME] [-- ARGS...]
+                                run the criterion benches (all, or benches/benches/AREA.rs),
+                                passing ARGS to criterion and saving the results as the
+                                criterion baseline NAME (default: xtask-latest, replaced on
+                                each run); print medians, speed-ups over the `reference` or
+                                `naive` id and, with --compare, over the saved baseline NAME;
+                                write the table to target/criterion/summary.md
   docs [--open]                 build the workspace API docs (cargo doc --workspace --no-deps)
   tidy                          run the tidy checks (cargo test -p xtask tidy)
   help                          print this message"

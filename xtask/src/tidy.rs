@@ -7,11 +7,13 @@
 //!   and every member folder has the same name as its package;
 //! - internal dependencies are written `name.workspace = true`, and the root
 //!   `[workspace.dependencies]` gives every internal crate both a `path` and a `version`;
-//! - every member's `Cargo.toml` has `[lints]` with `workspace = true`.
+//! - every member's `Cargo.toml` has `[lints]` with `workspace = true`;
+//! - every declared dependency is used: its crate name appears in the package's Rust sources
+//!   (`name::`, `use name` or `extern crate name`), unless `INDIRECT_DEPENDENCIES` explains why not.
 //!
-//! Manifests are read by a tiny line-based parser, so xtask needs no TOML dependency. It
-//! understands the TOML that our manifests use: `[section]` headers, `key = value` lines, dotted
-//! keys, one-line inline tables, comments, and arrays that span lines.
+//! The workspace is read from `cargo metadata --no-deps --offline` (a few tens of milliseconds),
+//! which resolves inheritance and renames for us; only the two conventions that metadata cannot
+//! see (how a dependency is written, and `[lints]`) look at the manifest text, line by line.
 
 use anyhow::bail;
 
@@ -34,9 +36,12 @@ mod tests {
         collections::BTreeSet,
         fs,
         path::{Path, PathBuf},
+        sync::OnceLock,
     };
 
-    use crate::project_root;
+    use serde_json::Value;
+
+    use crate::{cargo, project_root};
 
     /// Our library crates, lowest layers first.
     const LIBRARIES: &[&str] = &[
@@ -76,6 +81,13 @@ mod tests {
         Some(allowed)
     }
 
+    /// `(package, dependency)` pairs that are declared but legitimately never named in the
+    /// package's sources. Each needs a reason.
+    const INDIRECT_DEPENDENCIES: &[(&str, &str)] = &[
+        // None today. Add e.g. a dependency pulled in only to switch on a feature of another
+        // crate, with a comment saying which feature and why.
+    ];
+
     // ---- The checks, run on the real tree. ----
 
     #[test]
@@ -95,9 +107,9 @@ mod tests {
     fn dependency_arrows_point_down() {
         let workspace = Workspace::read();
         let errors: Vec<String> = workspace
-            .members
+            .packages
             .iter()
-            .flat_map(|member| arrow_errors(member, &workspace.internal_crates))
+            .flat_map(|package| arrow_errors(package, &workspace.internal_crates))
             .collect();
         assert_no_errors(&errors);
     }
@@ -105,24 +117,37 @@ mod tests {
     #[test]
     fn internal_dependencies_come_from_the_workspace() {
         let workspace = Workspace::read();
-        let mut errors = root_dependency_errors(
-            "Cargo.toml",
-            &workspace.root_manifest,
-            &workspace.internal_crates,
-        );
-        for member in &workspace.members {
-            errors.extend(workspace_dependency_errors(
-                member,
-                &workspace.internal_crates,
-            ));
-        }
+        let errors: Vec<String> = workspace
+            .packages
+            .iter()
+            .flat_map(|package| workspace_dependency_errors(package, &workspace.internal_crates))
+            .collect();
         assert_no_errors(&errors);
     }
 
     #[test]
     fn every_member_uses_the_workspace_lints() {
         let workspace = Workspace::read();
-        let errors: Vec<String> = workspace.members.iter().flat_map(lints_error).collect();
+        let errors: Vec<String> = workspace.packages.iter().flat_map(lints_error).collect();
+        assert_no_errors(&errors);
+    }
+
+    #[test]
+    fn every_dependency_is_used() {
+        let root = project_root();
+        let workspace = Workspace::read();
+        let mut errors = Vec::new();
+        for package in &workspace.packages {
+            let sources: Vec<String> = rust_files(&package.dir)
+                .iter()
+                .map(|path| fs::read_to_string(path).unwrap())
+                .collect();
+            errors.extend(unused_dependency_errors(
+                package,
+                &sources,
+                &display_path(&root, &package.dir),
+            ));
+        }
         assert_no_errors(&errors);
     }
 
@@ -180,90 +205,6 @@ mod tests {
         }
     }
 
-    // ---- The workspace and its members. ----
-
-    struct Workspace {
-        root_manifest: Manifest,
-        members: Vec<Member>,
-        /// Names of our own crates: the layer table plus every member.
-        internal_crates: BTreeSet<String>,
-    }
-
-    /// One workspace member's manifest.
-    struct Member {
-        /// The manifest's path relative to the root, for messages (`crates/lab/Cargo.toml`).
-        path: String,
-        /// The member's folder name, which must equal its package name.
-        folder: String,
-        manifest: Manifest,
-        /// The number of lines in the manifest, to point at its end.
-        line_count: usize,
-    }
-
-    impl Workspace {
-        fn read() -> Workspace {
-            let root = project_root();
-            let root_manifest =
-                Manifest::parse(&fs::read_to_string(root.join("Cargo.toml")).unwrap());
-            let member_patterns = root_manifest
-                .value(&["workspace"], &["members"])
-                .map(quoted_strings)
-                .expect("the root Cargo.toml lists `members` under [workspace]");
-
-            let mut members = Vec::new();
-            for dir in expand_members(&root, &member_patterns) {
-                let manifest_path = dir.join("Cargo.toml");
-                let text = fs::read_to_string(&manifest_path).unwrap();
-                members.push(Member {
-                    path: display_path(&root, &manifest_path),
-                    folder: dir.file_name().unwrap().to_string_lossy().into_owned(),
-                    manifest: Manifest::parse(&text),
-                    line_count: text.lines().count(),
-                });
-            }
-
-            let mut internal_crates: BTreeSet<String> =
-                ["privpac", "xtask", "benches"].map(str::to_owned).into();
-            internal_crates.extend(LIBRARIES.iter().map(|name| (*name).to_owned()));
-            for member in &members {
-                internal_crates.insert(member.folder.clone());
-                internal_crates.extend(member.package_name().map(|(name, _)| name));
-            }
-            Workspace {
-                root_manifest,
-                members,
-                internal_crates,
-            }
-        }
-    }
-
-    impl Member {
-        /// `[package] name` and its line.
-        fn package_name(&self) -> Option<(String, usize)> {
-            let entry = self.manifest.entry(&["package"], &["name"])?;
-            Some((unquote(&entry.value), entry.line))
-        }
-    }
-
-    /// Member folders: `dir/*` globs are expanded to the subfolders holding a `Cargo.toml`.
-    fn expand_members(root: &Path, patterns: &[String]) -> Vec<PathBuf> {
-        let mut dirs = Vec::new();
-        for pattern in patterns {
-            if let Some(parent) = pattern.strip_suffix("/*") {
-                let mut found: Vec<PathBuf> = fs::read_dir(root.join(parent))
-                    .unwrap()
-                    .map(|entry| entry.unwrap().path())
-                    .filter(|dir| dir.join("Cargo.toml").is_file())
-                    .collect();
-                found.sort();
-                dirs.extend(found);
-            } else {
-                dirs.push(root.join(pattern));
-            }
-        }
-        dirs
-    }
-
     fn display_path(root: &Path, path: &Path) -> String {
         let relative = path.strip_prefix(root).unwrap_or(path);
         let parts: Vec<String> = relative
@@ -273,38 +214,220 @@ mod tests {
         parts.join("/")
     }
 
-    // ---- Dependency checks. ----
+    // ---- The workspace, from `cargo metadata`. ----
 
-    fn is_internal(dependency: &Dependency, internal_crates: &BTreeSet<String>) -> bool {
-        dependency.path || internal_crates.contains(dependency.crate_name())
+    struct Workspace {
+        packages: Vec<Package>,
+        /// Names of our own crates: the layer table plus every member.
+        internal_crates: BTreeSet<String>,
     }
 
+    /// One workspace member.
+    #[derive(Debug)]
+    struct Package {
+        name: String,
+        /// The member's folder, whose name must equal the package name.
+        dir: PathBuf,
+        /// The manifest's path relative to the root, for messages (`crates/lab/Cargo.toml`).
+        manifest_path: String,
+        /// The manifest's text, for the conventions metadata cannot see and for line numbers.
+        manifest: String,
+        dependencies: Vec<Dependency>,
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum DependencyKind {
+        Normal,
+        Dev,
+        Build,
+    }
+
+    impl DependencyKind {
+        fn table(self) -> &'static str {
+            match self {
+                DependencyKind::Normal => "[dependencies]",
+                DependencyKind::Dev => "[dev-dependencies]",
+                DependencyKind::Build => "[build-dependencies]",
+            }
+        }
+    }
+
+    /// One resolved dependency declaration.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Dependency {
+        /// The package depended on.
+        name: String,
+        /// The key it is declared under when renamed with `package = "..."`.
+        rename: Option<String>,
+        kind: DependencyKind,
+        /// Declared with a `path` (directly or through `[workspace.dependencies]`).
+        path: bool,
+        /// The version requirement; `*` when none was given.
+        req: String,
+    }
+
+    impl Dependency {
+        /// The key in the manifest.
+        fn key(&self) -> &str {
+            self.rename.as_deref().unwrap_or(&self.name)
+        }
+
+        /// The name the sources use: the key with `-` as `_`.
+        fn crate_name(&self) -> String {
+            self.key().replace('-', "_")
+        }
+    }
+
+    impl Workspace {
+        /// The workspace, read once per test run (the tidy tests run in parallel).
+        fn read() -> &'static Workspace {
+            static WORKSPACE: OnceLock<Workspace> = OnceLock::new();
+            WORKSPACE.get_or_init(Workspace::from_metadata)
+        }
+
+        fn from_metadata() -> Workspace {
+            let output = cargo()
+                .args([
+                    "metadata",
+                    "--no-deps",
+                    "--offline",
+                    "--format-version",
+                    "1",
+                ])
+                .output()
+                .expect("cargo metadata runs");
+            assert!(
+                output.status.success(),
+                "cargo metadata failed: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            let metadata: Value = serde_json::from_slice(&output.stdout).unwrap();
+            let root = project_root();
+            let packages: Vec<Package> = metadata["packages"]
+                .as_array()
+                .expect("metadata lists packages")
+                .iter()
+                .map(|package| Package::from_metadata(&root, package))
+                .collect();
+            let mut internal_crates: BTreeSet<String> =
+                ["privpac", "xtask", "benches"].map(str::to_owned).into();
+            internal_crates.extend(LIBRARIES.iter().map(|name| (*name).to_owned()));
+            internal_crates.extend(packages.iter().map(|package| package.name.clone()));
+            Workspace {
+                packages,
+                internal_crates,
+            }
+        }
+    }
+
+    impl Package {
+        fn from_metadata(root: &Path, package: &Value) -> Package {
+            let text = |value: &Value| value.as_str().map(str::to_owned);
+            let manifest_path = PathBuf::from(text(&package["manifest_path"]).unwrap());
+            let dependencies = package["dependencies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|dependency| Dependency {
+                    name: text(&dependency["name"]).unwrap(),
+                    rename: text(&dependency["rename"]),
+                    kind: match dependency["kind"].as_str() {
+                        Some("dev") => DependencyKind::Dev,
+                        Some("build") => DependencyKind::Build,
+                        _ => DependencyKind::Normal,
+                    },
+                    path: dependency["path"].is_string(),
+                    req: text(&dependency["req"]).unwrap_or_default(),
+                })
+                .collect();
+            Package {
+                name: text(&package["name"]).unwrap(),
+                dir: manifest_path.parent().unwrap().to_path_buf(),
+                manifest: fs::read_to_string(&manifest_path).unwrap(),
+                manifest_path: display_path(root, &manifest_path),
+                dependencies,
+            }
+        }
+
+        fn folder(&self) -> String {
+            self.dir
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        }
+
+        /// The line declaring `dependency` in the manifest (its `key...` line or its
+        /// `[...dependencies.key]` header), or 1.
+        fn line_of(&self, dependency: &Dependency) -> usize {
+            declaration(&self.manifest, dependency.key(), dependency.kind)
+                .map_or(1, |(line, _)| line)
+        }
+    }
+
+    /// Where `key` is declared in the `kind` table of a manifest: the 1-based line and the text
+    /// that holds its fields (the line itself, or the body of a `[dependencies.key]` table).
+    fn declaration(manifest: &str, key: &str, kind: DependencyKind) -> Option<(usize, String)> {
+        let table = kind.table().trim_matches(['[', ']']);
+        let lines: Vec<&str> = manifest.lines().collect();
+        let mut in_table = false;
+        for (index, line) in lines.iter().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if let Some(header) = line.strip_prefix('[') {
+                let header = header.trim_end_matches(']').trim();
+                // `[dependencies]` or `[target.'cfg(..)'.dependencies]`.
+                in_table = header == table || header.ends_with(&format!(".{table}"));
+                if header == format!("{table}.{key}")
+                    || header.ends_with(&format!(".{table}.{key}"))
+                {
+                    let body: Vec<&str> = lines[index + 1..]
+                        .iter()
+                        .take_while(|line| !line.trim_start().starts_with('['))
+                        .copied()
+                        .collect();
+                    return Some((index + 1, body.join("\n")));
+                }
+            } else if in_table
+                && let Some(rest) = line.strip_prefix(key)
+                && rest.trim_start().starts_with(['.', '='])
+            {
+                return Some((index + 1, line.to_owned()));
+            }
+        }
+        None
+    }
+
+    fn is_internal(dependency: &Dependency, internal_crates: &BTreeSet<String>) -> bool {
+        dependency.path || internal_crates.contains(&dependency.name)
+    }
+
+    // ---- Dependency arrows. ----
+
     /// Upward or unlisted internal dependencies, and members missing from the layer table.
-    fn arrow_errors(member: &Member, internal_crates: &BTreeSet<String>) -> Vec<String> {
-        let path = &member.path;
-        let krate = member.folder.as_str();
+    fn arrow_errors(package: &Package, internal_crates: &BTreeSet<String>) -> Vec<String> {
+        let path = &package.manifest_path;
+        let krate = package.folder();
         let mut errors = Vec::new();
-        if let Some((name, line)) = member.package_name()
-            && name != krate
-        {
+        if package.name != krate {
             errors.push(format!(
-                "{path}:{line}: package `{name}` must have the same name as its folder `{krate}`"
+                "{path}: package `{}` must have the same name as its folder `{krate}`",
+                package.name
             ));
         }
-        let (Some(allowed), Some(allowed_dev)) =
-            (allowed_dependencies(krate), allowed_dev_dependencies(krate))
-        else {
+        let (Some(allowed), Some(allowed_dev)) = (
+            allowed_dependencies(&krate),
+            allowed_dev_dependencies(&krate),
+        ) else {
             errors.push(format!(
                 "{path}:1: `{krate}` is not in the dependency table; add it to \
                  `allowed_dependencies` in xtask/src/tidy.rs with the internal crates it may use"
             ));
             return errors;
         };
-        for dependency in dependencies(&member.manifest) {
-            if !is_internal(&dependency, internal_crates) {
+        for dependency in &package.dependencies {
+            if !is_internal(dependency, internal_crates) {
                 continue;
             }
-            let name = dependency.crate_name();
+            let name = dependency.name.as_str();
             let allowed_here: &[&str] = match dependency.kind {
                 DependencyKind::Dev => &allowed_dev,
                 DependencyKind::Normal | DependencyKind::Build => allowed,
@@ -319,7 +442,7 @@ mod tests {
                     "{path}:{}: `{krate}` may not depend on `{name}` ({}); arrows point down, \
                      and `{krate}` may only use: {listed} (see `allowed_dependencies` in \
                      xtask/src/tidy.rs)",
-                    dependency.line,
+                    package.line_of(dependency),
                     dependency.kind.table()
                 ));
             }
@@ -327,432 +450,191 @@ mod tests {
         errors
     }
 
-    /// Internal dependencies not written `name.workspace = true`.
+    // ---- Internal dependencies through [workspace.dependencies]. ----
+
+    /// Internal dependencies not written `name.workspace = true`, or resolved without a path
+    /// and a version (the root `[workspace.dependencies]` must give both).
     fn workspace_dependency_errors(
-        member: &Member,
+        package: &Package,
         internal_crates: &BTreeSet<String>,
     ) -> Vec<String> {
-        dependencies(&member.manifest)
-            .into_iter()
-            .filter(|dependency| is_internal(dependency, internal_crates) && !dependency.workspace)
-            .map(|dependency| {
-                format!(
-                    "{}:{}: write the internal dependency as `{}.workspace = true`; its path \
-                     and version belong in the root [workspace.dependencies]",
-                    member.path, dependency.line, dependency.name
-                )
-            })
-            .collect()
-    }
-
-    /// Internal crates in the root `[workspace.dependencies]` without both a path and a version.
-    fn root_dependency_errors(
-        path: &str,
-        root_manifest: &Manifest,
-        internal_crates: &BTreeSet<String>,
-    ) -> Vec<String> {
-        let Some(section) = root_manifest.section(&["workspace", "dependencies"]) else {
-            return Vec::new();
-        };
-        table_dependencies(section, DependencyKind::Normal)
-            .into_iter()
-            .filter(|dependency| is_internal(dependency, internal_crates))
-            .filter(|dependency| !(dependency.path && dependency.version))
-            .map(|dependency| {
-                format!(
-                    "{path}:{}: internal crate `{}` needs both `path` and `version` in \
-                     [workspace.dependencies], e.g. `{{ path = \"crates/{}\", version = \"0.1.0\" }}`",
-                    dependency.line, dependency.name, dependency.name
-                )
-            })
-            .collect()
-    }
-
-    /// An error unless the manifest has `[lints]` with `workspace = true`.
-    fn lints_error(member: &Member) -> Option<String> {
-        let path = &member.path;
-        match member.manifest.section(&["lints"]) {
-            Some(section) => {
-                let inherits = section
-                    .entries
-                    .iter()
-                    .any(|entry| entry.key == ["workspace"] && entry.value == "true");
-                (!inherits).then(|| {
-                    format!(
-                        "{path}:{}: [lints] must say `workspace = true` so the workspace lints apply",
-                        section.line
-                    )
-                })
+        let mut errors = Vec::new();
+        for dependency in &package.dependencies {
+            if !is_internal(dependency, internal_crates) {
+                continue;
             }
-            None => Some(format!(
+            let path = &package.manifest_path;
+            let key = dependency.key();
+            let declared = declaration(&package.manifest, key, dependency.kind);
+            let inherits = declared.as_ref().is_some_and(|(_, fields)| {
+                fields.lines().any(|line| {
+                    let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+                    compact.contains("workspace=true")
+                })
+            });
+            let line = declared.map_or(1, |(line, _)| line);
+            if !inherits {
+                errors.push(format!(
+                    "{path}:{line}: write the internal dependency as `{key}.workspace = true`; \
+                     its path and version belong in the root [workspace.dependencies]"
+                ));
+            } else if !dependency.path || dependency.req == "*" {
+                errors.push(format!(
+                    "Cargo.toml: internal crate `{}` (used by {path}:{line}) needs both `path` \
+                     and `version` in [workspace.dependencies], e.g. \
+                     `{{ path = \"crates/{}\", version = \"0.1.0\" }}`",
+                    dependency.name, dependency.name
+                ));
+            }
+        }
+        errors
+    }
+
+    // ---- Lints. ----
+
+    /// An error unless the manifest has `[lints]` with `workspace = true` (or
+    /// `lints.workspace = true`).
+    fn lints_error(package: &Package) -> Option<String> {
+        let path = &package.manifest_path;
+        let lines: Vec<String> = package
+            .manifest
+            .lines()
+            .map(|line| {
+                let line = line.split('#').next().unwrap_or("");
+                line.chars().filter(|c| !c.is_whitespace()).collect()
+            })
+            .collect();
+        // `lints.workspace = true` in the root table, before any header.
+        if lines
+            .iter()
+            .take_while(|line| !line.starts_with('['))
+            .any(|line| line == "lints.workspace=true")
+        {
+            return None;
+        }
+        let Some(header) = lines.iter().position(|line| line == "[lints]") else {
+            return Some(format!(
                 "{path}:{}: no [lints] section; end the file with `[lints]` and \
                  `workspace = true` so the workspace lints apply",
-                member.line_count.max(1)
-            )),
-        }
+                lines.len().max(1)
+            ));
+        };
+        let inherits = lines[header + 1..]
+            .iter()
+            .take_while(|line| !line.starts_with('['))
+            .any(|line| line == "workspace=true");
+        (!inherits).then(|| {
+            format!(
+                "{path}:{}: [lints] must say `workspace = true` so the workspace lints apply",
+                header + 1
+            )
+        })
     }
 
-    // ---- Dependencies, as read from a manifest. ----
+    // ---- Unused dependencies. ----
 
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    enum DependencyKind {
-        Normal,
-        Dev,
-        Build,
+    /// Declared dependencies whose crate name never appears in `sources` as `name::`,
+    /// `use name` or `extern crate name`, unless listed in `INDIRECT_DEPENDENCIES`, and
+    /// dev-dependencies that repeat a normal dependency (tests can already use those).
+    fn unused_dependency_errors(package: &Package, sources: &[String], dir: &str) -> Vec<String> {
+        let repeated = package
+            .dependencies
+            .iter()
+            .filter(|dev| {
+                dev.kind == DependencyKind::Dev
+                    && package.dependencies.iter().any(|normal| {
+                        normal.kind == DependencyKind::Normal && normal.key() == dev.key()
+                    })
+            })
+            .map(|dev| {
+                format!(
+                    "{}:{}: `{}` is in [dev-dependencies] and [dependencies]; tests can use \
+                     normal dependencies, so remove the dev-dependency",
+                    package.manifest_path,
+                    package.line_of(dev),
+                    dev.key()
+                )
+            });
+        let unused = package
+            .dependencies
+            .iter()
+            .filter(|dependency| {
+                !INDIRECT_DEPENDENCIES.contains(&(package.name.as_str(), dependency.key()))
+            })
+            .filter(|dependency| {
+                let name = dependency.crate_name();
+                !sources.iter().any(|source| mentions_crate(source, &name))
+            })
+            .map(|dependency| {
+                format!(
+                    "{}:{}: `{}` is declared in {} but no .rs file under {dir}/ uses it \
+                     (`{}::`, `use {}` or `extern crate {}`); remove it, or list it in \
+                     `INDIRECT_DEPENDENCIES` in xtask/src/tidy.rs with the reason",
+                    package.manifest_path,
+                    package.line_of(dependency),
+                    dependency.key(),
+                    dependency.kind.table(),
+                    dependency.crate_name(),
+                    dependency.crate_name(),
+                    dependency.crate_name(),
+                )
+            });
+        repeated.chain(unused).collect()
     }
 
-    impl DependencyKind {
-        fn from_table(table: &str) -> Option<DependencyKind> {
-            match table {
-                "dependencies" => Some(DependencyKind::Normal),
-                "dev-dependencies" => Some(DependencyKind::Dev),
-                "build-dependencies" => Some(DependencyKind::Build),
-                _ => None,
-            }
-        }
-
-        fn table(self) -> &'static str {
-            match self {
-                DependencyKind::Normal => "[dependencies]",
-                DependencyKind::Dev => "[dev-dependencies]",
-                DependencyKind::Build => "[build-dependencies]",
-            }
-        }
-    }
-
-    /// One dependency declaration: what we need to know about it, and where it starts.
-    #[derive(Debug, Clone, PartialEq)]
-    struct Dependency {
-        /// The key it is declared under.
-        name: String,
-        /// The real crate name when renamed with `package = "..."`.
-        package: Option<String>,
-        kind: DependencyKind,
-        line: usize,
-        workspace: bool,
-        path: bool,
-        version: bool,
-    }
-
-    impl Dependency {
-        fn new(name: &str, kind: DependencyKind, line: usize) -> Dependency {
-            Dependency {
-                name: name.to_owned(),
-                package: None,
-                kind,
-                line,
-                workspace: false,
-                path: false,
-                version: false,
-            }
-        }
-
-        fn crate_name(&self) -> &str {
-            self.package.as_deref().unwrap_or(&self.name)
-        }
-
-        /// Records `key = value`, where `key` is relative to the dependency.
-        fn read(&mut self, key: &[String], value: &str) {
-            match key {
-                [] if value.starts_with('{') => {
-                    for (key, value) in inline_table(value) {
-                        self.read(&key, &value);
-                    }
+    /// Whether `source` refers to the crate `name` as a path (`name::`, also `::name::`), in a
+    /// `use name` declaration or as `extern crate name`, outside line comments. Doc comments
+    /// count: their examples are doctests, which may use dev-dependencies.
+    fn mentions_crate(source: &str, name: &str) -> bool {
+        let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+        // `text` ends with the whole word `word`.
+        let ends_with_word = |text: &str, word: &str| {
+            text.strip_suffix(word)
+                .is_some_and(|rest| !rest.ends_with(is_ident))
+        };
+        source.lines().any(|line| {
+            let line = line.trim_start();
+            let line = line
+                .strip_prefix("///")
+                .or_else(|| line.strip_prefix("//!"))
+                .unwrap_or(line);
+            let code = line.split("//").next().unwrap_or("");
+            code.match_indices(name).any(|(start, _)| {
+                let after = &code[start + name.len()..];
+                if code[..start].ends_with(is_ident) || after.starts_with(is_ident) {
+                    return false;
                 }
-                // `name = "1.0"`: a bare version requirement.
-                [] => self.version = true,
-                [field] => match field.as_str() {
-                    "workspace" => self.workspace = value == "true",
-                    "path" => self.path = true,
-                    "version" => self.version = true,
-                    "package" => self.package = Some(unquote(value)),
-                    _ => {}
-                },
-                _ => {}
-            }
+                let before = code[..start].trim_end();
+                after.starts_with("::")
+                    || ends_with_word(before, "use")
+                    || ends_with_word(before, "extern crate")
+            })
+        })
+    }
+
+    // ---- Tests of the checks themselves, on made-up packages. ----
+
+    fn dependency(name: &str, kind: DependencyKind, path: bool, req: &str) -> Dependency {
+        Dependency {
+            name: name.to_owned(),
+            rename: None,
+            kind,
+            path,
+            req: req.to_owned(),
         }
     }
 
-    /// Every dependency declared in `[dependencies]`, `[dev-dependencies]`,
-    /// `[build-dependencies]`, their `[target.'cfg(..)'.*]` forms, and the table forms
-    /// `[dependencies.name]`.
-    fn dependencies(manifest: &Manifest) -> Vec<Dependency> {
-        let mut found = Vec::new();
-        for section in &manifest.sections {
-            let header: Vec<&str> = section.header.iter().map(String::as_str).collect();
-            let header = match header.as_slice() {
-                ["target", _, rest @ ..] => rest,
-                other => other,
-            };
-            match *header {
-                [table] => {
-                    if let Some(kind) = DependencyKind::from_table(table) {
-                        found.extend(table_dependencies(section, kind));
-                    }
-                }
-                [table, name] => {
-                    if let Some(kind) = DependencyKind::from_table(table) {
-                        let mut dependency = Dependency::new(name, kind, section.line);
-                        for entry in &section.entries {
-                            dependency.read(&entry.key, &entry.value);
-                        }
-                        found.push(dependency);
-                    }
-                }
-                _ => {}
-            }
-        }
-        found
+    fn internal_dependency(name: &str, kind: DependencyKind) -> Dependency {
+        dependency(name, kind, true, "^0.1.0")
     }
 
-    /// The dependencies listed as keys of one section, merging dotted keys of the same name.
-    fn table_dependencies(section: &Section, kind: DependencyKind) -> Vec<Dependency> {
-        let mut found: Vec<Dependency> = Vec::new();
-        for entry in &section.entries {
-            let Some((name, field)) = entry.key.split_first() else {
-                continue;
-            };
-            let index = match found.iter().position(|dependency| dependency.name == *name) {
-                Some(index) => index,
-                None => {
-                    found.push(Dependency::new(name, kind, entry.line));
-                    found.len() - 1
-                }
-            };
-            found[index].read(field, &entry.value);
-        }
-        found
-    }
-
-    // ---- A tiny line-based manifest parser. ----
-
-    /// A Cargo.toml as a list of sections; entries before the first header form a section with
-    /// an empty header.
-    #[derive(Debug)]
-    struct Manifest {
-        sections: Vec<Section>,
-    }
-
-    #[derive(Debug)]
-    struct Section {
-        /// The dotted header, unquoted: `[target.'cfg(unix)'.dependencies]` gives
-        /// `["target", "cfg(unix)", "dependencies"]`. Arrays of tables (`[[bench]]`) look the
-        /// same as tables.
-        header: Vec<String>,
-        line: usize,
-        entries: Vec<Entry>,
-    }
-
-    #[derive(Debug)]
-    struct Entry {
-        /// The dotted key, unquoted.
-        key: Vec<String>,
-        /// The value as written, without comments; lines of a multi-line array are joined.
-        value: String,
-        line: usize,
-    }
-
-    impl Manifest {
-        fn parse(text: &str) -> Manifest {
-            let mut sections = vec![Section {
-                header: Vec::new(),
-                line: 0,
-                entries: Vec::new(),
-            }];
-            let mut open_brackets = 0;
-            for (index, raw_line) in text.lines().enumerate() {
-                let line_number = index + 1;
-                let line = strip_comment(raw_line).trim();
-                if line.is_empty() {
-                    continue;
-                }
-                let section = sections.last_mut().expect("there is always a section");
-                if open_brackets > 0 {
-                    if let Some(entry) = section.entries.last_mut() {
-                        entry.value.push(' ');
-                        entry.value.push_str(line);
-                    }
-                    open_brackets += bracket_balance(line);
-                } else if line.starts_with('[') {
-                    let inner = line.trim_start_matches('[').trim_end_matches(']');
-                    sections.push(Section {
-                        header: split_dotted(inner),
-                        line: line_number,
-                        entries: Vec::new(),
-                    });
-                } else if let Some((key, value)) = split_key_value(line) {
-                    open_brackets = bracket_balance(value);
-                    section.entries.push(Entry {
-                        key: split_dotted(key),
-                        value: value.to_owned(),
-                        line: line_number,
-                    });
-                }
-            }
-            Manifest { sections }
-        }
-
-        fn section(&self, header: &[&str]) -> Option<&Section> {
-            self.sections
-                .iter()
-                .find(|section| section.header == header)
-        }
-
-        fn entry(&self, header: &[&str], key: &[&str]) -> Option<&Entry> {
-            self.section(header)?
-                .entries
-                .iter()
-                .find(|entry| entry.key == key)
-        }
-
-        fn value(&self, header: &[&str], key: &[&str]) -> Option<&str> {
-            Some(&self.entry(header, key)?.value)
-        }
-    }
-
-    /// Tracks whether a scan is inside a TOML string, and calls `visit` on each character
-    /// outside one, stopping when it returns `false`.
-    fn scan_outside_strings(text: &str, mut visit: impl FnMut(usize, char) -> bool) {
-        let mut quote: Option<char> = None;
-        let mut escaped = false;
-        for (index, character) in text.char_indices() {
-            match quote {
-                Some('"') if escaped => escaped = false,
-                Some('"') if character == '\\' => escaped = true,
-                Some(open) if character == open => quote = None,
-                Some(_) => {}
-                None if character == '"' || character == '\'' => quote = Some(character),
-                None => {
-                    if !visit(index, character) {
-                        return;
-                    }
-                }
-            }
-        }
-    }
-
-    /// `line` without a trailing `# comment` (a `#` inside a string is kept).
-    fn strip_comment(line: &str) -> &str {
-        let mut end = line.len();
-        scan_outside_strings(line, |index, character| {
-            if character == '#' {
-                end = index;
-                false
-            } else {
-                true
-            }
-        });
-        &line[..end]
-    }
-
-    /// Opening minus closing brackets and braces outside strings.
-    fn bracket_balance(text: &str) -> i32 {
-        let mut balance = 0;
-        scan_outside_strings(text, |_, character| {
-            match character {
-                '[' | '{' => balance += 1,
-                ']' | '}' => balance -= 1,
-                _ => {}
-            }
-            true
-        });
-        balance
-    }
-
-    /// Splits `text` at every `separator` that is outside strings and brackets.
-    fn split_top_level(text: &str, separator: char) -> Vec<&str> {
-        let mut parts = Vec::new();
-        let mut depth = 0;
-        let mut start = 0;
-        scan_outside_strings(text, |index, character| {
-            match character {
-                '[' | '{' => depth += 1,
-                ']' | '}' => depth -= 1,
-                _ if character == separator && depth == 0 => {
-                    parts.push(&text[start..index]);
-                    start = index + character.len_utf8();
-                }
-                _ => {}
-            }
-            true
-        });
-        parts.push(&text[start..]);
-        parts
-    }
-
-    /// `key = value` split at the first top-level `=`, both trimmed.
-    fn split_key_value(line: &str) -> Option<(&str, &str)> {
-        let mut equals = None;
-        scan_outside_strings(line, |index, character| {
-            if character == '=' {
-                equals = Some(index);
-                false
-            } else {
-                true
-            }
-        });
-        let equals = equals?;
-        Some((line[..equals].trim(), line[equals + 1..].trim()))
-    }
-
-    /// `a."b.c".d` → `["a", "b.c", "d"]`.
-    fn split_dotted(key: &str) -> Vec<String> {
-        split_top_level(key, '.')
-            .into_iter()
-            .map(|part| unquote(part.trim()))
-            .collect()
-    }
-
-    /// The pairs of a one-line inline table `{ a = 1, b.c = "x" }`.
-    fn inline_table(value: &str) -> Vec<(Vec<String>, String)> {
-        let inner = value
-            .trim()
-            .strip_prefix('{')
-            .and_then(|rest| rest.strip_suffix('}'))
-            .unwrap_or("");
-        split_top_level(inner, ',')
-            .into_iter()
-            .filter_map(split_key_value)
-            .map(|(key, value)| (split_dotted(key), value.to_owned()))
-            .collect()
-    }
-
-    fn unquote(text: &str) -> String {
-        let text = text.trim();
-        for quote in ['"', '\''] {
-            if let Some(inner) = text
-                .strip_prefix(quote)
-                .and_then(|rest| rest.strip_suffix(quote))
-            {
-                return inner.to_owned();
-            }
-        }
-        text.to_owned()
-    }
-
-    /// The strings in an array value such as `["crates/*", "xtask"]`.
-    fn quoted_strings(value: &str) -> Vec<String> {
-        let inner = value
-            .trim()
-            .strip_prefix('[')
-            .and_then(|rest| rest.strip_suffix(']'))
-            .unwrap_or(value);
-        split_top_level(inner, ',')
-            .into_iter()
-            .map(str::trim)
-            .filter(|item| !item.is_empty())
-            .map(unquote)
-            .collect()
-    }
-
-    // ---- Tests of the checks themselves, on made-up manifests. ----
-
-    fn member(folder: &str, text: &str) -> Member {
-        Member {
-            path: format!("crates/{folder}/Cargo.toml"),
-            folder: folder.to_owned(),
-            manifest: Manifest::parse(text),
-            line_count: text.lines().count(),
+    fn package(folder: &str, manifest: &str, dependencies: Vec<Dependency>) -> Package {
+        Package {
+            name: folder.to_owned(),
+            dir: PathBuf::from(format!("/repo/crates/{folder}")),
+            manifest_path: format!("crates/{folder}/Cargo.toml"),
+            manifest: manifest.to_owned(),
+            dependencies,
         }
     }
 
@@ -762,83 +644,6 @@ mod tests {
             .chain(&["privpac", "xtask", "benches"])
             .map(|name| (*name).to_owned())
             .collect()
-    }
-
-    #[test]
-    fn parser_reads_sections_keys_and_multi_line_arrays() {
-        let manifest = Manifest::parse(
-            r#"
-[workspace]
-members = [
-    "crates/*",  # the libraries
-    "xtask",
-]
-[package]
-name = "odd # name"   # a comment
-[target.'cfg(target_os = "linux")'.dependencies]
-libc = "0.2"
-"#,
-        );
-        assert_eq!(
-            manifest
-                .value(&["workspace"], &["members"])
-                .map(quoted_strings),
-            Some(vec!["crates/*".to_owned(), "xtask".to_owned()])
-        );
-        let name = manifest.entry(&["package"], &["name"]).unwrap();
-        assert_eq!(
-            (unquote(&name.value).as_str(), name.line),
-            ("odd # name", 8)
-        );
-        let target = &manifest.sections[3];
-        assert_eq!(
-            target.header,
-            ["target", "cfg(target_os = \"linux\")", "dependencies"]
-        );
-    }
-
-    #[test]
-    fn parser_finds_every_form_of_dependency() {
-        let manifest = Manifest::parse(
-            r#"[dependencies]
-rand.workspace = true
-sanitizers = { workspace = true, features = ["a", "b"] }
-alias = { package = "learners", path = "../learners" }
-serde = "1"
-
-[dev-dependencies.dp-audit]
-workspace = true
-
-[build-dependencies]
-cc = { version = "1" }
-"#,
-        );
-        let dependencies = dependencies(&manifest);
-        let found: Vec<(&str, DependencyKind, usize, bool, bool, bool)> = dependencies
-            .iter()
-            .map(|dependency| {
-                (
-                    dependency.crate_name(),
-                    dependency.kind,
-                    dependency.line,
-                    dependency.workspace,
-                    dependency.path,
-                    dependency.version,
-                )
-            })
-            .collect();
-        use DependencyKind::{Build, Dev, Normal};
-        assert_eq!(
-            found,
-            [
-                ("rand", Normal, 2, true, false, false),
-                ("sanitizers", Normal, 3, true, false, false),
-                ("learners", Normal, 4, false, true, false),
-                ("serde", Normal, 5, false, false, true),
-                ("dp-audit", Dev, 7, true, false, false),
-                ("cc", Build, 11, false, false, true),
-            ]
-        );
     }
 
     #[test]
@@ -863,12 +668,42 @@ cc = { version = "1" }
     }
 
     #[test]
+    fn declarations_are_found_in_every_form() {
+        use DependencyKind::{Build, Dev, Normal};
+        let manifest = "[package]\nname = \"x\"\n\n[dependencies]\nrand.workspace = true\n\
+             sanitizers = { workspace = true, features = [\"a\"] }\nserde = \"1\"  # comment\n\n\
+             [dev-dependencies.dp-audit]\nworkspace = true\n\n\
+             [target.'cfg(unix)'.build-dependencies]\ncc = { version = \"1\" }\n";
+        let line = |key: &str, kind| declaration(manifest, key, kind).map(|(line, _)| line);
+        assert_eq!(line("rand", Normal), Some(5));
+        assert_eq!(line("sanitizers", Normal), Some(6));
+        assert_eq!(line("serde", Normal), Some(7));
+        assert_eq!(line("dp-audit", Dev), Some(9));
+        assert_eq!(line("cc", Build), Some(13));
+        // `name` under [package] is not a dependency; `rand` is not a dev-dependency.
+        assert_eq!(line("name", Normal), None);
+        assert_eq!(line("rand", Dev), None);
+        assert_eq!(
+            declaration(manifest, "dp-audit", Dev).map(|(_, body)| body.trim().to_owned()),
+            Some("workspace = true".to_owned())
+        );
+    }
+
+    #[test]
     fn arrow_check_rejects_upward_and_allows_dev_audit() {
-        let learners = member(
+        use DependencyKind::{Dev, Normal};
+        let manifest = "[package]\nname = \"learners\"\n\n[dependencies]\n\
+             sanitizers.workspace = true\nmulti-learners.workspace = true\nrand.workspace = true\n\n\
+             [dev-dependencies]\ndp-audit.workspace = true\n";
+        let learners = package(
             "learners",
-            "[package]\nname = \"learners\"\n\n[dependencies]\nsanitizers.workspace = true\n\
-             multi-learners.workspace = true\nrand.workspace = true\n\n\
-             [dev-dependencies]\ndp-audit.workspace = true\n",
+            manifest,
+            vec![
+                internal_dependency("sanitizers", Normal),
+                internal_dependency("multi-learners", Normal),
+                dependency("rand", Normal, false, "^0.10"),
+                internal_dependency("dp-audit", Dev),
+            ],
         );
         let errors = arrow_errors(&learners, &internal());
         assert_eq!(errors.len(), 1, "{errors:?}");
@@ -880,25 +715,30 @@ cc = { version = "1" }
             errors[0]
         );
 
-        let sanitizers = member(
+        let sanitizers = package(
             "sanitizers",
             "[dependencies]\ndp-audit.workspace = true\n[dev-dependencies]\nlab.workspace = true\n",
+            vec![
+                internal_dependency("dp-audit", Normal),
+                internal_dependency("lab", Dev),
+            ],
         );
         let errors = arrow_errors(&sanitizers, &internal());
         assert_eq!(errors.len(), 2, "{errors:?}");
         assert!(errors[0].starts_with("crates/sanitizers/Cargo.toml:2: "));
         assert!(errors[1].starts_with("crates/sanitizers/Cargo.toml:4: "));
 
-        let audit = member(
+        let audit = package(
             "dp-audit",
             "[dev-dependencies]\ndp-mechanisms.workspace = true\n",
+            vec![internal_dependency("dp-mechanisms", Dev)],
         );
         assert_eq!(arrow_errors(&audit, &internal()).len(), 1);
     }
 
     #[test]
     fn arrow_check_asks_for_unknown_crates_to_be_added() {
-        let errors = arrow_errors(&member("newcomer", "[dependencies]\n"), &internal());
+        let errors = arrow_errors(&package("newcomer", "", Vec::new()), &internal());
         assert_eq!(errors.len(), 1);
         assert!(
             errors[0].contains("add it to `allowed_dependencies`"),
@@ -906,63 +746,128 @@ cc = { version = "1" }
             errors[0]
         );
 
-        let renamed = member("learners", "[package]\nname = \"privpac-learners\"\n");
+        let mut renamed = package("learners", "", Vec::new());
+        renamed.name = "privpac-learners".to_owned();
         let errors = arrow_errors(&renamed, &internal());
         assert!(
-            errors[0].starts_with("crates/learners/Cargo.toml:2: package"),
+            errors[0].starts_with("crates/learners/Cargo.toml: package `privpac-learners`"),
             "{errors:?}"
         );
     }
 
     #[test]
-    fn workspace_check_flags_internal_paths_only() {
-        let lab = member(
+    fn workspace_check_wants_inheritance_and_a_path_and_version() {
+        use DependencyKind::Normal;
+        let lab = package(
             "lab",
             "[dependencies]\nrand = \"0.10\"\nlearners = { path = \"../learners\" }\n\
-             sanitizers = { workspace = true, features = [\"x\"] }\n",
+             sanitizers = { workspace = true, features = [\"x\"] }\nconcept-classes.workspace = true\n",
+            vec![
+                dependency("rand", Normal, false, "^0.10"),
+                dependency("learners", Normal, true, "*"),
+                internal_dependency("sanitizers", Normal),
+                // Inherited, but the root gives no version.
+                dependency("concept-classes", Normal, true, "*"),
+            ],
         );
         let errors = workspace_dependency_errors(&lab, &internal());
-        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors.len(), 2, "{errors:?}");
         assert!(
-            errors[0].starts_with("crates/lab/Cargo.toml:3: write the internal dependency as `learners.workspace = true`"),
+            errors[0].starts_with(
+                "crates/lab/Cargo.toml:3: write the internal dependency as `learners.workspace = true`"
+            ),
             "{}",
             errors[0]
         );
-    }
-
-    #[test]
-    fn root_check_wants_path_and_version() {
-        let root = Manifest::parse(
-            "[workspace.dependencies]\n\
-             dp-mechanisms = { path = \"crates/dp-mechanisms\", version = \"0.1.0\" }\n\
-             learners = { path = \"crates/learners\" }\n\
-             rand = \"0.10\"\n\
-             vendored = { path = \"vendor/vendored\" }\n",
+        assert!(
+            errors[1].starts_with("Cargo.toml: internal crate `concept-classes`"),
+            "{}",
+            errors[1]
         );
-        let errors = root_dependency_errors("Cargo.toml", &root, &internal());
-        assert_eq!(errors.len(), 2, "{errors:?}");
-        assert!(errors[0].starts_with("Cargo.toml:3: internal crate `learners`"));
-        assert!(errors[1].starts_with("Cargo.toml:5: internal crate `vendored`"));
     }
 
     #[test]
     fn lints_check_wants_workspace_true() {
-        assert_eq!(
-            lints_error(&member("lab", "[lints]\nworkspace = true\n")),
-            None
+        let lints = |manifest: &str| lints_error(&package("lab", manifest, Vec::new()));
+        assert_eq!(lints("[lints]\nworkspace = true\n"), None);
+        assert_eq!(lints("lints.workspace = true\n[package]\n"), None);
+        // Under [package] this would be `package.lints.workspace`.
+        assert!(lints("[package]\nlints.workspace = true\n").is_some());
+        assert!(
+            lints("[package]\n\n[lints]\nclippy.all = \"warn\"\n[x]\nworkspace = true\n")
+                .unwrap()
+                .starts_with("crates/lab/Cargo.toml:3: [lints] must say")
         );
         assert!(
-            lints_error(&member(
-                "lab",
-                "[package]\n\n[lints]\nclippy.all = \"warn\"\n"
-            ))
-            .unwrap()
-            .starts_with("crates/lab/Cargo.toml:3: [lints] must say")
-        );
-        assert!(
-            lints_error(&member("lab", "[package]\nname = \"lab\"\n"))
+            lints("[package]\nname = \"lab\"\n")
                 .unwrap()
                 .starts_with("crates/lab/Cargo.toml:2: no [lints] section")
+        );
+    }
+
+    #[test]
+    fn crate_mentions_are_paths_uses_and_extern_crates() {
+        assert!(mentions_crate("let x = rand::random();", "rand"));
+        assert!(mentions_crate(
+            "use rand_chacha::ChaCha8Rng;",
+            "rand_chacha"
+        ));
+        assert!(mentions_crate("    use serde;", "serde"));
+        assert!(mentions_crate("pub use ::serde::Serialize;", "serde"));
+        assert!(mentions_crate("#[derive(serde::Serialize)]", "serde"));
+        assert!(mentions_crate("extern crate statrs;", "statrs"));
+        assert!(mentions_crate(
+            "/// use rand_chacha::ChaCha8Rng;",
+            "rand_chacha"
+        ));
+        assert!(mentions_crate("//! # use serde_json::json;", "serde_json"));
+        // Other identifiers that contain the name, comments, and plain words do not count.
+        assert!(!mentions_crate("use rand_chacha::ChaCha8Rng;", "rand"));
+        assert!(!mentions_crate("let x = my_rand::f();", "rand"));
+        assert!(!mentions_crate("// rand::random() is not used", "rand"));
+        assert!(!mentions_crate("let rand = 3;", "rand"));
+        assert!(!mentions_crate("fn reuse rand() {}", "rand"));
+    }
+
+    #[test]
+    fn unused_dependency_check_flags_names_never_used() {
+        use DependencyKind::{Dev, Normal};
+        let mut renamed = dependency("serde_json", Normal, false, "^1");
+        renamed.rename = Some("json".to_owned());
+        let lab = package(
+            "lab",
+            "[dependencies]\nrand.workspace = true\njson = { package = \"serde_json\" }\n\
+             [dev-dependencies]\nconcept-classes.workspace = true\nproptest.workspace = true\n\
+             rand.workspace = true\n",
+            vec![
+                dependency("rand", Normal, false, "^0.10"),
+                renamed,
+                internal_dependency("concept-classes", Dev),
+                dependency("proptest", Dev, false, "^1"),
+                dependency("rand", Dev, false, "^0.10"),
+            ],
+        );
+        let sources = [
+            "//! Lab.\nuse rand::Rng;\nfn f() { json::to_string(&1); }\n".to_owned(),
+            "//! Tests.\nuse concept_classes::Points;\n// proptest::proptest! is not used\n"
+                .to_owned(),
+        ];
+        let errors = unused_dependency_errors(&lab, &sources, "crates/lab");
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(
+            errors[0].starts_with(
+                "crates/lab/Cargo.toml:7: `rand` is in [dev-dependencies] and [dependencies]"
+            ),
+            "{}",
+            errors[0]
+        );
+        assert!(
+            errors[1].starts_with(
+                "crates/lab/Cargo.toml:6: `proptest` is declared in [dev-dependencies] but no .rs \
+                 file under crates/lab/ uses it"
+            ),
+            "{}",
+            errors[1]
         );
     }
 }

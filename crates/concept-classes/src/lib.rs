@@ -18,6 +18,8 @@
 //!   growth function and [`sauer_shelah_bound`].
 //! - [`Hypothesis`]: a learner's output (a concept, a constant, a table, or a randomized
 //!   predictor), serializable with serde.
+//! - [`conformance`]: checks a class's fast `error_counts` / `error_runs` against the
+//!   brute-force reference (for implementers of new classes).
 //! - [`dimension`]: exact VC and Littlestone dimensions with witnesses and checkers.
 //! - [`online`]: online learners and mistake bounds.
 //!
@@ -43,6 +45,7 @@ mod matrix;
 mod sample;
 mod spec;
 
+pub mod conformance;
 pub mod dimension;
 pub mod online;
 

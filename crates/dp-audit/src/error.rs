@@ -97,6 +97,17 @@ pub enum Error {
         /// What is wrong with it.
         error: Box<Error>,
     },
+    /// An enumeration of datasets or neighbouring pairs would exceed
+    /// [`MAX_DATASETS`](crate::MAX_DATASETS) items; exact audits are for tiny instances.
+    #[error("{count} {what} exceed the limit of {limit}; audit a smaller instance")]
+    TooManyDatasets {
+        /// What was being enumerated.
+        what: &'static str,
+        /// How many there would be (saturated at `u128::MAX`).
+        count: u128,
+        /// [`MAX_DATASETS`](crate::MAX_DATASETS).
+        limit: usize,
+    },
     /// A pair violates the claimed (ε, δ): its hockey-stick divergence at ε
     /// exceeds δ plus the tolerance.
     #[error(

@@ -19,6 +19,13 @@
 //!     claimed (ε, δ) or ε against many pairs, returning an [`AuditReport`] /
 //!     [`PureAuditReport`] or [`Error::ClaimViolated`] /
 //!     [`Error::PureClaimViolated`].
+//! * [`neighbours`]: every pair of neighbouring inputs of a tiny instance, so that an exact
+//!   audit covers all of them instead of a hand-picked few.
+//!   - [`datasets`], [`neighbouring_datasets`]: sequences of `u64` points differing in one
+//!     position; [`histograms`], [`neighbouring_histograms`]: the same relation on multisets.
+//!   - [`output_pairs`]: a mechanism's output distributions on both sides of every pair, ready
+//!     for the claim checks; [`worst_case_loss`], [`worst_case_by`]: the worst privacy loss
+//!     (or any other measure) over all pairs, with the pair that attains it ([`WorstCase`]).
 //! * [`statistical`]: seeded goodness-of-fit tests for samplers, each with a
 //!   stated false-failure rate α.
 //!   - [`chi_square_gof`], [`chi_square_integer_pmf`]: Pearson's χ² against
@@ -71,6 +78,7 @@
 pub mod black_box;
 mod error;
 pub mod exact;
+pub mod neighbours;
 mod numeric;
 pub mod prediction;
 pub mod statistical;
@@ -82,6 +90,10 @@ pub use crate::error::{Error, Result};
 pub use crate::exact::{
     AuditReport, PureAuditReport, check_claim, check_pure_claim, check_pure_claim_log, delta_curve,
     epsilon_for_delta, hockey_stick, hockey_stick_symmetric, max_divergence, max_divergence_log,
+};
+pub use crate::neighbours::{
+    MAX_DATASETS, OutputPair, WorstCase, datasets, histograms, neighbouring_datasets,
+    neighbouring_histograms, output_pairs, worst_case_by, worst_case_loss,
 };
 pub use crate::numeric::NORMALIZATION_TOLERANCE;
 pub use crate::prediction::{prediction_privacy_loss, prediction_stability};

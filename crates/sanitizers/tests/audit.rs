@@ -1,48 +1,24 @@
 //! Exact privacy audits with dp-audit: exact output distributions on all neighbouring data
-//! sets of tiny domains, plus χ² checks that the samplers follow those distributions.
+//! sets of tiny domains (enumerated by `dp_audit::neighbouring_histograms`), plus χ² checks
+//! that the samplers follow those distributions.
 
 use concept_classes::{ConceptClass, Domain, Points, Thresholds};
-use dp_audit::{Error as AuditError, check_claim, check_pure_claim, chi_square_gof};
+use dp_audit::{
+    Error as AuditError, OutputPair, check_claim, check_pure_claim, chi_square_gof, output_pairs,
+};
 use dp_mechanisms::{DiscreteLaplace, Privacy};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sanitizers::{BlumLigettRoth, PointSanitizer, Sanitizer};
 
-/// All count vectors of data sets of size `n` over `k` points.
-fn histograms(k: usize, n: i64) -> Vec<Vec<i64>> {
-    if k == 1 {
-        return vec![vec![n]];
-    }
-    let mut out = Vec::new();
-    for first in 0..=n {
-        for mut rest in histograms(k - 1, n - first) {
-            rest.insert(0, first);
-            out.push(rest);
-        }
-    }
-    out
-}
-
-/// All ordered neighbouring pairs (replace one point): `counts` and `counts − e_u + e_v`.
-fn neighbours(k: usize, n: i64) -> Vec<(Vec<i64>, Vec<i64>)> {
-    let mut pairs = Vec::new();
-    for counts in histograms(k, n) {
-        for u in 0..k {
-            for v in 0..k {
-                if u != v && counts[u] >= 1 {
-                    let mut other = counts.clone();
-                    other[u] -= 1;
-                    other[v] += 1;
-                    pairs.push((counts.clone(), other));
-                }
-            }
-        }
-    }
-    pairs
+/// All ordered neighbouring pairs (replace one point) of data sets of size `n` over `k`
+/// points, as count vectors: `counts` and `counts − e_u + e_v`.
+fn neighbours(k: usize, n: u64) -> Vec<(Vec<u64>, Vec<u64>)> {
+    dp_audit::neighbouring_histograms(k, n).unwrap()
 }
 
 /// The data set (sorted points) with the given counts.
-fn points_of(counts: &[i64]) -> Vec<u64> {
+fn points_of(counts: &[u64]) -> Vec<u64> {
     counts
         .iter()
         .enumerate()
@@ -73,12 +49,12 @@ fn point_bins(noise: DiscreteLaplace, threshold: i64, count: i64, window: i64) -
 fn release_distribution(
     noise: DiscreteLaplace,
     threshold: i64,
-    counts: &[i64],
+    counts: &[u64],
     window: i64,
 ) -> Vec<f64> {
     let mut joint = vec![1.0];
     for &count in counts {
-        let bins = point_bins(noise, threshold, count, window);
+        let bins = point_bins(noise, threshold, count as i64, window);
         joint = joint
             .iter()
             .flat_map(|&p| bins.iter().map(move |&q| p * q))
@@ -93,29 +69,23 @@ fn release_pairs(
     noise: DiscreteLaplace,
     threshold: i64,
     k: usize,
-    n: i64,
+    n: u64,
     window: i64,
-) -> Vec<(Vec<f64>, Vec<f64>)> {
-    neighbours(k, n)
-        .into_iter()
-        .map(|(d, d_prime)| {
-            (
-                release_distribution(noise, threshold, &d, window),
-                release_distribution(noise, threshold, &d_prime, window),
-            )
-        })
-        .collect()
+) -> Vec<OutputPair> {
+    output_pairs(&neighbours(k, n), |counts| {
+        release_distribution(noise, threshold, counts, window)
+    })
 }
 
 /// Two families of neighbours: three points with n = 2 (points appear and disappear), and
 /// two points with n = 2τ + 12 (both counts can sit above the threshold at once, so that
 /// released values carry most of the mass).
-fn point_audit_families(noise: DiscreteLaplace, threshold: i64) -> [Vec<(Vec<f64>, Vec<f64>)>; 2] {
+fn point_audit_families(noise: DiscreteLaplace, threshold: i64) -> [Vec<OutputPair>; 2] {
     let tail = (30.0 * noise.scale()).ceil() as i64;
     let n = 2 * threshold + 12;
     [
         release_pairs(noise, threshold, 3, 2, 2 + tail),
-        release_pairs(noise, threshold, 2, n, n - threshold + tail),
+        release_pairs(noise, threshold, 2, n as u64, n - threshold + tail),
     ]
 }
 
@@ -175,7 +145,7 @@ fn point_release_sampler_follows_the_audited_distribution() {
     let sanitizer = PointSanitizer::new(Privacy::new(1.0, 0.2).unwrap(), 0.1).unwrap();
     let (noise, threshold) = (sanitizer.noise(), sanitizer.threshold());
     let window = 12;
-    let counts = [3i64, 1];
+    let counts = [3u64, 1];
     let expected = release_distribution(noise, threshold, &counts, window);
     let domain = Domain::ordered(2).unwrap();
     let data = points_of(&counts);
@@ -203,7 +173,7 @@ fn blr_pairs(
     blr: &BlumLigettRoth,
     class: &dyn ConceptClass,
     k: usize,
-    n: i64,
+    n: u64,
 ) -> Vec<(Vec<f64>, Vec<f64>)> {
     neighbours(k, n)
         .into_iter()

@@ -1,6 +1,7 @@
 //! Tests of the classes: every fast error profile equals the brute-force reference
-//! (property tests), compressed runs equal the run-length encoding of the dense profile,
-//! and the enumerated classes have the right members.
+//! (property tests and exhaustive checks on tiny domains, through `crate::conformance`),
+//! compressed runs equal the run-length encoding of the dense profile, and the enumerated
+//! classes have the right members.
 
 use std::collections::HashSet;
 
@@ -8,23 +9,13 @@ use proptest::prelude::*;
 
 use super::*;
 
-/// Brute force as an independent oracle, through the trait's reference function.
+/// Brute force as an independent oracle, through the public conformance check.
 #[track_caller]
 fn check_fast_path(class: &dyn ConceptClass, pairs: &[(u64, bool)]) {
     let sample = LabeledSample::from_pairs(class.domain(), pairs).unwrap();
-    let reference = brute_force_error_counts(class, &sample).unwrap();
-    assert_eq!(
-        class.error_counts(&sample).unwrap(),
-        reference,
-        "{}",
-        class.name()
-    );
-    assert_eq!(
-        class.error_runs(&sample).unwrap(),
-        run_length_encode(&reference),
-        "{}",
-        class.name()
-    );
+    if let Err(mismatch) = crate::conformance::check_fast_paths(class, [&sample]) {
+        panic!("{mismatch}");
+    }
 }
 
 fn arbitrary_sample(domain_size: u64, max_len: usize) -> impl Strategy<Value = Vec<(u64, bool)>> {
@@ -57,6 +48,34 @@ proptest! {
         check_fast_path(&Intervals::new(n).unwrap(), &pairs);
         check_fast_path(&Xor::new(Box::new(Thresholds::new(n).unwrap())).unwrap(), &pairs);
         check_fast_path(&WithZero::new(Box::new(Points::new(Domain::ordered(n).unwrap()))).unwrap(), &pairs);
+    }
+}
+
+#[test]
+fn every_class_conforms_on_every_tiny_sample() {
+    let matrix = ClassMatrix::from_rows(&[
+        vec![true, false, true],
+        vec![false, false, true],
+        vec![true, true, false],
+    ])
+    .unwrap();
+    let classes: Vec<Box<dyn ConceptClass>> = vec![
+        Box::new(Thresholds::new(4).unwrap()),
+        Box::new(Points::new(Domain::ordered(4).unwrap())),
+        Box::new(Points::new(Domain::explicit(vec![2, 9, 30]).unwrap())),
+        Box::new(Parities::new(2).unwrap()),
+        Box::new(Intervals::new(4).unwrap()),
+        Box::new(AllFunctions::new(3).unwrap()),
+        Box::new(GridHalfspaces::new(2).unwrap()),
+        Box::new(ExplicitClass::new(matrix, "explicit").unwrap()),
+        Box::new(Xor::new(Box::new(Thresholds::new(4).unwrap())).unwrap()),
+        Box::new(WithZero::new(Box::new(Points::new(Domain::ordered(4).unwrap()))).unwrap()),
+    ];
+    for class in &classes {
+        // Every sample of up to three examples (up to 4 681 samples on 4 points).
+        let checked = crate::conformance::check_exhaustive(class.as_ref(), 3)
+            .unwrap_or_else(|mismatch| panic!("{mismatch}"));
+        assert!(checked > 100, "{}: {checked}", class.name());
     }
 }
 
