@@ -175,7 +175,8 @@ impl LaplaceMechanism {
         // Exact (a power-of-two scaling), or +∞ on overflow, or below 2^-1022 where the
         // floor is 0 either way.
         let scaled = sensitivity * inverse_grid;
-        if !(scaled < Self::MAX_GRID_INDEX as f64) {
+        // Never NaN: Δ is finite and positive.
+        if scaled >= Self::MAX_GRID_INDEX as f64 {
             return Err(Error::UnrepresentableScale {
                 value: scaled / privacy.epsilon(),
             });
@@ -233,7 +234,8 @@ impl LaplaceMechanism {
             return Err(Error::NonFiniteQuery { value });
         }
         let scaled = value * self.inverse_grid;
-        if !(scaled.abs() <= Self::MAX_GRID_INDEX as f64) {
+        // Never NaN: the value is finite (an overflow gives ±∞, which is rejected here).
+        if scaled.abs() > Self::MAX_GRID_INDEX as f64 {
             return Err(Error::QueryOutOfRange {
                 value,
                 limit: self.range(),
