@@ -38,7 +38,9 @@ fn discrete_laplace_mechanism_releases_are_stable() {
     // The mechanism adds one draw of the same noise: the first draws above, plus 100.
     let mech = DiscreteLaplaceMechanism::new(Privacy::pure(0.1).unwrap(), 1).unwrap();
     let mut rng = ChaCha20Rng::seed_from_u64(2024);
-    let releases: Vec<i64> = (0..3).map(|_| mech.release(100, &mut rng).unwrap()).collect();
+    let releases: Vec<i64> = (0..3)
+        .map(|_| mech.release(100, &mut rng).unwrap())
+        .collect();
     assert_eq!(releases, [88, 126, 93]);
 }
 
@@ -58,7 +60,10 @@ fn randomized_response_is_stable() {
     let rr = RandomizedResponse::new(Privacy::pure(0.5).unwrap());
     let mut rng = ChaCha20Rng::seed_from_u64(7);
     let reported = rr.flip_labels(&[true; 16], &mut rng);
-    let as_bits: String = reported.iter().map(|&b| if b { '1' } else { '0' }).collect();
+    let as_bits: String = reported
+        .iter()
+        .map(|&b| if b { '1' } else { '0' })
+        .collect();
     assert_eq!(as_bits, "0101111011010111");
 }
 

@@ -363,7 +363,9 @@ mod tests {
         let mut a = ChaCha8Rng::seed_from_u64(31);
         let mut b = ChaCha8Rng::seed_from_u64(31);
         let inherent: Vec<i64> = (0..1000).map(|_| noise.sample(&mut a)).collect();
-        let via_trait: Vec<i64> = Distribution::sample_iter(noise, &mut b).take(1000).collect();
+        let via_trait: Vec<i64> = Distribution::sample_iter(noise, &mut b)
+            .take(1000)
+            .collect();
         assert_eq!(inherent, via_trait);
         fn draw<D: Distribution<i64>>(d: &D, rng: &mut ChaCha8Rng) -> i64 {
             d.sample(rng)

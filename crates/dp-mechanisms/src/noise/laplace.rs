@@ -139,8 +139,8 @@ impl LaplaceMechanism {
     /// As [`Self::with_grid`].
     pub fn new(privacy: Privacy, sensitivity: f64) -> Result<Self> {
         let sensitivity = validate_sensitivity(sensitivity)?;
-        let resolution = (DEFAULT_SCALE_BITS + floor_log2(privacy.epsilon()))
-            .clamp(0, DEFAULT_RESOLUTION_BITS);
+        let resolution =
+            (DEFAULT_SCALE_BITS + floor_log2(privacy.epsilon())).clamp(0, DEFAULT_RESOLUTION_BITS);
         let grid_exponent = (resolution - floor_log2(sensitivity))
             .clamp(Self::MIN_GRID_EXPONENT, Self::MAX_GRID_EXPONENT);
         LaplaceMechanism::with_grid(privacy, sensitivity, grid_exponent)

@@ -151,20 +151,13 @@ fn released_indices_follow_the_claimed_pmf() {
     let draws: Vec<i64> = (0..100_000)
         .map(|_| mech.release_index(value, &mut rng).unwrap())
         .collect();
-    let fit = dp_audit::chi_square_integer_pmf(
-        &draws,
-        |m| mech.index_pmf(value, m).unwrap(),
-        1e-6,
-    )
-    .unwrap();
+    let fit = dp_audit::chi_square_integer_pmf(&draws, |m| mech.index_pmf(value, m).unwrap(), 1e-6)
+        .unwrap();
     assert!(!fit.rejected, "{fit:?}");
     let shifted = value + mech.grid();
-    let control = dp_audit::chi_square_integer_pmf(
-        &draws,
-        |m| mech.index_pmf(shifted, m).unwrap(),
-        1e-6,
-    )
-    .unwrap();
+    let control =
+        dp_audit::chi_square_integer_pmf(&draws, |m| mech.index_pmf(shifted, m).unwrap(), 1e-6)
+            .unwrap();
     assert!(control.rejected, "{control:?}");
 }
 
@@ -193,7 +186,10 @@ fn grid_index_rounds_exactly() {
     assert_eq!(mech.grid_index(f64::from_bits(1)).unwrap(), 0);
     // The range edge: 2^62 grid units is accepted, one ulp beyond is not.
     let edge = mech.range();
-    assert_eq!(mech.grid_index(edge).unwrap(), LaplaceMechanism::MAX_GRID_INDEX);
+    assert_eq!(
+        mech.grid_index(edge).unwrap(),
+        LaplaceMechanism::MAX_GRID_INDEX
+    );
     assert_eq!(
         mech.grid_index(-edge).unwrap(),
         -LaplaceMechanism::MAX_GRID_INDEX
@@ -212,7 +208,11 @@ fn grid_index_rounds_exactly() {
     assert_eq!(coarse.grid_index(3.0 * 2f64.powi(960)).unwrap(), 3);
     assert_eq!(coarse.grid_index(1e280).unwrap(), 0);
     assert!(coarse.range().is_finite());
-    assert!(coarse.grid_value(LaplaceMechanism::MAX_GRID_INDEX).is_finite());
+    assert!(
+        coarse
+            .grid_value(LaplaceMechanism::MAX_GRID_INDEX)
+            .is_finite()
+    );
 }
 
 #[test]
