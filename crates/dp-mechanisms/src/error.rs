@@ -106,7 +106,7 @@ pub enum Error {
     },
     /// A query value is too large for the grid of the Laplace mechanism
     /// (`|value| > 2^62·g`).
-    #[error("query value {value} is outside the grid's range ±{limit}")]
+    #[error("query value {value:e} is outside the grid's range ±{limit:e}")]
     QueryOutOfRange {
         /// The offending value.
         value: f64,

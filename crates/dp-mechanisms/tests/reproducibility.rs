@@ -6,7 +6,7 @@
 //! are stable, which is why seeded code uses the named generators of `rand_chacha`
 //! (specified algorithms) and never `StdRng` (which `rand` documents as free to change
 //! between versions). **A change in any value below is a breaking change of
-//! reproducibility**: it must be deliberate, announced in the changelog, and come with
+//! reproducibility**: it must be deliberate, announced in the release notes, and come with
 //! updated values here, never a silently edited expectation. The samplers read the
 //! generator only through `next_u64`, so these values depend on ChaCha's output stream
 //! and on our algorithms, not on `rand`'s distribution code.

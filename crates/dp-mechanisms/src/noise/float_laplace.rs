@@ -20,9 +20,9 @@ use crate::error::{Error, Result};
 /// construction the set of floating-point numbers `f(D) + X` can take depends on `f(D)`:
 /// the sampled `X` has finitely many, unevenly spaced values, and the rounding of the sum
 /// makes many outputs reachable from one input and impossible from a neighbouring one.
-/// A single output then identifies the input with certainty for a large fraction of the
-/// draws (the privacy loss is infinite on those outputs), whatever ε the scale was
-/// computed from. Mironov's fix is the snapping mechanism; this crate's fix is the grid
+/// For a substantial fraction of draws a single output then rules out one of two
+/// neighbouring inputs with certainty (the privacy loss is infinite on those outputs),
+/// whatever ε the scale was computed from. Mironov's fix is the snapping mechanism; this crate's fix is the grid
 /// construction of [`crate::LaplaceMechanism`], whose output lies on a fixed grid and
 /// whose noise is sampled exactly.
 ///
