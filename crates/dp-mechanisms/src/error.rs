@@ -105,7 +105,7 @@ pub enum Error {
         value: f64,
     },
     /// A query value is too large for the grid of the Laplace mechanism
-    /// (`|value| > 2^62·g`).
+    /// (`|value| > 2^61·g`).
     #[error("query value {value:e} is outside the grid's range ±{limit:e}")]
     QueryOutOfRange {
         /// The offending value.

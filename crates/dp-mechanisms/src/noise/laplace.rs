@@ -37,7 +37,7 @@ const DEFAULT_SCALE_BITS: i32 = 38;
 ///
 /// * **Neighbouring relation.** Neighbouring datasets `D ~ D'` are those whose query
 ///   values — the finite `f64` numbers passed to [`Self::release`] — satisfy
-///   `|f(D) − f(D')| ≤ Δ` as real numbers and both lie in the range `|f| ≤ 2^62·g`
+///   `|f(D) − f(D')| ≤ Δ` as real numbers and both lie in the range `|f| ≤ 2^61·g`
 ///   ([`Self::range`]). (If `f` is itself computed in floating point, Δ must bound the
 ///   sensitivity of the *computed* values.)
 /// * **Rounded query.** The mechanism computes `n(D) = round(f(D)·2^k)`, the nearest
@@ -57,15 +57,17 @@ const DEFAULT_SCALE_BITS: i32 = 38;
 ///   Steinke 2020, Fact 1). So `n(D) + Z` is ε-DP.
 /// * **Post-processing.** The released index (or [`Error::Overflow`] when
 ///   `|n + Z| > 2^62`) and the released `f64` `g·(n + Z)` are deterministic functions of
-///   `n(D) + Z`, so they are ε-DP too (Dwork–Roth, Proposition 2.1). The sampler clips
-///   `|Z|` at `i64::MAX`, which happens only when `|Z| ≥ 2^63`; then `|n + Z| > 2^62`
-///   either way, so the overflow decision is still a function of `n + Z`.
+///   `n(D) + Z`, so they are ε-DP too (Dwork–Roth, Proposition 2.1). The sampler returns
+///   `Z' = sgn(Z)·min(|Z|, 2^63 − 1)`; `Z' ≠ Z` only when `|Z| ≥ 2^63`, and then, as
+///   `|n| ≤ 2^61`, both `|n + Z|` and `|n + Z'|` exceed `2^63 − 1 − 2^61 > 2^62`, so the
+///   computed overflow decision and output equal those of the exact `n + Z`.
 ///
 /// Inputs outside the relation get typed errors that depend on the input, as every
 /// input validation does: [`Error::NonFiniteQuery`] for NaN or infinite values and
-/// [`Error::QueryOutOfRange`] for `|f(D)| > 2^62·g`. Clamp the query to a public range
+/// [`Error::QueryOutOfRange`] for `|f(D)| > 2^61·g`. Clamp the query to a public range
 /// first if its values can come near [`Self::range`] (with the default grid the range
-/// is about `2^42·Δ`).
+/// is more than `2^40·Δ`). [`Error::Overflow`] needs `|Z| > 2^61`, which has probability
+/// below `exp(-2^21)` for every accepted scale (at most `2^40`).
 ///
 /// # Utility
 /// The released value is `f(D) + e + g·Z` with rounding error `|e| ≤ g/2` and noise of
@@ -125,9 +127,10 @@ impl LaplaceMechanism {
     pub const MIN_GRID_EXPONENT: i32 = -960;
     /// The largest accepted `k` (finest grid `2^-960`).
     pub const MAX_GRID_EXPONENT: i32 = 960;
-    /// The largest grid index `|round(f/g)|` and noisy index `|n + Z|` the mechanism
-    /// handles: `2^62`.
-    pub const MAX_GRID_INDEX: i64 = 1 << 62;
+    /// The largest accepted grid index `|round(f/g)|` of a query value: `2^61`.
+    pub const MAX_GRID_INDEX: i64 = 1 << 61;
+    /// The largest released noisy index `|n + Z|`: `2^62`.
+    pub const MAX_NOISY_INDEX: i64 = 1 << 62;
 
     /// Builds the mechanism for a pure guarantee and a sensitivity Δ on the default grid
     /// `g = 2^-k` with `k = j − ⌊log2 Δ⌋`, `j = min(20, max(0, 38 + ⌊log2 ε⌋))` (clamped to
@@ -176,7 +179,7 @@ impl LaplaceMechanism {
         // floor is 0 either way.
         let scaled = sensitivity * inverse_grid;
         // Never NaN: Δ is finite and positive.
-        if scaled >= Self::MAX_GRID_INDEX as f64 {
+        if scaled >= Self::MAX_NOISY_INDEX as f64 {
             return Err(Error::UnrepresentableScale {
                 value: scaled / privacy.epsilon(),
             });
@@ -219,16 +222,16 @@ impl LaplaceMechanism {
         self.noise
     }
 
-    /// The largest accepted `|f(D)|`: `2^62·g`.
+    /// The largest accepted `|f(D)|`: `2^61·g`.
     pub fn range(&self) -> f64 {
-        power_of_two(62 - self.grid_exponent)
+        power_of_two(61 - self.grid_exponent)
     }
 
     /// The grid index `n = round(value/g)` of a query value (ties away from zero), exact.
     ///
     /// # Errors
     /// [`Error::NonFiniteQuery`] for NaN or ±∞; [`Error::QueryOutOfRange`] when
-    /// `|value/g| > 2^62`.
+    /// `|value/g| > 2^61`.
     pub fn grid_index(&self, value: f64) -> Result<i64> {
         if !value.is_finite() {
             return Err(Error::NonFiniteQuery { value });
@@ -241,7 +244,7 @@ impl LaplaceMechanism {
                 limit: self.range(),
             });
         }
-        // An integer of magnitude at most 2^62: the cast is exact.
+        // An integer of magnitude at most 2^61: the cast is exact.
         Ok(scaled.round() as i64)
     }
 
@@ -259,11 +262,7 @@ impl LaplaceMechanism {
     /// `±2^62` (a function of the noisy index, so it does not weaken the guarantee).
     pub fn release_index<R: Rng + ?Sized>(&self, value: f64, rng: &mut R) -> Result<i64> {
         let center = self.grid_index(value)?;
-        let noisy = i128::from(center) + i128::from(self.noise.sample(rng));
-        if noisy.abs() > i128::from(Self::MAX_GRID_INDEX) {
-            return Err(Error::Overflow);
-        }
-        i64::try_from(noisy).map_err(|_| Error::Overflow)
+        add_noise(center, self.noise.sample(rng))
     }
 
     /// Releases `g·(round(value/g) + Z)`, a multiple of the grid `g`.
@@ -275,9 +274,8 @@ impl LaplaceMechanism {
     }
 
     /// `Pr[release_index(value) = index]`, computed in floating point from the discrete
-    /// Laplace pmf, for audits. It ignores the [`Error::Overflow`] outcome, which has
-    /// non-negligible probability only for values within a few noise scales of
-    /// [`Self::range`].
+    /// Laplace pmf, for audits. It ignores the [`Error::Overflow`] outcome, whose
+    /// probability is below `exp(-2^21)`.
     ///
     /// # Errors
     /// As [`Self::grid_index`].
@@ -291,6 +289,16 @@ impl Private for LaplaceMechanism {
     fn privacy(&self) -> Privacy {
         self.privacy
     }
+}
+
+/// The noisy index `center + noise`, or [`Error::Overflow`] beyond `±2^62` (see the
+/// post-processing step of the proof on [`LaplaceMechanism`]).
+fn add_noise(center: i64, noise: i64) -> Result<i64> {
+    let noisy = i128::from(center) + i128::from(noise);
+    if noisy.abs() > i128::from(LaplaceMechanism::MAX_NOISY_INDEX) {
+        return Err(Error::Overflow);
+    }
+    i64::try_from(noisy).map_err(|_| Error::Overflow)
 }
 
 /// `2^exponent` for `|exponent| ≤ 1022`, built from its bits (exact).

@@ -184,7 +184,7 @@ fn grid_index_rounds_exactly() {
     assert_eq!(mech.grid_index(0.3).unwrap(), 1);
     assert_eq!(mech.grid_index(-0.0).unwrap(), 0);
     assert_eq!(mech.grid_index(f64::from_bits(1)).unwrap(), 0);
-    // The range edge: 2^62 grid units is accepted, one ulp beyond is not.
+    // The range edge: 2^61 grid units is accepted, one ulp beyond is not.
     let edge = mech.range();
     assert_eq!(
         mech.grid_index(edge).unwrap(),
@@ -289,9 +289,25 @@ fn invalid_parameters_are_typed_errors() {
         mech.release(1e300, &mut rng),
         Err(Error::QueryOutOfRange { .. })
     ));
-    // At the edge of the range, a positive draw leaves ±2^62: about half the draws.
-    let overflowed = (0..64).any(|_| mech.release(mech.range(), &mut rng) == Err(Error::Overflow));
-    assert!(overflowed);
+    // At the edge of the range the release still succeeds (overflow needs |Z| > 2^61).
+    assert!(mech.release(mech.range(), &mut rng).is_ok());
+    assert!(mech.release(-mech.range(), &mut rng).is_ok());
+}
+
+#[test]
+fn noisy_index_overflow_is_a_function_of_the_exact_sum() {
+    let max = LaplaceMechanism::MAX_NOISY_INDEX;
+    let edge = LaplaceMechanism::MAX_GRID_INDEX;
+    assert_eq!(add_noise(edge, max - edge), Ok(max));
+    assert_eq!(add_noise(-edge, -(max - edge)), Ok(-max));
+    assert_eq!(add_noise(edge, max - edge + 1), Err(Error::Overflow));
+    assert_eq!(add_noise(-edge, edge - max - 1), Err(Error::Overflow));
+    // A clipped draw (|Z| ≥ 2^63 reported as ±(2^63 − 1)) overflows from every centre,
+    // as the exact sum does.
+    for center in [-edge, 0, edge] {
+        assert_eq!(add_noise(center, i64::MAX), Err(Error::Overflow));
+        assert_eq!(add_noise(center, -i64::MAX), Err(Error::Overflow));
+    }
 }
 
 proptest! {
