@@ -1,5 +1,6 @@
 //! Benches of dp-mechanisms: the exponential mechanism (naive normalize-and-scan reference
-//! vs the exact general path vs the count-weighted fast path) and noise throughput.
+//! vs the exact general path vs the count-weighted fast path), noise throughput, and the
+//! grid Laplace mechanism against the (unsound) floating-point Laplace sampler.
 
 use std::hint::black_box;
 
@@ -7,7 +8,7 @@ use benches::{
     bench_rng, config, dominated_scores, error_count_scores, levels_of, naive_exponential,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use dp_mechanisms::{DiscreteLaplace, ExponentialMechanism, Laplace, Privacy};
+use dp_mechanisms::{DiscreteLaplace, ExponentialMechanism, Laplace, LaplaceMechanism, Privacy};
 
 const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
 const EPSILON: f64 = 1.0;
@@ -43,7 +44,6 @@ fn noise(c: &mut Criterion) {
     const DRAWS: usize = 1_000_000;
     let discrete = DiscreteLaplace::for_epsilon(EPSILON, 1).expect("valid");
     let discrete_small_eps = DiscreteLaplace::for_epsilon(0.1, 1).expect("valid");
-    let laplace = Laplace::new(1.0).expect("valid");
     let mut group = c.benchmark_group("noise");
     let mut rng = bench_rng();
     let mut out = vec![0i64; DRAWS];
@@ -61,11 +61,29 @@ fn noise(c: &mut Criterion) {
     group.bench_function(BenchmarkId::new("fast_eps_0_1", DRAWS), |b| {
         b.iter(|| discrete_small_eps.fill(black_box(&mut out), &mut rng))
     });
+    group.finish();
+}
+
+fn real_laplace(c: &mut Criterion) {
+    const DRAWS: usize = 1_000_000;
+    let privacy = Privacy::pure(EPSILON).expect("valid ε");
+    // The textbook float sampler, Lap(Δ/ε) for Δ = 1: the (unsound) baseline.
+    let float = Laplace::new(1.0 / EPSILON).expect("valid");
+    let grid = LaplaceMechanism::new(privacy, 1.0).expect("valid");
+    let mut group = c.benchmark_group("real_laplace");
+    let mut rng = bench_rng();
     let mut real = vec![0f64; DRAWS];
-    group.bench_function(BenchmarkId::new("laplace_float", DRAWS), |b| {
+    group.bench_function(BenchmarkId::new("reference", DRAWS), |b| {
         b.iter(|| {
             for slot in real.iter_mut() {
-                *slot = laplace.sample(&mut rng);
+                *slot = 42.0 + float.sample(&mut rng);
+            }
+        })
+    });
+    group.bench_function(BenchmarkId::new("grid", DRAWS), |b| {
+        b.iter(|| {
+            for slot in real.iter_mut() {
+                *slot = grid.release(black_box(42.0), &mut rng).expect("in range");
             }
         })
     });
@@ -75,6 +93,6 @@ fn noise(c: &mut Criterion) {
 criterion_group! {
     name = dp_mechanisms;
     config = config();
-    targets = exponential_mechanism, noise
+    targets = exponential_mechanism, noise, real_laplace
 }
 criterion_main!(dp_mechanisms);

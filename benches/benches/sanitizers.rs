@@ -8,8 +8,8 @@ use benches::{INPUT_SEED, bench_rng, config};
 use concept_classes::{Domain, Points, Thresholds};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use dp_mechanisms::Privacy;
-use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use sanitizers::{Mwem, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer};
 
 const QUERIES: u64 = 1024;
@@ -17,7 +17,7 @@ const EXAMPLES: usize = 100_000;
 
 /// `n` seeded points, roughly exponential over `[0, size)`.
 fn skewed_points(size: u64, n: usize) -> Vec<u64> {
-    let mut rng = StdRng::seed_from_u64(INPUT_SEED ^ 3);
+    let mut rng = ChaCha8Rng::seed_from_u64(INPUT_SEED ^ 3);
     (0..n)
         .map(|_| {
             let u: f64 = rng.random();

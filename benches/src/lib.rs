@@ -11,8 +11,8 @@ use std::time::Duration;
 use concept_classes::{ConceptClass, Domain, LabeledSample, Point};
 use criterion::Criterion;
 use dp_mechanisms::ScoreLevel;
-use rand::rngs::StdRng;
 use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// The criterion configuration of every bench: short enough for a 2-core machine, long
 /// enough for stable medians.
@@ -23,13 +23,15 @@ pub fn config() -> Criterion {
         .measurement_time(Duration::from_secs(2))
 }
 
-/// The documented seed of every generated input.
+/// The documented seed of every generated input. Inputs and bench generators are
+/// `ChaCha8Rng` streams of it (a specified algorithm, so the inputs are the same with
+/// every `rand` version; `StdRng` does not promise that).
 pub const INPUT_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// `n` integer scores `-(mistakes)` with mistakes uniform in `0..max_mistakes`: the error
 /// profile of a class of `n` concepts on a sample of `max_mistakes` points, roughly.
 pub fn error_count_scores(n: usize, max_mistakes: i64) -> Vec<i64> {
-    let mut rng = StdRng::seed_from_u64(INPUT_SEED);
+    let mut rng = ChaCha8Rng::seed_from_u64(INPUT_SEED);
     (0..n).map(|_| -rng.random_range(0..max_mistakes)).collect()
 }
 
@@ -79,8 +81,8 @@ pub fn naive_exponential<R: Rng + ?Sized>(scores: &[i64], epsilon: f64, rng: &mu
 }
 
 /// A fresh seeded generator for a bench iteration.
-pub fn bench_rng() -> StdRng {
-    StdRng::seed_from_u64(INPUT_SEED ^ 1)
+pub fn bench_rng() -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(INPUT_SEED ^ 1)
 }
 
 /// The first `len` concepts of a class: lets a brute-force reference be measured on a slice
@@ -120,7 +122,7 @@ pub fn labeled_sample(
     domain_size: u64,
     n: usize,
 ) -> LabeledSample {
-    let mut rng = StdRng::seed_from_u64(INPUT_SEED ^ 2);
+    let mut rng = ChaCha8Rng::seed_from_u64(INPUT_SEED ^ 2);
     let pairs: Vec<(u64, bool)> = (0..n)
         .map(|_| {
             let x = rng.random_range(0..domain_size);

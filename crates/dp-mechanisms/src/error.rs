@@ -104,8 +104,28 @@ pub enum Error {
         /// The offending value.
         value: f64,
     },
-    /// An integer query answer plus noise left the range of `i64`.
-    #[error("noisy answer overflows i64")]
+    /// A query value is too large for the grid of the Laplace mechanism
+    /// (`|value| > 2^61·g`).
+    #[error("query value {value:e} is outside the grid's range ±{limit:e}")]
+    QueryOutOfRange {
+        /// The offending value.
+        value: f64,
+        /// The largest accepted magnitude.
+        limit: f64,
+    },
+    /// A grid exponent `k` (grid `2^-k`) is outside the supported range.
+    #[error("grid exponent must be in {min}..={max}, got {value}")]
+    InvalidGridExponent {
+        /// The rejected exponent.
+        value: i32,
+        /// The smallest accepted exponent.
+        min: i32,
+        /// The largest accepted exponent.
+        max: i32,
+    },
+    /// An integer query answer plus noise left the range of `i64` (or, for the grid
+    /// Laplace mechanism, the index range `±2^62`).
+    #[error("noisy answer overflows its integer range")]
     Overflow,
     /// A sparse-vector instance has already used up its budget of positive answers.
     #[error("sparse vector has already answered its {limit} above-threshold queries")]

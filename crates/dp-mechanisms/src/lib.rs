@@ -13,7 +13,10 @@
 //!   promises too (per-prediction ε, uniform stability, none), shared by learners and the
 //!   accountant.
 //! - Noise: [`DiscreteLaplace`] / [`DiscreteLaplaceMechanism`] (exact, for counts) and
-//!   [`Laplace`] / [`LaplaceMechanism`] (floating point, for real values).
+//!   [`LaplaceMechanism`] (real values rounded to a power-of-two grid plus exact discrete
+//!   Laplace noise in grid units, sound for the implementation). The noise types implement
+//!   [`rand::distr::Distribution`]. The textbook floating-point `Laplace` sampler exists
+//!   only behind the opt-in feature `unsound-float-laplace`, without a privacy claim.
 //! - Selection: [`ExponentialMechanism`] (general, integer and count-weighted
 //!   [`ScoreLevel`] paths), [`ReportNoisyMax`], [`StableSelection`] (A_dist).
 //! - [`SparseVector`] (AboveThreshold and its c-fold version), [`RandomizedResponse`].
@@ -24,13 +27,16 @@
 //! # Design decisions
 //! - **Exact where it matters.** Integer noise is sampled from random bits with exact
 //!   rational arithmetic (Canonne–Kamath–Steinke 2020), so there is no floating-point
-//!   leakage of the kind Mironov (2012) exploited. The exponential mechanism samples
+//!   leakage of the kind Mironov (2012) exploited; real-valued queries are rounded to a
+//!   grid and get integer noise in grid units, so no mechanism adds floating-point noise. The exponential mechanism samples
 //!   *exactly* in proportion to floating-point weights and pays for their proven rounding
 //!   error out of ε (see [`ExponentialMechanism`]).
 //! - **Log space.** Selection works with score gaps relative to the best candidate, so
 //!   scores of 10^9 and ε of 10^3 neither overflow nor underflow.
 //! - **Explicit randomness.** Every randomized function takes `rng: &mut R` with
-//!   `R: Rng + ?Sized`; nothing seeds itself.
+//!   `R: Rng + ?Sized`; nothing seeds itself. Seeded examples and tests use the named
+//!   generators of `rand_chacha`, never `StdRng` (whose algorithm may change between
+//!   `rand` versions); `tests/reproducibility.rs` pins seeded outputs.
 //! - **Typed errors.** Invalid parameters give an [`Error`] variant naming the value; no
 //!   function panics on user input.
 //!
@@ -40,7 +46,7 @@
 //!     ExponentialMechanism, Privacy};
 //! use rand::SeedableRng;
 //!
-//! let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
 //! let mut accountant = Accountant::new();
 //!
 //! // A private count.
@@ -59,6 +65,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![doc(test(attr(deny(warnings))))]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod accounting;
 mod error;
@@ -78,7 +85,10 @@ pub use accounting::{
 pub use error::{Error, Result};
 pub use exact_bits::RandomBits;
 pub use guarantee::Guarantee;
-pub use noise::{DiscreteLaplace, DiscreteLaplaceMechanism, Laplace, LaplaceMechanism};
+#[cfg(feature = "unsound-float-laplace")]
+#[cfg_attr(docsrs, doc(cfg(feature = "unsound-float-laplace")))]
+pub use noise::Laplace;
+pub use noise::{DiscreteLaplace, DiscreteLaplaceMechanism, LaplaceMechanism};
 pub use privacy::{Privacy, Private};
 pub use randomized_response::{
     RandomizedResponse, epsilon_for_flip_probability, flip_probability_for,

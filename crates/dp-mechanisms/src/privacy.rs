@@ -197,6 +197,7 @@ mod tests {
         assert_auto::<crate::Error>();
         assert_auto::<crate::DiscreteLaplace>();
         assert_auto::<crate::DiscreteLaplaceMechanism>();
+        #[cfg(feature = "unsound-float-laplace")]
         assert_auto::<crate::Laplace>();
         assert_auto::<crate::LaplaceMechanism>();
         assert_auto::<crate::ExponentialMechanism>();
@@ -218,12 +219,14 @@ mod tests {
                 proptest::prop_assert!((0.0..1.0).contains(&p.delta()));
                 let _ = crate::ExponentialMechanism::new(Privacy::pure(p.epsilon()).unwrap(), other);
                 let _ = crate::LaplaceMechanism::new(Privacy::pure(p.epsilon()).unwrap(), other);
+                let _ = crate::LaplaceMechanism::with_grid(Privacy::pure(p.epsilon()).unwrap(), 1.0, other as i32);
                 let _ = crate::DiscreteLaplace::for_epsilon(p.epsilon(), 3);
                 let _ = crate::advanced_composition(p, 10, other);
                 let _ = crate::group_privacy(p, 7);
                 let _ = crate::amplification_by_subsampling(p, crate::Subsampling::Poisson { rate: other });
             }
             let _ = crate::DiscreteLaplace::new(other);
+            #[cfg(feature = "unsound-float-laplace")]
             let _ = crate::Laplace::new(other);
             let _ = crate::epsilon_for_flip_probability(other);
         }

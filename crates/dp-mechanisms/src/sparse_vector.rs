@@ -38,7 +38,7 @@ use crate::privacy::{Privacy, Private};
 /// ```
 /// use dp_mechanisms::{Privacy, SparseVector};
 /// use rand::SeedableRng;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
 /// let mut svt = SparseVector::new(Privacy::pure(1.0)?, 1, 100, 1, &mut rng)?;
 /// assert!(!svt.query(-10_000, &mut rng)?);
 /// assert!(svt.query(10_000, &mut rng)?);

@@ -1,6 +1,7 @@
 //! The discrete Laplace distribution, sampled exactly, and the mechanism built on it.
 
 use rand::Rng;
+use rand::distr::Distribution;
 
 use crate::error::{Error, Result};
 use crate::exact_bits::{Dyadic, RandomBits};
@@ -25,15 +26,22 @@ const MAX_RATIO_PART: u64 = 1 << 62;
 /// random bits and output. Expected cost: a small constant number of random bits, about
 /// two `u64` words per draw, independent of the scale.
 ///
+/// It implements [`rand::distr::Distribution<i64>`]; the trait's `sample` is the
+/// inherent [`DiscreteLaplace::sample`].
+///
 /// # Example
 /// ```
 /// use dp_mechanisms::DiscreteLaplace;
 /// use rand::SeedableRng;
+/// use rand::distr::Distribution;
 /// let noise = DiscreteLaplace::new(10.0)?;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
 /// let mut draws = vec![0i64; 1000];
 /// noise.fill(&mut draws, &mut rng);
 /// assert!(draws.iter().any(|&k| k != 0));
+/// // As a `rand` distribution.
+/// let more: Vec<i64> = noise.sample_iter(&mut rng).take(10).collect();
+/// assert_eq!(more.len(), 10);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,7 +155,7 @@ impl DiscreteLaplace {
         (self.numerator, self.denominator)
     }
 
-    /// One draw.
+    /// One draw (the same as [`Distribution::sample`]).
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> i64 {
         self.sample_bits(&mut RandomBits::new(rng))
     }
@@ -211,6 +219,12 @@ impl DiscreteLaplace {
     }
 }
 
+impl Distribution<i64> for DiscreteLaplace {
+    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> i64 {
+        DiscreteLaplace::sample(self, rng)
+    }
+}
+
 /// The discrete Laplace (geometric) mechanism: release `f(D) + Lap_Z(Δ/ε)` for an
 /// integer-valued query of sensitivity Δ.
 ///
@@ -233,7 +247,7 @@ impl DiscreteLaplace {
 /// use dp_mechanisms::{DiscreteLaplaceMechanism, Privacy, Private};
 /// use rand::SeedableRng;
 /// let mech = DiscreteLaplaceMechanism::new(Privacy::pure(0.5)?, 1)?;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
 /// let noisy_count = mech.release(120, &mut rng)?;
 /// assert_eq!(mech.noise().scale(), 2.0);
 /// assert_eq!(mech.privacy().epsilon(), 0.5);
@@ -339,6 +353,32 @@ mod tests {
         let noise = DiscreteLaplace::new(3.0).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(23);
         let draws: Vec<i64> = (0..100_000).map(|_| noise.sample(&mut rng)).collect();
+        let outcome = dp_audit::chi_square_integer_pmf(&draws, |k| noise.pmf(k), 1e-6).unwrap();
+        assert!(!outcome.rejected, "{outcome:?}");
+    }
+
+    #[test]
+    fn distribution_trait_draws_what_the_inherent_method_draws() {
+        let noise = DiscreteLaplace::new(2.5).unwrap();
+        let mut a = ChaCha8Rng::seed_from_u64(31);
+        let mut b = ChaCha8Rng::seed_from_u64(31);
+        let inherent: Vec<i64> = (0..1000).map(|_| noise.sample(&mut a)).collect();
+        let via_trait: Vec<i64> = Distribution::sample_iter(noise, &mut b)
+            .take(1000)
+            .collect();
+        assert_eq!(inherent, via_trait);
+        fn draw<D: Distribution<i64>>(d: &D, rng: &mut ChaCha8Rng) -> i64 {
+            d.sample(rng)
+        }
+        assert_eq!(draw(&noise, &mut a), noise.sample(&mut b));
+    }
+
+    #[test]
+    fn distribution_trait_samples_follow_the_pmf() {
+        // χ² at α = 1e-6, as above, through the trait's `sample_iter`.
+        let noise = DiscreteLaplace::new(4.0).unwrap();
+        let rng = ChaCha8Rng::seed_from_u64(37);
+        let draws: Vec<i64> = noise.sample_iter(rng).take(100_000).collect();
         let outcome = dp_audit::chi_square_integer_pmf(&draws, |k| noise.pmf(k), 1e-6).unwrap();
         assert!(!outcome.rejected, "{outcome:?}");
     }

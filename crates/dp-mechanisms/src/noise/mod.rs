@@ -1,14 +1,25 @@
-//! Additive noise: the Laplace distribution for real-valued queries and the exact discrete
-//! Laplace (two-sided geometric) distribution for integer-valued (counting) queries.
+//! Additive noise: the exact discrete Laplace (two-sided geometric) distribution, the
+//! mechanism for integer-valued (counting) queries built on it, and the grid Laplace
+//! mechanism for real-valued queries, which rounds to a power-of-two grid and adds exact
+//! discrete Laplace noise in grid units.
 //!
-//! Prefer [`DiscreteLaplaceMechanism`] whenever the query is integer-valued: it is sampled
-//! from random bits with exact rational arithmetic, so its guarantee holds for the
-//! implementation and not only for the idealized real-number mechanism. The continuous
-//! [`LaplaceMechanism`] is implemented in floating point and inherits the caveat of
-//! Mironov (CCS 2012) documented there.
+//! Both mechanisms sample from random bits with exact rational arithmetic, so their
+//! guarantees hold for the implementation and not only for the idealized real-number
+//! mechanism. The textbook floating-point Laplace sampler ([`Laplace`]) is compiled only
+//! with the opt-in feature `unsound-float-laplace`: it is a plain noise distribution with
+//! no privacy claim, vulnerable to Mironov's (CCS 2012) floating-point attack, kept for
+//! non-private uses and as a known-broken baseline for auditors.
+//!
+//! The noise types implement [`rand::distr::Distribution`] (`DiscreteLaplace` for `i64`,
+//! `Laplace` for `f64`), so they work with `sample_iter` and generic code; their inherent
+//! `sample` methods are the same draws.
 
 mod discrete_laplace;
+#[cfg(feature = "unsound-float-laplace")]
+mod float_laplace;
 mod laplace;
 
 pub use discrete_laplace::{DiscreteLaplace, DiscreteLaplaceMechanism};
-pub use laplace::{Laplace, LaplaceMechanism};
+#[cfg(feature = "unsound-float-laplace")]
+pub use float_laplace::Laplace;
+pub use laplace::LaplaceMechanism;

@@ -50,7 +50,7 @@ pub enum StableSelectionOutcome {
 /// use dp_mechanisms::{Privacy, StableSelection, StableSelectionOutcome};
 /// use rand::SeedableRng;
 /// let a_dist = StableSelection::new(Privacy::new(1.0, 1e-6)?, 1)?;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(8);
 /// let clear_winner = a_dist.select(&[1000, 3, 2], &mut rng)?;
 /// assert_eq!(clear_winner, StableSelectionOutcome::Selected(0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
