@@ -1,7 +1,21 @@
-//! Multi-learners: learning k concepts at once from k-labeled data (direct sum, the
-//! sanitizer-based multi-learner, parity and point multi-learners) and fingerprinting-code
-//! lower bounds run as attacks.
-//!
-//! **Status: not implemented yet.** This crate is a placeholder in the workspace layout and
-//! exports nothing today. See `docs/ARCHITECTURE.md` for what exists.
+//! Multi-learners: learning k concepts at once from k-labeled data.
 #![doc(test(attr(deny(warnings))))]
+
+mod direct_sum;
+mod error;
+pub mod gf2;
+mod learner;
+mod parity;
+mod sample;
+
+pub use direct_sum::{DirectSum, LearnerFactory, compose_privacy, split_budget};
+pub use error::{Error, Result};
+pub use learner::MultiLearner;
+pub use parity::{
+    DEFAULT_EXTRA_POINTS, ParityLearner, ParityOutcome, Vote, most_frequent_distribution,
+    parity_dimension, select_most_frequent,
+};
+pub use sample::{
+    MultiLabeledSample, column_errors, empirical_excess_multi_error, empirical_multi_error,
+    multi_error,
+};
