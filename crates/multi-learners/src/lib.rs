@@ -6,6 +6,7 @@ mod error;
 pub mod gf2;
 mod learner;
 mod parity;
+mod point;
 mod sample;
 
 pub use direct_sum::{DirectSum, LearnerFactory, compose_privacy, split_budget};
@@ -14,6 +15,10 @@ pub use learner::MultiLearner;
 pub use parity::{
     DEFAULT_EXTRA_POINTS, ParityLearner, ParityOutcome, Vote, most_frequent_distribution,
     parity_dimension, select_most_frequent,
+};
+pub use point::{
+    HeavyLabelScores, PointLearner, PointOutcome, check_points_class, heavy_label_scores,
+    heavy_labels_distribution, select_heavy_labels,
 };
 pub use sample::{
     MultiLabeledSample, column_errors, empirical_excess_multi_error, empirical_multi_error,
