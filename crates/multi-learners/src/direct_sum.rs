@@ -246,7 +246,7 @@ pub fn compose_privacy(per_run: Privacy, k: usize, rule: CompositionRule) -> Res
         let delta = times_up(per_run.delta(), k);
         if delta >= 1.0 {
             return Err(dp_mechanisms::Error::VacuousGuarantee {
-                reason: "basic composition gives delta >= 1".into(),
+                reason: "basic composition gives delta >= 1",
             }
             .into());
         }
@@ -296,8 +296,7 @@ impl MultiLearner for DirectSum {
                 Guarantee::per_prediction(times_up(epsilon, k)).unwrap_or(Guarantee::None)
             }
             Guarantee::UniformStability { beta } => {
-                Guarantee::uniform_stability(times_up(beta, k).min(1.0))
-                    .unwrap_or(Guarantee::None)
+                Guarantee::uniform_stability(times_up(beta, k).min(1.0)).unwrap_or(Guarantee::None)
             }
             _ => Guarantee::None,
         }

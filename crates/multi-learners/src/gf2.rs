@@ -52,7 +52,12 @@ pub fn transpose64(block: &mut [u64; 64]) {
 ///
 /// Returns `None` as well for an empty block or `len` above [`MAX_BLOCK_ROWS`], d outside
 /// 1..=64, or rows past the end of the sample.
-pub fn solve_block(sample: &MultiLabeledSample, d: u32, start: usize, len: usize) -> Option<Vec<u64>> {
+pub fn solve_block(
+    sample: &MultiLabeledSample,
+    d: u32,
+    start: usize,
+    len: usize,
+) -> Option<Vec<u64>> {
     let points = block_points(sample, d, start, len)?;
     let k = sample.k();
     let kw = k.div_ceil(64);
@@ -182,9 +187,9 @@ mod tests {
         }
         let original = block;
         transpose64(&mut block);
-        for r in 0..64 {
-            for c in 0..64 {
-                assert_eq!(block[r] >> c & 1, original[c] >> r & 1, "({r}, {c})");
+        for (r, row) in block.iter().enumerate() {
+            for (c, column) in original.iter().enumerate() {
+                assert_eq!(row >> c & 1, column >> r & 1, "({r}, {c})");
             }
         }
     }
@@ -209,7 +214,11 @@ mod tests {
         let domain = Domain::hypercube(d).unwrap();
         let mask = if d == 64 { u64::MAX } else { (1u64 << d) - 1 };
         // Low-rank points for some seeds, so that under-determined blocks occur.
-        let rank_mask = if seed % 3 == 0 { mask >> 1 } else { mask };
+        let rank_mask = if seed.is_multiple_of(3) {
+            mask >> 1
+        } else {
+            mask
+        };
         let points: Vec<u64> = (0..n).map(|_| rng.random::<u64>() & rank_mask).collect();
         let targets: Vec<u64> = (0..k).map(|_| rng.random::<u64>() & mask).collect();
         let rows: Vec<Vec<bool>> = points

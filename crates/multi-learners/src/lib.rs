@@ -1,6 +1,7 @@
 //! Multi-learners: learning k concepts at once from k-labeled data.
 #![doc(test(attr(deny(warnings))))]
 
+pub mod bounds;
 mod direct_sum;
 mod error;
 pub mod gf2;
@@ -24,3 +25,6 @@ pub use sample::{
     MultiLabeledSample, column_errors, empirical_excess_multi_error, empirical_multi_error,
     multi_error,
 };
+
+#[cfg(test)]
+mod tests;

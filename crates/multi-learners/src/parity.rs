@@ -164,7 +164,11 @@ impl ParityLearner {
     ///
     /// # Errors
     /// As for [`MultiLearner::learn`].
-    pub fn votes(&self, class: &dyn ConceptClass, sample: &MultiLabeledSample) -> Result<Vec<Vote>> {
+    pub fn votes(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &MultiLabeledSample,
+    ) -> Result<Vec<Vote>> {
         let d = check_inputs(class, sample)?;
         Ok(part_votes(sample, d, self.part_size(d), solve_block))
     }
@@ -179,7 +183,12 @@ impl ParityLearner {
         sample: &MultiLabeledSample,
     ) -> Result<Vec<Vote>> {
         let d = check_inputs(class, sample)?;
-        Ok(part_votes(sample, d, self.part_size(d), solve_block_per_column))
+        Ok(part_votes(
+            sample,
+            d,
+            self.part_size(d),
+            solve_block_per_column,
+        ))
     }
 
     /// The whole algorithm, saying whether `A_dist` released a vector or ⊥.
@@ -322,9 +331,10 @@ impl MultiLearner for ParityLearner {
         rng: &mut dyn Rng,
     ) -> Result<Vec<Hypothesis>> {
         Ok(match self.learn_outcome(class, sample, rng)? {
-            ParityOutcome::Selected(ids) => {
-                ids.into_iter().map(|id| Hypothesis::Concept { id }).collect()
-            }
+            ParityOutcome::Selected(ids) => ids
+                .into_iter()
+                .map(|id| Hypothesis::Concept { id })
+                .collect(),
             ParityOutcome::Bottom => vec![Hypothesis::Concept { id: 0 }; sample.k()],
         })
     }

@@ -42,11 +42,12 @@ pub struct HeavyLabelScores {
 ///    `sanitizers::PointSanitizer` (Proposition 2.20's thresholded histogram) built for
 ///    accuracy α/30 (a synthetic database of `m = ⌈60/α⌉` points).
 /// 2. `G = {x : #_{D̂}(x)/m ≥ α/15}`, so `|G| ≤ 15/α`.
-/// 3–4. `A_dist` at (ε/2, δ/2) chooses `V = (v_x)_{x ∈ G} ∈ ({0,1}^k)^G` maximizing
-///    `Q(S, V) = min_{x ∈ G} q(S, x, v_x)`, with `q(S, x, v)` the number of rows `(x, v)`.
-/// 5. `h_j` is the point function of the smallest `x ∈ G` with `v_x[j] = 1` (concept
+/// 3. `A_dist` at (ε/2, δ/2) chooses `V = (v_x)_{x ∈ G} ∈ ({0,1}^k)^G` maximizing
+///    `Q(S, V) = min_{x ∈ G} q(S, x, v_x)`, with `q(S, x, v)` the number of rows `(x, v)`
+///    (the paper's steps 3–4).
+/// 4. `h_j` is the point function of the smallest `x ∈ G` with `v_x[j] = 1` (concept
 ///    `index_of(x)` of the class), or the constant 0 if there is none. If `A_dist` answers
-///    ⊥ (or G is empty) every `h_j` is the constant 0.
+///    ⊥ (or G is empty) every `h_j` is the constant 0 (the paper's steps 5–6).
 ///
 /// **The implicit candidate set.** The 2^{k|G|} candidates are never listed. The best set
 /// V* takes each heavy point's most frequent label vector, so `Q(V*) = min_x top1(x)`.
@@ -175,7 +176,10 @@ impl PointLearner {
             return Err(Error::EmptySample);
         }
         let synthetic = self.sanitizer.sanitize(class, sample.points(), rng)?;
-        let mut points: Vec<Point> = synthetic.points().map(<[Point]>::to_vec).unwrap_or_default();
+        let mut points: Vec<Point> = synthetic
+            .points()
+            .map(<[Point]>::to_vec)
+            .unwrap_or_default();
         let m = points.len() as f64;
         points.sort_unstable();
         let mut heavy = Vec::new();
@@ -250,7 +254,10 @@ fn heavy_row_vectors(sample: &MultiLabeledSample, heavy: &[Point]) -> Vec<Vec<Ve
 ///
 /// # Errors
 /// [`Error::InvalidParameter`] for an empty or unsorted `heavy`.
-pub fn heavy_label_scores(sample: &MultiLabeledSample, heavy: &[Point]) -> Result<HeavyLabelScores> {
+pub fn heavy_label_scores(
+    sample: &MultiLabeledSample,
+    heavy: &[Point],
+) -> Result<HeavyLabelScores> {
     if heavy.is_empty() || heavy.windows(2).any(|w| w[0] >= w[1]) {
         return Err(Error::InvalidParameter {
             name: "heavy set",
@@ -361,7 +368,8 @@ pub fn check_points_class(class: &dyn ConceptClass) -> Result<()> {
         let (Some(x), next) = (domain.point_at(i), domain.point_at(i + 1)) else {
             return Err(unsupported());
         };
-        let fine = class.eval(i, x) && next.is_none_or(|y| !class.eval(i, y) && class.eval(i + 1, y));
+        let fine =
+            class.eval(i, x) && next.is_none_or(|y| !class.eval(i, y) && class.eval(i + 1, y));
         if !fine {
             return Err(unsupported());
         }

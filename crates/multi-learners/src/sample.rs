@@ -170,7 +170,7 @@ impl MultiLabeledSample {
             });
         }
         check_points(domain, &points)?;
-        if n % 64 != 0 {
+        if !n.is_multiple_of(64) {
             let keep = (1u64 << (n % 64)) - 1;
             for column in words.chunks_mut(words_per_column) {
                 if let Some(last) = column.last_mut() {
@@ -193,7 +193,11 @@ impl MultiLabeledSample {
     /// # Errors
     /// [`Error::NoLabelColumns`] for no targets, [`Error::Class`] for a target id outside
     /// the class or a point outside its domain.
-    pub fn label_with(class: &dyn ConceptClass, points: Vec<Point>, targets: &[u64]) -> Result<Self> {
+    pub fn label_with(
+        class: &dyn ConceptClass,
+        points: Vec<Point>,
+        targets: &[u64],
+    ) -> Result<Self> {
         if targets.is_empty() {
             return Err(Error::NoLabelColumns);
         }
@@ -287,7 +291,11 @@ impl MultiLabeledSample {
             });
         }
         let labels = (0..self.len()).map(|i| self.label(i, j)).collect();
-        Ok(LabeledSample::new(&self.domain, self.points.clone(), labels)?)
+        Ok(LabeledSample::new(
+            &self.domain,
+            self.points.clone(),
+            labels,
+        )?)
     }
 
     /// Up to 64 labels of column `j` for rows `start, start+1, …` packed into one word
@@ -490,7 +498,9 @@ mod tests {
         let rows: Vec<Vec<bool>> = (0..130)
             .map(|i| (0..5).map(|j| (i * 3 + j * 5) % 7 < 3).collect())
             .collect();
-        let columns: Vec<Vec<bool>> = (0..5).map(|j| rows.iter().map(|r| r[j]).collect()).collect();
+        let columns: Vec<Vec<bool>> = (0..5)
+            .map(|j| rows.iter().map(|r| r[j]).collect())
+            .collect();
         let a = MultiLabeledSample::from_rows(&domain, points.clone(), &rows).unwrap();
         let b = MultiLabeledSample::from_columns(&domain, points.clone(), &columns).unwrap();
         let mut words = a.bit_columns().to_vec();
@@ -507,7 +517,8 @@ mod tests {
     #[test]
     fn malformed_input_gives_typed_errors() {
         let domain = Domain::ordered(4).unwrap();
-        let ragged = MultiLabeledSample::from_rows(&domain, vec![0, 1], &[vec![true, false], vec![true]]);
+        let ragged =
+            MultiLabeledSample::from_rows(&domain, vec![0, 1], &[vec![true, false], vec![true]]);
         assert_eq!(
             ragged,
             Err(Error::RaggedRow {
@@ -543,7 +554,11 @@ mod tests {
         );
         assert!(matches!(
             MultiLabeledSample::from_bit_columns(&domain, vec![0, 1], 3, vec![0, 0]),
-            Err(Error::BitMatrixLength { expected: 3, found: 2, .. })
+            Err(Error::BitMatrixLength {
+                expected: 3,
+                found: 2,
+                ..
+            })
         ));
         assert!(matches!(
             MultiLabeledSample::from_rows(&domain, vec![9], &[vec![true]]),
@@ -555,19 +570,34 @@ mod tests {
     fn exact_and_empirical_errors() {
         let class = Points::new(Domain::ordered(4).unwrap());
         let targets = [1, 2];
-        let hypotheses = [Hypothesis::Concept { id: 1 }, Hypothesis::Constant { label: false }];
+        let hypotheses = [
+            Hypothesis::Concept { id: 1 },
+            Hypothesis::Constant { label: false },
+        ];
         let uniform: Vec<(u64, f64)> = (0..4).map(|x| (x, 0.25)).collect();
         assert_eq!(
             column_errors(&class, &hypotheses, &targets, &uniform).unwrap(),
             vec![0.0, 0.25]
         );
-        assert_eq!(multi_error(&class, &hypotheses, &targets, &uniform).unwrap(), 0.25);
+        assert_eq!(
+            multi_error(&class, &hypotheses, &targets, &uniform).unwrap(),
+            0.25
+        );
         let sample = MultiLabeledSample::label_with(&class, vec![0, 2, 2, 3], &targets).unwrap();
-        assert_eq!(empirical_multi_error(&class, &hypotheses, &sample).unwrap(), 0.5);
-        assert_eq!(empirical_excess_multi_error(&class, &hypotheses, &sample).unwrap(), 0.5);
+        assert_eq!(
+            empirical_multi_error(&class, &hypotheses, &sample).unwrap(),
+            0.5
+        );
+        assert_eq!(
+            empirical_excess_multi_error(&class, &hypotheses, &sample).unwrap(),
+            0.5
+        );
         assert!(matches!(
             multi_error(&class, &hypotheses[..1], &targets, &uniform),
-            Err(Error::HypothesisCount { expected: 2, found: 1 })
+            Err(Error::HypothesisCount {
+                expected: 2,
+                found: 1
+            })
         ));
         let half = [(0, 0.5)];
         assert!(matches!(
@@ -593,7 +623,7 @@ mod tests {
             let domain = Domain::ordered(1000).unwrap();
             let points: Vec<u64> = (0..n as u64).collect();
             let column: Vec<bool> = (0..n).map(|i| (seed >> (i % 64)) & 1 == 1 || i % 7 == 3).collect();
-            let sample = MultiLabeledSample::from_columns(&domain, points, &[column.clone()]).unwrap();
+            let sample = MultiLabeledSample::from_columns(&domain, points, std::slice::from_ref(&column)).unwrap();
             let word = sample.column_bits(0, start);
             for r in 0..64 {
                 let expected = column.get(start + r).copied().unwrap_or(false);
