@@ -604,3 +604,136 @@ fn multisets_and_neighbours_are_complete() {
     }
     assert_eq!(seen.len(), all.len());
 }
+
+// ---------------------------------------------------------------------------------------
+// Required n against k (a minimal local scenario helper; the lab will take this over).
+
+/// A realizable scenario: a finite distribution over points and k target concepts.
+struct Scenario<'a> {
+    class: &'a dyn ConceptClass,
+    distribution: Vec<(u64, f64)>,
+    targets: Vec<u64>,
+}
+
+impl Scenario<'_> {
+    fn sample(&self, n: usize, rng: &mut ChaCha8Rng) -> MultiLabeledSample {
+        let points: Vec<u64> = (0..n)
+            .map(|_| {
+                let mut u: f64 = rng.random();
+                for &(x, p) in &self.distribution {
+                    u -= p;
+                    if u < 0.0 {
+                        return x;
+                    }
+                }
+                self.distribution[self.distribution.len() - 1].0
+            })
+            .collect();
+        MultiLabeledSample::label_with(self.class, points, &self.targets).unwrap()
+    }
+
+    /// Whether the learner reaches multi-error ≤ α in at least `needed` of `trials` seeded
+    /// trials at sample size n (trial t uses ChaCha8 seed `seed + t`).
+    fn succeeds(
+        &self,
+        learner: &dyn MultiLearner,
+        n: usize,
+        alpha: f64,
+        trials: u64,
+        needed: u64,
+        seed: u64,
+    ) -> bool {
+        let successes = (0..trials)
+            .filter(|t| {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed + t);
+                let sample = self.sample(n, &mut rng);
+                let hypotheses = learner.learn(self.class, &sample, &mut rng).unwrap();
+                multi_error(self.class, &hypotheses, &self.targets, &self.distribution).unwrap()
+                    <= alpha
+            })
+            .count() as u64;
+        successes >= needed
+    }
+
+    /// The smallest n on the grid `⌈16·1.25^i⌉` at which [`Self::succeeds`] holds.
+    fn required_n(&self, learner: &dyn MultiLearner, alpha: f64, seed: u64) -> usize {
+        let mut n = 16.0f64;
+        loop {
+            let size = n.ceil() as usize;
+            if self.succeeds(learner, size, alpha, 10, 9, seed) {
+                return size;
+            }
+            n *= 1.25;
+            assert!(n < 1e7, "no n up to 10^7 suffices");
+        }
+    }
+}
+
+fn generic_direct_sum(total: f64, k: usize) -> DirectSum {
+    DirectSum::for_total(Privacy::pure(total).unwrap(), k, &|p| {
+        Ok(Box::new(GenericLearner::new(p)?) as Box<dyn Learner>)
+    })
+    .unwrap()
+}
+
+/// Seeded (deterministic) comparison of the n each learner needs for 9 of 10 trials to
+/// reach multi-error ≤ α, at k = 1, 4, 16, 64. Run with `--nocapture` to see the curves.
+#[test]
+fn stability_learners_need_flat_n_in_k_while_the_pure_direct_sum_grows() {
+    let ks = [1usize, 4, 16, 64];
+    let approximate = Privacy::new(1.0, 1e-6).unwrap();
+    let alpha = 0.1;
+
+    // Parities over {0,1}^8 under the uniform distribution (errors are 0 or 1/2).
+    let parities = Parities::new(8).unwrap();
+    let uniform: Vec<(u64, f64)> = (0..256).map(|x| (x, 1.0 / 256.0)).collect();
+    let parity_learner = ParityLearner::new(approximate).unwrap();
+    let mut parity_curve = Vec::new();
+    let mut parity_direct_curve = Vec::new();
+    for &k in &ks {
+        let mut rng = ChaCha8Rng::seed_from_u64(100 + k as u64);
+        let scenario = Scenario {
+            class: &parities,
+            distribution: uniform.clone(),
+            targets: (0..k).map(|_| rng.random_range(1..256)).collect(),
+        };
+        parity_curve.push(scenario.required_n(&parity_learner, alpha, 1000));
+        parity_direct_curve.push(scenario.required_n(&generic_direct_sum(1.0, k), alpha, 2000));
+    }
+
+    // Point functions over [2^20]: five support points, targets cycling over them.
+    let points = Points::new(Domain::ordered(1 << 20).unwrap());
+    let support = [7u64, 1 << 19, 4242, 99_999, 123];
+    let weights = [0.4, 0.3, 0.2, 0.05, 0.05];
+    let distribution: Vec<(u64, f64)> = support.iter().copied().zip(weights).collect();
+    let point_learner = PointLearner::new(approximate, alpha).unwrap();
+    let mut point_curve = Vec::new();
+    let mut point_direct_curve = Vec::new();
+    for &k in &ks {
+        let scenario = Scenario {
+            class: &points,
+            distribution: distribution.clone(),
+            targets: (0..k).map(|j| support[j % 5]).collect(),
+        };
+        point_curve.push(scenario.required_n(&point_learner, alpha, 3000));
+        point_direct_curve.push(scenario.required_n(&generic_direct_sum(1.0, k), alpha, 4000));
+    }
+
+    eprintln!("k:                          {ks:?}");
+    eprintln!("parity learner (1, 1e-6):   {parity_curve:?}");
+    eprintln!("direct sum, generic, ε = 1: {parity_direct_curve:?}");
+    eprintln!("point learner (1, 1e-6):    {point_curve:?}");
+    eprintln!("direct sum, generic, ε = 1: {point_direct_curve:?}");
+    // Flat: within two grid steps (1.25² < 1.6) of the k = 1 value.
+    for curve in [&parity_curve, &point_curve] {
+        assert!(
+            curve.iter().all(|&n| n as f64 <= 1.6 * curve[0] as f64),
+            "{curve:?}"
+        );
+    }
+    // The pure direct sum spends ε/k per column: its n grows at least 16-fold over k = 64.
+    for curve in [&parity_direct_curve, &point_direct_curve] {
+        assert!(curve[3] >= 16 * curve[0], "{curve:?}");
+        assert!(curve.windows(2).all(|w| w[1] >= w[0]), "{curve:?}");
+    }
+}
