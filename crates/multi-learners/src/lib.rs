@@ -9,6 +9,7 @@
 //! # Map
 //! * [`MultiLabeledSample`]: n points with an n × k label matrix, bit-packed by column;
 //!   [`multi_error`] / [`column_errors`] (Definition 2.3, exact over a listed distribution),
+//!   [`agnostic_multi_error`] (Definition 2.4, exact over a listed joint distribution),
 //!   [`empirical_multi_error`] and [`empirical_excess_multi_error`] (Definitions 2.9, 2.10).
 //! * [`MultiLearner`]: the object-safe trait (k hypotheses out, the guarantee of the whole
 //!   k-tuple as a `dp_mechanisms::Guarantee`).
@@ -93,8 +94,8 @@ pub use point::{
     heavy_labels_distribution, select_heavy_labels,
 };
 pub use sample::{
-    MultiLabeledSample, column_errors, empirical_excess_multi_error, empirical_multi_error,
-    multi_error,
+    AGNOSTIC_ERROR_WORK_LIMIT, MultiLabeledSample, agnostic_multi_error, column_errors,
+    empirical_excess_multi_error, empirical_multi_error, multi_error,
 };
 
 #[cfg(test)]

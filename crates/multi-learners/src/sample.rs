@@ -412,6 +412,80 @@ pub fn multi_error(
         .fold(0.0, f64::max))
 }
 
+/// The most `|C| × (support size)` evaluations [`agnostic_multi_error`] performs.
+pub const AGNOSTIC_ERROR_WORK_LIMIT: u128 = 1 << 28;
+
+/// The agnostic multi-learning error of Definition 2.4, exact: for a distribution P over
+/// `X × {0,1}^k` listed as `(x, labels, P(x, labels))`,
+/// `max_j (error_{P_j}(h_j) − min_{c ∈ C} error_{P_j}(c))` with
+/// `error_{P_j}(h) = Σ P(x, y)·|Pr[h(x) = 1] − y_j|`. The minimum over C is taken by
+/// evaluating every concept on the support.
+///
+/// # Errors
+/// [`Error::HypothesisCount`] unless every row and the hypotheses have the same k ≥ 1
+/// ([`Error::RaggedRow`] for a row of another length), [`Error::Class`] for a point outside
+/// the domain, [`Error::InvalidParameter`] for a bad probability, a total mass not within
+/// 10^-9 of 1, or more than [`AGNOSTIC_ERROR_WORK_LIMIT`] evaluations.
+pub fn agnostic_multi_error(
+    class: &dyn ConceptClass,
+    hypotheses: &[Hypothesis],
+    joint: &[(Point, Vec<bool>, f64)],
+) -> Result<f64> {
+    let k = hypotheses.len();
+    if k == 0 {
+        return Err(Error::NoLabelColumns);
+    }
+    let mut total = 0.0;
+    for (row, (x, labels, p)) in joint.iter().enumerate() {
+        class.domain().check(*x)?;
+        if labels.len() != k {
+            return Err(Error::RaggedRow {
+                row,
+                expected: k,
+                found: labels.len(),
+            });
+        }
+        if !(p.is_finite() && *p >= 0.0) {
+            return Err(Error::InvalidParameter {
+                name: "probability",
+                requirement: "finite and >= 0",
+                value: *p,
+            });
+        }
+        total += p;
+    }
+    if (total - 1.0).abs() > 1e-9 {
+        return Err(Error::InvalidParameter {
+            name: "total probability",
+            requirement: "1",
+            value: total,
+        });
+    }
+    let work = class.len().saturating_mul(joint.len() as u128);
+    if work > AGNOSTIC_ERROR_WORK_LIMIT {
+        return Err(Error::InvalidParameter {
+            name: "|C| x support size",
+            requirement: "at most 2^28",
+            value: work as f64,
+        });
+    }
+    let error_of = |j: usize, label_of: &dyn Fn(Point) -> f64| -> f64 {
+        joint
+            .iter()
+            .map(|(x, labels, p)| p * (label_of(*x) - if labels[j] { 1.0 } else { 0.0 }).abs())
+            .sum()
+    };
+    let mut worst = f64::NEG_INFINITY;
+    for (j, h) in hypotheses.iter().enumerate() {
+        let mine = error_of(j, &|x| h.probability_of_one(class, x));
+        let best = (0..class.len() as u64)
+            .map(|id| error_of(j, &|x| if class.eval(id, x) { 1.0 } else { 0.0 }))
+            .fold(f64::INFINITY, f64::min);
+        worst = worst.max(mine - best);
+    }
+    Ok(worst)
+}
+
 fn check_hypotheses(sample: &MultiLabeledSample, hypotheses: &[Hypothesis]) -> Result<()> {
     if hypotheses.len() != sample.k() {
         return Err(Error::HypothesisCount {
@@ -603,6 +677,30 @@ mod tests {
         assert!(matches!(
             multi_error(&class, &hypotheses, &targets, &half),
             Err(Error::InvalidParameter { .. })
+        ));
+    }
+
+    #[test]
+    fn agnostic_error_subtracts_the_best_concept() {
+        let class = Points::new(Domain::ordered(3).unwrap());
+        // Column 0 is noisy around c_1; column 1 is exactly c_2.
+        let joint = vec![
+            (1, vec![true, false], 0.4),
+            (1, vec![false, false], 0.1),
+            (2, vec![false, true], 0.3),
+            (0, vec![false, false], 0.2),
+        ];
+        let hypotheses = [
+            Hypothesis::Concept { id: 1 },
+            Hypothesis::Constant { label: false },
+        ];
+        // h_1 = c_1 is optimal for column 0 (excess 0); h_2 = 0 errs 0.3 where c_2 errs 0.
+        let excess = agnostic_multi_error(&class, &hypotheses, &joint).unwrap();
+        assert!((excess - 0.3).abs() < 1e-12, "{excess}");
+        let ragged = vec![(1, vec![true], 1.0)];
+        assert!(matches!(
+            agnostic_multi_error(&class, &hypotheses, &ragged),
+            Err(Error::RaggedRow { .. })
         ));
     }
 
