@@ -737,3 +737,39 @@ fn stability_learners_need_flat_n_in_k_while_the_pure_direct_sum_grows() {
         assert!(curve.windows(2).all(|w| w[1] >= w[0]), "{curve:?}");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    /// The sensitivity claim behind ParityLearner's privacy: replacing one row changes at
+    /// most one part's vote (so every candidate's count moves by at most 1).
+    #[test]
+    fn one_replaced_row_changes_at_most_one_vote(
+        seed in any::<u64>(),
+        d in 1u32..=8,
+        k in 1usize..=70,
+        parts in 1usize..6,
+        row in any::<prop::sample::Index>(),
+        new_point in any::<u64>(),
+        new_labels in any::<u128>(),
+    ) {
+        let class = Parities::new(d).unwrap();
+        let learner = ParityLearner::new(Privacy::new(1.0, 1e-6).unwrap()).unwrap();
+        let mask = (1u64 << d) - 1;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let n = parts * learner.part_size(d) + 3;
+        let targets: Vec<u64> = (0..k).map(|_| rng.random::<u64>() & mask).collect();
+        let points: Vec<u64> = (0..n).map(|_| rng.random::<u64>() & mask).collect();
+        let sample = MultiLabeledSample::label_with(&class, points.clone(), &targets).unwrap();
+        let i = row.index(n);
+        let mut rows: Vec<Vec<bool>> = (0..n).map(|r| sample.row(r)).collect();
+        rows[i] = (0..k).map(|j| new_labels >> (j % 128) & 1 == 1).collect();
+        let mut replaced = points;
+        replaced[i] = new_point & mask;
+        let neighbour = MultiLabeledSample::from_rows(class.domain(), replaced, &rows).unwrap();
+        let before = learner.votes(&class, &sample).unwrap();
+        let after = learner.votes(&class, &neighbour).unwrap();
+        prop_assert_eq!(before.len(), after.len());
+        let changed = before.iter().zip(&after).filter(|(a, b)| a != b).count();
+        prop_assert!(changed <= 1);
+    }
+}
