@@ -79,17 +79,20 @@ pub fn empirical_sample_complexity_sized(
     learner_for: &dyn Fn(usize) -> std::result::Result<Box<dyn Learner>, learners::Error>,
     config: SearchConfig,
 ) -> Result<SampleComplexity> {
-    empirical_sample_complexity_observed(scenario, learner_for, config, &mut |_| {})
+    let learner_for = |n: usize| -> Result<Box<dyn Learner>> { Ok(learner_for(n)?) };
+    empirical_sample_complexity_observed(scenario, &learner_for, config, &mut |_| {})
 }
 
-/// As [`empirical_sample_complexity_sized`], calling `observe` with each size's outcome as
-/// soon as it is known (a front end shows progress with it).
+/// As [`empirical_sample_complexity_sized`] with a builder that returns this crate's
+/// errors (e.g. [`crate::build_learner`]), calling `observe` with each size's outcome as
+/// soon as it is known (a front end shows progress with it). A size at which building or
+/// running fails with [`learners::Error::SampleTooSmall`] counts as a failure.
 ///
 /// # Errors
 /// As for [`empirical_sample_complexity_sized`].
 pub fn empirical_sample_complexity_observed(
     scenario: &Scenario,
-    learner_for: &dyn Fn(usize) -> std::result::Result<Box<dyn Learner>, learners::Error>,
+    learner_for: &dyn Fn(usize) -> Result<Box<dyn Learner>>,
     config: SearchConfig,
     observe: &mut dyn FnMut(&TrialOutcome),
 ) -> Result<SampleComplexity> {
@@ -104,8 +107,10 @@ pub fn empirical_sample_complexity_observed(
     search_observed(config, observe, |n| {
         let learner = match learner_for(n) {
             Ok(learner) => learner,
-            Err(learners::Error::SampleTooSmall { .. }) => return Ok(refused(n)),
-            Err(other) => return Err(other.into()),
+            Err(Error::Learner(learners::Error::SampleTooSmall { .. })) => {
+                return Ok(refused(n));
+            }
+            Err(other) => return Err(other),
         };
         let outcome = run_trials(
             scenario,

@@ -3,6 +3,8 @@
 
 use std::process::{Command, Output};
 
+use dp_mechanisms::{Privacy, basic_composition};
+
 fn privpac(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_privpac"))
         .args(args)
@@ -125,7 +127,16 @@ fn laplace_releases_integers_with_discrete_noise() {
     let releases = parsed["releases"].as_array().unwrap();
     assert_eq!(releases.len(), 4);
     assert!(releases.iter().all(|r| r.is_i64()));
-    assert_eq!(parsed["total_epsilon"].as_f64(), Some(2.0));
+    // The total is the basic composition of the four releases, rounded up, never down.
+    let each = Privacy::pure(0.5).unwrap();
+    let total = basic_composition(&[each; 4]).unwrap();
+    assert_eq!(
+        parsed["guarantee"]["epsilon"].as_f64(),
+        Some(total.epsilon())
+    );
+    assert!(total.epsilon() >= 2.0);
+    assert_eq!(parsed["guarantee"]["delta"].as_f64(), Some(0.0));
+    assert_eq!(parsed["guarantee_each"]["epsilon"].as_f64(), Some(0.5));
     let continuous = privpac(&["mech", "laplace", "--value", "2.5", "--epsilon", "1"]);
     assert!(continuous.status.success());
 }
@@ -527,7 +538,9 @@ fn sample_complexity_prints_empirical_n_below_the_bound() {
     );
     let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let n = parsed["empirical_sample_size"].as_f64().unwrap();
-    let bound = parsed["bound"].as_f64().unwrap();
+    assert_eq!(parsed["bound"]["kind"], "explicit", "{parsed}");
+    assert_eq!(parsed["scenario"], "realizable", "{parsed}");
+    let bound = parsed["bound"]["sample_size"].as_f64().unwrap();
     assert!(n > 0.0 && n < bound, "{parsed}");
     check_error(
         &[
@@ -574,12 +587,9 @@ fn sample_complexity_rebuilds_sized_learners_and_reports_their_guarantee() {
             String::from_utf8_lossy(&output.stderr)
         );
         let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-        assert!(parsed["bound"].is_null(), "{parsed}");
-        assert_eq!(
-            parsed["guarantee_at_n"]["kind"], "per_prediction",
-            "{parsed}"
-        );
-        let epsilon = parsed["guarantee_at_n"]["epsilon"].as_f64().unwrap();
+        assert_eq!(parsed["bound"]["kind"], "no_explicit_constants", "{parsed}");
+        assert_eq!(parsed["guarantee"]["kind"], "per_prediction", "{parsed}");
+        let epsilon = parsed["guarantee"]["epsilon"].as_f64().unwrap();
         assert!(epsilon > 0.0 && epsilon <= 1.0 + 1e-9, "{parsed}");
         assert!(
             parsed["learner"].as_str().unwrap().starts_with(name),
