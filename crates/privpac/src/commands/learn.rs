@@ -133,7 +133,7 @@ struct SampleComplexityReport {
     empirical_sample_size: usize,
     success_rate: f64,
     /// 95% Wilson interval of the success rate, `[low, high]`.
-    interval_95: (f64, f64),
+    interval: (f64, f64),
     trials: usize,
     /// The bound with explicit constants for this learner and scenario kind, if any.
     bound: Bound,
@@ -164,8 +164,8 @@ impl Render for SampleComplexityReport {
             self.scenario,
             self.empirical_sample_size,
             self.success_rate,
-            self.interval_95.0,
-            self.interval_95.1,
+            self.interval.0,
+            self.interval.1,
             self.trials,
             self.guarantee_text
         )
@@ -265,7 +265,7 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
         beta: args.beta,
         empirical_sample_size: found.sample_size,
         success_rate: outcome.success_rate,
-        interval_95: outcome.interval,
+        interval: outcome.interval,
         trials: outcome.trials,
         bound,
         guarantee,
