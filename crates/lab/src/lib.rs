@@ -51,7 +51,7 @@ pub use sample_complexity::{
     SampleComplexity, SearchConfig, empirical_sample_complexity,
     empirical_sample_complexity_observed, empirical_sample_complexity_sized,
 };
-pub use scenario::{ExampleDistribution, MAX_EXACT_DOMAIN, Scenario};
+pub use scenario::{ExampleDistribution, MAX_EXACT_DOMAIN, Scenario, middle_target};
 pub use spec::{
     ClassSpec, LearnerParams, LearnerSpec, SanitizerParams, SanitizerSpec, build_learner,
     build_sanitizer,

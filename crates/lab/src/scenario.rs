@@ -39,6 +39,39 @@ pub enum ExampleDistribution {
     },
 }
 
+impl ExampleDistribution {
+    /// Mass `mass` on the first point (in enumeration order) that concept `target` labels
+    /// 1, or on point 0 if it labels none, the rest uniform: a distribution on which
+    /// missing the target's positive point costs error `mass`.
+    ///
+    /// # Example
+    /// ```
+    /// use concept_classes::Points;
+    /// use concept_classes::Domain;
+    /// use lab::ExampleDistribution;
+    /// let class = Points::new(Domain::ordered(10)?);
+    /// assert_eq!(
+    ///     ExampleDistribution::mass_on_target(&class, 7, 0.2),
+    ///     ExampleDistribution::PointMass { point: 7, mass: 0.2 }
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn mass_on_target(class: &dyn ConceptClass, target: u64, mass: f64) -> Self {
+        let domain = class.domain();
+        let size = domain.size().min(MAX_EXACT_DOMAIN) as u64;
+        let point = (0..size)
+            .filter_map(|i| domain.point_at(i))
+            .find(|&x| class.eval(target, x))
+            .unwrap_or(0);
+        ExampleDistribution::PointMass { point, mass }
+    }
+}
+
+/// The default target of a scenario: the concept in the middle of the class's order.
+pub fn middle_target(class: &dyn ConceptClass) -> u64 {
+    (class.len() / 2) as u64
+}
+
 /// A learning problem: `class`, points drawn from `distribution`, labels from concept
 /// `target` flipped independently with probability `label_noise`.
 #[derive(Debug)]

@@ -1168,6 +1168,36 @@ fn sample_complexity_json_schema() {
 }
 
 #[test]
+fn sample_complexity_point_mass_sits_on_the_target() {
+    let parsed = json_of(&[
+        "sample-complexity",
+        "--class",
+        "points:32",
+        "--learner",
+        "erm",
+        "--epsilon",
+        "1",
+        "--alpha",
+        "0.2",
+        "--beta",
+        "0.2",
+        "--distribution",
+        "point",
+        "--trials",
+        "10",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    // The default target is the middle concept, 16, whose only positive point is 16.
+    assert_eq!(parsed["target"], 16, "{parsed}");
+    assert_eq!(
+        parsed["distribution"],
+        serde_json::json!({"kind": "point_mass", "point": 16, "mass": 0.4})
+    );
+}
+
+#[test]
 fn demo_json_schema() {
     let parsed = json_of(&["demo", "--seed", "3", "--json"]);
     check_schema(&parsed, &[("demo", Ty::Arr)], "demo");

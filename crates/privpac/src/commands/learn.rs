@@ -178,22 +178,14 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
     lab::check_count("--max-size", args.max_size, MAX_SAMPLE_SIZE)?;
     let spec = learner_spec(&args.learner, Some(args.epsilon))?;
     let class = args.class.parse::<ClassSpec>()?.build()?;
-    let class_size = class.len();
-    let target = args.target.unwrap_or((class_size / 2) as u64);
+    let target = args
+        .target
+        .unwrap_or_else(|| lab::middle_target(class.as_ref()));
     let distribution = match args.distribution {
         DistributionName::Uniform => ExampleDistribution::Uniform,
         DistributionName::Zipf => ExampleDistribution::Zipf { exponent: 1.0 },
         DistributionName::Point => {
-            let domain = class.domain();
-            let size = domain.size().min(lab::MAX_EXACT_DOMAIN) as u64;
-            let point = (0..size)
-                .filter_map(|i| domain.point_at(i))
-                .find(|&x| class.eval(target, x))
-                .unwrap_or(0);
-            ExampleDistribution::PointMass {
-                point,
-                mass: (2.0 * args.alpha).min(1.0),
-            }
+            ExampleDistribution::mass_on_target(class.as_ref(), target, (2.0 * args.alpha).min(1.0))
         }
     };
     let params = LearnerParams {
