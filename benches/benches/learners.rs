@@ -8,7 +8,7 @@ use benches::{FirstConcepts, bench_rng, config, labeled_sample};
 use concept_classes::{ConceptClass, Thresholds, brute_force_error_counts};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use dp_mechanisms::{ExponentialMechanism, Privacy};
-use lab::{Distribution, Scenario, TrialConfig, run_trials};
+use lab::{ExampleDistribution, Scenario, TrialConfig, run_trials};
 use learners::{
     GenericLearner, Learner, PrivatePrediction, RelabelingPredictor, StableLearner, VotingPredictor,
 };
@@ -85,7 +85,7 @@ fn private_prediction(c: &mut Criterion) {
 fn trial_runner(c: &mut Criterion) {
     let scenario = Scenario::new(
         Box::new(Thresholds::new(1024).expect("valid")) as Box<dyn ConceptClass>,
-        Distribution::Uniform,
+        ExampleDistribution::Uniform,
         300,
         0.0,
     )

@@ -2,7 +2,7 @@
 //! (d ≤ 64, points as bit vectors) and explicit finite sets of points.
 
 use rand::{Rng, RngExt};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
@@ -11,8 +11,12 @@ use crate::error::{Error, Result};
 pub type Point = u64;
 
 /// A finite domain X.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+///
+/// Serializes as `{"ordered": {"size": N}}`, `{"hypercube": {"dim": D}}` or
+/// `{"explicit": {"points": [...]}}`; deserializing validates through the constructors
+/// ([`Domain::ordered`], [`Domain::hypercube`], [`Domain::explicit`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "RawDomain")]
 pub enum Domain {
     /// `{0, 1, …, size − 1}` with its natural order.
     Ordered {
@@ -135,6 +139,27 @@ impl Domain {
     }
 }
 
+/// The serialized form of a [`Domain`], validated on the way in.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum RawDomain {
+    Ordered { size: u64 },
+    Hypercube { dim: u32 },
+    Explicit { points: Vec<Point> },
+}
+
+impl TryFrom<RawDomain> for Domain {
+    type Error = Error;
+
+    fn try_from(raw: RawDomain) -> Result<Self> {
+        match raw {
+            RawDomain::Ordered { size } => Domain::ordered(size),
+            RawDomain::Hypercube { dim } => Domain::hypercube(dim),
+            RawDomain::Explicit { points } => Domain::explicit(points),
+        }
+    }
+}
+
 impl std::fmt::Display for Domain {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -190,6 +215,32 @@ mod tests {
         ));
         let err = Domain::ordered(5).unwrap().check(5).unwrap_err();
         assert_eq!(err.to_string(), "point 5 is outside the domain ([5])");
+    }
+
+    #[test]
+    fn serde_round_trips_and_validates() {
+        for domain in [
+            Domain::ordered(7).unwrap(),
+            Domain::hypercube(3).unwrap(),
+            Domain::explicit(vec![9, 2]).unwrap(),
+        ] {
+            let json = serde_json::to_string(&domain).unwrap();
+            assert_eq!(serde_json::from_str::<Domain>(&json).unwrap(), domain);
+        }
+        assert_eq!(
+            serde_json::to_string(&Domain::ordered(7).unwrap()).unwrap(),
+            r#"{"ordered":{"size":7}}"#
+        );
+        for bad in [
+            r#"{"ordered":{"size":0}}"#,
+            r#"{"hypercube":{"dim":65}}"#,
+            r#"{"explicit":{"points":[]}}"#,
+        ] {
+            assert!(serde_json::from_str::<Domain>(bad).is_err(), "{bad}");
+        }
+        // Explicit points come back sorted and without repeats.
+        let loaded: Domain = serde_json::from_str(r#"{"explicit":{"points":[5,1,5]}}"#).unwrap();
+        assert_eq!(loaded, Domain::explicit(vec![1, 5]).unwrap());
     }
 
     #[test]

@@ -95,14 +95,6 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
-    /// Reading a file failed.
-    #[error("cannot read {path}: {reason}")]
-    Io {
-        /// The path.
-        path: String,
-        /// The operating system's message.
-        reason: String,
-    },
     /// A witness does not verify against the class.
     #[error("witness rejected: {reason}")]
     InvalidWitness {
@@ -121,14 +113,6 @@ pub enum Error {
     /// last concept), or an operation needs a non-empty version space.
     #[error("invalid version space: {reason}")]
     InvalidVersionSpace {
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A line of a labeled-data file could not be read.
-    #[error("line {line}: {reason}")]
-    BadDataLine {
-        /// 1-based line number.
-        line: usize,
         /// What is wrong with it.
         reason: String,
     },

@@ -59,5 +59,5 @@ pub use domain::{Domain, Point};
 pub use error::{Error, Result};
 pub use hypothesis::Hypothesis;
 pub use matrix::{ClassMatrix, DEFAULT_CELL_LIMIT, Dichotomy, sauer_shelah_bound};
-pub use sample::{LabeledSample, parse_points_csv};
-pub use spec::parse_spec;
+pub use sample::LabeledSample;
+pub use spec::{parse_spec, parse_spec_with};

@@ -148,18 +148,6 @@ impl ClassMatrix {
         ClassMatrix::from_rows(&rows)
     }
 
-    /// Reads and parses a matrix file (see [`Self::parse`]).
-    ///
-    /// # Errors
-    /// [`Error::Io`] if the file cannot be read; the errors of [`Self::parse`].
-    pub fn from_file(path: &std::path::Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
-            path: path.display().to_string(),
-            reason: e.to_string(),
-        })?;
-        ClassMatrix::parse(&text)
-    }
-
     /// Number of concepts (rows).
     pub fn n_concepts(&self) -> usize {
         self.n_concepts

@@ -8,9 +8,13 @@
 //! | `parities:D` | parities over `{0,1}^D` |
 //! | `halfspaces:K` | halfspaces on the `K × K` grid |
 //! | `all:N` | all functions on `[N]` |
-//! | `matrix:PATH` | one concept per line of the file (see [`crate::ClassMatrix::parse`]) |
+//! | `matrix:PATH` | one concept per line of the file (see [`crate::ClassMatrix::parse`]); the file is read by the caller's loader ([`parse_spec_with`]) |
 //! | `xor(SPEC)` | `{f ⊕ g : f, g ∈ SPEC}` |
 //! | `zero(SPEC)` | `SPEC ∪ {0}` |
+//!
+//! This crate reads no files: [`parse_spec`] rejects `matrix:PATH`, and [`parse_spec_with`]
+//! hands the path to a loader supplied by the front end (the `lab` crate's `ClassSpec`
+//! reads the file there).
 
 use crate::class::{
     AllFunctions, ConceptClass, ExplicitClass, GridHalfspaces, Intervals, Parities, Points,
@@ -20,11 +24,12 @@ use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::matrix::ClassMatrix;
 
-/// Parses a class specification (see the module documentation for the syntax).
+/// Parses a class specification (see the module documentation for the syntax) that names
+/// no file: `matrix:PATH` is rejected (use [`parse_spec_with`] with a loader).
 ///
 /// # Errors
 /// [`Error::BadSpec`] naming the spec and what is wrong; the constructors' errors for
-/// out-of-range parameters; [`Error::Io`] and the matrix parser's errors for `matrix:`.
+/// out-of-range parameters.
 ///
 /// # Example
 /// ```
@@ -32,9 +37,38 @@ use crate::matrix::ClassMatrix;
 /// let class = parse_spec("xor(thresholds:8)")?;
 /// assert_eq!(class.len(), 64);
 /// assert!(parse_spec("triangles:3").is_err());
+/// assert!(parse_spec("matrix:classes.txt").is_err()); // files are the caller's job
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse_spec(spec: &str) -> Result<Box<dyn ConceptClass>> {
+    parse_spec_with(spec, &mut |path: &str| {
+        Err(Error::BadSpec {
+            spec: format!("matrix:{path}"),
+            reason: "matrix files are read by the caller (parse_spec_with with a loader)"
+                .to_string(),
+        })
+    })
+}
+
+/// Parses a class specification, calling `load_matrix(PATH)` for each `matrix:PATH` (the
+/// loader reads the file and parses it, e.g. with [`ClassMatrix::parse`]).
+///
+/// # Errors
+/// As for [`parse_spec`], plus the loader's errors.
+///
+/// # Example
+/// ```
+/// use concept_classes::{ClassMatrix, parse_spec_with};
+/// let class = parse_spec_with("zero(matrix:inline)", &mut |_path: &str| {
+///     ClassMatrix::parse("0110\n1010\n")
+/// })?;
+/// assert_eq!(class.len(), 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_spec_with(
+    spec: &str,
+    load_matrix: &mut dyn FnMut(&str) -> Result<ClassMatrix>,
+) -> Result<Box<dyn ConceptClass>> {
     let trimmed = spec.trim();
     let bad = |reason: &str| Error::BadSpec {
         spec: spec.to_string(),
@@ -45,7 +79,7 @@ pub fn parse_spec(spec: &str) -> Result<Box<dyn ConceptClass>> {
             let inner = rest
                 .strip_suffix(')')
                 .ok_or_else(|| bad("missing closing parenthesis"))?;
-            let inner = parse_spec(inner)?;
+            let inner = parse_spec_with(inner, load_matrix)?;
             return Ok(if wrap == 0 {
                 Box::new(Xor::new(inner)?)
             } else {
@@ -57,7 +91,7 @@ pub fn parse_spec(spec: &str) -> Result<Box<dyn ConceptClass>> {
         .split_once(':')
         .ok_or_else(|| bad("expected KIND:PARAMETER, xor(SPEC) or zero(SPEC)"))?;
     if kind == "matrix" {
-        let matrix = ClassMatrix::from_file(std::path::Path::new(argument))?;
+        let matrix = load_matrix(argument)?;
         return Ok(Box::new(ExplicitClass::new(matrix, trimmed)?));
     }
     let number: u64 = argument
@@ -111,26 +145,20 @@ mod tests {
     }
 
     #[test]
-    fn reads_matrix_files() {
-        let path = std::env::temp_dir().join(format!("privpac-spec-{}.txt", std::process::id()));
-        std::fs::write(&path, "0110\n1010\n").unwrap();
-        let class = parse_spec(&format!("matrix:{}", path.display())).unwrap();
-        assert_eq!(class.len(), 2);
-        assert!(class.eval(0, 1) && !class.eval(0, 0));
-        std::fs::write(&path, "0110\n10\n").unwrap();
-        let err = parse_spec(&format!("matrix:{}", path.display())).unwrap_err();
-        assert_eq!(
-            err,
-            Error::RaggedMatrix {
-                line: 2,
-                expected: 4,
-                found: 2
-            }
-        );
-        std::fs::remove_file(&path).unwrap();
+    fn matrix_specs_go_through_the_loader() {
+        let mut seen = Vec::new();
+        let class = parse_spec_with(" xor(matrix:a.txt) ", &mut |path: &str| {
+            seen.push(path.to_string());
+            ClassMatrix::parse("0110\n1010\n")
+        })
+        .unwrap();
+        assert_eq!(seen, vec!["a.txt".to_string()]);
+        assert_eq!(class.len(), 4);
+        let err = parse_spec_with("matrix:b", &mut |_: &str| Err(Error::EmptyMatrix)).unwrap_err();
+        assert_eq!(err, Error::EmptyMatrix);
         assert!(matches!(
             parse_spec("matrix:/no/such/file"),
-            Err(Error::Io { .. })
+            Err(Error::BadSpec { .. })
         ));
     }
 

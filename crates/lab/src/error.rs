@@ -1,6 +1,7 @@
 //! The crate's error type.
 
-/// Everything that can go wrong when building scenarios or running trials.
+/// Everything that can go wrong when building specs, reading data, building scenarios or
+/// running trials.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -10,6 +11,12 @@ pub enum Error {
     /// An error from a learner.
     #[error(transparent)]
     Learner(#[from] learners::Error),
+    /// An error from a sanitizer.
+    #[error(transparent)]
+    Sanitizer(#[from] sanitizers::Error),
+    /// An error from a mechanism or a privacy parameter.
+    #[error(transparent)]
+    Mechanism(#[from] dp_mechanisms::Error),
     /// A scenario or trial parameter is out of range.
     #[error("{name} must be {requirement}, got {value}")]
     InvalidParameter {
@@ -20,6 +27,66 @@ pub enum Error {
         /// The rejected value.
         value: f64,
     },
+    /// A user-given count or size is above the limit this crate accepts (checked before
+    /// anything is allocated in proportion to it).
+    #[error("{name} is {value}, above the limit of {limit}")]
+    TooLarge {
+        /// The count.
+        name: &'static str,
+        /// The limit.
+        limit: u64,
+        /// The rejected value.
+        value: u64,
+    },
+    /// A learner name that no [`crate::LearnerSpec`] matches.
+    #[error(
+        "unknown learner {name:?} (expected erm, generic, stable, private-prediction, voting, relabeling or sanitizer[:NAME])"
+    )]
+    UnknownLearner {
+        /// The rejected name.
+        name: String,
+    },
+    /// A sanitizer name that no [`crate::SanitizerSpec`] matches.
+    #[error("unknown sanitizer {name:?} (expected point, blr, pmw, mwem or tree)")]
+    UnknownSanitizer {
+        /// The rejected name.
+        name: String,
+    },
+    /// A parameter the chosen learner needs was not given.
+    #[error("{learner} needs {name}")]
+    MissingParameter {
+        /// The learner.
+        learner: String,
+        /// The parameter.
+        name: &'static str,
+    },
+    /// The learner is pure ε-DP but δ > 0 was asked for.
+    #[error("{learner} is pure ε-DP; δ must be 0, got {delta}")]
+    PureOnly {
+        /// The learner.
+        learner: String,
+        /// The rejected δ.
+        delta: f64,
+    },
+    /// A file could not be read.
+    #[error("cannot read {path}: {reason}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The operating system's message.
+        reason: String,
+    },
+    /// A line of a data file could not be read.
+    #[error("line {line}: {reason}")]
+    BadDataLine {
+        /// 1-based line number.
+        line: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A data file holds no example (it is empty, or has only a header and comments).
+    #[error("no data: the file is empty or has only a header and comments")]
+    EmptyData,
     /// The domain is too large to compute true errors exactly.
     #[error("the domain has {size} points; exact true errors support at most {limit}")]
     DomainTooLarge {

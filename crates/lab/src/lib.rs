@@ -9,13 +9,20 @@
 //! do not depend on the number of threads), and [`empirical_sample_complexity`] searches
 //! for the smallest sample size reaching success rate 1 − β.
 //!
+//! The lab is also what front ends build on: [`ClassSpec`], [`LearnerSpec`] and
+//! [`SanitizerSpec`] name classes and algorithms with the same strings on the command line
+//! and in configuration files (serde), [`build_learner`] and [`build_sanitizer`] construct
+//! them, [`bounds_for`] picks the sample-complexity bound that applies, and
+//! [`parse_labeled_csv`] / [`parse_points_csv`] read data. User-given counts are checked
+//! against the [`limits`] before anything is allocated in proportion to them.
+//!
 //! # Example
 //! ```
 //! use concept_classes::Thresholds;
 //! use dp_mechanisms::Privacy;
-//! use lab::{Distribution, Scenario, TrialConfig, run_trials};
+//! use lab::{ExampleDistribution, Scenario, TrialConfig, run_trials};
 //! use learners::GenericLearner;
-//! let scenario = Scenario::new(Box::new(Thresholds::new(256)?), Distribution::Uniform, 100, 0.0)?;
+//! let scenario = Scenario::new(Box::new(Thresholds::new(256)?), ExampleDistribution::Uniform, 100, 0.0)?;
 //! let learner = GenericLearner::new(Privacy::pure(1.0)?)?;
 //! let outcome = run_trials(&scenario, &learner,
 //!     TrialConfig { trials: 20, sample_size: 500, alpha: 0.1, master_seed: 1 })?;
@@ -24,15 +31,30 @@
 //! ```
 #![doc(test(attr(deny(warnings))))]
 
+mod bounds;
+mod data;
 mod error;
+pub mod limits;
 mod sample_complexity;
 mod scenario;
+mod spec;
 mod trials;
 pub mod zoo;
 
-pub use error::{Error, Result};
-pub use sample_complexity::{
-    SampleComplexity, SearchConfig, empirical_sample_complexity, empirical_sample_complexity_sized,
+pub use bounds::{Bound, ScenarioKind, bounds_for};
+pub use data::{
+    DataRow, RowShape, parse_labeled_csv, parse_points_csv, parse_rows, read_labeled_csv,
+    read_points_csv,
 };
-pub use scenario::{Distribution, MAX_EXACT_DOMAIN, Scenario};
+pub use error::{Error, Result};
+pub use limits::check_count;
+pub use sample_complexity::{
+    SampleComplexity, SearchConfig, empirical_sample_complexity,
+    empirical_sample_complexity_observed, empirical_sample_complexity_sized,
+};
+pub use scenario::{ExampleDistribution, MAX_EXACT_DOMAIN, Scenario, middle_target};
+pub use spec::{
+    ClassSpec, LearnerParams, LearnerSpec, SanitizerParams, SanitizerSpec, build_learner,
+    build_sanitizer,
+};
 pub use trials::{TrialConfig, TrialOutcome, run_trials, trial_rng, wilson_interval};

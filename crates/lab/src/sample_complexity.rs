@@ -5,6 +5,7 @@ use learners::Learner;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS, check_count};
 use crate::scenario::Scenario;
 use crate::trials::{TrialConfig, TrialOutcome, run_trials, wilson_interval};
 
@@ -43,7 +44,8 @@ pub struct SampleComplexity {
 /// evaluations show every size tried.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] for β outside (0, 1) or `start` = 0;
+/// [`Error::InvalidParameter`] for β outside (0, 1) or `start` = 0; [`Error::TooLarge`]
+/// for trials or `max_size` above the [`crate::limits`];
 /// [`Error::SampleComplexityNotReached`] if `max_size` is not enough; trial errors.
 pub fn empirical_sample_complexity(
     scenario: &Scenario,
@@ -77,6 +79,23 @@ pub fn empirical_sample_complexity_sized(
     learner_for: &dyn Fn(usize) -> std::result::Result<Box<dyn Learner>, learners::Error>,
     config: SearchConfig,
 ) -> Result<SampleComplexity> {
+    let learner_for = |n: usize| -> Result<Box<dyn Learner>> { Ok(learner_for(n)?) };
+    empirical_sample_complexity_observed(scenario, &learner_for, config, &mut |_| {})
+}
+
+/// As [`empirical_sample_complexity_sized`] with a builder that returns this crate's
+/// errors (e.g. [`crate::build_learner`]), calling `observe` with each size's outcome as
+/// soon as it is known (a front end shows progress with it). A size at which building or
+/// running fails with [`learners::Error::SampleTooSmall`] counts as a failure.
+///
+/// # Errors
+/// As for [`empirical_sample_complexity_sized`].
+pub fn empirical_sample_complexity_observed(
+    scenario: &Scenario,
+    learner_for: &dyn Fn(usize) -> Result<Box<dyn Learner>>,
+    config: SearchConfig,
+    observe: &mut dyn FnMut(&TrialOutcome),
+) -> Result<SampleComplexity> {
     let refused = |n: usize| TrialOutcome {
         sample_size: n,
         trials: config.trials,
@@ -85,11 +104,13 @@ pub fn empirical_sample_complexity_sized(
         interval: wilson_interval(0, config.trials, 1.959_963_984_540_054),
         mean_error: 1.0,
     };
-    search(config, |n| {
+    search_observed(config, observe, |n| {
         let learner = match learner_for(n) {
             Ok(learner) => learner,
-            Err(learners::Error::SampleTooSmall { .. }) => return Ok(refused(n)),
-            Err(other) => return Err(other.into()),
+            Err(Error::Learner(learners::Error::SampleTooSmall { .. })) => {
+                return Ok(refused(n));
+            }
+            Err(other) => return Err(other),
         };
         let outcome = run_trials(
             scenario,
@@ -111,8 +132,19 @@ pub fn empirical_sample_complexity_sized(
 /// Doubling, then binary search, over sizes evaluated by `evaluate`.
 fn search(
     config: SearchConfig,
+    evaluate_size: impl FnMut(usize) -> Result<TrialOutcome>,
+) -> Result<SampleComplexity> {
+    search_observed(config, &mut |_| {}, evaluate_size)
+}
+
+/// [`search`], reporting each outcome to `observe`.
+fn search_observed(
+    config: SearchConfig,
+    observe: &mut dyn FnMut(&TrialOutcome),
     mut evaluate_size: impl FnMut(usize) -> Result<TrialOutcome>,
 ) -> Result<SampleComplexity> {
+    check_count("trials", config.trials, MAX_TRIALS)?;
+    check_count("largest sample size", config.max_size, MAX_SAMPLE_SIZE)?;
     if !(config.beta > 0.0 && config.beta < 1.0) {
         return Err(Error::InvalidParameter {
             name: "beta",
@@ -131,6 +163,7 @@ fn search(
     let mut evaluations = Vec::new();
     let mut evaluate = |n: usize| -> Result<TrialOutcome> {
         let outcome = evaluate_size(n)?;
+        observe(&outcome);
         evaluations.push(outcome.clone());
         Ok(outcome)
     };
@@ -173,7 +206,7 @@ mod tests {
     use learners::{Erm, Learner, VotingPredictor};
 
     use super::*;
-    use crate::scenario::Distribution;
+    use crate::scenario::ExampleDistribution;
 
     fn config() -> SearchConfig {
         SearchConfig {
@@ -189,7 +222,7 @@ mod tests {
     fn scenario() -> Scenario {
         Scenario::new(
             Box::new(Thresholds::new(64).unwrap()),
-            Distribution::Uniform,
+            ExampleDistribution::Uniform,
             20,
             0.0,
         )

@@ -4,15 +4,20 @@
 
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point, check_concept};
 use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::bounds::ScenarioKind;
 
 use crate::error::{Error, Result};
 
 /// Largest domain for which exact true errors are computed.
 pub const MAX_EXACT_DOMAIN: u128 = 1 << 24;
 
-/// A distribution over the points of a finite domain (by enumeration index).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Distribution {
+/// The distribution examples are drawn from: over the points of a finite domain (by
+/// enumeration index). Named so as not to clash with `rand`'s `Distribution` trait.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ExampleDistribution {
     /// Every point equally likely.
     Uniform,
     /// Mass `mass` on one point, the rest spread uniformly over the others.
@@ -32,6 +37,39 @@ pub enum Distribution {
         /// The weights.
         weights: Vec<f64>,
     },
+}
+
+impl ExampleDistribution {
+    /// Mass `mass` on the first point (in enumeration order) that concept `target` labels
+    /// 1, or on point 0 if it labels none, the rest uniform: a distribution on which
+    /// missing the target's positive point costs error `mass`.
+    ///
+    /// # Example
+    /// ```
+    /// use concept_classes::Points;
+    /// use concept_classes::Domain;
+    /// use lab::ExampleDistribution;
+    /// let class = Points::new(Domain::ordered(10)?);
+    /// assert_eq!(
+    ///     ExampleDistribution::mass_on_target(&class, 7, 0.2),
+    ///     ExampleDistribution::PointMass { point: 7, mass: 0.2 }
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn mass_on_target(class: &dyn ConceptClass, target: u64, mass: f64) -> Self {
+        let domain = class.domain();
+        let size = domain.size().min(MAX_EXACT_DOMAIN) as u64;
+        let point = (0..size)
+            .filter_map(|i| domain.point_at(i))
+            .find(|&x| class.eval(target, x))
+            .unwrap_or(0);
+        ExampleDistribution::PointMass { point, mass }
+    }
+}
+
+/// The default target of a scenario: the concept in the middle of the class's order.
+pub fn middle_target(class: &dyn ConceptClass) -> u64 {
+    (class.len() / 2) as u64
 }
 
 /// A learning problem: `class`, points drawn from `distribution`, labels from concept
@@ -56,7 +94,7 @@ impl Scenario {
     /// or label noise outside [0, 1/2).
     pub fn new(
         class: Box<dyn ConceptClass>,
-        distribution: Distribution,
+        distribution: ExampleDistribution,
         target: u64,
         label_noise: f64,
     ) -> Result<Self> {
@@ -111,6 +149,20 @@ impl Scenario {
         self.target
     }
 
+    /// The probability that a label is flipped.
+    pub fn label_noise(&self) -> f64 {
+        self.label_noise
+    }
+
+    /// Realizable without label noise, agnostic with it.
+    pub fn kind(&self) -> ScenarioKind {
+        if self.label_noise > 0.0 {
+            ScenarioKind::Agnostic
+        } else {
+            ScenarioKind::Realizable
+        }
+    }
+
     /// Draws a labeled sample of size `n`.
     ///
     /// # Errors
@@ -152,11 +204,11 @@ fn uniform<R: Rng + ?Sized>(rng: &mut R) -> f64 {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
-fn distribution_weights(distribution: &Distribution, points: &[Point]) -> Result<Vec<f64>> {
+fn distribution_weights(distribution: &ExampleDistribution, points: &[Point]) -> Result<Vec<f64>> {
     let n = points.len();
     let weights = match distribution {
-        Distribution::Uniform => vec![1.0; n],
-        Distribution::PointMass { point, mass } => {
+        ExampleDistribution::Uniform => vec![1.0; n],
+        ExampleDistribution::PointMass { point, mass } => {
             if !(0.0..=1.0).contains(mass) {
                 return Err(Error::InvalidParameter {
                     name: "point mass",
@@ -185,7 +237,7 @@ fn distribution_weights(distribution: &Distribution, points: &[Point]) -> Result
                 })
                 .collect()
         }
-        Distribution::Zipf { exponent } => {
+        ExampleDistribution::Zipf { exponent } => {
             if !(exponent.is_finite() && *exponent > 0.0) {
                 return Err(Error::InvalidParameter {
                     name: "Zipf exponent",
@@ -195,7 +247,7 @@ fn distribution_weights(distribution: &Distribution, points: &[Point]) -> Result
             }
             (0..n).map(|i| ((i + 1) as f64).powf(-exponent)).collect()
         }
-        Distribution::Explicit { weights } => {
+        ExampleDistribution::Explicit { weights } => {
             if weights.len() != n {
                 return Err(Error::InvalidParameter {
                     name: "number of weights",
@@ -232,7 +284,7 @@ mod tests {
 
     use super::*;
 
-    fn thresholds(n: u64, target: u64, noise: f64, distribution: Distribution) -> Scenario {
+    fn thresholds(n: u64, target: u64, noise: f64, distribution: ExampleDistribution) -> Scenario {
         Scenario::new(
             Box::new(Thresholds::new(n).unwrap()),
             distribution,
@@ -244,11 +296,11 @@ mod tests {
 
     #[test]
     fn true_error_is_exact() {
-        let scenario = thresholds(10, 4, 0.0, Distribution::Uniform);
+        let scenario = thresholds(10, 4, 0.0, ExampleDistribution::Uniform);
         assert_eq!(scenario.true_error(&Hypothesis::Concept { id: 4 }), 0.0);
         assert!((scenario.true_error(&Hypothesis::Concept { id: 6 }) - 0.2).abs() < 1e-12);
         assert!((scenario.true_error(&Hypothesis::Constant { label: false }) - 0.5).abs() < 1e-12);
-        let noisy = thresholds(10, 4, 0.1, Distribution::Uniform);
+        let noisy = thresholds(10, 4, 0.1, ExampleDistribution::Uniform);
         assert!((noisy.true_error(&Hypothesis::Concept { id: 4 }) - 0.1).abs() < 1e-12);
         let flipped = Hypothesis::Flipped {
             base: Box::new(Hypothesis::Concept { id: 4 }),
@@ -263,7 +315,7 @@ mod tests {
             10,
             4,
             0.0,
-            Distribution::PointMass {
+            ExampleDistribution::PointMass {
                 point: 9,
                 mass: 0.9,
             },
@@ -278,13 +330,21 @@ mod tests {
     #[test]
     fn invalid_scenarios_are_typed_errors() {
         let class = || Box::new(Thresholds::new(10).unwrap()) as Box<dyn ConceptClass>;
-        assert!(Scenario::new(class(), Distribution::Uniform, 10, 0.0).is_err());
-        assert!(Scenario::new(class(), Distribution::Uniform, 1, 0.5).is_err());
-        assert!(Scenario::new(class(), Distribution::Zipf { exponent: -1.0 }, 1, 0.0).is_err());
+        assert!(Scenario::new(class(), ExampleDistribution::Uniform, 10, 0.0).is_err());
+        assert!(Scenario::new(class(), ExampleDistribution::Uniform, 1, 0.5).is_err());
         assert!(
             Scenario::new(
                 class(),
-                Distribution::Explicit {
+                ExampleDistribution::Zipf { exponent: -1.0 },
+                1,
+                0.0
+            )
+            .is_err()
+        );
+        assert!(
+            Scenario::new(
+                class(),
+                ExampleDistribution::Explicit {
                     weights: vec![1.0; 3]
                 },
                 1,
@@ -295,7 +355,7 @@ mod tests {
         assert!(
             Scenario::new(
                 class(),
-                Distribution::PointMass {
+                ExampleDistribution::PointMass {
                     point: 11,
                     mass: 0.5
                 },
@@ -306,7 +366,7 @@ mod tests {
         );
         let huge = Box::new(Thresholds::new(1 << 30).unwrap());
         assert!(matches!(
-            Scenario::new(huge, Distribution::Uniform, 0, 0.0),
+            Scenario::new(huge, ExampleDistribution::Uniform, 0, 0.0),
             Err(Error::DomainTooLarge { .. })
         ));
     }

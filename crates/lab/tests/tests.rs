@@ -7,18 +7,18 @@
 
 use concept_classes::{ConceptClass, Domain, Points, Thresholds};
 use dp_mechanisms::Privacy;
-use lab::{Distribution, Scenario, SearchConfig, empirical_sample_complexity};
+use lab::{ExampleDistribution, Scenario, SearchConfig, empirical_sample_complexity};
 use learners::GenericLearner;
 use learners::bounds::generic_learner_sample_size;
 
 const TRIALS: usize = 100;
 
 /// The distribution of a scenario, given α.
-type MakeDistribution = fn(f64) -> Distribution;
+type MakeDistribution = fn(f64) -> ExampleDistribution;
 
 fn measure(
     class: Box<dyn ConceptClass>,
-    distribution: Distribution,
+    distribution: ExampleDistribution,
     target: u64,
     epsilon: f64,
     alpha: f64,
@@ -91,7 +91,7 @@ fn generic_learner_sample_complexity_on_thresholds() {
     check_scaling(
         "thresholds:1024",
         || Box::new(Thresholds::new(1024).unwrap()),
-        |_| Distribution::Uniform,
+        |_| ExampleDistribution::Uniform,
         300,
     );
 }
@@ -104,7 +104,7 @@ fn generic_learner_sample_complexity_on_points() {
     check_scaling(
         "points:1024",
         || Box::new(Points::new(Domain::ordered(1024).unwrap())),
-        |alpha| Distribution::PointMass {
+        |alpha| ExampleDistribution::PointMass {
             point: 7,
             mass: 2.0 * alpha,
         },
@@ -127,7 +127,7 @@ fn private_prediction_learners_approach_opt() {
     use learners::{PrivatePrediction, RelabelingPredictor, VotingPredictor};
     let scenario = Scenario::new(
         Box::new(Thresholds::new(64).unwrap()),
-        Distribution::Uniform,
+        ExampleDistribution::Uniform,
         20,
         0.1,
     )

@@ -34,6 +34,17 @@ pub fn generic_learner_sample_size(class_size: f64, epsilon: f64, alpha: f64, be
     convergence.max(selection)
 }
 
+/// TEMP stub (replaced by the papers branch): the generic learner in the realizable case,
+/// `n ≥ ln(2|C|/β)/α · max{8, 4/ε}`.
+pub fn realizable_generic_learner_sample_size(
+    class_size: f64,
+    epsilon: f64,
+    alpha: f64,
+    beta: f64,
+) -> f64 {
+    (2.0 * class_size / beta).ln() / alpha * 8.0f64.max(4.0 / epsilon)
+}
+
 /// Realizable VC bound (Blumer, Ehrenfeucht, Haussler, Warmuth, J. ACM 1989; Kearns and
 /// Vazirani, *An Introduction to Computational Learning Theory*, Theorem 3.3): every
 /// hypothesis consistent with `m ≥ max{(4/α)·log2(2/β), (8d/α)·log2(13/α)}` examples has

@@ -30,20 +30,6 @@ pub(crate) enum Command {
     Sanitize(SanitizeArgs),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum SanitizerName {
-    /// Point functions: thresholded noisy histogram ((ε, δ), needs --delta > 0).
-    Point,
-    /// Blum–Ligett–Roth: exponential mechanism over all small databases (tiny domains).
-    Blr,
-    /// Private multiplicative weights with sparse-vector query selection.
-    Pmw,
-    /// MWEM: exponential-mechanism selection, noisy measurement, multiplicative weights.
-    Mwem,
-    /// Binary-tree (hierarchical) mechanism for thresholds.
-    Tree,
-}
-
 /// Parameters of the sanitizers (shared by `sanitize` and `learn --learner sanitizer:NAME`).
 #[derive(Debug, Args, Clone, Copy)]
 pub(crate) struct SanitizerOptions {
@@ -62,9 +48,11 @@ pub(crate) struct SanitizerOptions {
 pub(crate) struct SanitizeArgs {
     #[arg(long, help = CLASS_HELP)]
     pub(crate) class: String,
-    /// The sanitizer.
-    #[arg(long, value_enum)]
-    pub(crate) sanitizer: SanitizerName,
+    /// The sanitizer: point (thresholded noisy histogram, (ε, δ), needs --delta > 0), blr
+    /// (Blum–Ligett–Roth, tiny domains), pmw (private multiplicative weights), mwem, or tree
+    /// (binary-tree mechanism for thresholds).
+    #[arg(long)]
+    pub(crate) sanitizer: String,
     /// Privacy parameter ε.
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) epsilon: f64,
@@ -83,34 +71,11 @@ pub(crate) struct SanitizeArgs {
     pub(crate) common: Common,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum LearnerName {
-    /// Empirical risk minimization (not private).
-    Erm,
-    /// The generic ε-DP learner (exponential mechanism over the class).
-    Generic,
-    /// The uniformly stable learner (random subset, cover, exponential mechanism).
-    Stable,
-    /// Private prediction: the stable learner with randomized labels.
-    PrivatePrediction,
-    /// Private prediction by subsample-and-aggregate: ERM on blocks, a noisy vote
-    /// (ε is the vote's, per prediction).
-    Voting,
-    /// Agnostic private prediction: subsample, exponential mechanism over its dichotomies,
-    /// relabel, noisy vote (ε is the per-prediction target; the subsample is sized to meet
-    /// it).
-    Relabeling,
-}
-
 #[derive(Debug, Args)]
 pub(crate) struct LearnArgs {
     #[arg(long, help = CLASS_HELP)]
     pub(crate) class: String,
-    /// The learner: erm, generic, stable, private-prediction, voting, relabeling, or
-    /// `sanitizer[:NAME]` with NAME
-    /// one of point, blr, pmw, mwem (default), tree (ε is split evenly between the
-    /// sanitizer and the selection step).
-    #[arg(long)]
+    #[arg(long, help = LEARNER_HELP)]
     pub(crate) learner: String,
     /// Privacy parameter ε (for stable learners: the exponential mechanism's ε).
     #[arg(long, allow_negative_numbers = true)]
@@ -161,10 +126,11 @@ pub(crate) enum DistributionName {
 pub(crate) struct SampleComplexityArgs {
     #[arg(long, help = CLASS_HELP)]
     pub(crate) class: String,
-    /// The learner. Learners with a subsample are rebuilt for every size n tried (stable
-    /// learners: t = --subset-size or ⌈√n⌉; relabeling: t sized to meet ε at n).
-    #[arg(long, value_enum)]
-    pub(crate) learner: LearnerName,
+    /// The learner (as for `learn`; sanitizer learners use the default sanitizer settings).
+    /// Learners with a subsample are rebuilt for every size n tried (stable learners:
+    /// t = --subset-size or ⌈√n⌉; relabeling: t sized to meet ε at n).
+    #[arg(long)]
+    pub(crate) learner: String,
     /// Privacy parameter ε (as for `learn`).
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) epsilon: f64,
@@ -180,6 +146,10 @@ pub(crate) struct SampleComplexityArgs {
     /// The target concept id (default: the middle of the class).
     #[arg(long)]
     pub(crate) target: Option<u64>,
+    /// Probability that a label is flipped (0: realizable; > 0: agnostic, and the agnostic
+    /// bound is shown).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub(crate) label_noise: f64,
     /// Trials per sample size.
     #[arg(long, default_value_t = 100)]
     pub(crate) trials: usize,
@@ -191,6 +161,16 @@ pub(crate) struct SampleComplexityArgs {
     #[command(flatten)]
     pub(crate) common: Common,
 }
+
+/// The learners accepted by --learner.
+const LEARNER_HELP: &str = "The learner: erm (not private), generic (ε-DP exponential \
+mechanism over the class), stable (uniformly stable: random subset, cover, exponential \
+mechanism), private-prediction (stable with randomized labels), voting (ERM on blocks, noisy \
+vote; ε is the vote's, per prediction), relabeling (agnostic private prediction: subsample \
+sized to meet the per-prediction ε, exponential mechanism over its dichotomies, relabel, vote; \
+its privacy is proven, its accuracy guarantee is a conjecture), or sanitizer[:NAME] with NAME \
+one of point, blr, pmw, mwem (default), tree (ε split evenly between the sanitizer and the \
+selection step)";
 
 /// Class specs accepted by --class.
 const CLASS_HELP: &str = "Class spec: points:N, thresholds:N, intervals:N, parities:D, \
@@ -265,7 +245,7 @@ pub(crate) struct DemoArgs {
 /// Options shared by every command.
 #[derive(Debug, Args, Clone, Copy)]
 pub(crate) struct Common {
-    /// Seed for the random generator (reproducible runs). Anyone who knows the seed can
+    /// Seed for the random generator, ChaCha8 (reproducible runs). Anyone who knows the seed can
     /// recompute the noise, so never publish outputs made with a known seed. Default: OS
     /// entropy.
     #[arg(long, global = true)]
@@ -316,7 +296,8 @@ pub(crate) struct LaplaceArgs {
     /// Use exact discrete Laplace noise (integer value and sensitivity required).
     #[arg(long)]
     pub(crate) discrete: bool,
-    /// How many independent releases to draw (each one spends ε).
+    /// How many independent releases to draw (each one spends ε; the total is their basic
+    /// composition).
     #[arg(long, default_value_t = 1)]
     pub(crate) count: usize,
     #[command(flatten)]

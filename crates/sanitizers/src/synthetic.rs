@@ -19,7 +19,7 @@
 
 use concept_classes::{ConceptClass, Domain, ErrorRun, LabeledSample, Point};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
@@ -48,14 +48,21 @@ const WEIGHT_BITS: u32 = 60;
 /// assert_eq!(histogram.answer(&class, 5), 0.75); // weights are normalized
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize)]
+///
+/// Serializes as `{"domain": ..., "body": {"multiset": {"points": [...]}}}` (or
+/// `sparse`/`dense` with `weights`); deserializing rebuilds through
+/// [`SyntheticDatabase::from_points`], [`SyntheticDatabase::from_weights`] or
+/// [`SyntheticDatabase::from_dense`], so a loaded database is validated (points inside the
+/// domain, weights finite, non-negative and renormalized).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "RawSynthetic")]
 pub struct SyntheticDatabase {
     domain: Domain,
     body: Body,
 }
 
 /// The stored representation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Body {
     /// Points sorted in increasing order (repeats allowed).
@@ -66,8 +73,27 @@ enum Body {
     Dense { weights: Vec<f64> },
 }
 
+/// The serialized form of a [`SyntheticDatabase`], validated on the way in.
+#[derive(Deserialize)]
+struct RawSynthetic {
+    domain: Domain,
+    body: Body,
+}
+
+impl TryFrom<RawSynthetic> for SyntheticDatabase {
+    type Error = Error;
+
+    fn try_from(raw: RawSynthetic) -> Result<Self> {
+        match raw.body {
+            Body::Multiset { points } => SyntheticDatabase::from_points(&raw.domain, points),
+            Body::Sparse { weights } => SyntheticDatabase::from_weights(&raw.domain, weights),
+            Body::Dense { weights } => SyntheticDatabase::from_dense(&raw.domain, weights),
+        }
+    }
+}
+
 /// Which representation a [`SyntheticDatabase`] uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SyntheticKind {
     /// A multiset of points; each point has mass `1/len`.
@@ -529,6 +555,38 @@ pub fn max_query_error_on<C: ConceptClass + ?Sized>(
         }
     }
     Ok(best)
+}
+
+#[cfg(test)]
+mod serde_tests {
+    use super::*;
+
+    #[test]
+    fn serde_round_trips_and_validates() {
+        let domain = Domain::ordered(10).unwrap();
+        for db in [
+            SyntheticDatabase::from_points(&domain, vec![1, 1, 7]).unwrap(),
+            SyntheticDatabase::from_weights(&domain, vec![(1, 3.0), (8, 1.0)]).unwrap(),
+            SyntheticDatabase::from_dense(&domain, vec![1.0; 10]).unwrap(),
+        ] {
+            let json = serde_json::to_string(&db).unwrap();
+            assert_eq!(
+                serde_json::from_str::<SyntheticDatabase>(&json).unwrap(),
+                db
+            );
+        }
+        for bad in [
+            r#"{"domain":{"ordered":{"size":4}},"body":{"multiset":{"points":[4]}}}"#,
+            r#"{"domain":{"ordered":{"size":4}},"body":{"multiset":{"points":[]}}}"#,
+            r#"{"domain":{"ordered":{"size":4}},"body":{"sparse":{"weights":[[1,-1.0]]}}}"#,
+            r#"{"domain":{"ordered":{"size":4}},"body":{"dense":{"weights":[1.0]}}}"#,
+        ] {
+            assert!(
+                serde_json::from_str::<SyntheticDatabase>(bad).is_err(),
+                "{bad}"
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::ConceptSet;
 use crate::dimension::bits::{
@@ -64,7 +64,7 @@ pub enum Engine {
 }
 
 /// The Littlestone dimension of a class with a witness tree.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LdimResult {
     /// The Littlestone dimension (a class matrix always has a concept, so it is ≥ 0).
     pub dimension: u32,

@@ -55,7 +55,7 @@ mod vc;
 #[cfg(test)]
 mod tests;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use littlestone::{
     Engine, LdimResult, LittlestoneSolver, check_littlestone_tree, littlestone_dimension,
@@ -67,7 +67,7 @@ pub use vc::{VcResult, check_shattered, vc_dimension};
 /// `d` is *shattered* by a class when every root-to-leaf path (the sequence of points with
 /// the labels of the edges taken) is realized by some concept; `Ldim(C)` is the largest
 /// depth of a shattered tree (Littlestone 1988).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LittlestoneTree {
     /// A leaf (depth 0).

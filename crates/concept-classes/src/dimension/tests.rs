@@ -492,3 +492,28 @@ fn public_types_are_send_sync_unpin() {
     has_autotraits::<Engine>();
     has_autotraits::<LittlestoneTree>();
 }
+
+// ---- Witnesses saved and reloaded (serde) still verify. ----
+
+#[test]
+fn witnesses_round_trip_through_serde_and_recheck() {
+    let class = crate::class::Thresholds::new(32).unwrap();
+    let matrix = crate::materialize(&class, DEFAULT_CELL_LIMIT).unwrap();
+    let vc = vc_dimension(&matrix, &Budget::default()).unwrap();
+    let ldim = littlestone_dimension(&matrix, Engine::Pruned, &Budget::default()).unwrap();
+    let vc_back: VcResult = serde_json::from_str(&serde_json::to_string(&vc).unwrap()).unwrap();
+    let ldim_back: LdimResult =
+        serde_json::from_str(&serde_json::to_string(&ldim).unwrap()).unwrap();
+    assert_eq!(vc_back, vc);
+    assert_eq!(ldim_back, ldim);
+    check_shattered(&matrix, &vc_back.shattered).unwrap();
+    assert_eq!(check_littlestone_tree(&matrix, &ldim_back.tree).unwrap(), 5);
+    // A tampered witness is caught after reloading: two points are never shattered by
+    // thresholds.
+    let tampered: VcResult =
+        serde_json::from_str(r#"{"dimension": 2, "shattered": [3, 9]}"#).unwrap();
+    assert!(matches!(
+        check_shattered(&matrix, &tampered.shattered),
+        Err(Error::InvalidWitness { .. })
+    ));
+}

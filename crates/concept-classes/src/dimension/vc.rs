@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::dimension::Budget;
 use crate::dimension::bits::{ones, popcount};
@@ -34,7 +34,7 @@ use crate::error::{Error, Result};
 use crate::matrix::ClassMatrix;
 
 /// The VC dimension of a class with a witness.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VcResult {
     /// The VC dimension: the size of the largest shattered set.
     pub dimension: u32,

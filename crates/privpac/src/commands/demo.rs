@@ -1,97 +1,223 @@
-//! `privpac demo`: a short tour of the toolkit: mechanisms, dimensions, private learning
-//! against ε and n, private prediction, and private synthetic data.
+//! `privpac demo`: a short tour of the toolkit: mechanisms, dimensions (with checked
+//! witnesses), private learning against ε and n with the bound that applies, private
+//! prediction under label noise, and private synthetic data. Every section is a typed
+//! report; the text is rendered from it.
 
-use std::time::Instant;
-
+use concept_classes::dimension::{
+    Budget, Engine, check_littlestone_tree, check_shattered, littlestone_dimension, vc_dimension,
+};
+use concept_classes::{ConceptClass, DEFAULT_CELL_LIMIT, materialize, parse_spec};
 use dp_mechanisms::{
     Accountant, CompositionRule, DiscreteLaplaceMechanism, ExponentialMechanism, Privacy, Private,
     RandomizedResponse, ScoreLevel, SparseVector, StableSelection, StableSelectionOutcome,
     advanced_composition,
 };
-use rand::rngs::StdRng;
-use serde_json::json;
-
-use concept_classes::dimension::{Budget, Engine, littlestone_dimension, vc_dimension};
-use concept_classes::{ConceptClass, DEFAULT_CELL_LIMIT, materialize, parse_spec};
-use lab::{Distribution, Scenario, TrialConfig, run_trials};
-use learners::bounds::generic_learner_sample_size;
+use lab::{
+    Bound, ExampleDistribution, LearnerSpec, Scenario, ScenarioKind, TrialConfig, bounds_for,
+    run_trials,
+};
 use learners::{
     Erm, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor, VotingPredictor,
 };
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
 
 use crate::cli::DemoArgs;
 use crate::commands::rng;
-use crate::output::{Table, print_json};
+use crate::output::{Render, Table, emit};
+
+/// The JSON of `privpac demo`: `{"demo": [section, …]}`, each section tagged by
+/// `"section"`.
+#[derive(Debug, Serialize)]
+struct DemoReport {
+    demo: Vec<Section>,
+}
+
+impl Render for DemoReport {
+    fn render(&self) -> String {
+        let mut out = String::from("privpac demo: a tour of the privpac crates\n\n");
+        for section in &self.demo {
+            out.push_str(&format!(
+                "== {} ==\n{}\n",
+                section.title(),
+                section.render()
+            ));
+        }
+        out.push_str("Multi-learners arrive with their own issue; this tour grows with them.\n");
+        out
+    }
+}
+
+/// One section of the tour.
+#[derive(Debug, Serialize)]
+#[serde(tag = "section", rename_all = "snake_case")]
+enum Section {
+    Exponential(ExponentialSection),
+    CountWeighted(CountWeightedSection),
+    Counting(CountingSection),
+    Selection(SelectionSection),
+    Accounting(AccountingSection),
+    Dimensions(DimensionsSection),
+    Learning(LearningSection),
+    Prediction(PredictionSection),
+    Sanitizing(SanitizingSection),
+}
+
+impl Section {
+    fn title(&self) -> &'static str {
+        match self {
+            Section::Exponential(_) => "exponential mechanism",
+            Section::CountWeighted(_) => "exponential mechanism, count-weighted",
+            Section::Counting(_) => "noise for counts",
+            Section::Selection(_) => "stable selection and sparse vector",
+            Section::Accounting(_) => "accounting",
+            Section::Dimensions(_) => "exact VC and Littlestone dimensions (with witnesses)",
+            Section::Learning(_) => "private learning: accuracy against ε and n",
+            Section::Prediction(_) => "private prediction under label noise",
+            Section::Sanitizing(_) => "private synthetic data",
+        }
+    }
+
+    fn render(&self) -> String {
+        match self {
+            Section::Exponential(s) => s.render(),
+            Section::CountWeighted(s) => s.render(),
+            Section::Counting(s) => s.render(),
+            Section::Selection(s) => s.render(),
+            Section::Accounting(s) => s.render(),
+            Section::Dimensions(s) => s.render(),
+            Section::Learning(s) => s.render(),
+            Section::Prediction(s) => s.render(),
+            Section::Sanitizing(s) => s.render(),
+        }
+    }
+}
 
 /// Runs the tour.
 pub(crate) fn run(args: &DemoArgs) -> anyhow::Result<()> {
     let mut rng = rng(&args.common);
-    let sections = vec![
-        exponential_section(&mut rng)?,
-        count_weighted_section(&mut rng)?,
-        counting_section(&mut rng)?,
-        selection_section(&mut rng)?,
-        accounting_section()?,
-        dimensions_section()?,
-        learning_section(args.common.seed.unwrap_or(2026))?,
-        prediction_section(args.common.seed.unwrap_or(2026))?,
-        sanitizing_section(&mut rng)?,
-    ];
-    if args.common.json {
-        let values: Vec<serde_json::Value> = sections.into_iter().map(|s| s.json).collect();
-        print_json(&json!({ "demo": values }));
-    } else {
-        println!("privpac demo: differential-privacy mechanisms (dp-mechanisms crate)\n");
-        for section in sections {
-            println!("== {} ==", section.title);
-            print!("{}", section.text);
-            println!();
+    let seed = args.common.seed.unwrap_or(2026);
+    let report = DemoReport {
+        demo: vec![
+            Section::Exponential(exponential_section(&mut rng)?),
+            Section::CountWeighted(count_weighted_section(&mut rng)?),
+            Section::Counting(counting_section(&mut rng)?),
+            Section::Selection(selection_section(&mut rng)?),
+            Section::Accounting(accounting_section()?),
+            Section::Dimensions(dimensions_section()?),
+            Section::Learning(learning_section(seed)?),
+            Section::Prediction(prediction_section(seed)?),
+            Section::Sanitizing(sanitizing_section(&mut rng)?),
+        ],
+    };
+    emit(&report, args.common.json)
+}
+
+#[derive(Debug, Serialize)]
+struct ProbabilityColumn {
+    epsilon: f64,
+    probabilities: Vec<f64>,
+}
+
+#[derive(Debug, Serialize)]
+struct ExponentialSection {
+    scores: Vec<f64>,
+    sensitivity: f64,
+    columns: Vec<ProbabilityColumn>,
+    sample_epsilon: f64,
+    sample: usize,
+    guarantee: Privacy,
+    guarantee_text: String,
+}
+
+impl ExponentialSection {
+    fn render(&self) -> String {
+        let mut header = vec!["index".to_string(), "score".to_string()];
+        header.extend(self.columns.iter().map(|c| format!("Pr (ε={})", c.epsilon)));
+        let header: Vec<&str> = header.iter().map(String::as_str).collect();
+        let mut table = Table::new(&header);
+        for (i, score) in self.scores.iter().enumerate() {
+            let mut row = vec![i.to_string(), score.to_string()];
+            row.extend(
+                self.columns
+                    .iter()
+                    .map(|c| format!("{:.4}", c.probabilities[i])),
+            );
+            table.row(row);
         }
-        println!("Multi-learners arrive with their own issue; this tour grows with them.");
+        format!(
+            "Exact output probabilities of the exponential mechanism (sensitivity {}):\n{}\
+             one sample at ε = {}: index {}; guarantee {}\n",
+            self.sensitivity,
+            table.render(),
+            self.sample_epsilon,
+            self.sample,
+            self.guarantee_text
+        )
     }
-    Ok(())
 }
 
-struct Section {
-    title: &'static str,
-    text: String,
-    json: serde_json::Value,
-}
-
-fn exponential_section(rng: &mut StdRng) -> anyhow::Result<Section> {
-    let scores = [10.0, 9.0, 7.0, 2.0, 0.0];
-    let mut table = Table::new(&["index", "score", "Pr (eps=0.5)", "Pr (eps=2)", "Pr (eps=8)"]);
+fn exponential_section(rng: &mut ChaCha8Rng) -> anyhow::Result<ExponentialSection> {
+    let scores = vec![10.0, 9.0, 7.0, 2.0, 0.0];
     let mut columns = Vec::new();
     for epsilon in [0.5, 2.0, 8.0] {
         let mechanism = ExponentialMechanism::new(Privacy::pure(epsilon)?, 1.0)?;
-        columns.push(mechanism.probabilities(&scores)?);
-    }
-    for (i, score) in scores.iter().enumerate() {
-        let mut row = vec![i.to_string(), score.to_string()];
-        row.extend(columns.iter().map(|c| format!("{:.4}", c[i])));
-        table.row(row);
+        columns.push(ProbabilityColumn {
+            epsilon,
+            probabilities: mechanism.probabilities(&scores)?,
+        });
     }
     let mechanism = ExponentialMechanism::new(Privacy::pure(2.0)?, 1.0)?;
-    let chosen = mechanism.select(&scores, rng)?;
-    let text = format!(
-        "Exact output probabilities of the exponential mechanism (sensitivity 1):\n{}\
-         one sample at eps = 2: index {chosen}; guarantee {}\n",
-        table.render(),
-        mechanism.privacy()
-    );
-    Ok(Section {
-        title: "exponential mechanism",
-        text,
-        json: json!({
-            "section": "exponential",
-            "scores": scores,
-            "probabilities": { "0.5": columns[0], "2": columns[1], "8": columns[2] },
-            "sample_eps_2": chosen,
-        }),
+    let sample = mechanism.select(&scores, rng)?;
+    Ok(ExponentialSection {
+        scores,
+        sensitivity: 1.0,
+        columns,
+        sample_epsilon: 2.0,
+        sample,
+        guarantee: mechanism.privacy(),
+        guarantee_text: mechanism.privacy().to_string(),
     })
 }
 
-fn count_weighted_section(rng: &mut StdRng) -> anyhow::Result<Section> {
+#[derive(Debug, Serialize)]
+struct Level {
+    mistakes: i64,
+    candidates: u64,
+    probability: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct CountWeightedSection {
+    epsilon: f64,
+    levels: Vec<Level>,
+    chosen_level: usize,
+    chosen_offset: u64,
+}
+
+impl CountWeightedSection {
+    fn render(&self) -> String {
+        let mut table = Table::new(&["mistakes", "candidates", "Pr(level)"]);
+        for level in &self.levels {
+            table.row(vec![
+                level.mistakes.to_string(),
+                level.candidates.to_string(),
+                format!("{:.3e}", level.probability),
+            ]);
+        }
+        let total: u64 = self.levels.iter().map(|l| l.candidates).sum();
+        format!(
+            "Count-weighted fast path over {total} candidates (ε = {}):\n{}\
+             chose a candidate with {} mistakes (offset {} within its level)\n",
+            self.epsilon,
+            table.render(),
+            self.levels[self.chosen_level].mistakes,
+            self.chosen_offset
+        )
+    }
+}
+
+fn count_weighted_section(rng: &mut ChaCha8Rng) -> anyhow::Result<CountWeightedSection> {
     // A million candidate hypotheses whose error counts on a sample fall into few levels.
     let levels = [
         ScoreLevel { score: 0, count: 1 },
@@ -110,79 +236,144 @@ fn count_weighted_section(rng: &mut StdRng) -> anyhow::Result<Section> {
     ];
     let mechanism = ExponentialMechanism::new(Privacy::pure(1.0)?, 1.0)?;
     let probabilities = mechanism.level_probabilities(&levels)?;
-    let started = Instant::now();
     let choice = mechanism.select_levels(&levels, rng)?;
-    let elapsed = started.elapsed();
-    let mut table = Table::new(&["mistakes", "candidates", "Pr(level)"]);
-    for (level, p) in levels.iter().zip(&probabilities) {
-        table.row(vec![
-            (-level.score).to_string(),
-            level.count.to_string(),
-            format!("{p:.3e}"),
-        ]);
-    }
-    let text = format!(
-        "Count-weighted fast path over 1,000,000 candidates (eps = 1), sampled in {elapsed:.1?}:\n{}\
-         chose a candidate with {} mistakes (offset {} within its level)\n",
-        table.render(),
-        -levels[choice.level].score,
-        choice.offset
-    );
-    Ok(Section {
-        title: "exponential mechanism, count-weighted",
-        text,
-        json: json!({
-            "section": "count_weighted",
-            "levels": levels.iter().map(|l| json!({"score": l.score, "count": l.count})).collect::<Vec<_>>(),
-            "probabilities": probabilities,
-            "chosen_level": choice.level,
-        }),
+    Ok(CountWeightedSection {
+        epsilon: 1.0,
+        levels: levels
+            .iter()
+            .zip(&probabilities)
+            .map(|(level, &probability)| Level {
+                mistakes: -level.score,
+                candidates: level.count,
+                probability,
+            })
+            .collect(),
+        chosen_level: choice.level,
+        chosen_offset: choice.offset,
     })
 }
 
-fn counting_section(rng: &mut StdRng) -> anyhow::Result<Section> {
+#[derive(Debug, Serialize)]
+struct CountRelease {
+    epsilon: f64,
+    noise_scale: f64,
+    noisy: i64,
+    guarantee: Privacy,
+    guarantee_text: String,
+}
+
+#[derive(Debug, Serialize)]
+struct CountingSection {
+    true_count: i64,
+    releases: Vec<CountRelease>,
+    labels: usize,
+    flip_epsilon: f64,
+    labels_flipped: usize,
+    expected_flipped: f64,
+}
+
+impl CountingSection {
+    fn render(&self) -> String {
+        let mut table = Table::new(&["epsilon", "noise scale", "noisy count", "guarantee"]);
+        for r in &self.releases {
+            table.row(vec![
+                r.epsilon.to_string(),
+                r.noise_scale.to_string(),
+                r.noisy.to_string(),
+                r.guarantee_text.clone(),
+            ]);
+        }
+        format!(
+            "A count of {} released with exact discrete Laplace noise:\n{}\
+             Label flipping at ε = {} flipped {} of {} labels (expected {:.0}).\n",
+            self.true_count,
+            table.render(),
+            self.flip_epsilon,
+            self.labels_flipped,
+            self.labels,
+            self.expected_flipped
+        )
+    }
+}
+
+fn counting_section(rng: &mut ChaCha8Rng) -> anyhow::Result<CountingSection> {
     let true_count = 1_000;
-    let mut table = Table::new(&["epsilon", "noise scale", "noisy count", "guarantee"]);
     let mut releases = Vec::new();
     for epsilon in [0.1, 1.0, 10.0] {
         let mechanism = DiscreteLaplaceMechanism::new(Privacy::pure(epsilon)?, 1)?;
         let noisy = mechanism.release(true_count, rng)?;
-        releases.push(json!({ "epsilon": epsilon, "noisy": noisy }));
-        table.row(vec![
-            epsilon.to_string(),
-            format!("{}", mechanism.noise().scale()),
-            noisy.to_string(),
-            mechanism.privacy().to_string(),
-        ]);
+        releases.push(CountRelease {
+            epsilon,
+            noise_scale: mechanism.noise().scale(),
+            noisy,
+            guarantee: mechanism.privacy(),
+            guarantee_text: mechanism.privacy().to_string(),
+        });
     }
     let labels: Vec<bool> = (0..10_000).map(|i| i % 3 == 0).collect();
     let rr = RandomizedResponse::new(Privacy::pure(1.0)?);
     let flipped = rr.flip_labels(&labels, rng);
     let changed = labels.iter().zip(&flipped).filter(|(a, b)| a != b).count();
-    let text = format!(
-        "A count of {true_count} released with exact discrete Laplace noise:\n{}\
-         Label flipping at eps = 1 flipped {changed} of 10000 labels (expected {:.0}).\n",
-        table.render(),
-        rr.flip_probability() * 10_000.0
-    );
-    Ok(Section {
-        title: "noise for counts",
-        text,
-        json: json!({ "section": "counting", "releases": releases, "labels_flipped": changed }),
+    Ok(CountingSection {
+        true_count,
+        releases,
+        labels: labels.len(),
+        flip_epsilon: 1.0,
+        labels_flipped: changed,
+        expected_flipped: rr.flip_probability() * labels.len() as f64,
     })
 }
 
-fn selection_section(rng: &mut StdRng) -> anyhow::Result<Section> {
-    let a_dist = StableSelection::new(Privacy::new(1.0, 1e-6)?, 1)?;
+#[derive(Debug, Serialize)]
+struct SelectionSection {
+    a_dist_guarantee: Privacy,
+    a_dist_threshold: i64,
+    clear_scores: Vec<i64>,
+    /// The selected candidate, or null for ⊥.
+    clear_selected: Option<usize>,
+    close_scores: Vec<i64>,
+    close_selected: Option<usize>,
+    sparse_vector_threshold: i64,
+    stream: Vec<i64>,
+    sparse_vector_first_above: Option<usize>,
+}
+
+impl SelectionSection {
+    fn render(&self) -> String {
+        let describe = |outcome: Option<usize>| match outcome {
+            Some(i) => format!("candidate {i}"),
+            None => "⊥ (no stable winner)".to_string(),
+        };
+        format!(
+            "A_dist at {}, threshold {} on the gap:\n  scores {:?} -> {}\n  scores {:?} -> {}\n\
+             Sparse vector (threshold {}, ε = 1) over {:?}: first 'above' at {}\n",
+            self.a_dist_guarantee,
+            self.a_dist_threshold,
+            self.clear_scores,
+            describe(self.clear_selected),
+            self.close_scores,
+            describe(self.close_selected),
+            self.sparse_vector_threshold,
+            self.stream,
+            self.sparse_vector_first_above
+                .map_or("none".to_string(), |i| format!("index {i}")),
+        )
+    }
+}
+
+fn selection_section(rng: &mut ChaCha8Rng) -> anyhow::Result<SelectionSection> {
+    let privacy = Privacy::new(1.0, 1e-6)?;
+    let a_dist = StableSelection::new(privacy, 1)?;
     let clear = [100, 20, 15];
     let close = [21, 20, 15];
-    let describe = |outcome: StableSelectionOutcome| match outcome {
-        StableSelectionOutcome::Selected(i) => format!("candidate {i}"),
-        StableSelectionOutcome::Bottom => "⊥ (no stable winner)".to_string(),
+    let selected = |outcome: StableSelectionOutcome| match outcome {
+        StableSelectionOutcome::Selected(i) => Some(i),
+        StableSelectionOutcome::Bottom => None,
     };
-    let clear_outcome = a_dist.select(&clear, rng)?;
-    let close_outcome = a_dist.select(&close, rng)?;
-    let mut svt = SparseVector::new(Privacy::pure(1.0)?, 1, 50, 1, rng)?;
+    let clear_selected = selected(a_dist.select(&clear, rng)?);
+    let close_selected = selected(a_dist.select(&close, rng)?);
+    let threshold = 50;
+    let mut svt = SparseVector::new(Privacy::pure(1.0)?, 1, threshold, 1, rng)?;
     let stream = [3, 10, 12, 8, 90, 5];
     let mut first_above = None;
     for (i, &answer) in stream.iter().enumerate() {
@@ -191,51 +382,112 @@ fn selection_section(rng: &mut StdRng) -> anyhow::Result<Section> {
             break;
         }
     }
-    let text = format!(
-        "A_dist at (1, 1e-6), threshold {} on the gap:\n  scores {clear:?} -> {}\n  scores {close:?} -> {}\n\
-         Sparse vector (threshold 50, eps = 1) over {stream:?}: first 'above' at {}\n",
-        a_dist.threshold(),
-        describe(clear_outcome),
-        describe(close_outcome),
-        first_above.map_or("none".to_string(), |i| format!("index {i}")),
-    );
-    Ok(Section {
-        title: "stable selection and sparse vector",
-        text,
-        json: json!({
-            "section": "selection",
-            "a_dist_clear": describe(clear_outcome),
-            "a_dist_close": describe(close_outcome),
-            "sparse_vector_first_above": first_above,
-        }),
+    Ok(SelectionSection {
+        a_dist_guarantee: privacy,
+        a_dist_threshold: a_dist.threshold(),
+        clear_scores: clear.to_vec(),
+        clear_selected,
+        close_scores: close.to_vec(),
+        close_selected,
+        sparse_vector_threshold: threshold,
+        stream: stream.to_vec(),
+        sparse_vector_first_above: first_above,
     })
 }
 
-fn accounting_section() -> anyhow::Result<Section> {
+#[derive(Debug, Serialize)]
+struct AccountingSection {
+    mechanisms: u64,
+    each: Privacy,
+    basic: Privacy,
+    basic_text: String,
+    advanced_delta_prime: f64,
+    advanced: Privacy,
+    advanced_text: String,
+}
+
+impl AccountingSection {
+    fn render(&self) -> String {
+        format!(
+            "{} mechanisms at {} each:\n  basic composition    {}\n  advanced composition {}\n",
+            self.mechanisms, self.each, self.basic_text, self.advanced_text
+        )
+    }
+}
+
+fn accounting_section() -> anyhow::Result<AccountingSection> {
     let each = Privacy::pure(0.01)?;
+    let mechanisms = 1_000u64;
     let mut accountant = Accountant::new();
-    for i in 0..1_000 {
+    for i in 0..mechanisms {
         accountant.record(format!("query {i}"), each);
     }
     let basic = accountant.total(CompositionRule::Basic)?;
-    let advanced = advanced_composition(each, 1_000, 1e-6)?;
-    let text = format!(
-        "1000 mechanisms at eps = 0.01 each:\n  basic composition    {basic}\n  advanced composition {advanced}\n"
-    );
-    Ok(Section {
-        title: "accounting",
-        text,
-        json: json!({
-            "section": "accounting",
-            "basic": { "epsilon": basic.epsilon(), "delta": basic.delta() },
-            "advanced": { "epsilon": advanced.epsilon(), "delta": advanced.delta() },
-        }),
+    let advanced = advanced_composition(each, mechanisms, 1e-6)?;
+    Ok(AccountingSection {
+        mechanisms,
+        each,
+        basic,
+        basic_text: basic.to_string(),
+        advanced_delta_prime: 1e-6,
+        advanced,
+        advanced_text: advanced.to_string(),
     })
 }
 
-fn dimensions_section() -> anyhow::Result<Section> {
-    let mut table = Table::new(&["class", "|C|", "VC", "shattered set", "Ldim", "tree depth"]);
-    let mut rows = Vec::new();
+#[derive(Debug, Serialize)]
+struct DimensionRow {
+    class: String,
+    concepts: u128,
+    vc_dimension: u32,
+    shattered_set: Vec<usize>,
+    littlestone_dimension: u32,
+    tree_depth: u32,
+    /// Both witnesses passed their checkers (a failure is an error, not a row).
+    witnesses_verified: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct DimensionsSection {
+    classes: Vec<DimensionRow>,
+}
+
+impl DimensionsSection {
+    fn render(&self) -> String {
+        let mut table = Table::new(&[
+            "class",
+            "|C|",
+            "VC",
+            "shattered set",
+            "Ldim",
+            "tree depth",
+            "witnesses",
+        ]);
+        for row in &self.classes {
+            table.row(vec![
+                row.class.clone(),
+                row.concepts.to_string(),
+                row.vc_dimension.to_string(),
+                format!("{:?}", row.shattered_set),
+                row.littlestone_dimension.to_string(),
+                row.tree_depth.to_string(),
+                if row.witnesses_verified {
+                    "checked".to_string()
+                } else {
+                    "NOT checked".to_string()
+                },
+            ]);
+        }
+        format!(
+            "Dimensions computed exactly; each witness (a shattered set, a shattered tree) is \
+             checked against the class by an independent checker:\n{}",
+            table.render()
+        )
+    }
+}
+
+fn dimensions_section() -> anyhow::Result<DimensionsSection> {
+    let mut classes = Vec::new();
     for spec in [
         "points:16",
         "thresholds:64",
@@ -247,40 +499,130 @@ fn dimensions_section() -> anyhow::Result<Section> {
         let matrix = materialize(class.as_ref(), DEFAULT_CELL_LIMIT)?;
         let vc = vc_dimension(&matrix, &Budget::default())?;
         let ldim = littlestone_dimension(&matrix, Engine::Pruned, &Budget::default())?;
-        table.row(vec![
-            spec.to_string(),
-            class.len().to_string(),
-            vc.dimension.to_string(),
-            format!("{:?}", vc.shattered),
-            ldim.dimension.to_string(),
-            ldim.tree.depth().to_string(),
-        ]);
-        rows.push(json!({ "class": spec, "vc": vc.dimension, "ldim": ldim.dimension }));
+        check_shattered(&matrix, &vc.shattered)?;
+        let depth = check_littlestone_tree(&matrix, &ldim.tree)?;
+        anyhow::ensure!(
+            depth == ldim.dimension,
+            "{spec}: witness tree of depth {depth} for Ldim {}",
+            ldim.dimension
+        );
+        classes.push(DimensionRow {
+            class: spec.to_string(),
+            concepts: class.len(),
+            vc_dimension: vc.dimension,
+            shattered_set: vc.shattered,
+            littlestone_dimension: ldim.dimension,
+            tree_depth: depth,
+            witnesses_verified: true,
+        });
     }
-    Ok(Section {
-        title: "exact VC and Littlestone dimensions (with witnesses)",
-        text: format!(
-            "Dimensions computed exactly, each with a verified witness:\n{}",
-            table.render()
-        ),
-        json: json!({ "section": "dimensions", "classes": rows }),
-    })
+    Ok(DimensionsSection { classes })
 }
 
-fn learning_section(seed: u64) -> anyhow::Result<Section> {
+#[derive(Debug, Serialize)]
+struct EpsilonRate {
+    epsilon: f64,
+    success_rate: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct LearningRow {
+    n: usize,
+    erm_success_rate: f64,
+    generic: Vec<EpsilonRate>,
+}
+
+#[derive(Debug, Serialize)]
+struct EpsilonBound {
+    epsilon: f64,
+    bound: Bound,
+}
+
+#[derive(Debug, Serialize)]
+struct LearningSetup {
+    class: String,
+    scenario: ScenarioKind,
+    rows: Vec<LearningRow>,
+    /// The generic learner's bound for this scenario kind, per ε.
+    bounds: Vec<EpsilonBound>,
+}
+
+#[derive(Debug, Serialize)]
+struct LearningSection {
+    trials: usize,
+    alpha: f64,
+    beta: f64,
+    setups: Vec<LearningSetup>,
+}
+
+/// "ε=…: n ≤ …" for each explicit bound.
+fn bound_list(bounds: &[EpsilonBound]) -> String {
+    bounds
+        .iter()
+        .map(|b| match b.bound.sample_size() {
+            Some(n) => format!("ε={}: {n:.0}", b.epsilon),
+            None => format!("ε={}: none with explicit constants", b.epsilon),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl LearningSection {
+    fn render(&self) -> String {
+        let mut out = format!(
+            "Success rate (true error ≤ {}) over {} trials; generic = ε-DP exponential \
+             mechanism, erm = non-private baseline.\n",
+            self.alpha, self.trials
+        );
+        for setup in &self.setups {
+            let mut header = vec!["n".to_string(), "erm".to_string()];
+            if let Some(row) = setup.rows.first() {
+                header.extend(
+                    row.generic
+                        .iter()
+                        .map(|g| format!("generic ε={}", g.epsilon)),
+                );
+            }
+            let header: Vec<&str> = header.iter().map(String::as_str).collect();
+            let mut table = Table::new(&header);
+            for row in &setup.rows {
+                let mut cells = vec![row.n.to_string(), format!("{:.2}", row.erm_success_rate)];
+                cells.extend(row.generic.iter().map(|g| format!("{:.2}", g.success_rate)));
+                table.row(cells);
+            }
+            let name = match setup.bounds.first().map(|b| &b.bound) {
+                Some(Bound::Explicit { name, source, .. }) => format!("{name}; {source}"),
+                _ => "no explicit constants".to_string(),
+            };
+            out.push_str(&format!(
+                "\n{} ({:?})\n{}bound on n for success ≥ {} ({name}): {}\n",
+                setup.class,
+                setup.scenario,
+                table.render(),
+                1.0 - self.beta,
+                bound_list(&setup.bounds)
+            ));
+        }
+        out
+    }
+}
+
+fn learning_section(seed: u64) -> anyhow::Result<LearningSection> {
     const TRIALS: usize = 40;
     const ALPHA: f64 = 0.1;
-    let setups: [(&str, Box<dyn ConceptClass>, Distribution, u64); 3] = [
+    const BETA: f64 = 0.1;
+    const EPSILONS: [f64; 3] = [0.25, 1.0, 4.0];
+    let setups: [(&str, Box<dyn ConceptClass>, ExampleDistribution, u64); 3] = [
         (
             "thresholds:1024",
             parse_spec("thresholds:1024")?,
-            Distribution::Uniform,
+            ExampleDistribution::Uniform,
             300,
         ),
         (
             "points:1024 (mass 0.2 on the target)",
             parse_spec("points:1024")?,
-            Distribution::PointMass {
+            ExampleDistribution::PointMass {
                 point: 7,
                 mass: 0.2,
             },
@@ -289,19 +631,14 @@ fn learning_section(seed: u64) -> anyhow::Result<Section> {
         (
             "parities:8",
             parse_spec("parities:8")?,
-            Distribution::Uniform,
+            ExampleDistribution::Uniform,
             0b1011_0010,
         ),
     ];
-    let mut text = format!(
-        "Success rate (true error ≤ {ALPHA}) over {TRIALS} trials; generic = ε-DP exponential mechanism, \
-         erm = non-private baseline.\n"
-    );
-    let mut results = Vec::new();
+    let mut out = Vec::new();
     for (name, class, distribution, target) in setups {
-        let class_size = class.len() as f64;
         let scenario = Scenario::new(class, distribution, target, 0.0)?;
-        let mut table = Table::new(&["n", "erm", "generic ε=0.25", "generic ε=1", "generic ε=4"]);
+        let mut rows = Vec::new();
         for n in [25usize, 100, 400] {
             let config = TrialConfig {
                 trials: TRIALS,
@@ -309,55 +646,129 @@ fn learning_section(seed: u64) -> anyhow::Result<Section> {
                 alpha: ALPHA,
                 master_seed: seed,
             };
-            let mut row = vec![n.to_string()];
             let erm = run_trials(&scenario, &Erm::default() as &dyn Learner, config)?;
-            row.push(format!("{:.2}", erm.success_rate));
-            for epsilon in [0.25, 1.0, 4.0] {
+            let mut generic = Vec::new();
+            for epsilon in EPSILONS {
                 let learner = GenericLearner::new(Privacy::pure(epsilon)?)?;
                 let outcome = run_trials(&scenario, &learner, config)?;
-                row.push(format!("{:.2}", outcome.success_rate));
-                results.push(json!({
-                    "class": name, "n": n, "epsilon": epsilon, "success_rate": outcome.success_rate,
-                }));
+                generic.push(EpsilonRate {
+                    epsilon,
+                    success_rate: outcome.success_rate,
+                });
             }
-            table.row(row);
+            rows.push(LearningRow {
+                n,
+                erm_success_rate: erm.success_rate,
+                generic,
+            });
         }
-        let bounds: Vec<String> = [0.25, 1.0, 4.0]
+        // The labels come from the target (no noise): the realizable bound applies.
+        let bounds = EPSILONS
             .iter()
-            .map(|&e| {
-                format!(
-                    "ε={e}: {:.0}",
-                    generic_learner_sample_size(class_size, e, ALPHA, 0.1)
-                )
+            .map(|&epsilon| {
+                Ok(EpsilonBound {
+                    epsilon,
+                    bound: bounds_for(
+                        LearnerSpec::Generic,
+                        scenario.class(),
+                        scenario.kind(),
+                        epsilon,
+                        ALPHA,
+                        BETA,
+                    )?,
+                })
             })
-            .collect();
-        text.push_str(&format!(
-            "\n{name}\n{}bound on n for success ≥ 0.9 (KLNRS, explicit constants): {}\n",
-            table.render(),
-            bounds.join(", ")
-        ));
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        out.push(LearningSetup {
+            class: name.to_string(),
+            scenario: scenario.kind(),
+            rows,
+            bounds,
+        });
     }
-    Ok(Section {
-        title: "private learning: accuracy against ε and n",
-        text,
-        json: json!({ "section": "learning", "results": results }),
+    Ok(LearningSection {
+        trials: TRIALS,
+        alpha: ALPHA,
+        beta: BETA,
+        setups: out,
     })
+}
+
+#[derive(Debug, Serialize)]
+struct LearnerError {
+    learner: String,
+    mean_error: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct PredictionRow {
+    n: usize,
+    results: Vec<LearnerError>,
+}
+
+#[derive(Debug, Serialize)]
+struct PredictionSection {
+    class: String,
+    label_noise: f64,
+    scenario: ScenarioKind,
+    trials: usize,
+    flip_probability: f64,
+    per_prediction_epsilon: f64,
+    rows: Vec<PredictionRow>,
+    /// The generic learner's agnostic bound at ε = 1 (for excess error α = 0.1, β = 0.1).
+    generic_bound: Bound,
+}
+
+impl PredictionSection {
+    fn render(&self) -> String {
+        let mut table = Table::new(&["n", "erm", "stable + flips", "voting", "relabeling"]);
+        for row in &self.rows {
+            let mut cells = vec![row.n.to_string()];
+            cells.extend(row.results.iter().map(|r| format!("{:.3}", r.mean_error)));
+            table.row(cells);
+        }
+        let bound = match &self.generic_bound {
+            Bound::Explicit {
+                name,
+                source,
+                sample_size,
+            } => format!(
+                "For comparison, the {name} bound ({source}) at ε = 1, α = β = 0.1: n ≤ {sample_size:.0}.\n"
+            ),
+            Bound::NoExplicitConstants { reason } => format!("{reason}\n"),
+        };
+        format!(
+            "Mean true error over {} trials, {} with {} label noise (OPT = {}, an agnostic \
+             scenario); every private learner answers each query with ε ≤ {}. Flipping with \
+             η = {} floors the error at η + (1 − 2η)·OPT = {:.2}; voting (ERM on 7 blocks, \
+             noisy vote) pays only the vote's noise, about (1 − 2·OPT)/(1 + e^3.5) = 0.024 \
+             once the blocks agree. Relabeling ends in the same vote; its privacy is proven, \
+             but its accuracy guarantee is a conjecture: the column shows what it measured.\n{}{bound}",
+            self.trials,
+            self.class,
+            self.label_noise,
+            self.label_noise,
+            self.per_prediction_epsilon,
+            self.flip_probability,
+            self.flip_probability + (1.0 - 2.0 * self.flip_probability) * self.label_noise,
+            table.render()
+        )
+    }
 }
 
 /// Private prediction under label noise: the three per-prediction learners at ε ≤ 1
 /// against the non-private ERM, by mean true error.
-fn prediction_section(seed: u64) -> anyhow::Result<Section> {
+fn prediction_section(seed: u64) -> anyhow::Result<PredictionSection> {
     const TRIALS: usize = 40;
     const NOISE: f64 = 0.1;
     const ETA: f64 = 0.05;
     let scenario = Scenario::new(
         parse_spec("thresholds:64")?,
-        Distribution::Uniform,
+        ExampleDistribution::Uniform,
         20,
         NOISE,
     )?;
-    let mut table = Table::new(&["n", "erm", "stable + flips", "voting", "relabeling"]);
-    let mut results = Vec::new();
+    let mut rows = Vec::new();
     for n in [1000usize, 4000, 16000] {
         let config = TrialConfig {
             trials: TRIALS,
@@ -378,63 +789,96 @@ fn prediction_section(seed: u64) -> anyhow::Result<Section> {
                 VotingPredictor::new(1.0, 7)?,
             )?),
         ];
-        let mut row = vec![n.to_string()];
+        let mut results = Vec::new();
         for learner in &learners {
             let outcome = run_trials(&scenario, learner.as_ref(), config)?;
-            row.push(format!("{:.3}", outcome.mean_error));
-            results.push(json!({
-                "learner": learner.name(), "n": n, "mean_error": outcome.mean_error,
-            }));
+            results.push(LearnerError {
+                learner: learner.name(),
+                mean_error: outcome.mean_error,
+            });
         }
-        table.row(row);
+        rows.push(PredictionRow { n, results });
     }
-    Ok(Section {
-        title: "private prediction under label noise",
-        text: format!(
-            "Mean true error over {TRIALS} trials, thresholds:64 with {NOISE} label noise \
-             (OPT = {NOISE}); every private learner answers each query with ε ≤ 1. Flipping with \
-             η = {ETA} floors the error at η + (1 − 2η)·OPT = 0.14; voting (ERM on 7 blocks, noisy \
-             vote) and relabeling (which ends in the same vote) pay only the vote's noise, \
-             about (1 − 2·OPT)/(1 + e^3.5) = 0.024 once the blocks agree.\n{}",
-            table.render()
-        ),
-        json: json!({ "section": "prediction", "results": results }),
+    // Noisy labels: the agnostic bound applies.
+    let generic_bound = bounds_for(
+        LearnerSpec::Generic,
+        scenario.class(),
+        scenario.kind(),
+        1.0,
+        0.1,
+        0.1,
+    )?;
+    Ok(PredictionSection {
+        class: "thresholds:64".to_string(),
+        label_noise: NOISE,
+        scenario: scenario.kind(),
+        trials: TRIALS,
+        flip_probability: ETA,
+        per_prediction_epsilon: 1.0,
+        rows,
+        generic_bound,
     })
 }
 
-fn sanitizing_section(rng: &mut StdRng) -> anyhow::Result<Section> {
+#[derive(Debug, Serialize)]
+struct SanitizerResult {
+    sanitizer: String,
+    guarantee: Privacy,
+    guarantee_text: String,
+    max_query_error: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct SanitizingSection {
+    class: String,
+    data_points: usize,
+    results: Vec<SanitizerResult>,
+}
+
+impl SanitizingSection {
+    fn render(&self) -> String {
+        let mut table = Table::new(&["sanitizer", "guarantee", "max query error"]);
+        for r in &self.results {
+            table.row(vec![
+                r.sanitizer.clone(),
+                r.guarantee_text.clone(),
+                format!("{:.4}", r.max_query_error),
+            ]);
+        }
+        format!(
+            "Synthetic data for the counting queries of {} ({} points):\n{}",
+            self.class,
+            self.data_points,
+            table.render()
+        )
+    }
+}
+
+fn sanitizing_section(rng: &mut ChaCha8Rng) -> anyhow::Result<SanitizingSection> {
     use sanitizers::{Mwem, Sanitizer, ThresholdSanitizer, max_query_error};
     let class = parse_spec("thresholds:1024")?;
     // 5000 points, skewed towards small values.
     let data: Vec<u64> = (0..5000u64)
         .map(|i| (i * i) % 1024 * (i % 3 + 1) / 3)
         .collect();
-    let mut table = Table::new(&[
-        "sanitizer",
-        "guarantee",
-        "max query error over 1024 thresholds",
-    ]);
-    let mut rows = Vec::new();
     let sanitizers: Vec<Box<dyn Sanitizer>> = vec![
         Box::new(ThresholdSanitizer::new(Privacy::pure(1.0)?)?),
         Box::new(Mwem::new(Privacy::pure(1.0)?, 20)?),
     ];
+    let mut results = Vec::new();
     for sanitizer in sanitizers {
         let synthetic = sanitizer.sanitize(class.as_ref(), &data, rng)?;
         let (error, _) = max_query_error(class.as_ref(), &data, &synthetic)?;
-        table.row(vec![
-            sanitizer.name(),
-            sanitizer.privacy().to_string(),
-            format!("{error:.4}"),
-        ]);
-        rows.push(json!({ "sanitizer": sanitizer.name(), "max_query_error": error }));
+        results.push(SanitizerResult {
+            sanitizer: sanitizer.name(),
+            guarantee: sanitizer.privacy(),
+            guarantee_text: sanitizer.privacy().to_string(),
+            max_query_error: error,
+        });
     }
-    Ok(Section {
-        title: "private synthetic data",
-        text: format!(
-            "Synthetic data for the counting queries of thresholds:1024 (5000 points):\n{}",
-            table.render()
-        ),
-        json: json!({ "section": "sanitizing", "results": rows }),
+    Ok(SanitizingSection {
+        class: "thresholds:1024".to_string(),
+        data_points: data.len(),
+        results,
     })
 }

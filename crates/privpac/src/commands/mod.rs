@@ -1,4 +1,5 @@
-//! Command dispatch and the pieces every command shares (the random generator).
+//! Command dispatch and the pieces every command shares (the random generator, the
+//! parameters of learners and sanitizers).
 
 mod demo;
 mod dim;
@@ -8,9 +9,9 @@ mod online;
 mod sanitize;
 
 use rand::SeedableRng;
-use rand::rngs::StdRng;
+use rand_chacha::ChaCha8Rng;
 
-use crate::cli::{Cli, Command, Common, MechCommand};
+use crate::cli::{Cli, Command, Common, LearnerTuning, MechCommand, SanitizerOptions};
 
 /// Runs the parsed command line.
 pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
@@ -26,10 +27,39 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// The generator for a run: seeded when `--seed` is given, from OS entropy otherwise.
-pub(crate) fn rng(common: &Common) -> StdRng {
+/// The generator of a run: ChaCha8 seeded with `--seed` (the same seed gives the same
+/// output on every platform and rand version that keeps ChaCha8), from OS entropy
+/// otherwise.
+pub(crate) fn rng(common: &Common) -> ChaCha8Rng {
     match common.seed {
-        Some(seed) => StdRng::seed_from_u64(seed),
+        Some(seed) => ChaCha8Rng::seed_from_u64(seed),
         None => rand::make_rng(),
+    }
+}
+
+/// The sanitizer knobs of the command line as lab's parameters.
+pub(crate) fn sanitizer_params(options: SanitizerOptions) -> lab::SanitizerParams {
+    lab::SanitizerParams {
+        alpha: options.alpha,
+        rounds: options.rounds,
+        database_size: options.database_size,
+    }
+}
+
+/// The learner knobs of the command line as lab's parameters.
+pub(crate) fn learner_params(
+    epsilon: Option<f64>,
+    delta: f64,
+    tuning: LearnerTuning,
+    options: SanitizerOptions,
+) -> lab::LearnerParams {
+    lab::LearnerParams {
+        epsilon,
+        delta,
+        subset_size: tuning.subset_size,
+        flip_probability: tuning.flip_probability,
+        voters: tuning.voters,
+        vote_epsilon: tuning.vote_epsilon,
+        sanitizer: sanitizer_params(options),
     }
 }
