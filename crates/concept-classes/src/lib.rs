@@ -42,6 +42,7 @@ mod matrix;
 mod sample;
 mod spec;
 
+pub mod combinatorics;
 pub mod dimension;
 pub mod online;
 
