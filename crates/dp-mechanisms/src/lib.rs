@@ -40,7 +40,7 @@
 //!     ExponentialMechanism, Privacy};
 //! use rand::SeedableRng;
 //!
-//! let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
 //! let mut accountant = Accountant::new();
 //!
 //! // A private count.

@@ -30,7 +30,7 @@ use crate::privacy::{Privacy, Private};
 /// use rand::SeedableRng;
 /// let rr = RandomizedResponse::new(Privacy::pure(2.0)?);
 /// assert!((rr.flip_probability() - 1.0 / (1.0 + 2f64.exp())).abs() < 1e-15);
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
 /// let noisy = rr.flip_labels(&[true, false, true], &mut rng);
 /// assert_eq!(noisy.len(), 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -19,7 +19,8 @@ const LABEL_TABLE_LIMIT: u128 = 1 << 26;
 /// The candidate limit can be raised up to this (one `i64` score is stored per candidate).
 pub const MAX_CANDIDATE_LIMIT: u128 = 1 << 26;
 
-/// The Blum–Ligett–Roth sanitizer (BLR 2008; BNS16 Theorem 2.18): the exponential
+/// The Blum–Ligett–Roth sanitizer (BLR 2008, as quoted in Bun–Nissim–Stemmer, Theorem
+/// 2.18): the exponential
 /// mechanism over all multisets `D̂` of m points of X, with score `−max_{c∈C} |c(D) −
 /// c(D̂)|`.
 ///
@@ -46,9 +47,10 @@ pub const MAX_CANDIDATE_LIMIT: u128 = 1 << 26;
 /// `m = O((VC(C)·ln(1/α) + ln(1/β))/α²)` (VC bound; O(VC/α²) with the optimal
 /// Talagrand / Li–Long–Srinivasan bound), so `OPT_m ≤ α/2` and the error is at most α once
 /// `n = O(m·ln|X|/(αε) + ln(1/β)/(αε)) = O(VC(C)·ln|X|·ln(1/α)/(α³ε) + ln(1/β)/(αε))`.
-/// BNS16 Theorem 2.18 quotes `O(VC(C)·log|X|/(α³ε))`; we did not verify its exact form and
-/// constants against the paper (our derivation carries an extra `ln(1/α)` from the
-/// elementary VC bound).
+/// This is exactly the statement of Bun–Nissim–Stemmer Theorem 2.18: `n =
+/// O(VC(C)·log|X|·log(1/α)/(α³ε) + log(1/β)/(αε))` with an output database of
+/// `m = O(VC(C)·log(1/α)/α²)` points. The theorem is asymptotic; the constants in
+/// [`Self::error_bound`] are the exponential mechanism's, for the m chosen here.
 ///
 /// # Running time
 /// `O(N·|C|)` to score all candidates (plus `O(|C|·|X|)` to tabulate labels), then O(N)
@@ -73,7 +75,7 @@ pub const MAX_CANDIDATE_LIMIT: u128 = 1 << 26;
 /// let class = Thresholds::new(8)?;
 /// let data: Vec<u64> = (0..4000).map(|i| (i % 5) as u64).collect(); // uniform on 0..5
 /// let blr = BlumLigettRoth::new(Privacy::pure(1.0)?, 5)?;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
 /// let synthetic = blr.sanitize(&class, &data, &mut rng)?;
 /// let (error, _) = max_query_error(&class, &data, &synthetic)?;
 /// assert!(error <= blr.error_bound(&class, &data, 1e-6)?);

@@ -11,7 +11,7 @@
 mod accountant;
 mod composition;
 mod group;
-mod rounding;
+pub(crate) mod rounding;
 mod secrecy;
 mod subsampling;
 

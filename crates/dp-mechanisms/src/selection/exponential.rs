@@ -104,7 +104,7 @@ pub struct LevelChoice {
 /// let scores = [3.0, 1.0, 0.0];
 /// let probabilities = mech.probabilities(&scores)?;
 /// assert!(probabilities[0] > probabilities[1]);
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(42);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
 /// let chosen = mech.select(&scores, &mut rng)?;
 /// assert!(chosen < 3);
 /// assert!(mech.privacy().is_pure());

@@ -34,7 +34,7 @@ use crate::privacy::{Privacy, Private};
 /// use dp_mechanisms::{Privacy, ReportNoisyMax};
 /// use rand::SeedableRng;
 /// let rnm = ReportNoisyMax::new(Privacy::pure(1.0)?, 1)?;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(2);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
 /// let winner = rnm.select(&[10, 500, 3], &mut rng)?;
 /// assert_eq!(winner, 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
