@@ -9,8 +9,9 @@
 //! private by flipping the predicted label (randomized response).
 //!
 //! The stability and privacy parameters stated here are **our own derivation** for this
-//! exact construction (proved in the docs below and measured exactly in the tests); we
-//! have not reproduced the paper's constants.
+//! exact construction (proved in the docs below and measured exactly in the tests). The
+//! paper's own bounds (Theorem 1, Corollary 1) are not restated: their formulas are lost
+//! in the text of the paper privpac's docs were checked against.
 
 use concept_classes::combinatorics::{binomial, next_combination};
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
@@ -35,12 +36,14 @@ use crate::learner::Learner;
 /// `|q' − q| ≤ min{(e^ε−1)q, (1−e^{−ε})(1−q)} ≤ tanh(ε/2)`.
 ///
 /// The output hypothesis itself is **not** differentially private (the cover depends on
-/// the examples in T), so [`Learner::privacy`] returns `None`; use
+/// the examples in T), so [`Learner::guarantee`] reports uniform stability only; use
 /// [`PrivatePrediction`] for a privacy guarantee on predictions.
 ///
 /// # Sample complexity
-/// As the generic learner over a cover of size at most `Σ_{i≤d} C(t, i)` (Sauer–Shelah),
-/// plus what T needs to be an ε-net; see the module documentation for the source.
+/// As the generic learner over a cover of size at most `Σ_{i≤d} C(t, i)` (Sauer–Shelah;
+/// Dagan–Feldman Lemma 2), plus what T needs to be an α-net of C with respect to the
+/// uniform distribution on the sample (their Lemma 1); the combined bound is their
+/// Theorem 1 (see the module documentation).
 ///
 /// # Running time
 /// O(|C|·n) (dense error profile plus the labelings of C on T); for classes up to the

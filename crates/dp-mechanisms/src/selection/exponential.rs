@@ -217,12 +217,12 @@ impl ExponentialMechanism {
         Ok(LevelChoice { level, offset })
     }
 
-    /// The output probabilities of [`Self::sample`] on `scores` (of the ideal mechanism the
+    /// The output probabilities of [`Self::select`] on `scores` (of the ideal mechanism the
     /// sampler realizes up to a factor `e^{±2η}`), for tests and teaching. Probabilities
     /// below about `1e-308` underflow to 0 here; use [`Self::log_probabilities`] for those.
     ///
     /// # Errors
-    /// As for [`Self::sample`].
+    /// As for [`Self::select`].
     pub fn probabilities(&self, scores: &[f64]) -> Result<Vec<f64>> {
         Ok(self
             .log_probabilities(scores)?
@@ -231,10 +231,10 @@ impl ExponentialMechanism {
             .collect())
     }
 
-    /// Natural logarithms of the output probabilities of [`Self::sample`].
+    /// Natural logarithms of the output probabilities of [`Self::select`].
     ///
     /// # Errors
-    /// As for [`Self::sample`].
+    /// As for [`Self::select`].
     pub fn log_probabilities(&self, scores: &[f64]) -> Result<Vec<f64>> {
         let best = max_finite(scores)?;
         let log_weights: Vec<f64> = scores
