@@ -236,6 +236,138 @@ mod tests {
         }
     }
 
+    /// A double-double number `hi + lo` (about 106 bits), for reference values.
+    #[derive(Clone, Copy, Debug)]
+    struct Dd {
+        hi: f64,
+        lo: f64,
+    }
+
+    impl Dd {
+        fn of(value: f64) -> Self {
+            Dd { hi: value, lo: 0.0 }
+        }
+
+        fn add(self, other: Self) -> Self {
+            let s = self.hi + other.hi;
+            let error = sum_error(self.hi, other.hi);
+            let lo = error + self.lo + other.lo;
+            let hi = s + lo;
+            Dd {
+                hi,
+                lo: lo - (hi - s),
+            }
+        }
+
+        fn mul(self, other: Self) -> Self {
+            let p = self.hi * other.hi;
+            let lo = self.hi.mul_add(other.hi, -p) + self.hi * other.lo + self.lo * other.hi;
+            let hi = p + lo;
+            Dd {
+                hi,
+                lo: lo - (hi - p),
+            }
+        }
+
+        /// `upper ≥ self`, compared exactly enough (the hi parts are close).
+        fn is_below(self, upper: f64) -> bool {
+            (upper - self.hi) - self.lo >= 0.0
+        }
+    }
+
+    /// `e^x` for `|x| ≤ 60` to about 100 bits: `x = k·ln 2 + r` with a two-part ln 2, the
+    /// Taylor series of `e^r` in double-double, then an exact scaling by `2^k`.
+    fn exp_dd(x: Dd) -> Dd {
+        const LN2_HI: f64 = std::f64::consts::LN_2;
+        const LN2_LO: f64 = 2.319_046_813_846_299_6e-17;
+        let k = (x.hi / LN2_HI).round();
+        let r = x
+            .add(Dd::of(-k).mul(Dd::of(LN2_HI)))
+            .add(Dd::of(-k).mul(Dd::of(LN2_LO)));
+        let mut term = Dd::of(1.0);
+        let mut sum = Dd::of(1.0);
+        for i in 1..32 {
+            // Divide by i exactly enough: multiply by the double-double 1/i.
+            let inverse = 1.0 / i as f64;
+            let inverse = Dd {
+                hi: inverse,
+                lo: (-inverse).mul_add(i as f64, 1.0) / i as f64,
+            };
+            term = term.mul(r).mul(inverse);
+            sum = sum.add(term);
+        }
+        let scale = 2f64.powi(k as i32);
+        Dd {
+            hi: sum.hi * scale,
+            lo: sum.lo * scale,
+        }
+    }
+
+    /// `ln(y)` for a double-double `y` in `[1e-12, 1e12]`: one Newton step
+    /// `l + (y·e^{−l} − 1)` from the platform's `ln`, which squares its error.
+    fn ln_dd(y: Dd) -> Dd {
+        let start = Dd::of(y.hi.ln());
+        let correction = y
+            .mul(exp_dd(Dd {
+                hi: -start.hi,
+                lo: 0.0,
+            }))
+            .add(Dd::of(-1.0));
+        start.add(correction)
+    }
+
+    #[test]
+    fn reference_functions_are_right() {
+        let e = exp_dd(Dd::of(1.0));
+        assert!((e.hi - std::f64::consts::E).abs() <= f64::EPSILON);
+        let ln2 = ln_dd(Dd::of(2.0));
+        assert_eq!(ln2.hi, std::f64::consts::LN_2);
+        assert!((ln2.lo - 2.319_046_813_846_299_6e-17).abs() < 1e-30);
+    }
+
+    /// The libm assumption behind [`LIBM_STEPS`], checked: every transcendental bound is
+    /// above a ~100-bit reference (and within 8 floats of it), on a grid and on seeded
+    /// random points. A platform library less accurate than assumed fails here.
+    #[test]
+    fn transcendental_bounds_hold_against_a_double_double_reference() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
+        let close =
+            |upper: f64, reference: Dd| upper - reference.hi <= 8.0 * upper.abs() * f64::EPSILON;
+        for i in 0..20_000 {
+            // Arguments spread over (0, 40] on a log scale, grid and random.
+            let t = if i % 2 == 0 {
+                f64::from(i) / 20_000.0
+            } else {
+                rng.random_range(0.0..1.0)
+            };
+            let x = 1e-12 * (40e12f64).powf(t);
+            let exp = exp_dd(Dd::of(x));
+            assert!(exp.is_below(exp_up(x)) && close(exp_up(x), exp), "exp({x})");
+            let exp_m1 = exp.add(Dd::of(-1.0));
+            assert!(
+                exp_m1.is_below(exp_m1_up(x)) && close(exp_m1_up(x), exp_m1),
+                "exp_m1({x})"
+            );
+            let ln_1p = ln_dd(Dd::of(1.0).add(Dd::of(x)));
+            assert!(
+                ln_1p.is_below(ln_1p_up(x)) && close(ln_1p_up(x), ln_1p),
+                "ln_1p({x})"
+            );
+            // −ln on (0, 1): the same spread mapped into [1e-12, 1).
+            let y = (x / 40.0).min(0.999_999);
+            let neg_ln = ln_dd(Dd::of(y));
+            let neg_ln = Dd {
+                hi: -neg_ln.hi,
+                lo: -neg_ln.lo,
+            };
+            assert!(
+                neg_ln.is_below(neg_ln_up(y)) && close(neg_ln_up(y), neg_ln),
+                "−ln({y})"
+            );
+        }
+    }
+
     proptest! {
         /// Against exact two-product / division residuals: the result is never below the
         /// exact value and never more than one float above it.
