@@ -45,6 +45,7 @@ mod matrix;
 mod sample;
 mod spec;
 
+pub mod combinatorics;
 pub mod conformance;
 pub mod dimension;
 pub mod online;

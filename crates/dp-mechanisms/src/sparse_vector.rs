@@ -3,6 +3,8 @@
 
 use rand::Rng;
 
+use crate::accounting::advanced_composition;
+use crate::accounting::rounding::mul_up;
 use crate::error::{Error, Result};
 use crate::noise::DiscreteLaplace;
 use crate::privacy::{Privacy, Private};
@@ -106,14 +108,34 @@ impl SparseVector {
     /// The per-round budget ε₀ for `c` rounds under `privacy` (see the type docs).
     pub fn round_epsilon(privacy: Privacy, max_above: u64) -> f64 {
         let c = max_above as f64;
-        let basic = privacy.epsilon() / c;
-        if privacy.is_pure() {
-            return basic;
+        let epsilon = privacy.epsilon();
+        let basic = epsilon / c;
+        let candidate = if privacy.is_pure() {
+            basic
+        } else {
+            // Solve 2c·x² + a·x − ε = 0 with a = √(2c ln(1/δ)), keep x ≤ 1.
+            let a = (2.0 * c * (1.0 / privacy.delta()).ln()).sqrt();
+            let advanced = (-a + (a * a + 8.0 * c * epsilon).sqrt()) / (4.0 * c);
+            basic.max(advanced.min(1.0))
+        };
+        // The closed forms are evaluated in floating point and may land a little above the
+        // exact root; shrink until the composition, evaluated rounding up as the accounting
+        // functions report it, is within ε.
+        let fits = |x: f64| {
+            mul_up(c, x) <= epsilon
+                || (!privacy.is_pure()
+                    && Privacy::pure(x)
+                        .and_then(|p| advanced_composition(p, max_above, privacy.delta()))
+                        .is_ok_and(|total| total.epsilon() <= epsilon))
+        };
+        let mut x = candidate;
+        for _ in 0..200 {
+            if fits(x) {
+                break;
+            }
+            x *= 1.0 - 1e-15;
         }
-        // Solve 2c·x² + a·x − ε = 0 with a = √(2c ln(1/δ)), keep x ≤ 1.
-        let a = (2.0 * c * (1.0 / privacy.delta()).ln()).sqrt();
-        let advanced = (-a + (a * a + 8.0 * c * privacy.epsilon()).sqrt()) / (4.0 * c);
-        basic.max(advanced.min(1.0))
+        x
     }
 
     /// Answers one query: `true` if the noisy answer is at or above the noisy threshold.
@@ -231,6 +253,40 @@ mod tests {
             .unwrap()
             .epsilon();
         assert!((composed - 1.0).abs() < 1e-9, "{composed}");
+    }
+
+    /// The exact real product c·ε₀ is at most ε (a fused multiply-add gives its sign).
+    fn basic_fits(c: u64, e0: f64, epsilon: f64) -> bool {
+        (c as f64).mul_add(e0, -epsilon) <= 0.0
+    }
+
+    #[test]
+    fn round_budget_composes_to_at_most_epsilon_after_rounding_up() {
+        let mut shrunk = 0;
+        for epsilon in [0.1, 0.3, 0.7, 1.0, 2.5] {
+            for c in [1u64, 3, 7, 10, 49, 400] {
+                let pure = Privacy::pure(epsilon).unwrap();
+                let e0 = SparseVector::round_epsilon(pure, c);
+                assert!(basic_fits(c, e0, epsilon), "ε = {epsilon}, c = {c}: {e0}");
+                assert!(e0 >= epsilon / c as f64 * (1.0 - 1e-12));
+                shrunk += usize::from(e0 < epsilon / c as f64);
+                for delta in [1e-9, 1e-6, 1e-3] {
+                    let approx = Privacy::new(epsilon, delta).unwrap();
+                    let e0 = SparseVector::round_epsilon(approx, c);
+                    let advanced_total =
+                        crate::advanced_composition(Privacy::pure(e0).unwrap(), c, delta)
+                            .map(|p| p.epsilon())
+                            .unwrap_or(f64::INFINITY);
+                    assert!(
+                        basic_fits(c, e0, epsilon) || advanced_total <= epsilon,
+                        "ε = {epsilon}, δ = {delta}, c = {c}: {e0}, {advanced_total}"
+                    );
+                }
+            }
+        }
+        // Some ε/c round up in floating point (1/10 does: 10 × 0.1 > 1): those had to shrink.
+        assert!(!basic_fits(10, 1.0 / 10.0, 1.0));
+        assert!(shrunk > 0);
     }
 
     #[test]

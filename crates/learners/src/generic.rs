@@ -16,13 +16,18 @@ use crate::learner::Learner;
 /// # Privacy
 /// ε-differentially private (pure) with respect to changing one example: each concept's
 /// number of mistakes has sensitivity 1, so this is the exponential mechanism with Δ = 1
-/// (KLNRS 2008, Theorem 3.4; Dwork–Roth Theorem 3.10). Sampling uses the count-weighted
-/// path of [`ExponentialMechanism`], whose floating-point error is paid for out of ε.
+/// (Bun–Nissim–Stemmer Proposition 3.8(1); Dwork–Roth Theorem 3.10; the privacy step of
+/// Sivakumar's Theorem 3.3 and of Kalavasis's Lecture 5 Theorem 1). Sampling uses the
+/// count-weighted path of [`ExponentialMechanism`], whose floating-point error is paid for
+/// out of ε.
 ///
 /// # Sample complexity
 /// Proper and agnostic: `n = O((ln|C| + ln(1/β))·(1/(εα) + 1/α²))` examples suffice
-/// (KLNRS Theorem 3.4); see [`crate::bounds::generic_learner_sample_size`] for the explicit
-/// finite-class bound used in the tests.
+/// (Kasiviswanathan et al., as quoted in Bun–Nissim–Stemmer Theorem 2.22 and Kalavasis's
+/// Lecture 5 Theorem 1). Explicit constants, one function per scenario:
+/// [`crate::bounds::generic_learner_sample_size`] (agnostic: error at most OPT + α) and
+/// [`crate::bounds::realizable_generic_learner_sample_size`] (target in C: error at most
+/// α, linear in 1/α).
 ///
 /// # Running time
 /// One error profile as runs, grouped by error count (O(r log r) for r runs), then
@@ -41,7 +46,7 @@ use crate::learner::Learner;
 /// let pairs: Vec<(u64, bool)> = (0..2000u64).map(|i| (i * 500, i * 500 <= 300_000)).collect();
 /// let sample = LabeledSample::from_pairs(class.domain(), &pairs)?;
 /// let learner = GenericLearner::new(Privacy::pure(1.0)?)?;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
 /// let hypothesis = learner.learn(&class, &sample, &mut rng)?;
 /// # let _ = hypothesis;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -49,7 +54,8 @@ use crate::learner::Learner;
 ///
 /// # References
 /// S. P. Kasiviswanathan, H. K. Lee, K. Nissim, S. Raskhodnikova, A. Smith, "What can we
-/// learn privately?", FOCS 2008 / SIAM J. Comput. 2011.
+/// learn privately?", FOCS 2008 / SIAM J. Comput. 2011 (through the statements of the
+/// lecture notes and of Bun–Nissim–Stemmer cited above).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GenericLearner {
     mechanism: ExponentialMechanism,

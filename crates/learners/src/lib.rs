@@ -19,10 +19,14 @@
 //!   Dagan–Feldman's Theorem 2 (subsample, exponential mechanism over the dichotomies of
 //!   the subsample, relabel, vote), with its per-prediction ε derived and measured
 //!   exactly.
-//! - [`Subsampled`]: the empirical-learner conversion through secrecy of the sample.
+//! - [`Subsampled`]: Bun–Nissim–Stemmer's empirical-learner conversion (Theorem 2.24):
+//!   run a learner on n rows drawn with replacement from m ≥ 2n, private through secrecy
+//!   of the sample (their Lemma 2.25, ratio corrected); [`Subsampled::theorem_2_24`] takes
+//!   m = 9n.
 //! - [`SanitizerLearner`]: sanitize with respect to C⊕, then choose among one concept per
 //!   dichotomy on the synthetic database (generic over any `sanitizers::Sanitizer`).
-//! - [`bounds`]: sample-complexity formulas, each with its source.
+//! - [`bounds`]: sample-complexity formulas, each with its source and the scenario it is
+//!   for (realizable or agnostic).
 //!
 //! # Example
 //! ```
@@ -34,7 +38,7 @@
 //! let class = Thresholds::new(100)?;
 //! let pairs: Vec<(u64, bool)> = (0..200u64).map(|i| (i % 100, i % 100 <= 42)).collect();
 //! let sample = LabeledSample::from_pairs(class.domain(), &pairs)?;
-//! let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
 //! for learner in [&Erm::default() as &dyn Learner, &GenericLearner::new(Privacy::pure(1.0)?)?] {
 //!     let hypothesis = learner.learn(&class, &sample, &mut rng)?;
 //!     println!("{}: {hypothesis:?}, {}", learner.name(), learner.guarantee(sample.len()));

@@ -9,9 +9,11 @@
 //! private by flipping the predicted label (randomized response).
 //!
 //! The stability and privacy parameters stated here are **our own derivation** for this
-//! exact construction (proved in the docs below and measured exactly in the tests); we
-//! have not reproduced the paper's constants.
+//! exact construction (proved in the docs below and measured exactly in the tests). The
+//! paper's own bounds (Theorem 1, Corollary 1) are not restated: their formulas are lost
+//! in the text of the paper privpac's docs were checked against.
 
+use concept_classes::combinatorics::{binomial, next_combination};
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
 use dp_mechanisms::{ExponentialMechanism, Guarantee, Privacy, RandomBits};
 use rand::Rng;
@@ -34,12 +36,14 @@ use crate::learner::Learner;
 /// `|q' − q| ≤ min{(e^ε−1)q, (1−e^{−ε})(1−q)} ≤ tanh(ε/2)`.
 ///
 /// The output hypothesis itself is **not** differentially private (the cover depends on
-/// the examples in T), so [`Learner::privacy`] returns `None`; use
+/// the examples in T), so [`Learner::guarantee`] reports uniform stability only; use
 /// [`PrivatePrediction`] for a privacy guarantee on predictions.
 ///
 /// # Sample complexity
-/// As the generic learner over a cover of size at most `Σ_{i≤d} C(t, i)` (Sauer–Shelah),
-/// plus what T needs to be an ε-net; see the module documentation for the source.
+/// As the generic learner over a cover of size at most `Σ_{i≤d} C(t, i)` (Sauer–Shelah;
+/// Dagan–Feldman Lemma 2), plus what T needs to be an α-net of C with respect to the
+/// uniform distribution on the sample (their Lemma 1); the combined bound is their
+/// Theorem 1 (see the module documentation).
 ///
 /// # Running time
 /// O(|C|·n) (dense error profile plus the labelings of C on T); for classes up to the
@@ -92,7 +96,8 @@ impl StableLearner {
     ) -> Result<Vec<f64>> {
         let n = sample.len();
         let t = self.subset_size.min(n);
-        let subsets = binomial(n, t);
+        // Saturating: a count beyond u128 is rejected by the limit below, never overflows.
+        let subsets = binomial(n as u128, t as u128);
         if subsets > 1_000_000 {
             return Err(Error::InvalidParameter {
                 name: "number of subsets to enumerate",
@@ -320,20 +325,30 @@ fn cover_on(class: &dyn ConceptClass, points: &[Point], len: usize) -> Vec<usize
     Labelings::new(class, points, len).first
 }
 
-fn binomial(n: usize, k: usize) -> u128 {
-    (0..k).fold(1u128, |acc, i| acc * (n - i) as u128 / (i + 1) as u128)
-}
+#[cfg(test)]
+mod tests {
+    use concept_classes::Thresholds;
 
-fn next_combination(subset: &mut [usize], n: usize) -> bool {
-    let m = subset.len();
-    for i in (0..m).rev() {
-        if subset[i] < n - m + i {
-            subset[i] += 1;
-            for j in i + 1..m {
-                subset[j] = subset[j - 1] + 1;
-            }
-            return true;
+    use super::*;
+
+    /// C(300, 150) ≈ 9.4·10^88 overflows u128 (the old `binomial` panicked or wrapped);
+    /// the saturating count is rejected by the enumeration limit with a typed error.
+    #[test]
+    fn huge_subset_counts_saturate_into_a_typed_error() {
+        let class = Thresholds::new(8).unwrap();
+        let pairs: Vec<(u64, bool)> = (0..300u64).map(|i| (i % 8, i % 8 <= 3)).collect();
+        let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
+        let learner = StableLearner::new(1.0, 150).unwrap();
+        match learner.concept_distribution(&class, &sample) {
+            Err(Error::InvalidParameter { value, .. }) => assert_eq!(value, u128::MAX as f64),
+            other => panic!("expected the subset limit, got {other:?}"),
         }
+        // Just inside the limit (C(20, 4) = 4845 subsets) it enumerates and sums to 1.
+        let small = LabeledSample::from_pairs(class.domain(), &pairs[..20]).unwrap();
+        let distribution = StableLearner::new(1.0, 4)
+            .unwrap()
+            .concept_distribution(&class, &small)
+            .unwrap();
+        assert!((distribution.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     }
-    false
 }

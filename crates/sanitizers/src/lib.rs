@@ -60,7 +60,7 @@
 //!     Box::new(ThresholdSanitizer::new(Privacy::pure(1.0)?)?),
 //!     Box::new(Mwem::new(Privacy::pure(1.0)?, 30)?),
 //! ];
-//! let mut rng = rand::rngs::StdRng::seed_from_u64(42);
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
 //! for sanitizer in &sanitizers {
 //!     let synthetic = sanitizer.sanitize(&class, &data, &mut rng)?;
 //!     let (error, worst) = max_query_error(&class, &data, &synthetic)?;

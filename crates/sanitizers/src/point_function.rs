@@ -12,8 +12,9 @@ use crate::synthetic::SyntheticDatabase;
 /// The largest synthetic database the reconstruction builds.
 pub const MAX_DATABASE_SIZE: usize = 1 << 26;
 
-/// The point-function sanitizer (the stability-based histogram, as used by Bun, Nissim
-/// and Stemmer 2016, Algorithm 1 / Proposition 2.20, for `POINT_X`).
+/// The point-function sanitizer for `POINT_X`: a stability-based histogram in the role of
+/// Bun–Nissim–Stemmer's Algorithm 1 (Proposition 2.20), private for every data size (see
+/// the sample-complexity section for how it differs from theirs).
 ///
 /// On data `D ∈ X^n` with counts `h_x`, for every point **present in the data** (only
 /// those) it draws `ĥ_x = h_x + Z_x`, `Z_x ~ Lap_Z(2/ε)` exactly, and releases
@@ -60,9 +61,15 @@ pub const MAX_DATABASE_SIZE: usize = 1 << 26;
 /// one synthetic copy. So `max_x |c_x(D) − c_x(D̂)| ≤ max(2t/n + 1/m, (τ − 1 + t)/n)`
 /// ([`Self::error_bound`]), which is at most α for `m = ⌈2/α⌉` once
 /// `n ≥ max(4t, τ − 1 + t)/α`, i.e. `n = O((ln(1/δ) + ln(n/β))/(αε))`.
-/// (BNS16 state `O(log(1/(αβδ))/(αε))` for their sanitizer; our union bound over the
-/// present points gives `ln n` in place of `ln(1/α)`. We have not checked their constant
-/// or exact statement against the paper.)
+/// Bun–Nissim–Stemmer's Proposition 2.20 states `n = O(log(1/(αβδ))/(αε))` for their
+/// Algorithm 1, which releases 0 for frequencies at most α/4, adds `Lap(2/(εn))` to the
+/// others and releases 0 again below α/2; their union bound runs over the at most 4/α
+/// heavy points, which gives `ln(1/α)` where ours over the present points gives `ln n`.
+/// The difference that matters for privacy: their argument needs
+/// `½·exp(−εnα/8 + ε/2) ≤ δ/2`, i.e. `n ≥ 8·ln(1/δ)/(εα) + 4/α`, and below that size the
+/// literal algorithm is not (ε, δ)-DP; this sanitizer noises only the points present in
+/// the data and thresholds the *noisy* count at τ calibrated to δ, so it is private for
+/// every n.
 ///
 /// # Running time
 /// O(n log n + m), independent of |X|: only points present in the data get noise, and the
@@ -84,7 +91,7 @@ pub const MAX_DATABASE_SIZE: usize = 1 << 26;
 /// let class = Points::new(Domain::ordered(1 << 40)?);
 /// let data: Vec<u64> = (0..20_000).map(|i| [7, 1 << 39, 12345][i % 3]).collect();
 /// let sanitizer = PointSanitizer::new(Privacy::new(1.0, 1e-6)?, 0.05)?;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
 /// let synthetic = sanitizer.sanitize(&class, &data, &mut rng)?;
 /// assert_eq!(synthetic.points().map(<[u64]>::len), Some(40)); // m = ⌈2/α⌉
 /// let (error, _) = max_query_error(&class, &data, &synthetic)?;

@@ -49,11 +49,14 @@ pub const THRESHOLD_DOMAIN_LIMIT: u128 = 1 << 24;
 ///
 /// i.e. `n = O(log²|X| · log(|X|/β) / (αε))` suffices for error α. This union bound is
 /// crude: for each single prefix the sum of L Laplace variables concentrates at
-/// `O(√L · (2L/ε) · √ln(1/β))`, which gives Chan–Shi–Song's `O((log N)^{1.5}/ε)` per-query
-/// error (their Theorem 3.x; not re-derived here).
+/// `O(√L · (2L/ε) · √ln(1/β))`, which gives the `O((log N)^{1.5}/ε)` per-query error of
+/// Chan–Shi–Song (not re-derived here, and that paper is not among the sources privpac's
+/// docs were checked against, so no theorem number is given).
 ///
-/// The `2^{O(log*|X|)}` recursive construction of Bun–Nissim–Stemmer–Vadhan (2015) is **not**
-/// implemented.
+/// Bun–Nissim–Stemmer's Proposition 2.21 quotes a sanitizer for `THRESH_X` with sample
+/// complexity `O((1/(αε))·2^{log*|X|}·log*|X|·log(log*|X|/(εδ))·log(1/β)·log^{2.5}(1/α))`,
+/// the recursive construction of Bun–Nissim–Stemmer–Vadhan (2015). It is **not**
+/// implemented: its algorithm is not given in that paper.
 ///
 /// # Running time
 /// O(N + n) time and O(N) memory: one exact noise draw per left child, about N draws,
@@ -76,7 +79,7 @@ pub const THRESHOLD_DOMAIN_LIMIT: u128 = 1 << 24;
 /// let class = Thresholds::new(1 << 12)?;
 /// let data: Vec<u64> = (0..50_000u64).map(|i| (i * i) % 4096).collect();
 /// let sanitizer = ThresholdSanitizer::new(Privacy::pure(1.0)?)?;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
 /// let synthetic = sanitizer.sanitize(&class, &data, &mut rng)?;
 /// let (error, _) = max_query_error(&class, &data, &synthetic)?;
 /// assert!(error <= sanitizer.error_bound(1 << 12, data.len(), 1e-6)?);

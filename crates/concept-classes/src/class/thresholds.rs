@@ -6,8 +6,9 @@ use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 use crate::sample::LabeledSample;
 
-/// Thresholds over `[N]` as in Bun–Nissim–Stemmer: concept `t ∈ [N]` labels `y` with 1
-/// iff `y ≤ t`. VC dimension 1; Littlestone dimension ⌊log2 N⌋ (a chain of N nested
+/// Thresholds over `[N]`: concept `t ∈ [N]` labels `y` with 1 iff `y ≤ t`, i.e. the
+/// indicators of the N non-empty prefixes of the domain (Bun–Nissim–Stemmer's `THRESH_X`
+/// is "1 on a prefix"; add the empty prefix with [`crate::class::WithZero`]). VC dimension 1; Littlestone dimension ⌊log2 N⌋ (a chain of N nested
 /// sets; ⌊log2(N+1)⌋ with the all-zero concept added, see [`crate::class::WithZero`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Thresholds {

@@ -5,8 +5,10 @@ use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 
 /// `C⊕ = {f ⊕ g : f, g ∈ C}`: concept `i·|C| + j` is `c_i ⊕ c_j` (|C|² ids; different ids
-/// may name the same function). The class Beimel–Nissim–Stemmer sanitize against to learn
-/// every concept of C from one synthetic database.
+/// may name the same function). A sanitization of the data with respect to `C⊕`
+/// preserves every disagreement `error_D(f, g)` between concepts of C, which is what lets
+/// one synthetic database serve to learn any concept of C (Beimel–Nissim–Stemmer, quoted
+/// as Bun–Nissim–Stemmer Theorem 2.23, and their Algorithm 2 for k concepts).
 ///
 /// The inner class may be owned (`Box<dyn ConceptClass>`, the default) or borrowed
 /// (`&dyn ConceptClass`).

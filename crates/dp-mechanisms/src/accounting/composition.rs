@@ -1,6 +1,9 @@
 //! Basic and advanced composition.
 
 use crate::accounting::composed;
+use crate::accounting::rounding::{
+    add_up, exp_m1_up, mul_up, neg_ln_up, sqrt_up, to_f64_up, upper_sum,
+};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
 
@@ -39,7 +42,12 @@ pub fn basic_composition(guarantees: &[Privacy]) -> Result<Privacy> {
 /// This is the form stated by Bun, Nissim and Stemmer (and by Dwork, Rothblum, Vadhan
 /// 2010), which follows from the sharper `√(2m ln(1/δ'))·ε + mε(e^ε − 1)` (Dwork–Roth
 /// Theorem 3.20) because `e^ε − 1 ≤ 2ε` for ε ≤ 1. For ε > 1 that inequality fails, so
-/// there we return the sharper Dwork–Roth form, which is always valid.
+/// there we return the sharper Dwork–Roth form, which is always valid. (Bun–Nissim–Stemmer
+/// Theorem 2.16(2) prints the left side as ϵ; it is the composed ε′.)
+///
+/// Both results are rounded up, never down: every operation rounds toward +∞ (see the
+/// accounting module's rounding helpers), so the reported ε′ and δ are at least the exact
+/// values of the formulas.
 ///
 /// # Errors
 /// [`Error::InvalidCount`] for m = 0, [`Error::InvalidDelta`] unless 0 < δ' < 1,
@@ -50,7 +58,7 @@ pub fn basic_composition(guarantees: &[Privacy]) -> Result<Privacy> {
 /// use dp_mechanisms::{advanced_composition, Privacy};
 /// let total = advanced_composition(Privacy::pure(0.01)?, 1000, 1e-6)?;
 /// let expected = (2.0 * 1000.0 * (1e6f64).ln()).sqrt() * 0.01 + 2.0 * 1000.0 * 1e-4;
-/// assert!((total.epsilon() - expected).abs() < 1e-12);
+/// assert!(total.epsilon() >= expected && total.epsilon() - expected < 1e-14);
 /// assert!(total.epsilon() < 10.0); // basic composition would give 10
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -63,24 +71,24 @@ pub fn advanced_composition(each: Privacy, m: u64, delta_prime: f64) -> Result<P
         });
     }
     validate_delta_prime(delta_prime)?;
-    let m_f = m as f64;
+    let m_f = to_f64_up(m);
     let epsilon = each.epsilon();
     let second_order = if epsilon <= 1.0 {
-        2.0 * m_f * epsilon * epsilon
+        mul_up(2.0 * m_f, mul_up(epsilon, epsilon))
     } else {
-        m_f * epsilon * epsilon.exp_m1()
+        mul_up(mul_up(m_f, epsilon), exp_m1_up(epsilon))
     };
-    let total_epsilon = (2.0 * m_f * (1.0 / delta_prime).ln()).sqrt() * epsilon + second_order;
+    let first_order = mul_up(sqrt_up(mul_up(2.0 * m_f, neg_ln_up(delta_prime))), epsilon);
     composed(
-        total_epsilon,
-        m_f * each.delta() + delta_prime,
+        add_up(first_order, second_order),
+        add_up(mul_up(m_f, each.delta()), delta_prime),
         "advanced composition gives delta >= 1",
     )
 }
 
 /// Advanced composition for mechanisms with different guarantees `(ε_i, δ_i)`:
 /// `(√(2 ln(1/δ') Σ ε_i²) + Σ ε_i(e^{ε_i} − 1), Σ δ_i + δ')`-DP (Kairouz, Oh, Viswanath
-/// 2015, Theorem 3.5, in the Dwork–Roth form).
+/// 2015, Theorem 3.5, in the Dwork–Roth form). Rounded up, never down.
 ///
 /// # Errors
 /// As for [`advanced_composition`].
@@ -96,35 +104,24 @@ pub fn heterogeneous_advanced_composition(
         });
     }
     validate_delta_prime(delta_prime)?;
-    let sum_squares: f64 = guarantees.iter().map(|p| p.epsilon().powi(2)).sum();
-    let second_order: f64 = guarantees
-        .iter()
-        .map(|p| p.epsilon() * p.epsilon().exp_m1())
-        .sum();
-    let epsilon = (2.0 * (1.0 / delta_prime).ln() * sum_squares).sqrt() + second_order;
-    let delta = guarantees.iter().map(|p| p.delta()).sum::<f64>() + delta_prime;
-    composed(epsilon, delta, "advanced composition gives delta >= 1")
-}
-
-/// A sum that is never below the exact real sum of its terms: compensated (Neumaier)
-/// summation, whose result is within one rounding of the exact sum, then one step up.
-/// Reported guarantees must not be rounded in the user's disfavour.
-fn upper_sum(terms: impl Iterator<Item = f64>) -> f64 {
-    let mut sum = 0.0f64;
-    let mut compensation = 0.0f64;
-    let mut any_nonzero = false;
-    for term in terms {
-        any_nonzero |= term != 0.0;
-        let t = sum + term;
-        compensation += if sum.abs() >= term.abs() {
-            (sum - t) + term
-        } else {
-            (term - t) + sum
-        };
-        sum = t;
-    }
-    let total = sum + compensation;
-    if any_nonzero { total.next_up() } else { total }
+    let sum_squares = upper_sum(guarantees.iter().map(|p| mul_up(p.epsilon(), p.epsilon())));
+    let second_order = upper_sum(
+        guarantees
+            .iter()
+            .map(|p| mul_up(p.epsilon(), exp_m1_up(p.epsilon()))),
+    );
+    let first_order = sqrt_up(mul_up(2.0 * neg_ln_up(delta_prime), sum_squares));
+    let delta = upper_sum(
+        guarantees
+            .iter()
+            .map(|p| p.delta())
+            .chain(std::iter::once(delta_prime)),
+    );
+    composed(
+        add_up(first_order, second_order),
+        delta,
+        "advanced composition gives delta >= 1",
+    )
 }
 
 fn validate_delta_prime(delta_prime: f64) -> Result<()> {
@@ -167,8 +164,50 @@ mod tests {
             let expected = (2.0 * m_f * (1.0 / delta_prime).ln()).sqrt() * epsilon
                 + 2.0 * m_f * epsilon * epsilon;
             assert!((got.epsilon() - expected).abs() < 1e-12 * expected);
-            assert!((got.delta() - (m_f * 1e-8 + delta_prime)).abs() < 1e-18);
+            assert!(got.epsilon() >= expected);
+            // Rounded up: at least the formula's value and within two floats of it.
+            let delta = m_f * 1e-8 + delta_prime;
+            assert!(got.delta() >= delta && got.delta() <= delta.next_up().next_up());
         }
+    }
+
+    /// Knuth's two-sum error `(a + b) − fl(a + b)`, exact.
+    fn sum_error(a: f64, b: f64) -> f64 {
+        let s = a + b;
+        let b_virtual = s - a;
+        (a - (s - b_virtual)) + (b - b_virtual)
+    }
+
+    #[test]
+    fn advanced_composition_rounds_up_where_naive_evaluation_rounds_down() {
+        let mut rounded_down = 0;
+        for epsilon in [0.001f64, 0.01, 0.03, 0.1, 0.3, 0.7] {
+            for m in [2u64, 3, 10, 77, 1000] {
+                for delta_prime in [1e-9f64, 1e-6, 1e-3, 0.1] {
+                    let m_f = m as f64;
+                    let first = (2.0 * m_f * (1.0 / delta_prime).ln()).sqrt() * epsilon;
+                    let second = 2.0 * m_f * epsilon * epsilon;
+                    let naive = first + second;
+                    let got = advanced_composition(pure(epsilon), m, delta_prime)
+                        .unwrap()
+                        .epsilon();
+                    assert!(got >= naive);
+                    assert!(got - naive <= 1e-14 * naive, "rounded up, not loose");
+                    // The naive final sum lost a positive remainder: ours must be above it.
+                    if sum_error(first, second) > 0.0 {
+                        rounded_down += 1;
+                        assert!(got > naive, "ε = {epsilon}, m = {m}, δ' = {delta_prime}");
+                    }
+                }
+            }
+        }
+        assert!(rounded_down > 0, "the grid must contain naive round-downs");
+        // The second-order term alone: 2·3·0.7² naively rounds down (0.7² does).
+        assert!(0.7f64.mul_add(0.7, -(0.7 * 0.7)) > 0.0);
+        let heterogeneous = heterogeneous_advanced_composition(&[pure(0.7); 3], 0.5).unwrap();
+        let naive = (2.0 * 2f64.ln() * 3.0 * 0.49).sqrt() + 3.0 * 0.7 * 0.7f64.exp_m1();
+        assert!(heterogeneous.epsilon() > naive);
+        assert!(heterogeneous.epsilon() - naive < 1e-14);
     }
 
     #[test]

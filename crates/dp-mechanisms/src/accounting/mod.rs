@@ -4,10 +4,14 @@
 //!
 //! Every function takes validated [`crate::Privacy`] values and returns a validated one, or
 //! [`crate::Error::VacuousGuarantee`] when the bound would give δ ≥ 1 (no guarantee).
+//! Every reported ε and δ is rounded up, never down: the rules evaluate their formulas with
+//! one set of upward-rounding helpers (correctly rounded toward +∞ for +, ×, ÷, √; a
+//! margin of a few floats for `exp`, `ln` and their variants).
 
 mod accountant;
 mod composition;
 mod group;
+pub(crate) mod rounding;
 mod secrecy;
 mod subsampling;
 

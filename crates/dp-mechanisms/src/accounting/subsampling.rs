@@ -1,6 +1,7 @@
 //! Privacy amplification by subsampling.
 
 use crate::accounting::composed;
+use crate::accounting::rounding::{div_up, exp_m1_up, ln_1p_up, mul_up, to_f64_down, to_f64_up};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
 
@@ -29,7 +30,7 @@ pub enum Subsampling {
 /// Balle, Barthe, Gaboardi, "Privacy amplification by subsampling: tight analyses via
 /// couplings and divergences" (NeurIPS 2018): Theorem 8 for Poisson subsampling with
 /// add/remove neighbours, Theorem 9 for sampling without replacement with substitution
-/// neighbours.
+/// neighbours. Both values are rounded up, never down.
 ///
 /// # Errors
 /// [`Error::InvalidProbability`] for a rate outside (0, 1]; [`Error::InvalidCount`] for an
@@ -75,11 +76,17 @@ pub fn amplification_by_subsampling(each: Privacy, sampling: Subsampling) -> Res
                     value: population_size,
                 });
             }
-            sample_size as f64 / population_size as f64
+            div_up(to_f64_up(sample_size), to_f64_down(population_size)).min(1.0)
         }
     };
-    let epsilon = (rate * each.epsilon().exp_m1()).ln_1p();
-    composed(epsilon, rate * each.delta(), "subsampling gives delta >= 1")
+    // ln(1 + q(e^ε − 1)) ≤ ε exactly for q ≤ 1, so capping the rounded value at ε keeps an
+    // upper bound.
+    let epsilon = ln_1p_up(mul_up(rate, exp_m1_up(each.epsilon()))).min(each.epsilon());
+    composed(
+        epsilon,
+        mul_up(rate, each.delta()),
+        "subsampling gives delta >= 1",
+    )
 }
 
 #[cfg(test)]
@@ -99,6 +106,29 @@ mod tests {
         // Small rates give roughly q(e^ε − 1).
         let tiny = amplification_by_subsampling(base, Subsampling::Poisson { rate: 1e-6 }).unwrap();
         assert!((tiny.epsilon() / (1e-6 * 2f64.exp_m1()) - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn rounds_up_where_the_naive_rate_rounds_down() {
+        // 1/3 to nearest is below 1/3, so the naive δ = (1/3)·0.5 is below 1/6.
+        let got = amplification_by_subsampling(
+            Privacy::new(1.0, 0.5).unwrap(),
+            Subsampling::WithoutReplacement {
+                sample_size: 1,
+                population_size: 3,
+            },
+        )
+        .unwrap();
+        let naive = (1.0 / 3.0) * 0.5;
+        assert!(3f64.mul_add(naive, -0.5) < 0.0, "the naive δ is below 1/6");
+        assert!(
+            3f64.mul_add(got.delta(), -0.5) >= 0.0,
+            "ours is at least 1/6"
+        );
+        // ε: ln(1 + (e − 1)/3) ≈ 0.4596, never below the platform evaluation.
+        let naive_epsilon = ((1.0 / 3.0) * 1f64.exp_m1()).ln_1p();
+        assert!(got.epsilon() > naive_epsilon);
+        assert!(got.epsilon() - naive_epsilon < 1e-14);
     }
 
     #[test]

@@ -27,7 +27,11 @@ pub enum StableSelectionOutcome {
 /// # Privacy
 /// (ε, δ)-differentially private for integer scores of sensitivity Δ. The gap has
 /// sensitivity 2Δ (the best score can rise by Δ while the runner-up falls by Δ), so this
-/// implementation calibrates the noise to 2Δ rather than Δ. Proof: on neighbours `D, D'`
+/// implementation calibrates the noise to 2Δ rather than Δ: Algorithm 3 as printed (with
+/// its Proposition 3.11(1)) adds `Lap(1/ε)` and compares with `(1/ε)·log(1/δ)`, which for
+/// a sensitivity-1 quality is only about `(2ε, e^{2ε}δ/2)`-DP. With the corrected noise
+/// the utility threshold roughly doubles, and so do the constants of the algorithms built
+/// on it (their Algorithms 4 and 5). Proof for this calibration: on neighbours `D, D'`
 /// with the same best candidate, the output is post-processing of the discrete Laplace
 /// mechanism on the gap, hence ε-DP. If the best candidate differs, both gaps are at most
 /// 2Δ, so `Pr[A(D) = f1(D)] ≤ Pr[Z ≥ τ − 2Δ] ≤ e^{-(τ−2Δ)/b} ≤ δ` while `Pr[A(D') =
