@@ -45,22 +45,26 @@
 
 pub mod bounds;
 mod cover;
+mod dagan_feldman;
 mod erm;
 mod error;
 mod generic;
 mod learner;
 mod relabeling;
+mod sanitized_cover;
 mod sanitizer_based;
 mod stable;
 mod subsample;
 mod voting;
 
+pub use dagan_feldman::DaganFeldmanPredictor;
 pub use erm::{Erm, ErmMode};
 pub use error::{Error, Result};
 pub use generic::GenericLearner;
 pub use learner::Learner;
 pub use relabeling::RelabelingPredictor;
-pub use sanitizer_based::SanitizerLearner;
+pub use sanitized_cover::{SanitizedCover, order_support_size, proved_support_size, xor_vc_bound};
+pub use sanitizer_based::{DEFAULT_SUPPORT_ALPHA, SanitizerLearner, SupportSize};
 pub use stable::{PrivatePrediction, StableLearner};
 pub use subsample::Subsampled;
 pub use voting::VotingPredictor;
