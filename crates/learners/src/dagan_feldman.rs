@@ -127,6 +127,11 @@ pub struct DaganFeldmanPredictor {
 }
 
 impl DaganFeldmanPredictor {
+    /// The status of the accuracy claim, for reports.
+    pub const ACCURACY_CLAIM: &'static str = "Dagan–Feldman 2020, Theorem 2: Õ(d²/(αε) + d/α²) \
+        examples for the paper's parameters (not readable); this parameter rule is ours and \
+        its accuracy is not proved";
+
     /// The learner with selection parameter ε₁ = `epsilon`, `|T| = subset_size`, net
     /// radius `radius` (examples), for classes of at most `class_size` concepts, the
     /// realizable learner `voting` and flip probability `flip_probability`.

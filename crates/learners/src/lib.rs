@@ -15,13 +15,20 @@
 //!   privacy derived in their docs and measured exactly in the tests.
 //! - [`VotingPredictor`]: subsample-and-aggregate private prediction (ERM on blocks, a
 //!   noisy vote), the realizable private-prediction learner.
-//! - [`RelabelingPredictor`]: agnostic private prediction after the outline of
-//!   Dagan–Feldman's Theorem 2 (subsample, exponential mechanism over the dichotomies of
-//!   the subsample, relabel, vote), with its per-prediction ε derived and measured
-//!   exactly.
+//! - [`RelabelingPredictor`]: agnostic private prediction that relabels only the
+//!   subsample (subsample, exponential mechanism over the dichotomies of the subsample,
+//!   relabel the subsample, vote); its per-prediction ε is proved and measured exactly,
+//!   its accuracy `Õ(d/(αε) + d/α²)` is a **conjecture**. Not Dagan–Feldman's Theorem 2.
+//! - [`DaganFeldmanPredictor`]: Dagan–Feldman's Theorem 2 construction as far as the text
+//!   can be read (subsample, exponential mechanism over a cover of the subsample, relabel
+//!   the **whole** sample, vote, flip), with its per-prediction ε (group privacy, nets,
+//!   flip) derived and measured exactly.
 //! - [`Subsampled`]: the empirical-learner conversion through secrecy of the sample.
-//! - [`SanitizerLearner`]: sanitize with respect to C⊕, then choose among one concept per
-//!   dichotomy on the synthetic database (generic over any `sanitizers::Sanitizer`).
+//! - [`SanitizerLearner`]: sanitize with respect to C⊕, draw a small database from the
+//!   synthetic distribution ([`SupportSize`]), then choose among one concept per
+//!   dichotomy on it (generic over any `sanitizers::Sanitizer`); the sanitize → small
+//!   database → cover step is the reusable [`SanitizedCover`] (one sanitization, any
+//!   number of selections).
 //! - [`bounds`]: sample-complexity formulas, each with its source.
 //!
 //! # Example
