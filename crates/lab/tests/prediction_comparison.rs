@@ -25,9 +25,9 @@ fn relabeling(n: usize) -> Option<Box<dyn Learner>> {
         .map(|l| Box::new(l) as Box<dyn Learner>)
 }
 
-/// The Dagan–Feldman learner by its sizing rule: vote margin ε₂k = 12, flip η = 0.05.
-fn dagan_feldman(n: usize, class: &dyn ConceptClass) -> Option<Box<dyn Learner>> {
-    DaganFeldmanPredictor::with_prediction_epsilon(EPSILON, n, class.len(), 12.0, 0.05)
+/// The Dagan–Feldman learner by its sizing rule: vote margin ε₂k = 12, flip η.
+fn dagan_feldman(n: usize, class: &dyn ConceptClass, eta: f64) -> Option<Box<dyn Learner>> {
+    DaganFeldmanPredictor::with_prediction_epsilon(EPSILON, n, class.len(), 12.0, eta)
         .ok()
         .map(|l| Box::new(l) as Box<dyn Learner>)
 }
@@ -81,8 +81,8 @@ fn relabeling_learners_compared_across_n_and_d() {
         "per-prediction ε = {EPSILON}, label noise {NOISE}, {TRIALS} trials; mean excess error"
     );
     eprintln!(
-        "{:<22} {:>7} {:>10} {:>10}  parameters",
-        "class", "n", "relabel", "DF"
+        "{:<22} {:>7} {:>9} {:>11} {:>11}  parameters",
+        "class", "n", "relabel", "DF η=0.05", "DF η=0.01"
     );
     let fmt = |r: &Option<(f64, String, f64)>| {
         r.as_ref()
@@ -92,13 +92,16 @@ fn relabeling_learners_compared_across_n_and_d() {
         let mut last = (None, None);
         for &n in &SIZES {
             let relabel = mean_excess(scenario, n, relabeling(n), 7);
-            let df = mean_excess(scenario, n, dagan_feldman(n, scenario.class()), 7);
+            let df = mean_excess(scenario, n, dagan_feldman(n, scenario.class(), 0.05), 7);
+            let df_small = mean_excess(scenario, n, dagan_feldman(n, scenario.class(), 0.01), 7);
             eprintln!(
-                "{name:<22} {n:>7} {:>10} {:>10}  {} | {}",
+                "{name:<22} {n:>7} {:>9} {:>11} {:>11}  {} | {} | {}",
                 fmt(&relabel),
                 fmt(&df),
+                fmt(&df_small),
                 relabel.as_ref().map_or("-", |r| r.1.as_str()),
                 df.as_ref().map_or("-", |r| r.1.as_str()),
+                df_small.as_ref().map_or("-", |r| r.1.as_str()),
             );
             last = (relabel, df);
         }

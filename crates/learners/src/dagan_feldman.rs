@@ -239,7 +239,7 @@ impl DaganFeldmanPredictor {
         })
     }
 
-    /// The largest t in `[max(1, k), n)` with `prediction_epsilon(n) ≤ target`, sweeping t
+    /// The largest t in `[1, n)` with `prediction_epsilon(n) ≤ target`, sweeping t
     /// upward with the running product of β (O(n)).
     fn largest_subset(&self, n: usize, target: f64) -> Option<usize> {
         let mut best = None;
@@ -251,9 +251,6 @@ impl DaganFeldmanPredictor {
                 let q = (t - 2) as f64;
                 let numerator = (n as f64 - 1.0 - self.radius as f64 - q).max(0.0);
                 log_ratio += (numerator / (n as f64 - 1.0 - q)).ln();
-            }
-            if t < self.voting.voters() {
-                continue;
             }
             candidate.subset_size = t;
             if candidate.epsilon_with(n, log_ratio) <= target {

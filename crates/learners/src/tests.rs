@@ -947,12 +947,21 @@ fn dagan_feldman_predictor_checks_parameters_and_sizes_to_a_target() {
     let wide = crate::DaganFeldmanPredictor::new(0.1, 3, 8, 1 << 20, voting, 0.1).unwrap();
     assert_eq!(wide.net_failure(10), 0.0);
     assert!(wide.net_failure(20) > 0.0);
-    // Sizing: the result meets the target, and the next subset size or the previous
-    // radius would not.
+    // Sizing: the result meets the target, and the next subset size would not.
     let n = 200_000;
     let sized =
         crate::DaganFeldmanPredictor::with_prediction_epsilon(2.0, n, 64, 12.0, 0.05).unwrap();
     assert!(sized.prediction_epsilon(n) <= 2.0);
+    let next = crate::DaganFeldmanPredictor::new(
+        1.0 / (2.0 * sized.radius() as f64),
+        sized.subset_size() + 1,
+        sized.radius(),
+        64,
+        sized.voting(),
+        0.05,
+    )
+    .unwrap();
+    assert!(next.prediction_epsilon(n) > 2.0);
     eprintln!(
         "n = {n}: t = {}, r = {}, k = {}, β = {:.2e}, ε = {:.4}",
         sized.subset_size(),
@@ -962,7 +971,7 @@ fn dagan_feldman_predictor_checks_parameters_and_sizes_to_a_target() {
         sized.prediction_epsilon(n)
     );
     assert!(matches!(
-        crate::DaganFeldmanPredictor::with_prediction_epsilon(2.0, 50, 64, 12.0, 0.05),
+        crate::DaganFeldmanPredictor::with_prediction_epsilon(0.01, 50, 64, 12.0, 0.05),
         Err(Error::SampleTooSmall { .. })
     ));
 }
