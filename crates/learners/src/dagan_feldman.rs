@@ -63,7 +63,8 @@ use crate::voting::VotingPredictor;
 ///   most [`Self::class_size`] (β = 0 when `r ≥ n − t + 1`);
 /// - `δ = f·β·(1 + e^{ε_core}/c)`, `η* = η + (1 − 2η)·η_v` with `η_v` =
 ///   [`VotingPredictor::floor`];
-/// - `ε_flip = ln(e^{ε_core} + (1 − 2η)·δ/η*)`, `ε_floor = ln((1 − η*)/η*) + 10⁻⁹`.
+/// - `ε_flip = ln(e^{ε_core} + (1 − 2η)·δ/η*) + 10⁻⁹`, `ε_floor = ln((1 − η*)/η*) + 10⁻⁹`
+///   (the 10⁻⁹ covers vote probabilities computed a rounding error below `η_v`).
 ///
 /// Proof. Let p(S) = Pr[answer before the flip = 1] and split on whether i ∈ T:
 /// `p(S) = (1 − f)·B(S) + f·A(S)`.
@@ -357,7 +358,8 @@ impl DaganFeldmanPredictor {
         let (core, delta) = self.core_with(n, beta);
         let eta = self.flip_probability;
         let floor = eta + (1.0 - 2.0 * eta) * self.voting.floor();
-        let flip = (core.exp() + (1.0 - 2.0 * eta) * delta / floor).ln();
+        // + 10⁻⁹: the computed vote probabilities may sit a rounding error below η_v.
+        let flip = (core.exp() + (1.0 - 2.0 * eta) * delta / floor).ln() + 1e-9;
         let cap = ((1.0 - floor) / floor).ln() + 1e-9;
         flip.min(cap)
     }
