@@ -1,6 +1,7 @@
 //! Benches of the learners and the lab: the generic private learner with the fast error
 //! profile against brute-force scoring, the private-prediction learners against the
-//! generic learner on the same data, and the trial runner's parallel throughput.
+//! generic learner on the same data, the sanitize → small database → cover step against
+//! the cover of the whole synthetic support, and the trial runner's parallel throughput.
 
 use std::hint::black_box;
 
@@ -10,8 +11,10 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use dp_mechanisms::{ExponentialMechanism, Privacy};
 use lab::{ExampleDistribution, Scenario, TrialConfig, run_trials};
 use learners::{
-    GenericLearner, Learner, PrivatePrediction, RelabelingPredictor, StableLearner, VotingPredictor,
+    DaganFeldmanPredictor, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor,
+    SanitizedCover, StableLearner, VotingPredictor,
 };
+use sanitizers::{Mwem, Sanitizer};
 
 const DOMAIN: u64 = 1 << 20;
 const EXAMPLES: usize = 100_000;
@@ -54,7 +57,7 @@ fn private_prediction(c: &mut Criterion) {
     let class = Thresholds::new(1024).expect("valid");
     let sample = labeled_sample(&class, 300, 1024, N);
     let voting = VotingPredictor::new(1.0, 7).expect("valid");
-    let learners: [(&str, Box<dyn Learner>); 4] = [
+    let learners: [(&str, Box<dyn Learner>); 5] = [
         (
             "reference",
             Box::new(GenericLearner::new(Privacy::pure(1.0).expect("valid")).expect("valid")),
@@ -71,12 +74,39 @@ fn private_prediction(c: &mut Criterion) {
             "relabeling",
             Box::new(RelabelingPredictor::with_prediction_epsilon(1.0, N, voting).expect("valid")),
         ),
+        (
+            "dagan_feldman",
+            Box::new(
+                DaganFeldmanPredictor::with_prediction_epsilon(1.0, N, class.len(), 12.0, 0.05)
+                    .expect("valid"),
+            ),
+        ),
     ];
     let mut rng = bench_rng();
     let mut group = c.benchmark_group("private_prediction");
     for (name, learner) in &learners {
         group.bench_function(BenchmarkId::new(*name, N), |b| {
             b.iter(|| learner.learn(&class, black_box(&sample), &mut rng))
+        });
+    }
+    group.finish();
+}
+
+/// The cover step of the sanitizer-based learner on MWEM's output for thresholds over 2^10
+/// points: 100 draws from the synthetic distribution first (at most 101 concepts), against
+/// the cover of the whole dense support (all 1024 concepts). The sanitization itself is
+/// done once, outside the timed loop.
+fn sanitized_cover(c: &mut Criterion) {
+    let class = Thresholds::new(1024).expect("valid");
+    let points: Vec<u64> = (0..3000u64).map(|i| (i * 389) % 1024).collect();
+    let mwem = Mwem::new(Privacy::pure(1.0).expect("valid"), 10).expect("valid");
+    let mut rng = bench_rng();
+    let xor = concept_classes::Xor::new(&class).expect("valid");
+    let synthetic = mwem.sanitize(&xor, &points, &mut rng).expect("sanitizes");
+    let mut group = c.benchmark_group("sanitized_cover");
+    for (name, size) in [("draw_100", 100usize), ("whole_support", 1 << 20)] {
+        group.bench_function(BenchmarkId::new(name, 1024), |b| {
+            b.iter(|| SanitizedCover::from_synthetic(black_box(&synthetic), &class, size, &mut rng))
         });
     }
     group.finish();
@@ -114,6 +144,6 @@ fn trial_runner(c: &mut Criterion) {
 criterion_group! {
     name = learners;
     config = config();
-    targets = generic_learner, private_prediction, trial_runner
+    targets = generic_learner, private_prediction, sanitized_cover, trial_runner
 }
 criterion_main!(learners);

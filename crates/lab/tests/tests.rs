@@ -5,6 +5,8 @@
 // clippy's allow-unwrap-in-tests does not cover helper functions of integration tests.
 #![allow(clippy::unwrap_used)]
 
+mod prediction_comparison;
+
 use concept_classes::{ConceptClass, Domain, Points, Thresholds};
 use dp_mechanisms::Privacy;
 use lab::{ExampleDistribution, Scenario, SearchConfig, empirical_sample_complexity};

@@ -15,16 +15,23 @@
 //!   privacy derived in their docs and measured exactly in the tests.
 //! - [`VotingPredictor`]: subsample-and-aggregate private prediction (ERM on blocks, a
 //!   noisy vote), the realizable private-prediction learner.
-//! - [`RelabelingPredictor`]: agnostic private prediction after the outline of
-//!   Dagan–Feldman's Theorem 2 (subsample, exponential mechanism over the dichotomies of
-//!   the subsample, relabel, vote), with its per-prediction ε derived and measured
-//!   exactly.
+//! - [`RelabelingPredictor`]: agnostic private prediction that relabels only the
+//!   subsample (subsample, exponential mechanism over the dichotomies of the subsample,
+//!   relabel the subsample, vote); its per-prediction ε is proved and measured exactly,
+//!   its accuracy `Õ(d/(αε) + d/α²)` is a **conjecture**. Not Dagan–Feldman's Theorem 2.
+//! - [`DaganFeldmanPredictor`]: Dagan–Feldman's Theorem 2 construction as far as the text
+//!   can be read (subsample, exponential mechanism over a cover of the subsample, relabel
+//!   the **whole** sample, vote, flip), with its per-prediction ε (group privacy, nets,
+//!   flip) derived and measured exactly.
 //! - [`Subsampled`]: Bun–Nissim–Stemmer's empirical-learner conversion (Theorem 2.24):
 //!   run a learner on n rows drawn with replacement from m ≥ 2n, private through secrecy
 //!   of the sample (their Lemma 2.25, ratio corrected); [`Subsampled::theorem_2_24`] takes
 //!   m = 9n.
-//! - [`SanitizerLearner`]: sanitize with respect to C⊕, then choose among one concept per
-//!   dichotomy on the synthetic database (generic over any `sanitizers::Sanitizer`).
+//! - [`SanitizerLearner`]: sanitize with respect to C⊕, draw a small database from the
+//!   synthetic distribution ([`SupportSize`]), then choose among one concept per
+//!   dichotomy on it (generic over any `sanitizers::Sanitizer`); the sanitize → small
+//!   database → cover step is the reusable [`SanitizedCover`] (one sanitization, any
+//!   number of selections).
 //! - [`bounds`]: sample-complexity formulas, each with its source and the scenario it is
 //!   for (realizable or agnostic).
 //!
@@ -49,22 +56,26 @@
 
 pub mod bounds;
 mod cover;
+mod dagan_feldman;
 mod erm;
 mod error;
 mod generic;
 mod learner;
 mod relabeling;
+mod sanitized_cover;
 mod sanitizer_based;
 mod stable;
 mod subsample;
 mod voting;
 
+pub use dagan_feldman::DaganFeldmanPredictor;
 pub use erm::{Erm, ErmMode};
 pub use error::{Error, Result};
 pub use generic::GenericLearner;
 pub use learner::Learner;
 pub use relabeling::RelabelingPredictor;
-pub use sanitizer_based::SanitizerLearner;
+pub use sanitized_cover::{SanitizedCover, order_support_size, proved_support_size, xor_vc_bound};
+pub use sanitizer_based::{DEFAULT_SUPPORT_ALPHA, SanitizerLearner, SupportSize};
 pub use stable::{PrivatePrediction, StableLearner};
 pub use subsample::Subsampled;
 pub use voting::VotingPredictor;

@@ -1,12 +1,16 @@
 //! Agnostic private prediction by relabeling: subsample, exponential mechanism over the
 //! dichotomies of the subsample, relabel, then a realizable private-prediction learner.
 //!
-//! The pipeline follows the outline of the Theorem 2 algorithm of Dagan and Feldman,
-//! "PAC learning with stable and private predictions" (COLT 2020). The privacy and
-//! accuracy analysis below is **our own** for exactly this construction: we could not
-//! read the paper's proof, so we do not claim that its constants or its construction
-//! coincide with ours. The privacy claim is proved here and checked by exact computation
-//! on all neighbouring samples of tiny domains (see the tests).
+//! This is **not** the Theorem 2 algorithm of Dagan and Feldman, "PAC learning with stable
+//! and private predictions" (COLT 2020): that algorithm relabels the **whole** sample and
+//! pays for it with group privacy and a final label flip (implemented as
+//! [`crate::DaganFeldmanPredictor`]); this one relabels only the subsample T, so that
+//! swapping one position of T changes one example of the relabeled data. The privacy
+//! claim below is **our own**, proved here and checked by exact computation on all
+//! neighbouring samples of tiny domains (see the tests). Its accuracy claim,
+//! `Õ(d/(αε) + d/α²)` examples, would be better than the paper's `Õ(d²/(αε) + d/α²)` and is
+//! **unproven: a conjecture** (see the type's docs for the sketch). The lab's comparison
+//! test runs both learners on the same data.
 
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
 use dp_mechanisms::{ExponentialMechanism, Guarantee, Privacy};
@@ -78,9 +82,10 @@ use crate::voting::VotingPredictor;
 /// The tests check the claim, and separately the two lemmas (`B(S′) ≤ e^{ε₁}B(S)` per T,
 /// and the factor c under the swap), by exact enumeration on tiny domains.
 ///
-/// # Accuracy (our derivation, not machine-checked)
-/// For a class of VC dimension d, t ≥ d, and an arbitrary distribution D with best error
-/// OPT, with probability 1 − β:
+/// # Accuracy (a conjecture: our unproven sketch)
+/// The following sketch is **not a proof** (neither checked by a machine nor reviewed);
+/// treat its conclusion as a conjecture. For a class of VC dimension d, t ≥ d, and an
+/// arbitrary distribution D with best error OPT, with probability 1 − β:
 /// - the labeling of T induced by the best concept on S scores `−OPT_S·n`, so the
 ///   exponential mechanism picks g whose best extension c_g has
 ///   `err_S(c_g) ≤ OPT_S + 2(d·ln(et/d) + ln(1/β))/(ε₁n)` (at most `(et/d)^d`
@@ -96,9 +101,11 @@ use crate::voting::VotingPredictor;
 ///
 /// With ε₂ = 1, `k = ⌈4 ln(4/α)⌉`, `t = Õ(d·k/α)`, ε₁ = ε/2 and `f ≤ ε/(2(c − 1/c))`
 /// (since `ln((1 − f + fc)/(1 − f + f/c)) ≤ f(c − 1/c)`; with c ≈ 10.9 that is
-/// `n ≈ 21.6·t/ε`), this gives excess error O(α) from `n = Õ(d/(αε) + d/α²)` examples.
-/// The paper states `Õ(d²/(αε) + d/α²)` for its Theorem 2; the difference is a reason to
-/// read our sketch critically, not a claim of improvement. (A guess we could not check:
+/// `n ≈ 21.6·t/ε`), the sketch gives excess error O(α) from `n = Õ(d/(αε) + d/α²)`
+/// examples: **conjectured, not proved**. The paper proves `Õ(d²/(αε) + d/α²)` for its
+/// Theorem 2 (a different algorithm, [`crate::DaganFeldmanPredictor`]); a bound better
+/// than the paper's is a reason to read the sketch critically, not a claim of
+/// improvement. (A guess we could not check:
 /// an analysis that pays `ln(#labelings) ≈ d·ln t` when T changes forces `f ≲ ε/d`,
 /// where the grouping above pays a constant.)
 ///
@@ -115,6 +122,10 @@ pub struct RelabelingPredictor {
 }
 
 impl RelabelingPredictor {
+    /// The status of the accuracy claim, for reports: a conjecture.
+    pub const ACCURACY_CLAIM: &'static str =
+        "conjecture (unproven): excess error O(α) from Õ(d/(αε) + d/α²) examples";
+
     /// The pipeline with selection parameter ε₁ = `epsilon`, `|T| = subset_size` and the
     /// realizable private-prediction learner `voting`.
     ///

@@ -302,8 +302,7 @@ impl Learner for PrivatePrediction {
 }
 
 /// The exponential mechanism (score −mistakes, from the dense profile `errors`) over the
-/// cover of the class on `points`: the common last step of the stable and the
-/// sanitizer-based learners.
+/// cover of the class on `points`: the stable learner's last step.
 pub(crate) fn select_from_cover(
     mechanism: &ExponentialMechanism,
     class: &dyn ConceptClass,
