@@ -85,8 +85,8 @@ pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCOR
 pub use error::{Error, Result};
 pub use histogram::{HISTOGRAM_LIMIT, QUERY_MATRIX_LIMIT};
 pub use mwem::{
-    DEFAULT_REPLAY_PASSES, MWEM_REPLAY_WORK_LIMIT, Mwem, MwemRun, MwemVariant, PMW_WORK_LIMIT,
-    PmwRun, PrivateMultiplicativeWeights,
+    DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant, PMW_WORK_LIMIT, PmwRun,
+    PrivateMultiplicativeWeights,
 };
 pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
