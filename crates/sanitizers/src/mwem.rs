@@ -210,7 +210,9 @@ impl Cells {
 /// [`MwemVariant`] is chosen at construction and shown by [`Sanitizer::name`]:
 /// - [`MwemVariant::Replay`] (the default of [`Mwem::new`], with
 ///   [`DEFAULT_REPLAY_PASSES`] passes) returns the **last** histogram `A_T`. This is the
-///   "use all measurements" improvement of HLM §3: after each round the multiplicative
+///   "use all measurements" improvement that HLM describe among their practical
+///   optimizations (the paper is not among the texts we checked section numbers against):
+///   after each round the multiplicative
 ///   weights cycle through every noisy measurement so far, so `A_t` approximately fits all
 ///   of them instead of moving one step per measurement. The last iterate is returned
 ///   because it is the one fitted to all T measurements; the average would mix in the
@@ -272,7 +274,11 @@ impl Cells {
 /// Measured for [`MwemVariant::AverageOfIterates`] (release build, 2-core machine,
 /// n = 10^5, 1024 threshold or random queries, T = 50): |X| = 2^16 about 0.4 s on one
 /// thread and 0.25 s on two; |X| = 2^12 about 25 ms on one thread and 20 ms on two. The
-/// sanitizers bench compares the variants.
+/// default replay ×20 costs about the same (sanitizers bench, criterion medians on a
+/// loaded 2-core machine, 1024 thresholds: |X| = 2^12, T = 50: 40 ms against 33 ms;
+/// |X| = 2^16, T = 50: 0.88 s against 1.0 s; the accuracy test's data, T = 20: 7.6 ms
+/// against 10.1 ms). Replaying on all |X| weights instead of the atoms took 4.5 s for
+/// |X| = 2^12, T = 50.
 ///
 /// # Errors
 /// Construction: [`Error::PureRequired`] for δ > 0, [`Error::InvalidParameter`] for T = 0
@@ -339,10 +345,10 @@ pub const MAX_REPLAY_PASSES: usize = 10_000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MwemVariant {
     /// After every round, apply the multiplicative-weights update of every measurement so
-    /// far again, `passes` times over the whole list (HLM §3), and return the last
-    /// histogram `A_T`. Accurate in practice; no proven bound.
+    /// far again, `passes` times over the whole list (HLM's "use all measurements"), and
+    /// return the last histogram `A_T`. Accurate in practice; no proven bound.
     Replay {
-        /// The passes over all measurements after each round (at least 1).
+        /// The passes over all measurements after each round (1 to [`MAX_REPLAY_PASSES`]).
         passes: usize,
     },
     /// No replay; return the average `(A_1 + … + A_T)/T`, the algorithm HLM analyze and

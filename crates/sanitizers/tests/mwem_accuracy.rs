@@ -178,7 +178,6 @@ fn default_mwem_meets_the_target_on_skewed_data() {
             max_query_error(&class, &data, &synthetic).unwrap().0
         })
         .collect();
-    println!("default T = 20: {errors:.4?}");
     for (seed, &e) in errors.iter().enumerate() {
         assert!(e <= 0.03, "seed {seed}: max error {e} > 0.03 ({errors:?})");
     }
@@ -277,9 +276,6 @@ fn default_mwem_is_within_1_2x_of_the_reference_mwem() {
             theirs.push(error(&class, &data, histogram));
         }
         let (ours_median, theirs_median) = (median(&ours), median(&theirs));
-        println!(
-            "T = {rounds}: crate median {ours_median:.4} {ours:.3?}, reference median {theirs_median:.4} {theirs:.3?}"
-        );
         assert!(
             ours_median <= 1.2 * theirs_median,
             "T = {rounds}: crate {ours_median} ({ours:?}) > 1.2 × reference {theirs_median} ({theirs:?})"
