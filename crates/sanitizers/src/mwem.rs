@@ -211,10 +211,9 @@ impl Cells {
 /// - [`MwemVariant::Replay`] (the default of [`Mwem::new`], with
 ///   [`DEFAULT_REPLAY_PASSES`] passes) returns the **last** histogram `A_T`. This is the
 ///   "use all measurements" improvement that HLM describe among their practical
-///   optimizations (the paper is not among the texts we checked section numbers against):
-///   after each round the multiplicative
-///   weights cycle through every noisy measurement so far, so `A_t` approximately fits all
-///   of them instead of moving one step per measurement. The last iterate is returned
+///   optimizations: after each round the multiplicative weights cycle through every noisy
+///   measurement so far, so `A_t` approximately fits all of them instead of moving one
+///   step per measurement. The last iterate is returned
 ///   because it is the one fitted to all T measurements; the average would mix in the
 ///   early, poorly fitted iterates. Measured on the accuracy test's data (20,000 points,
 ///   exponential with mean 50 over 1,024 points, all 1,024 thresholds, ε = 1, T = 20,
@@ -257,10 +256,10 @@ impl Cells {
 /// `2·√(ln|X|/T) + z + s + 1/T` ([`Self::error_bound`]; the `1/T` pays for averaging
 /// `A_1..A_T` instead of `A_0..A_{T−1}`).
 ///
-/// This has the shape of HLM's Theorem 2.2, `2√(log|X|/T) + O(T·log|Q|/(εn))` in fraction
-/// units, with constants derived here from the steps above (the paper's own constant in
-/// the second term is not used anywhere, and HLM is not among the texts we checked
-/// against). **Caveat:** HLM select from all of Q.
+/// This has the shape of the published MWEM bound, `2√(log|X|/T) + O(T·log|Q|/(εn))` in
+/// fraction units (HLM, Theorem 2.2). HLM is not among the reference texts this crate was
+/// checked against, so that theorem number and its constants are unverified here; none of
+/// its constants is used: ours are derived above. **Caveat:** HLM select from all of Q.
 /// Excluding measured queries (as required here) removes them from the candidate set, so
 /// the proof no longer bounds the error of the at most T measured queries after they were
 /// measured; the tests measure the maximum over all queries.
@@ -282,8 +281,8 @@ impl Cells {
 ///
 /// # Errors
 /// Construction: [`Error::PureRequired`] for δ > 0, [`Error::InvalidParameter`] for T = 0
-/// or replay passes outside `1..=`[`MAX_REPLAY_PASSES`], [`Error::Mechanism`] (for example `ε/(2T)` below the
-/// exponential mechanism's minimum).
+/// or replay passes outside `1..=`[`MAX_REPLAY_PASSES`], [`Error::Mechanism`] (for
+/// example `ε/(2T)` below the exponential mechanism's minimum).
 /// Sanitizing: [`Error::EmptyData`], [`Error::Class`] (point outside the domain, query id
 /// outside the class), [`Error::NoQueries`], [`Error::TooManyRounds`] if `T > |Q|`,
 /// [`Error::TooLarge`] for domains or query matrices beyond the histogram limits.
