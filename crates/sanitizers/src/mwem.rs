@@ -103,10 +103,15 @@ fn multiplicative_update(
 struct Cells {
     /// The cell of every domain point (enumeration order).
     of_point: Vec<u32>,
-    /// One point of every cell.
-    representative: Vec<usize>,
+    /// The number of cells.
+    count: usize,
     /// `members[s]`: bit `c` says whether cell `c` lies in the s-th measured query.
     members: Vec<Vec<u64>>,
+}
+
+/// Bit `c` of a packed bit set.
+fn bit(bits: &[u64], c: usize) -> bool {
+    bits[c / 64] >> (c % 64) & 1 == 1
 }
 
 impl Cells {
@@ -114,64 +119,69 @@ impl Cells {
     fn new(len: usize) -> Self {
         Cells {
             of_point: vec![0; len],
-            representative: vec![0],
+            count: 1,
             members: Vec::new(),
         }
     }
 
-    /// Splits every cell by membership in query `q`; `measured` lists the matrix indices of
-    /// all measured queries, `q` last.
-    fn split(&mut self, matrix: &QueryMatrix, measured: &[usize], q: usize) {
-        let mut children = vec![[u32::MAX; 2]; self.representative.len()];
-        let mut representative = Vec::with_capacity(2 * self.representative.len());
+    /// Splits every cell by membership in the newly measured query `q` (matrix index).
+    fn split(&mut self, matrix: &QueryMatrix, q: usize) {
+        let mut children = vec![[u32::MAX; 2]; self.count];
+        // For every new cell: its parent cell and whether it lies in q.
+        let mut origin: Vec<(usize, bool)> = Vec::with_capacity(2 * self.count);
         for (x, cell) in self.of_point.iter_mut().enumerate() {
-            let slot = &mut children[*cell as usize][usize::from(matrix.contains(x, q))];
+            let inside = matrix.contains(x, q);
+            let slot = &mut children[*cell as usize][usize::from(inside)];
             if *slot == u32::MAX {
                 // Cells never outnumber the points, and |X| ≤ HISTOGRAM_LIMIT < 2^32.
-                *slot = representative.len() as u32;
-                representative.push(x);
+                *slot = origin.len() as u32;
+                origin.push((*cell as usize, inside));
             }
             *cell = *slot;
         }
-        self.representative = representative;
-        let words = self.representative.len().div_ceil(64);
-        self.members = measured
+        self.count = origin.len();
+        let words = self.count.div_ceil(64);
+        let mut members: Vec<Vec<u64>> = self
+            .members
             .iter()
-            .map(|&s| {
+            .map(|old| {
                 let mut bits = vec![0u64; words];
-                for (c, &x) in self.representative.iter().enumerate() {
-                    if matrix.contains(x, s) {
+                for (c, &(parent, _)) in origin.iter().enumerate() {
+                    if bit(old, parent) {
                         bits[c / 64] |= 1 << (c % 64);
                     }
                 }
                 bits
             })
             .collect();
+        let mut newest = vec![0u64; words];
+        for (c, &(_, inside)) in origin.iter().enumerate() {
+            if inside {
+                newest[c / 64] |= 1 << (c % 64);
+            }
+        }
+        members.push(newest);
+        self.members = members;
     }
 
     /// `passes` cycles of the MWEM update through every measurement `(s, target)` of
     /// `history` (in the order of `self.members`), applied to `weights`.
     fn replay(&self, weights: &mut [f64], history: &[(usize, f64)], passes: usize) {
-        let mut mass = vec![0.0f64; self.representative.len()];
+        let mut mass = vec![0.0f64; self.count];
         for (&w, &c) in weights.iter().zip(&self.of_point) {
             mass[c as usize] += w;
         }
         let before = mass.clone();
-        let inside = |bits: &[u64], c: usize| bits[c / 64] >> (c % 64) & 1 == 1;
         for _ in 0..passes {
             for (bits, &(_, target)) in self.members.iter().zip(history) {
                 let current: f64 = (0..mass.len())
-                    .filter(|&c| inside(bits, c))
+                    .filter(|&c| bit(bits, c))
                     .map(|c| mass[c])
                     .sum();
                 let (factor_in, factor_out) = update_factors(target, current);
                 let mut total = 0.0;
                 for (c, m) in mass.iter_mut().enumerate() {
-                    *m *= if inside(bits, c) {
-                        factor_in
-                    } else {
-                        factor_out
-                    };
+                    *m *= if bit(bits, c) { factor_in } else { factor_out };
                     total += *m;
                 }
                 if total > 0.0 && total.is_finite() {
@@ -492,7 +502,6 @@ impl Mwem {
         let mut measured = Vec::with_capacity(self.rounds);
         let mut measurements = Vec::with_capacity(self.rounds);
         let mut history: Vec<(usize, f64)> = Vec::with_capacity(self.rounds);
-        let mut measured_indices: Vec<usize> = Vec::with_capacity(self.rounds);
         let mut cells = (passes > 0).then(|| Cells::new(len));
         for _ in 0..self.rounds {
             let answers = matrix.answers(&weights);
@@ -507,10 +516,9 @@ impl Mwem {
             measured.push(queries[q]);
             measurements.push(noisy);
             history.push((q, noisy as f64 / n));
-            measured_indices.push(q);
             // Post-processing of the released pairs only (see "Privacy").
             if let Some(cells) = cells.as_mut() {
-                cells.split(&matrix, &measured_indices, q);
+                cells.split(&matrix, q);
                 cells.replay(&mut weights, &history, passes);
             }
             if self.variant == MwemVariant::AverageOfIterates {
@@ -983,13 +991,11 @@ mod tests {
             normalize_in_place(&mut fast);
             let mut slow = fast.clone();
             let mut history = Vec::new();
-            let mut measured = Vec::new();
             for round in 0..8 {
                 let q = (round * 37 + 5) % queries.len();
                 let target = rng.random::<f64>();
                 history.push((q, target));
-                measured.push(q);
-                cells.split(&matrix, &measured, q);
+                cells.split(&matrix, q);
                 cells.replay(&mut fast, &history, 3);
                 for _ in 0..3 {
                     for &(past, target) in &history {
@@ -1005,12 +1011,7 @@ mod tests {
                     );
                 }
             }
-            assert!(
-                cells.representative.len() > 8,
-                "{}: {}",
-                class.name(),
-                cells.representative.len()
-            );
+            assert!(cells.count > 8, "{}: {}", class.name(), cells.count);
         }
     }
 
