@@ -31,7 +31,7 @@ fn skewed_points(size: u64, n: usize) -> Vec<u64> {
 fn multiplicative_weights(c: &mut Criterion) {
     let mut group = c.benchmark_group("multiplicative_weights");
     group.sample_size(10);
-    // The default (replay ×20, last histogram) and the theory variant (average of iterates).
+    // The default (replay ×100, last histogram) and the theory variant (average of iterates).
     let mwem = Mwem::new(Privacy::pure(1.0).expect("valid"), 50).expect("valid");
     let theory = mwem
         .clone()
@@ -49,7 +49,7 @@ fn multiplicative_weights(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("mwem_t50_average", size), |b| {
             b.iter(|| theory.run(&class, black_box(&queries), &data, &mut rng))
         });
-        group.bench_function(BenchmarkId::new("mwem_t50_replay20", size), |b| {
+        group.bench_function(BenchmarkId::new("mwem_t50_replay100", size), |b| {
             b.iter(|| mwem.run(&class, black_box(&queries), &data, &mut rng))
         });
         group.bench_function(BenchmarkId::new("pmw", size), |b| {
@@ -85,7 +85,7 @@ fn mwem_variants(c: &mut Criterion) {
     group.bench_function(BenchmarkId::new("average_of_iterates", 1024), |b| {
         b.iter(|| theory.sanitize(&class, black_box(&data), &mut rng))
     });
-    group.bench_function(BenchmarkId::new("replay20", 1024), |b| {
+    group.bench_function(BenchmarkId::new("replay100", 1024), |b| {
         b.iter(|| replay.sanitize(&class, black_box(&data), &mut rng))
     });
     group.finish();
