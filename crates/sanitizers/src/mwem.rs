@@ -287,11 +287,11 @@ impl Cells {
 /// Measured for [`MwemVariant::AverageOfIterates`] (release build, 2-core machine,
 /// n = 10^5, 1024 threshold or random queries, T = 50): |X| = 2^16 about 0.4 s on one
 /// thread and 0.25 s on two; |X| = 2^12 about 25 ms on one thread and 20 ms on two. The
-/// default replay ×20 costs about the same (sanitizers bench, criterion medians on a
-/// loaded 2-core machine, 1024 thresholds: |X| = 2^12, T = 50: 40 ms against 33 ms;
-/// |X| = 2^16, T = 50: 0.88 s against 1.0 s; the accuracy test's data, T = 20: 7.6 ms
-/// against 10.1 ms). Replaying on all |X| weights instead of the atoms took 4.5 s for
-/// |X| = 2^12, T = 50.
+/// default replay ×100 costs little more on thresholds (sanitizers bench, criterion
+/// medians on a loaded 2-core machine, replay ×100 against average of iterates, 1024
+/// thresholds: |X| = 2^12, T = 50: 82 ms against 55 ms; |X| = 2^16, T = 50: 0.63 s
+/// against 0.60 s; the accuracy test's data, T = 20: 10.4 ms against 7.7 ms). Replaying
+/// ×20 on all |X| weights instead of the atoms took 4.5 s for |X| = 2^12, T = 50.
 ///
 /// # Errors
 /// Construction: [`Error::PureRequired`] for δ > 0, [`Error::InvalidParameter`] for T = 0
