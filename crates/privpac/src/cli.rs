@@ -168,7 +168,9 @@ mechanism over the class), stable (uniformly stable: random subset, cover, expon
 mechanism), private-prediction (stable with randomized labels), voting (ERM on blocks, noisy \
 vote; ε is the vote's, per prediction), relabeling (agnostic private prediction: subsample \
 sized to meet the per-prediction ε, exponential mechanism over its dichotomies, relabel, vote; \
-its privacy is proven, its accuracy guarantee is a conjecture), or sanitizer[:NAME] with NAME \
+its privacy is proven, its accuracy guarantee is a conjecture), dagan-feldman (Dagan–Feldman \
+Theorem 2 as far as its text can be read: relabel the whole sample, vote, flip; ε is the \
+per-prediction target; accuracy unproven for our parameter rule), or sanitizer[:NAME] with NAME \
 one of point, blr, pmw, mwem (default), tree (ε split evenly between the sanitizer and the \
 selection step)";
 

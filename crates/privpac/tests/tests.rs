@@ -1559,3 +1559,43 @@ fn huge_counts_are_rejected_before_allocating() {
     ]);
     assert!(shown["heaviest"].as_array().unwrap().len() <= 16);
 }
+
+#[test]
+fn learn_runs_the_dagan_feldman_learner_at_its_per_prediction_epsilon() {
+    let mut csv = String::from("x,y\n");
+    for i in 0..3000u64 {
+        let x = (i * 37) % 32;
+        csv.push_str(&format!("{x},{}\n", u8::from(x <= 10)));
+    }
+    let path = data_file("dagan_feldman.csv", &csv);
+    let output = privpac(&[
+        "learn",
+        "--class",
+        "thresholds:32",
+        "--learner",
+        "dagan-feldman",
+        "--epsilon",
+        "2",
+        "--data",
+        path.to_str().unwrap(),
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(parsed["guarantee"]["kind"], "per_prediction", "{parsed}");
+    let epsilon = parsed["guarantee"]["epsilon"].as_f64().unwrap();
+    assert!(epsilon > 0.0 && epsilon <= 2.0, "{parsed}");
+    assert!(
+        parsed["learner"]
+            .as_str()
+            .unwrap()
+            .starts_with("dagan-feldman("),
+        "{parsed}"
+    );
+}

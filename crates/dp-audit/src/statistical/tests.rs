@@ -8,8 +8,8 @@
 //! failed for a random seed.
 
 use proptest::prelude::*;
-use rand_chacha::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use crate::error::Error;
 use crate::statistical::{

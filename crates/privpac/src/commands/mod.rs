@@ -60,6 +60,7 @@ pub(crate) fn learner_params(
         flip_probability: tuning.flip_probability,
         voters: tuning.voters,
         vote_epsilon: tuning.vote_epsilon,
+        class_size: None,
         sanitizer: sanitizer_params(options),
     }
 }
