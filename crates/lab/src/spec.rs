@@ -508,7 +508,7 @@ mod tests {
             assert_eq!(json, format!("{text:?}"));
             assert_eq!(serde_json::from_str::<LearnerSpec>(&json).unwrap(), spec);
         }
-        assert!(serde_json::from_str::<LearnerSpec>(r#""dagan-feldman""#).is_err());
+        assert!(serde_json::from_str::<LearnerSpec>(r#""no-such-learner""#).is_err());
         assert_eq!(
             "sanitizer:magic".parse::<LearnerSpec>(),
             Err(Error::UnknownSanitizer {
@@ -536,9 +536,21 @@ mod tests {
     fn building_checks_epsilon_delta_and_counts() {
         let with = |epsilon| LearnerParams {
             epsilon,
+            class_size: Some(64),
             ..LearnerParams::default()
         };
         assert!(build_learner(LearnerSpec::Erm, &with(None), 10).is_ok());
+        let no_class_size = LearnerParams {
+            class_size: None,
+            ..with(Some(1.0))
+        };
+        assert!(matches!(
+            build_learner(LearnerSpec::DaganFeldman, &no_class_size, 10_000),
+            Err(Error::MissingParameter {
+                name: "class size",
+                ..
+            })
+        ));
         for spec in LearnerSpec::BASIC.into_iter().skip(1) {
             assert!(
                 matches!(
