@@ -272,8 +272,8 @@ impl Cells {
 ///
 /// This has the shape of the published MWEM bound, `2√(log|X|/T) + O(T·log|Q|/(εn))` in
 /// fraction units (HLM, Theorem 2.2). HLM is not among the reference texts this crate was
-/// checked against, so that theorem number and its constants are unverified here; none of
-/// its constants is used: ours are derived above. **Caveat:** HLM select from all of Q.
+/// checked against, so that theorem number and its constants could not be checked here;
+/// none of its constants is used: ours are derived above. **Caveat:** HLM select from all of Q.
 /// Excluding measured queries (as required here) removes them from the candidate set, so
 /// the proof no longer bounds the error of the at most T measured queries after they were
 /// measured; the tests measure the maximum over all queries.
