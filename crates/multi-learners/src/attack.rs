@@ -466,8 +466,8 @@ pub struct AttackReport {
     pub traced_lower: f64,
     /// Clopper–Pearson upper bound on the probability that i* is accused (innocence).
     pub innocent_upper: f64,
-    /// The certified lower bound on the learner's ε at `delta` (None: the rates imply
-    /// nothing).
+    /// The certified lower bound on the learner's ε at `delta`, at least 0 (None: the
+    /// rates imply nothing, `traced_lower/n ≤ δ`).
     pub epsilon_lower_bound: Option<f64>,
 }
 
@@ -578,7 +578,8 @@ pub fn run_attack(
     report.traced_lower = traced_lower;
     report.innocent_upper = innocent_upper;
     report.epsilon_lower_bound =
-        epsilon_implied_by_tracing(n, traced_lower, innocent_upper, report.delta)?;
+        epsilon_implied_by_tracing(n, traced_lower, innocent_upper, report.delta)?
+            .map(|e| e.max(0.0));
     Ok(report)
 }
 
