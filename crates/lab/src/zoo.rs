@@ -541,4 +541,36 @@ mod tests {
         }
         assert!(failures.is_empty(), "{failures:?}");
     }
+
+    /// Measurement harness (not a check): the power of the auditor on every broken entry
+    /// and the false-alarm rate on every correct one, over `SEEDS` seeded audits at 10^5
+    /// runs per input and phase and confidence 0.99, with the mean wall-clock time per
+    /// audit. Run with
+    /// `cargo test --release -p lab --lib zoo::tests::measure_power -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "measurement harness; prints power and runtime"]
+    fn measure_power_and_runtime() {
+        const SEEDS: u64 = 20;
+        let epsilon = 0.5;
+        println!("entry | broken | refuted/{SEEDS} | mean bound | min bound | mean seconds");
+        for entry in Zoo::ALL {
+            let mut refuted = 0;
+            let mut bounds = Vec::new();
+            let start = std::time::Instant::now();
+            for seed in 0..SEEDS {
+                let config = BlackBoxConfig::new(100_000, 0.99, 1000 + seed).unwrap();
+                let audit = entry.audit(epsilon, &config).unwrap();
+                refuted += usize::from(audit.refutes(epsilon));
+                bounds.push(audit.epsilon_lower_bound);
+            }
+            let seconds = start.elapsed().as_secs_f64() / SEEDS as f64;
+            let mean = bounds.iter().sum::<f64>() / bounds.len() as f64;
+            let min = bounds.iter().copied().fold(f64::INFINITY, f64::min);
+            println!(
+                "{} | {} | {refuted} | {mean:.3} | {min:.3} | {seconds:.3}",
+                entry.name(),
+                entry.broken()
+            );
+        }
+    }
 }
