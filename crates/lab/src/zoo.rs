@@ -663,6 +663,7 @@ mod tests {
     /// `cargo test --release -p lab --lib zoo::tests::measure_power -- --ignored --nocapture`.
     #[test]
     #[ignore = "measurement harness; prints power and runtime"]
+    #[allow(clippy::print_stdout)] // a measurement harness's job is to print
     fn measure_power_and_runtime() {
         const SEEDS: u64 = 20;
         let epsilon = 0.5;

@@ -25,9 +25,9 @@
 //!   a 1-marked one).
 //!
 //! # The two experiments
-//! * **Completeness** (T = [n]): a trial is *traced* when the trace accuses someone (all
+//! * **Completeness** (T = {1, …, n}): a trial is *traced* when the trace accuses someone (all
 //!   are members), and *complete* when in addition the pirate word is feasible.
-//! * **Innocence** (the proof's comparison, T = [n] \ {i*}): i* is drawn uniformly, i*'s
+//! * **Innocence** (the proof's comparison, T = {1, …, n} \ {i*}): i* is drawn uniformly, i*'s
 //!   row is replaced by its junk row, and the trial counts whether i* is accused.
 //!   Boneh–Shaw's tracing is sound only for words that satisfy the marking assumption
 //!   (a word of all zeros, which a private learner that answers constant-0 hypotheses
