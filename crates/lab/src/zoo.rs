@@ -660,15 +660,21 @@ mod tests {
     /// and the false-alarm rate on every correct one, over `SEEDS` seeded audits at 10^5
     /// runs per input and phase and confidence 0.99, with the mean wall-clock time per
     /// audit. Run with
-    /// `cargo test --release -p lab --lib zoo::tests::measure_power -- --ignored --nocapture`.
+    /// `cargo test --release -p lab --lib zoo::tests::measure_power -- --ignored --nocapture`
+    /// (`ZOO_FILTER=NAME` restricts it to entries whose name contains NAME, `ZOO_EPSILON`
+    /// sets the claimed ε, default 0.5).
     #[test]
     #[ignore = "measurement harness; prints power and runtime"]
     #[allow(clippy::print_stdout)] // a measurement harness's job is to print
     fn measure_power_and_runtime() {
         const SEEDS: u64 = 20;
-        let epsilon = 0.5;
+        let filter = std::env::var("ZOO_FILTER").unwrap_or_default();
+        let epsilon: f64 = std::env::var("ZOO_EPSILON")
+            .ok()
+            .and_then(|e| e.parse().ok())
+            .unwrap_or(0.5);
         println!("entry | broken | refuted/{SEEDS} | mean bound | min bound | mean seconds");
-        for entry in Zoo::ALL {
+        for entry in Zoo::ALL.into_iter().filter(|e| e.name().contains(&filter)) {
             let mut refuted = 0;
             let mut bounds = Vec::new();
             let start = std::time::Instant::now();
