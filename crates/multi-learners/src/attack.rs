@@ -173,6 +173,14 @@ impl AttackConfig {
     }
 
     fn validate(&self) -> Result<()> {
+        if let Some(alpha) = self.padding
+            && !(alpha > 0.0 && alpha <= 1.0 / 3.0)
+        {
+            return Err(invalid("padding alpha", "in (0, 1/3]", alpha));
+        }
+        if !(self.confidence > 0.0 && self.confidence < 1.0) {
+            return Err(invalid("confidence", "in (0, 1)", self.confidence));
+        }
         if !(self.xi > 0.0 && self.xi < 1.0) {
             return Err(invalid("xi", "in (0, 1)", self.xi));
         }
@@ -850,6 +858,18 @@ mod tests {
         ));
         let config = AttackConfig::new(CodeKind::BonehShaw, 5, BS_K, 0.1, 1).unwrap();
         assert!(config.with_padding(0.5).is_err());
+        // Fields set directly are re-checked by run_attack.
+        let mut unchecked = config;
+        unchecked.padding = Some(0.9);
+        assert!(matches!(
+            run_attack(
+                &ColumnErm,
+                &thresholds(8),
+                &unchecked,
+                &mut ChaCha8Rng::seed_from_u64(1)
+            ),
+            Err(Error::InvalidParameter { .. })
+        ));
         assert!(config.with_confidence(1.0).is_err());
         // Parities are not thresholds: Boneh–Shaw is incompatible; the domain is too small.
         let mut rng = ChaCha8Rng::seed_from_u64(16);
