@@ -24,48 +24,13 @@
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 
+use crate::error::{Error, Result};
+
 /// Largest codebook (users × length bits) this module builds.
 pub const MAX_CODEBOOK_BITS: u128 = 1 << 32;
 
-/// What can go wrong building or tracing a code.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum FingerprintError {
-    /// A parameter is out of range.
-    #[error("{name} must be {requirement}, got {value}")]
-    InvalidParameter {
-        /// The parameter.
-        name: &'static str,
-        /// What it must satisfy.
-        requirement: &'static str,
-        /// The value given.
-        value: f64,
-    },
-    /// The codebook would be too large to build.
-    #[error("a codebook of {users} users × {length} positions exceeds {limit} bits")]
-    TooLarge {
-        /// Users.
-        users: usize,
-        /// Code length.
-        length: u128,
-        /// The limit in bits.
-        limit: u128,
-    },
-    /// A word or coalition does not fit the codebook.
-    #[error("{what}: {reason}")]
-    Mismatch {
-        /// What was checked.
-        what: &'static str,
-        /// Why it does not fit.
-        reason: String,
-    },
-}
-
-/// The module's result type.
-pub type Result<T> = std::result::Result<T, FingerprintError>;
-
-fn invalid(name: &'static str, requirement: &'static str, value: f64) -> FingerprintError {
-    FingerprintError::InvalidParameter {
+fn invalid(name: &'static str, requirement: &'static str, value: f64) -> Error {
+    Error::InvalidParameter {
         name,
         requirement,
         value,
@@ -108,7 +73,7 @@ impl Codebook {
     /// least one member of the coalition `coalition` (the marking assumption).
     ///
     /// # Errors
-    /// [`FingerprintError::Mismatch`] for a word of the wrong length, an empty coalition
+    /// [`Error::CodeMismatch`] for a word of the wrong length, an empty coalition
     /// or a user out of range.
     pub fn is_feasible(&self, coalition: &[usize], word: &[bool]) -> Result<bool> {
         self.check_coalition(coalition)?;
@@ -119,13 +84,13 @@ impl Codebook {
     /// Checks a coalition against the codebook.
     fn check_coalition(&self, coalition: &[usize]) -> Result<()> {
         if coalition.is_empty() {
-            return Err(FingerprintError::Mismatch {
+            return Err(Error::CodeMismatch {
                 what: "coalition",
                 reason: "it is empty".into(),
             });
         }
         if let Some(&user) = coalition.iter().find(|&&i| i >= self.users()) {
-            return Err(FingerprintError::Mismatch {
+            return Err(Error::CodeMismatch {
                 what: "coalition",
                 reason: format!("user {user} is not below {}", self.users()),
             });
@@ -136,7 +101,7 @@ impl Codebook {
     /// Checks a word's length.
     fn check_word(&self, word: &[bool]) -> Result<()> {
         if word.len() != self.length {
-            return Err(FingerprintError::Mismatch {
+            return Err(Error::CodeMismatch {
                 what: "pirate word",
                 reason: format!(
                     "length {} but the code has length {}",
@@ -181,7 +146,7 @@ impl Pirate {
 /// assumption.
 ///
 /// # Errors
-/// [`FingerprintError::Mismatch`] for an empty coalition or a user out of range.
+/// [`Error::CodeMismatch`] for an empty coalition or a user out of range.
 pub fn forge<R: Rng + ?Sized>(
     codebook: &Codebook,
     coalition: &[usize],
@@ -229,7 +194,7 @@ pub trait FingerprintingCode {
     /// The accused user, or `None` (⊥).
     ///
     /// # Errors
-    /// [`FingerprintError::Mismatch`] for a word of the wrong length.
+    /// [`Error::CodeMismatch`] for a word of the wrong length.
     fn trace(&self, secret: &Self::Secret, word: &[bool]) -> Result<Option<usize>>;
 }
 
@@ -279,8 +244,8 @@ impl BonehShaw {
     /// tracing at security parameter ξ ∈ (0, 1).
     ///
     /// # Errors
-    /// [`FingerprintError::InvalidParameter`] for fewer than 3 users, no repetitions or ξ
-    /// outside (0, 1); [`FingerprintError::TooLarge`] above [`MAX_CODEBOOK_BITS`].
+    /// [`Error::InvalidParameter`] for fewer than 3 users, no repetitions or ξ
+    /// outside (0, 1); [`Error::CodebookTooLarge`] above [`MAX_CODEBOOK_BITS`].
     pub fn new(users: usize, repetitions: usize, xi: f64) -> Result<Self> {
         if users < 3 {
             return Err(invalid("users", "at least 3", users as f64));
@@ -293,7 +258,7 @@ impl BonehShaw {
         }
         let length = (users as u128 - 1) * repetitions as u128;
         if length * users as u128 > MAX_CODEBOOK_BITS {
-            return Err(FingerprintError::TooLarge {
+            return Err(Error::CodebookTooLarge {
                 users,
                 length,
                 limit: MAX_CODEBOOK_BITS,
@@ -317,7 +282,7 @@ impl BonehShaw {
         let n = users as f64;
         let d = (2.0 * n * n * (2.0 * n / xi).ln()).ceil();
         if !d.is_finite() || d > MAX_CODEBOOK_BITS as f64 {
-            return Err(FingerprintError::TooLarge {
+            return Err(Error::CodebookTooLarge {
                 users,
                 length: u128::MAX,
                 limit: MAX_CODEBOOK_BITS,
@@ -371,7 +336,7 @@ impl FingerprintingCode for BonehShaw {
 
     fn trace(&self, secret: &ColumnTypes, word: &[bool]) -> Result<Option<usize>> {
         if word.len() != secret.0.len() {
-            return Err(FingerprintError::Mismatch {
+            return Err(Error::CodeMismatch {
                 what: "pirate word",
                 reason: format!(
                     "length {} but the code has length {}",
@@ -439,7 +404,7 @@ impl TardosSecret {
     /// Every user's score on `word` (Tardos' accusation sums).
     ///
     /// # Errors
-    /// [`FingerprintError::Mismatch`] for a word of the wrong length.
+    /// [`Error::CodeMismatch`] for a word of the wrong length.
     pub fn scores(&self, word: &[bool]) -> Result<Vec<f64>> {
         self.codebook.check_word(word)?;
         Ok(self
@@ -469,8 +434,8 @@ impl Tardos {
     /// innocent-accusation probability `epsilon1` ∈ (0, 1) per user.
     ///
     /// # Errors
-    /// [`FingerprintError::InvalidParameter`] for out-of-range parameters;
-    /// [`FingerprintError::TooLarge`] above [`MAX_CODEBOOK_BITS`].
+    /// [`Error::InvalidParameter`] for out-of-range parameters;
+    /// [`Error::CodebookTooLarge`] above [`MAX_CODEBOOK_BITS`].
     pub fn new(users: usize, coalition: usize, epsilon1: f64) -> Result<Self> {
         if users < 2 {
             return Err(invalid("users", "at least 2", users as f64));
@@ -488,7 +453,7 @@ impl Tardos {
         };
         let length = code.length_u128();
         if length * users as u128 > MAX_CODEBOOK_BITS {
-            return Err(FingerprintError::TooLarge {
+            return Err(Error::CodebookTooLarge {
                 users,
                 length,
                 limit: MAX_CODEBOOK_BITS,
@@ -592,7 +557,7 @@ pub struct SecurityMeasurement {
 /// `coalition_size` users, a pirate word forged with `strategy`, and the trace.
 ///
 /// # Errors
-/// [`FingerprintError::InvalidParameter`] for a coalition size outside 1..=n or zero
+/// [`Error::InvalidParameter`] for a coalition size outside 1..=n or zero
 /// trials.
 pub fn measure_security<C: FingerprintingCode>(
     code: &C,
@@ -723,31 +688,31 @@ mod tests {
     fn bad_parameters_are_typed_errors() {
         assert!(matches!(
             BonehShaw::new(2, 1, 0.1),
-            Err(FingerprintError::InvalidParameter { .. })
+            Err(Error::InvalidParameter { .. })
         ));
         assert!(matches!(
             BonehShaw::new(3, 0, 0.1),
-            Err(FingerprintError::InvalidParameter { .. })
+            Err(Error::InvalidParameter { .. })
         ));
         assert!(matches!(
             BonehShaw::new(3, 1, 1.0),
-            Err(FingerprintError::InvalidParameter { .. })
+            Err(Error::InvalidParameter { .. })
         ));
         assert!(matches!(
             BonehShaw::for_security(100_000, 0.1),
-            Err(FingerprintError::TooLarge { .. })
+            Err(Error::CodebookTooLarge { .. })
         ));
         assert!(matches!(
             Tardos::new(3, 4, 0.1),
-            Err(FingerprintError::InvalidParameter { .. })
+            Err(Error::InvalidParameter { .. })
         ));
         assert!(matches!(
             Tardos::new(3, 2, 0.0),
-            Err(FingerprintError::InvalidParameter { .. })
+            Err(Error::InvalidParameter { .. })
         ));
         assert!(matches!(
             Tardos::fully_collusion_resistant(10_000, 0.1),
-            Err(FingerprintError::TooLarge { .. })
+            Err(Error::CodebookTooLarge { .. })
         ));
         let code = BonehShaw::new(3, 2, 0.1).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(4);

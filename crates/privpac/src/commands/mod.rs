@@ -1,6 +1,8 @@
 //! Command dispatch and the pieces every command shares (the random generator, the
 //! parameters of learners and sanitizers).
 
+mod attack;
+mod audit;
 mod demo;
 mod dim;
 mod learn;
@@ -24,6 +26,8 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Learn(args) => learn::learn(&args),
         Command::SampleComplexity(args) => learn::sample_complexity(&args),
         Command::Sanitize(args) => sanitize::run(&args),
+        Command::Attack(args) => attack::run(&args),
+        Command::Audit(args) => audit::run(&args),
     }
 }
 
