@@ -1597,6 +1597,8 @@ fn learn_runs_the_dagan_feldman_learner_at_its_per_prediction_epsilon() {
             .unwrap()
             .starts_with("dagan-feldman("),
         "{parsed}"
+    );
+}
 
 fn json(args: &[&str]) -> serde_json::Value {
     let output = privpac(args);
