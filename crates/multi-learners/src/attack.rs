@@ -29,10 +29,10 @@
 //!   are members), and *complete* when in addition the pirate word is feasible.
 //! * **Innocence** (the proof's comparison, T = {1, …, n} \ {i*}): i* is drawn uniformly, i*'s
 //!   row is replaced by its junk row, and the trial counts whether i* is accused.
-//!   Boneh–Shaw's tracing is sound only for words that satisfy the marking assumption
-//!   (a word of all zeros, which a private learner that answers constant-0 hypotheses
-//!   produces, accuses user n − 1): [`AttackReport::innocent_accused_feasible`] counts the
-//!   accusations ξ bounds for that code. The ε bound below does not rely on soundness.
+//!   Both codes trace soundly for every pirate word (privpac's Boneh–Shaw variant adds the
+//!   all-0 and all-1 column types for that; see [`crate::fingerprinting::BonehShaw`]), so
+//!   ξ bounds [`AttackReport::innocent_accused`]; [`AttackReport::innocent_accused_feasible`]
+//!   also reports the feasible-word subset. The ε bound below does not rely on soundness.
 //!
 //! # The implied ε
 //! If the learner is (ε, δ)-DP then for every user i,
@@ -229,19 +229,19 @@ enum Secret {
 }
 
 impl BuiltCode {
-    /// Checks n and k: Boneh–Shaw uses `d = ⌊k/(n−1)⌋ ≥ ⌈2n²·ln(2n/ξ)⌉` repetitions,
-    /// Tardos its fully collusion-resistant length.
+    /// Checks n and k: Boneh–Shaw uses `d = ⌊k/(n+1)⌋` repetitions, at least
+    /// [`BonehShaw::for_security`]'s; Tardos its fully collusion-resistant length.
     fn new(code: CodeKind, users: usize, k: usize, xi: f64) -> Result<Self> {
         match code {
             CodeKind::BonehShaw => {
                 let needed = BonehShaw::for_security(users, xi)?;
-                let d = k / (users - 1);
+                let d = k / (users + 1);
                 if d < needed.repetitions() {
                     return Err(Error::CodeTooShort {
                         code: code.name(),
                         users,
                         xi,
-                        needed: needed.repetitions() as u128 * (users as u128 - 1),
+                        needed: needed.repetitions() as u128 * (users as u128 + 1),
                         k,
                     });
                 }
@@ -353,33 +353,57 @@ fn layout(class: &dyn ConceptClass, code: CodeKind, users: usize, padded: bool) 
         reason,
     };
     let domain = class.domain();
-    let points = match code {
+    match code {
         CodeKind::BonehShaw => {
             if domain.size() < users as u128 {
                 return Err(incompatible("the domain has fewer points than users"));
             }
-            let mut found = None;
-            for reverse in [false, true] {
-                let mut points = scan(domain, false);
-                points.truncate(users);
-                if reverse {
-                    points.reverse();
-                }
-                let mut all = true;
-                for t in 1..users {
-                    if !realizable(class, &threshold_column(&points, t, None))? {
-                        all = false;
-                        break;
+            // Every column type 0..=n is a concept on the points (and 0 at the junk point).
+            let columns_ok = |points: &[Point], junk: Option<Point>| -> Result<bool> {
+                for t in 0..=users {
+                    if !realizable(class, &threshold_column(points, t, junk))? {
+                        return Ok(false);
                     }
                 }
-                if all {
-                    found = Some(points);
-                    break;
+                Ok(true)
+            };
+            // Candidates: n consecutive points from either end, skipping up to one point
+            // (a threshold class may need a point outside the window for the all-0 or the
+            // all-1 column, or for the junk row), in either order.
+            let forward = scan(domain, false);
+            let backward = scan(domain, true);
+            let mut candidates: Vec<Vec<Point>> = Vec::new();
+            for skip in [0, 1] {
+                if let Some(window) = forward.get(skip..skip + users) {
+                    candidates.push(window.to_vec());
+                    candidates.push(window.iter().rev().copied().collect());
+                }
+                if let Some(window) = backward.get(skip..skip + users) {
+                    candidates.push(window.iter().rev().copied().collect());
+                    candidates.push(window.to_vec());
                 }
             }
-            found.ok_or_else(|| {
-                incompatible("the column types are not concepts on the domain's first n points")
-            })?
+            for points in candidates {
+                if !columns_ok(&points, None)? {
+                    continue;
+                }
+                if !padded {
+                    return Ok(Layout { points, junk: None });
+                }
+                for &x0 in &backward {
+                    if !points.contains(&x0) && columns_ok(&points, Some(x0))? {
+                        return Ok(Layout {
+                            points,
+                            junk: Some(x0),
+                        });
+                    }
+                }
+            }
+            Err(incompatible(if padded {
+                "no window of n points at either end of the domain carries every column type as a concept with a padding point x0 at which every column's concept is 0"
+            } else {
+                "the column types are not concepts on any window of n points at either end of the domain"
+            }))
         }
         CodeKind::Tardos => {
             let mut found = None;
@@ -390,42 +414,29 @@ fn layout(class: &dyn ConceptClass, code: CodeKind, users: usize, padded: bool) 
                 }
             }
             let x = found.ok_or_else(|| incompatible("no point on which two concepts disagree"))?;
-            vec![x; users]
-        }
-    };
-    let junk = if padded {
-        let mut found = None;
-        for x0 in scan(domain, true) {
-            let ok = match code {
-                CodeKind::BonehShaw => {
-                    let mut all = true;
-                    for t in 1..users {
-                        if !realizable(class, &threshold_column(&points, t, Some(x0)))? {
-                            all = false;
-                            break;
-                        }
-                    }
-                    all
-                }
-                CodeKind::Tardos => {
-                    let x = points[0];
-                    x0 != x
+            let junk = if padded {
+                let mut found = None;
+                for x0 in scan(domain, true) {
+                    if x0 != x
                         && realizable(class, &[(x, false), (x0, false)])?
                         && realizable(class, &[(x, true), (x0, false)])?
+                    {
+                        found = Some(x0);
+                        break;
+                    }
                 }
+                Some(found.ok_or_else(|| {
+                    incompatible("no padding point x0 at which both concepts are 0")
+                })?)
+            } else {
+                None
             };
-            if ok {
-                found = Some(x0);
-                break;
-            }
+            Ok(Layout {
+                points: vec![x; users],
+                junk,
+            })
         }
-        Some(found.ok_or_else(|| {
-            incompatible("no padding point x0 at which every column's concept is 0")
-        })?)
-    } else {
-        None
-    };
-    Ok(Layout { points, junk })
+    }
 }
 
 /// The counts and bounds of one attack.
@@ -457,10 +468,8 @@ pub struct AttackReport {
     /// Innocence experiment: trials in which the replaced user i* was accused.
     pub innocent_accused: usize,
     /// Innocence experiment: trials in which i* was accused and the pirate word was
-    /// feasible for the coalition `[n] \ {i*}`. Boneh–Shaw's soundness needs the marking
-    /// assumption for users 0 and n − 1 (an infeasible all-0 word accuses user n − 1), so
-    /// for that code this count, not `innocent_accused`, is what ξ bounds; Tardos' soundness
-    /// holds for every word.
+    /// feasible for the coalition `[n] \ {i*}` (both codes are sound for every word, so
+    /// `innocent_accused` is what ξ bounds; this is its feasible-word part).
     pub innocent_accused_feasible: usize,
     /// Innocence experiment: trials in which a coalition member was accused.
     pub member_accused: usize,
@@ -693,8 +702,9 @@ mod tests {
         Thresholds::new(size).unwrap()
     }
 
-    /// Boneh–Shaw at n = 5, ξ = 0.1 needs d = ⌈2·25·ln 100⌉ = 231 repetitions, k = 924.
-    const BS_K: usize = 924;
+    /// Boneh–Shaw at n = 5, ξ = 0.1 needs d = ⌊4·25·ln 100⌋ + 1 = 461 repetitions of each
+    /// of its 6 column types, k = 2766.
+    const BS_K: usize = 2766;
 
     /// Non-private per-column ERM on thresholds: the code's security predicts completeness
     /// ≥ 1 − ξ = 0.9 (ERM is exact, so every word is feasible); with 100 trials, observing
@@ -706,7 +716,7 @@ mod tests {
         let config = AttackConfig::new(CodeKind::BonehShaw, 5, BS_K, 0.1, 100).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let report = run_attack(&ColumnErm, &class, &config, &mut rng).unwrap();
-        assert_eq!(report.code_length, 924);
+        assert_eq!(report.code_length, BS_K);
         assert_eq!(report.feasible, 100, "{report:?}");
         assert!(report.complete >= 80, "{report:?}");
         assert!(report.innocent_accused <= 20, "{report:?}");
@@ -761,7 +771,7 @@ mod tests {
         })
         .unwrap();
         let report = run_attack(&direct, &class, &config, &mut rng).unwrap();
-        assert!(report.innocent_accused_feasible <= 15, "{report:?}");
+        assert!(report.innocent_accused <= 15, "{report:?}");
         assert!(!report.refutes_claim(), "{report:?}");
         // The same learner under the Tardos attack: unconditional soundness.
         let points = Points::new(Domain::ordered(4).unwrap());
@@ -787,10 +797,10 @@ mod tests {
         assert!(!report.refutes_claim(), "{report:?}");
     }
 
-    /// Negative control for the soundness counts: a learner that answers constant-0
-    /// hypotheses makes Boneh–Shaw accuse user n − 1 on every (infeasible) word, so the
-    /// unconditional innocent count is about trials/n while the feasible one stays 0, and
-    /// the ε bound (which needs no soundness) implies nothing.
+    /// A learner that answers constant-0 hypotheses: its pirate words are infeasible for
+    /// the full coalition (the all-1 columns are marked), nobody is ever accused, and in
+    /// particular no innocent (the old Γ₀ tracing accused user n − 1 here in about 1/n of
+    /// the innocence trials); the ε bound implies nothing.
     #[derive(Debug)]
     struct Constant;
 
@@ -812,24 +822,21 @@ mod tests {
     }
 
     #[test]
-    fn boneh_shaw_soundness_needs_the_marking_assumption() {
+    fn boneh_shaw_accuses_no_innocent_on_infeasible_words() {
         let class = thresholds(8);
         let config = AttackConfig::new(CodeKind::BonehShaw, 5, BS_K, 0.1, 200).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(15);
         let report = run_attack(&Constant, &class, &config, &mut rng).unwrap();
-        assert_eq!(report.traced, 200);
-        // No Boneh–Shaw column is marked for the full coalition: every word is feasible.
-        assert_eq!(report.feasible, 200);
-        assert_eq!(report.innocent_accused_feasible, 0);
-        // i* = n − 1 with probability 1/5: 40 expected; [20, 60] fails with prob < 10⁻³.
-        assert!((20..=60).contains(&report.innocent_accused), "{report:?}");
+        assert_eq!(report.feasible, 0, "{report:?}");
+        assert_eq!(report.traced, 0, "{report:?}");
+        assert_eq!(report.innocent_accused, 0, "{report:?}");
         assert!(!report.refutes_claim(), "{report:?}");
     }
 
     #[test]
     fn bad_input_is_a_typed_error() {
         assert!(matches!(
-            AttackConfig::new(CodeKind::BonehShaw, 2, 10_000, 0.1, 1),
+            AttackConfig::new(CodeKind::BonehShaw, 1, 10_000, 0.1, 1),
             Err(Error::InvalidParameter { .. })
         ));
         assert!(matches!(

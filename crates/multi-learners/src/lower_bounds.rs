@@ -174,8 +174,10 @@ pub struct FingerprintingLowerBound {
     pub padded: f64,
 }
 
-/// Corollary 4.6 with Boneh–Shaw's length (Lemma 4.5, `k ≥ 2n³·ln(2n/ξ)`): the largest n
-/// the code supports for this k; every improper (α, β)-accurate empirical k-learner for
+/// Corollary 4.6 with Boneh–Shaw's length as the paper quotes it (Lemma 4.5,
+/// `k ≥ 2n³·ln(2n/ξ)`; the variant privpac runs as an attack, sound for every pirate word,
+/// is about twice as long, see [`crate::fingerprinting::BonehShaw`]): the largest n the
+/// code supports for this k; every improper (α, β)-accurate empirical k-learner for
 /// `THRESH_X` that is (ε, δ)-DP with δ below [`fingerprinting_delta_bound`] needs more than
 /// `min(|X|, n)` examples (`min(|X|, n/(3α))` with padding).
 ///

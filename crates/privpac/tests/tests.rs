@@ -1610,7 +1610,7 @@ fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).expect("valid JSON")
 }
 
-/// Boneh–Shaw at n = 5, ξ = 0.1 needs k ≥ 4·⌈2·25·ln 100⌉ = 924 columns.
+/// Boneh–Shaw at n = 5, ξ = 0.1 needs k ≥ 6·(⌊4·25·ln 100⌋ + 1) = 2766 columns.
 const ATTACK: [&str; 8] = [
     "attack",
     "--class",
@@ -1618,7 +1618,7 @@ const ATTACK: [&str; 8] = [
     "--n",
     "5",
     "--k",
-    "924",
+    "2766",
     "--json",
 ];
 
@@ -1708,20 +1708,20 @@ fn attack_rejects_bad_input() {
         args.extend(extra);
         check_error(&args, needle);
     };
-    run("erm", "thresholds:8", "5", "100", &[], "needs k >= 924");
+    run("erm", "thresholds:8", "5", "100", &[], "needs k >= 2766");
     run(
         "erm",
         "thresholds:8",
-        "2",
-        "924",
+        "1",
+        "2766",
         &[],
-        "users must be at least 3",
+        "users must be at least 2",
     );
     run(
         "erm",
         "thresholds:8",
         "5",
-        "924",
+        "2766",
         &["--trials", "0"],
         "trials must be at least 1",
     );
@@ -1729,7 +1729,7 @@ fn attack_rejects_bad_input() {
         "erm",
         "thresholds:8",
         "5",
-        "924",
+        "2766",
         &["--trials", "18446744073709551615"],
         "above the limit",
     );
@@ -1741,13 +1741,13 @@ fn attack_rejects_bad_input() {
         &[],
         "exceeds",
     );
-    run("nope", "thresholds:8", "5", "924", &[], "unknown learner");
-    run("erm", "parities:3", "5", "924", &[], "not compatible");
+    run("nope", "thresholds:8", "5", "2766", &[], "unknown learner");
+    run("erm", "parities:3", "5", "2766", &[], "not compatible");
     run(
         "erm",
         "thresholds:8",
         "5",
-        "924",
+        "2766",
         &["--padding", "0.5"],
         "padding alpha",
     );
@@ -1755,7 +1755,7 @@ fn attack_rejects_bad_input() {
         "parity",
         "thresholds:8",
         "5",
-        "924",
+        "2766",
         &[],
         "needs the hypercube",
     );
