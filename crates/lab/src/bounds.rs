@@ -60,9 +60,11 @@ impl Bound {
 ///
 /// - ERM: realizable, the VC bound of Blumer–Ehrenfeucht–Haussler–Warmuth (with the exact
 ///   VC dimension); agnostic, the uniform-convergence bound of Shalev-Shwartz–Ben-David.
-/// - Generic learner: realizable, `ln(2|C|/β)/α · max{8, 4/ε}` (the exponential mechanism
-///   over a class with a consistent concept); agnostic, the explicit-constant form of
-///   Kasiviswanathan et al. 2011, Theorem 3.4 (dominated by `1/α²` for large ε).
+/// - Generic learner: realizable, `ln(2|C|/β)/α · max{8, 4/ε}` (Sivakumar's proof of
+///   Theorem 3.3: Chernoff, then the exponential mechanism with OPT_S = 0); agnostic, the
+///   explicit constants of the proof of Kalavasis's Theorem 1 (the generic learner of
+///   Kasiviswanathan et al., Bun–Nissim–Stemmer Theorem 2.22; dominated by `1/α²` for
+///   large ε).
 /// - Every other learner: [`Bound::NoExplicitConstants`].
 ///
 /// # Errors
@@ -137,12 +139,12 @@ pub fn bounds_for(
             match kind {
                 ScenarioKind::Realizable => explicit(
                     "generic learner, realizable",
-                    "exponential mechanism over a class with a consistent concept",
+                    "Sivakumar, proof of Theorem 3.3 (Chernoff, then the exponential mechanism with OPT_S = 0)",
                     realizable_generic_learner_sample_size(size, epsilon, alpha, beta),
                 ),
                 ScenarioKind::Agnostic => explicit(
                     "generic learner, agnostic",
-                    "Kasiviswanathan, Lee, Nissim, Raskhodnikova, Smith 2011, Theorem 3.4 (explicit constants ours)",
+                    "Kalavasis, proof of Theorem 1 (Hoeffding, then the exponential mechanism; BNS Theorem 2.22)",
                     generic_learner_sample_size(size, epsilon, alpha, beta),
                 ),
             }
