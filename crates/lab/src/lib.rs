@@ -38,6 +38,7 @@ pub mod limits;
 mod sample_complexity;
 mod scenario;
 mod spec;
+pub mod structured;
 mod trials;
 pub mod zoo;
 
