@@ -34,6 +34,7 @@
 mod bounds;
 mod data;
 mod error;
+pub mod experiment;
 pub mod limits;
 mod sample_complexity;
 mod scenario;
