@@ -28,6 +28,33 @@ pub(crate) enum Command {
     SampleComplexity(SampleComplexityArgs),
     /// Release private synthetic data for the counting queries of a class.
     Sanitize(SanitizeArgs),
+    /// Run a named, seeded experiment (`list` names them) or one shard of it, or `merge`
+    /// shards; writes CSV, JSON, SVG plots and a Markdown report into docs/experiments/NAME/.
+    Experiment(ExperimentArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExperimentArgs {
+    /// `NAME` (run it), `list`, or `merge NAME FILE...` (combine shard results files).
+    #[arg(required = true, num_args = 1..)]
+    pub(crate) args: Vec<String>,
+    /// The quick configuration (the committed example outputs).
+    #[arg(long)]
+    pub(crate) quick: bool,
+    /// The configuration: tiny, quick or full (default full, or quick with --quick).
+    #[arg(long)]
+    pub(crate) scale: Option<String>,
+    /// Run only shard I of N (`I/N`, 0-based): units i with i mod N = I.
+    #[arg(long)]
+    pub(crate) shard: Option<String>,
+    /// Output directory (default docs/experiments/NAME).
+    #[arg(long)]
+    pub(crate) out: Option<std::path::PathBuf>,
+    /// Results file the finished units are appended to (a rerun resumes from it).
+    #[arg(long)]
+    pub(crate) results: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub(crate) common: Common,
 }
 
 /// Parameters of the sanitizers (shared by `sanitize` and `learn --learner sanitizer:NAME`).

@@ -3,6 +3,7 @@
 
 mod demo;
 mod dim;
+mod experiment;
 mod learn;
 mod mech;
 mod online;
@@ -24,6 +25,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Learn(args) => learn::learn(&args),
         Command::SampleComplexity(args) => learn::sample_complexity(&args),
         Command::Sanitize(args) => sanitize::run(&args),
+        Command::Experiment(args) => experiment::run(&args),
     }
 }
 
