@@ -1603,12 +1603,12 @@ fn learn_runs_the_dagan_feldman_learner_at_its_per_prediction_epsilon() {
 /// Every file of a directory (name, bytes), sorted by name.
 fn directory_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
+        .expect("the output directory exists")
         .map(|e| {
-            let e = e.unwrap();
+            let e = e.expect("a readable directory entry");
             (
                 e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
+                std::fs::read(e.path()).expect("a readable output file"),
             )
         })
         .collect();
