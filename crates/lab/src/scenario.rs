@@ -200,7 +200,8 @@ impl Scenario {
         if let (true, Some(structure)) = (self.points.is_empty(), &self.structure) {
             for _ in 0..n {
                 let x = structure.sample_point(rng);
-                let noisy = uniform(rng) < self.label_noise;
+                // No coin for the label without noise (this path has its own streams).
+                let noisy = self.label_noise > 0.0 && uniform(rng) < self.label_noise;
                 points.push(x);
                 labels.push(self.class.eval(self.target, x) ^ noisy);
             }
