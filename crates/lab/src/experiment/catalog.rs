@@ -514,7 +514,11 @@ pub(super) fn report(
                 .into_iter()
                 .map(|(x, y)| (x.ln(), y.ln()))
                 .collect();
-                let fmt = |s: Option<f64>| s.map_or("–".into(), |s| format!("{s:.2}"));
+                let fmt = |s: Option<f64>| {
+                    s.map_or("–".into(), |s| {
+                        format!("{:.2}", (s * 100.0).round() / 100.0 + 0.0)
+                    })
+                };
                 out.push_str(&format!(
                     "- `{class}`: the bound is {:.1}× to {:.1}× the measured sample complexity (it holds in every row: {}); \
                      log–log slope of n against ε: {} (the bound's is −1 for ε < 1/2 and 0 above), against α: {} (the bound's: −1).\n",
@@ -539,7 +543,11 @@ pub(super) fn report(
                  is shown where the class can be materialized (`bound` column).\n\n## Result\n\n{}\n",
                 table(rows, &["learner", "log2_domain", "sample_size", "success_rate", "bound"])
             ));
-            let fmt = |s: Option<f64>| s.map_or("–".into(), |s| format!("{s:.1}"));
+            let fmt = |s: Option<f64>| {
+                s.map_or("–".into(), |s| {
+                    format!("{:.1}", (s * 10.0).round() / 10.0 + 0.0)
+                })
+            };
             let generic = series(
                 rows,
                 |r| get_str(r, "learner") == "generic",
