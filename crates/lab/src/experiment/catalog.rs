@@ -51,6 +51,11 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
 
 const BETA: f64 = 0.1;
 
+/// The learners of the `sample-complexity` experiment: the ε-DP generic learner, the
+/// uniformly stable learner (ε is its exponential mechanism's) and the relabeling
+/// predictor (ε per prediction). Their guarantees differ; each row records its own.
+const SAMPLE_COMPLEXITY_LEARNERS: [&str; 3] = ["generic", "stable", "relabeling"];
+
 fn trials(scale: Scale) -> usize {
     match scale {
         Scale::Tiny => 8,
@@ -78,11 +83,13 @@ pub(super) fn units(name: &str, scale: Scale) -> Vec<Map<String, Value>> {
             let size = if scale == Scale::Tiny { 64 } else { 1024 };
             let mut units = Vec::new();
             for class in ["thresholds", "points"] {
-                for &epsilon in epsilons {
-                    units.push(obj(json!({"sweep": "epsilon", "class": format!("{class}:{size}"), "learner": "generic", "epsilon": epsilon, "alpha": 0.1})));
-                }
-                for &alpha in alphas {
-                    units.push(obj(json!({"sweep": "alpha", "class": format!("{class}:{size}"), "learner": "generic", "epsilon": 1.0, "alpha": alpha})));
+                for learner in SAMPLE_COMPLEXITY_LEARNERS {
+                    for &epsilon in epsilons {
+                        units.push(obj(json!({"sweep": "epsilon", "class": format!("{class}:{size}"), "learner": learner, "epsilon": epsilon, "alpha": 0.1})));
+                    }
+                    for &alpha in alphas {
+                        units.push(obj(json!({"sweep": "alpha", "class": format!("{class}:{size}"), "learner": learner, "epsilon": 1.0, "alpha": alpha})));
+                    }
                 }
             }
             units
@@ -298,23 +305,33 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
                 let mut lines = Vec::new();
                 let classes: Vec<String> = unique(rows, "class");
                 for class in &classes {
-                    let mine = |r: &Map<String, Value>| {
-                        get_str(r, "sweep") == sweep && get_str(r, "class") == class
-                    };
-                    lines.push(Series {
-                        label: format!("{class}: measured"),
-                        points: series(rows, mine, sweep, "sample_size"),
-                        dashed: false,
-                    });
-                    lines.push(Series {
-                        label: format!("{class}: bound"),
-                        points: series(rows, mine, sweep, "bound"),
-                        dashed: true,
-                    });
+                    for learner in SAMPLE_COMPLEXITY_LEARNERS {
+                        let mine = |r: &Map<String, Value>| {
+                            get_str(r, "sweep") == sweep
+                                && get_str(r, "class") == class
+                                && get_str(r, "learner") == learner
+                        };
+                        let measured = series(rows, mine, sweep, "sample_size");
+                        if measured.is_empty() {
+                            continue;
+                        }
+                        lines.push(Series {
+                            label: format!("{class}, {learner}"),
+                            points: measured,
+                            dashed: false,
+                        });
+                        let bound = series(rows, mine, sweep, "bound");
+                        if !bound.is_empty() {
+                            lines.push(Series {
+                                label: format!("{class}, {learner}: bound"),
+                                points: bound,
+                                dashed: true,
+                            });
+                        }
+                    }
                 }
                 let file = format!("sample-complexity-vs-{sweep}.svg");
-                let title =
-                    format!("generic learner: sample complexity against {sweep} (β = {BETA})");
+                let title = format!("sample complexity against {sweep} (β = {BETA})");
                 plots.push((
                     file.clone(),
                     line_plot(
@@ -479,26 +496,39 @@ pub(super) fn report(
         "sample-complexity" => {
             let trials = rows.first().map(|r| cell(r, "trials")).unwrap_or_default();
             out.push_str(&format!(
-                "## Setup\n\nThe pure ε-DP generic learner (exponential mechanism over the class, scored by empirical error). \
+                "## Setup\n\nThree learners: the pure ε-DP generic learner (exponential mechanism over the class, scored by empirical error), \
+                 the stable learner (ε is its exponential mechanism's; its guarantee is uniform stability, not DP) and the relabeling \
+                 predictor (ε per prediction); the `guarantee` column of `results.csv` is each learner's own `Learner::guarantee(n)`. \
                  Thresholds: uniform distribution, target in the middle. Points: mass min(2α, 0.9) on the target's point, the rest uniform \
                  (so a learner must find the target). Realizable (no label noise). The empirical sample complexity is the smallest n \
                  (doubling, then binary search to 1/64) at which at least 1 − β = 0.9 of {trials} trials reach true error ≤ α; true errors are exact.\n\n\
-                 ## Bound\n\nThe realizable generic-learner bound `ln(2|C|/β)/α · max{{8, 4/ε}}` (`bound` column, from `lab::bounds_for`).\n\n\
+                 ## Bound\n\nThe realizable generic-learner bound `ln(2|C|/β)/α · max{{8, 4/ε}}` (`bound` column, from `lab::bounds_for`; \
+                 its log–log slope against ε is −1 for ε < 1/2 and 0 above, against α −1). The other two learners have no bound with \
+                 explicit constants in `lab::bounds_for`.\n\n\
                  ## Result\n\n{}\n",
-                table(rows, &["sweep", "class", "epsilon", "alpha", "sample_size", "success_rate", "bound"])
+                table(rows, &["sweep", "class", "learner", "epsilon", "alpha", "sample_size", "success_rate", "bound"])
             ));
             out.push_str("## What it shows\n\n");
-            for class in unique(rows, "class") {
+            for (class, learner) in unique(rows, "class")
+                .into_iter()
+                .flat_map(|c| SAMPLE_COMPLEXITY_LEARNERS.map(|l| (c.clone(), l)))
+            {
+                let of = |r: &Map<String, Value>| {
+                    get_str(r, "class") == class && get_str(r, "learner") == learner
+                };
+                if !rows.iter().any(of) {
+                    continue;
+                }
                 let ratio: Vec<f64> = rows
                     .iter()
-                    .filter(|r| get_str(r, "class") == class)
+                    .filter(|r| of(r))
                     .filter_map(|r| {
                         Some(r.get("bound")?.as_f64()? / r.get("sample_size")?.as_f64()?)
                     })
                     .collect();
                 let eps: Vec<(f64, f64)> = series(
                     rows,
-                    |r| get_str(r, "class") == class && get_str(r, "sweep") == "epsilon",
+                    |r| of(r) && get_str(r, "sweep") == "epsilon",
                     "epsilon",
                     "sample_size",
                 )
@@ -507,7 +537,7 @@ pub(super) fn report(
                 .collect();
                 let alpha: Vec<(f64, f64)> = series(
                     rows,
-                    |r| get_str(r, "class") == class && get_str(r, "sweep") == "alpha",
+                    |r| of(r) && get_str(r, "sweep") == "alpha",
                     "alpha",
                     "sample_size",
                 )
@@ -519,12 +549,22 @@ pub(super) fn report(
                         format!("{:.2}", (s * 100.0).round() / 100.0 + 0.0)
                     })
                 };
+                let versus_bound = if ratio.is_empty() {
+                    "no bound with explicit constants".to_string()
+                } else {
+                    format!(
+                        "the bound is {:.1}× to {:.1}× the measured sample complexity (it holds in every row: {})",
+                        ratio.iter().copied().fold(f64::INFINITY, f64::min),
+                        ratio.iter().copied().fold(0.0, f64::max),
+                        if ratio.iter().all(|&r| r >= 1.0) {
+                            "yes"
+                        } else {
+                            "no"
+                        },
+                    )
+                };
                 out.push_str(&format!(
-                    "- `{class}`: the bound is {:.1}× to {:.1}× the measured sample complexity (it holds in every row: {}); \
-                     log–log slope of n against ε: {} (the bound's is −1 for ε < 1/2 and 0 above), against α: {} (the bound's: −1).\n",
-                    ratio.iter().copied().fold(f64::INFINITY, f64::min),
-                    ratio.iter().copied().fold(0.0, f64::max),
-                    if ratio.iter().all(|&r| r >= 1.0) { "yes" } else { "no" },
+                    "- `{class}`, {learner}: {versus_bound}; log–log slope of n against ε: {}, against α: {}.\n",
                     fmt(slope(&eps)),
                     fmt(slope(&alpha)),
                 ));
