@@ -254,9 +254,10 @@ pub(super) fn run_unit(
     )
     .map_err(lab)?;
     // The privacy actually provided, from the learner as built (never re-derived here).
-    let guarantee = build_learner(spec, &params, found.sample_size)
-        .map(|l| format!("{:?}", l.guarantee(found.sample_size)))
-        .unwrap_or_default();
+    let guarantee = match build_learner(spec, &params, found.sample_size) {
+        Ok(learner) => serde_json::to_value(learner.guarantee(found.sample_size))?,
+        Err(_) => Value::Null,
+    };
     row.insert("beta".into(), json!(BETA));
     row.insert("trials".into(), json!(trials(scale)));
     row.insert("sample_size".into(), json!(found.sample_size));
