@@ -366,6 +366,67 @@ mod tests {
         }
     }
 
+    /// Sampling on domains that are never materialized. Seeded; each check allows six
+    /// standard deviations of its binomial or mean (false-failure rate below 10⁻⁸ each).
+    #[test]
+    fn large_domains_sample_from_the_stated_distribution() {
+        use concept_classes::Thresholds;
+        use rand::SeedableRng;
+        use rand_chacha::ChaCha8Rng;
+
+        use crate::{ExampleDistribution, Scenario};
+
+        let draws = 20_000usize;
+        let n = draws as f64;
+        let big = |size: u64, distribution| {
+            Scenario::new(
+                Box::new(Thresholds::new(size).unwrap()),
+                distribution,
+                7,
+                0.0,
+            )
+            .unwrap()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        // Point mass 0.3 on point 5 of 2^40.
+        let scenario = big(
+            1 << 40,
+            ExampleDistribution::PointMass {
+                point: 5,
+                mass: 0.3,
+            },
+        );
+        let sample = scenario.sample(draws, &mut rng).unwrap();
+        let heavy = sample.points().iter().filter(|&&x| x == 5).count() as f64;
+        assert!(
+            (heavy - 0.3 * n).abs() < 6.0 * (n * 0.3 * 0.7).sqrt(),
+            "{heavy}"
+        );
+        assert!(sample.iter().all(|(x, y)| y == (x <= 7)));
+        // Uniform over 2^40: the mean of x/N is 1/2 with standard deviation 1/√(12 n).
+        let scenario = big(1 << 40, ExampleDistribution::Uniform);
+        let sample = scenario.sample(draws, &mut rng).unwrap();
+        let mean = sample
+            .points()
+            .iter()
+            .map(|&x| x as f64 / (1u64 << 40) as f64)
+            .sum::<f64>()
+            / n;
+        assert!((mean - 0.5).abs() < 6.0 / (12.0 * n).sqrt(), "{mean}");
+        // Zipf(2) over 2^30: Pr[x = 0] = 1/H(2^30, 2) and Pr[x = 1] = 2^-2/H(2^30, 2).
+        let scenario = big(1 << 30, ExampleDistribution::Zipf { exponent: 2.0 });
+        let sample = scenario.sample(draws, &mut rng).unwrap();
+        let total = zipf_partial(0, 1 << 30, 2.0);
+        for (x, p) in [(0u64, 1.0 / total), (1, 0.25 / total)] {
+            let count = sample.points().iter().filter(|&&y| y == x).count() as f64;
+            assert!(
+                (count - p * n).abs() < 6.0 * (n * p * (1.0 - p)).sqrt(),
+                "{x}: {count} vs {}",
+                p * n
+            );
+        }
+    }
+
     mod against_reference {
         use concept_classes::{ConceptClass, Hypothesis, Intervals, Parities, Points, Thresholds};
         use proptest::prelude::*;

@@ -1641,6 +1641,12 @@ fn experiment_shards_run_as_separate_processes_merge_to_the_unsharded_outputs() 
     );
     let report: serde_json::Value = serde_json::from_str(&stdout(&whole)).unwrap();
     assert_eq!(report["units_run"], report["units_total"]);
+    // Off a terminal there is no progress bar: standard error stays empty.
+    assert!(
+        whole.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
     // Three shards, each its own process, started together.
     let children: Vec<_> = (0..3)
         .map(|i| {
