@@ -1,9 +1,10 @@
 //! The named experiments: their units, what one unit computes, their plots and their
 //! Markdown reports.
 //!
-//! * `sample-complexity`: the generic learner's empirical sample complexity against ε
-//!   (α = 0.1) and against α (ε = 1) on thresholds and points over 2^10 points, with the
-//!   realizable generic-learner bound `ln(2|C|/β)/α·max{8, 4/ε}` on the same axes.
+//! * `sample-complexity`: the empirical sample complexity of the generic learner, the
+//!   stable learner and the relabeling predictor against ε (α = 0.1) and against α
+//!   (ε = 1) on thresholds and points over 2^10 points, with the realizable generic-learner
+//!   bound `ln(2|C|/β)/α·max{8, 4/ε}` on the same axes.
 //! * `threshold-domain`: the sample complexity of the pure-DP generic learner and of
 //!   non-private ERM on thresholds over 2^4 … 2^40 points (uniform, target in the middle),
 //!   with the generic learner's bound, which grows like log |X|.
@@ -37,7 +38,7 @@ pub struct ExperimentInfo {
 pub const EXPERIMENTS: &[ExperimentInfo] = &[
     ExperimentInfo {
         name: "sample-complexity",
-        summary: "the generic learner's sample complexity against ε and against α on points and thresholds, with the realizable bound",
+        summary: "sample complexity of the generic, stable and relabeling learners against ε and against α on points and thresholds, with the generic learner's realizable bound",
     },
     ExperimentInfo {
         name: "threshold-domain",
