@@ -19,6 +19,7 @@
 mod bench;
 mod ci;
 mod docs;
+mod experiments;
 mod tidy;
 
 use std::{
@@ -47,6 +48,7 @@ fn try_main() -> anyhow::Result<()> {
         Some("ci") => ci::run(&args),
         Some("bench") => bench::run(&args),
         Some("docs") => docs::run(&args),
+        Some("experiments") => experiments::run(&args),
         Some("tidy") => tidy::run(&args),
         Some("help" | "-h" | "--help") | None => {
             print_help();
@@ -74,6 +76,9 @@ Commands:
                                 `naive` id and, with --compare, over the saved baseline NAME;
                                 write the table to target/criterion/summary.md
   docs [--open]                 build the workspace API docs (cargo doc --workspace --no-deps)
+  experiments [NAME...] [--quick]
+                                run the named experiments (default: all) with the release
+                                privpac binary; outputs go to docs/experiments/NAME/
   tidy                          run the tidy checks (cargo test -p xtask tidy)
   help                          print this message"
     );

@@ -16,6 +16,11 @@
 //! [`parse_labeled_csv`] / [`parse_points_csv`] read data. User-given counts are checked
 //! against the [`limits`] before anything is allocated in proportion to them.
 //!
+//! For structured classes and distributions (thresholds, points, intervals, parities;
+//! uniform, point mass plus uniform, Zipf) true errors take time independent of |X|
+//! ([`structured`]), so scenarios may have up to 2^62 points. [`experiment`] holds the named,
+//! seeded, shardable experiments behind `privpac experiment` and `cargo xtask experiments`.
+//!
 //! # Example
 //! ```
 //! use concept_classes::Thresholds;
@@ -34,10 +39,12 @@
 mod bounds;
 mod data;
 mod error;
+pub mod experiment;
 pub mod limits;
 mod sample_complexity;
 mod scenario;
 mod spec;
+pub mod structured;
 mod trials;
 pub mod zoo;
 

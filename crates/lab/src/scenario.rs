@@ -9,8 +9,11 @@ use serde::{Deserialize, Serialize};
 use crate::bounds::ScenarioKind;
 
 use crate::error::{Error, Result};
+use crate::structured::Structure;
 
-/// Largest domain for which exact true errors are computed.
+/// Largest domain that is materialized (the O(|X|) reference path). Larger domains are
+/// accepted for the structured classes and distributions of [`crate::structured`], whose
+/// true errors take time independent of |X|.
 pub const MAX_EXACT_DOMAIN: u128 = 1 << 24;
 
 /// The distribution examples are drawn from: over the points of a finite domain (by
@@ -83,13 +86,17 @@ pub struct Scenario {
     target: u64,
     label_noise: f64,
     target_labels: Vec<bool>,
+    /// Closed-form masses for the structured classes and distributions (fast true errors;
+    /// sampling too above [`MAX_EXACT_DOMAIN`], where the vectors above stay empty).
+    structure: Option<Structure>,
 }
 
 impl Scenario {
     /// Builds a scenario.
     ///
     /// # Errors
-    /// [`Error::DomainTooLarge`] above [`MAX_EXACT_DOMAIN`] points; [`Error::Class`] for a
+    /// [`Error::DomainTooLarge`] above [`MAX_EXACT_DOMAIN`] points unless the class and
+    /// distribution are structured (see [`crate::structured`]); [`Error::Class`] for a
     /// target outside the class; [`Error::InvalidParameter`] for bad distribution weights
     /// or label noise outside [0, 1/2).
     pub fn new(
@@ -100,18 +107,31 @@ impl Scenario {
     ) -> Result<Self> {
         check_concept(class.as_ref(), target)?;
         let size = class.domain().size();
-        if size > MAX_EXACT_DOMAIN {
-            return Err(Error::DomainTooLarge {
-                size,
-                limit: MAX_EXACT_DOMAIN,
-            });
-        }
         if !(0.0..0.5).contains(&label_noise) {
             return Err(Error::InvalidParameter {
                 name: "label noise",
                 requirement: "in [0, 1/2)",
                 value: label_noise,
             });
+        }
+        let structure = Structure::recognize(class.as_ref(), &distribution);
+        if size > MAX_EXACT_DOMAIN {
+            return match structure {
+                Some(structure) => Ok(Scenario {
+                    class,
+                    points: Vec::new(),
+                    probabilities: Vec::new(),
+                    cumulative: Vec::new(),
+                    target,
+                    label_noise,
+                    target_labels: Vec::new(),
+                    structure: Some(structure),
+                }),
+                None => Err(Error::DomainTooLarge {
+                    size,
+                    limit: MAX_EXACT_DOMAIN,
+                }),
+            };
         }
         let n = size as usize;
         let domain = class.domain();
@@ -136,7 +156,14 @@ impl Scenario {
             target,
             label_noise,
             target_labels,
+            structure,
         })
+    }
+
+    /// Whether true errors (of concepts, constants, tables and flipped hypotheses) take
+    /// time independent of |X| here (see [`crate::structured`]).
+    pub fn has_fast_true_errors(&self) -> bool {
+        self.structure.is_some()
     }
 
     /// The class.
@@ -170,6 +197,16 @@ impl Scenario {
     pub fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Result<LabeledSample> {
         let mut points = Vec::with_capacity(n);
         let mut labels = Vec::with_capacity(n);
+        if let (true, Some(structure)) = (self.points.is_empty(), &self.structure) {
+            for _ in 0..n {
+                let x = structure.sample_point(rng);
+                // No coin for the label without noise (this path has its own streams).
+                let noisy = self.label_noise > 0.0 && uniform(rng) < self.label_noise;
+                points.push(x);
+                labels.push(self.class.eval(self.target, x) ^ noisy);
+            }
+            return Ok(LabeledSample::new(self.class.domain(), points, labels)?);
+        }
         for _ in 0..n {
             let u = uniform(rng) * self.cumulative.last().copied().unwrap_or(1.0);
             let index = self
@@ -184,8 +221,41 @@ impl Scenario {
     }
 
     /// The exact true error `Pr_{(x,y)}[h(x) ≠ y]` of a hypothesis (for randomized
-    /// hypotheses, averaged over their coins).
+    /// hypotheses, averaged over their coins): in closed form for the structured classes
+    /// and distributions, otherwise [`Scenario::reference_true_error`]. NaN only when
+    /// neither applies (a noisy vote on a domain above [`MAX_EXACT_DOMAIN`]); use
+    /// [`Scenario::try_true_error`] for a typed error instead.
     pub fn true_error(&self, hypothesis: &Hypothesis) -> f64 {
+        self.try_true_error(hypothesis).unwrap_or(f64::NAN)
+    }
+
+    /// [`Scenario::true_error`] with a typed error when it cannot be computed exactly.
+    ///
+    /// # Errors
+    /// [`Error::DomainTooLarge`] for a hypothesis without a closed form (a noisy vote) on a
+    /// domain that was not materialized.
+    pub fn try_true_error(&self, hypothesis: &Hypothesis) -> Result<f64> {
+        if let Some(d) = self
+            .structure
+            .as_ref()
+            .and_then(|s| s.disagreement(self.class.as_ref(), self.target, hypothesis))
+        {
+            let eta = self.label_noise;
+            return Ok(eta + (1.0 - 2.0 * eta) * d);
+        }
+        if self.points.is_empty() {
+            return Err(Error::DomainTooLarge {
+                size: self.class.domain().size(),
+                limit: MAX_EXACT_DOMAIN,
+            });
+        }
+        Ok(self.reference_true_error(hypothesis))
+    }
+
+    /// The true error by summation over the whole (materialized) domain, in O(|X|): the
+    /// reference the fast path is tested against. 0 on a domain that was not
+    /// materialized.
+    pub fn reference_true_error(&self, hypothesis: &Hypothesis) -> f64 {
         let eta = self.label_noise;
         self.points
             .iter()
@@ -364,10 +434,18 @@ mod tests {
             )
             .is_err()
         );
-        let huge = Box::new(Thresholds::new(1 << 30).unwrap());
+        // Above the materialized limit only structured scenarios are accepted: Zipf over
+        // the hypercube has no closed form.
+        let huge = Box::new(concept_classes::Parities::new(30).unwrap());
         assert!(matches!(
-            Scenario::new(huge, ExampleDistribution::Uniform, 0, 0.0),
+            Scenario::new(huge, ExampleDistribution::Zipf { exponent: 1.0 }, 0, 0.0),
             Err(Error::DomainTooLarge { .. })
         ));
+        let huge = Box::new(Thresholds::new(1 << 30).unwrap());
+        let scenario = Scenario::new(huge, ExampleDistribution::Uniform, 0, 0.0).unwrap();
+        assert!(scenario.has_fast_true_errors());
+        // Target {0}, hypothesis [0, 2^29 − 1]: they disagree on 2^29 − 1 of 2^30 points.
+        let error = scenario.true_error(&Hypothesis::Concept { id: (1 << 29) - 1 });
+        assert_eq!(error, ((1u64 << 29) - 1) as f64 / (1u64 << 30) as f64);
     }
 }

@@ -84,7 +84,7 @@ pub fn run_trials(
             let mut rng = trial_rng(config.master_seed, index as u64);
             let sample = scenario.sample(config.sample_size, &mut rng)?;
             let hypothesis: Hypothesis = learner.learn(scenario.class(), &sample, &mut rng)?;
-            Ok(scenario.true_error(&hypothesis))
+            scenario.try_true_error(&hypothesis)
         })
         .collect();
     let errors: Vec<f64> = errors.into_iter().collect::<Result<_>>()?;

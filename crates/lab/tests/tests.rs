@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod prediction_comparison;
+mod throughput;
 
 use concept_classes::{ConceptClass, Domain, Points, Thresholds};
 use dp_mechanisms::Privacy;

@@ -34,6 +34,9 @@ pub(crate) enum Command {
     /// Audit a mechanism of the zoo black-box and print the certified ε lower bound beside
     /// the claimed ε.
     Audit(AuditArgs),
+    /// Run a named, seeded experiment (`list` names them) or one shard of it, or `merge`
+    /// shards; writes CSV, JSON, SVG plots and a Markdown report into docs/experiments/NAME/.
+    Experiment(ExperimentArgs),
 }
 
 /// The fingerprinting codes of `privpac attack`.
@@ -106,6 +109,30 @@ pub(crate) struct AuditArgs {
     /// The probability that every certified bound holds.
     #[arg(long, default_value_t = 0.99, allow_negative_numbers = true)]
     pub(crate) confidence: f64,
+    #[command(flatten)]
+    pub(crate) common: Common,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExperimentArgs {
+    /// `NAME` (run it), `list`, or `merge NAME FILE...` (combine shard results files).
+    #[arg(required = true, num_args = 1..)]
+    pub(crate) args: Vec<String>,
+    /// The quick configuration (the committed example outputs).
+    #[arg(long)]
+    pub(crate) quick: bool,
+    /// The configuration: tiny, quick or full (default full, or quick with --quick).
+    #[arg(long)]
+    pub(crate) scale: Option<String>,
+    /// Run only shard I of N (`I/N`, 0-based): units i with i mod N = I.
+    #[arg(long)]
+    pub(crate) shard: Option<String>,
+    /// Output directory (default docs/experiments/NAME).
+    #[arg(long)]
+    pub(crate) out: Option<std::path::PathBuf>,
+    /// Results file the finished units are appended to (a rerun resumes from it).
+    #[arg(long)]
+    pub(crate) results: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub(crate) common: Common,
 }

@@ -1812,3 +1812,148 @@ fn audit_rejects_bad_input() {
         "confidence",
     );
 }
+
+/// Every file of a directory (name, bytes), sorted by name.
+fn directory_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("the output directory exists")
+        .map(|e| {
+            let e = e.expect("a readable directory entry");
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).expect("a readable output file"),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn experiment_shards_run_as_separate_processes_merge_to_the_unsharded_outputs() {
+    let root = std::env::temp_dir().join(format!("privpac-experiment-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let path = |name: &str| root.join(name).to_string_lossy().into_owned();
+    let name = "sample-complexity";
+    let whole = privpac(&[
+        "experiment",
+        name,
+        "--scale",
+        "tiny",
+        "--seed",
+        "9",
+        "--out",
+        &path("whole"),
+        "--json",
+    ]);
+    assert!(
+        whole.status.success(),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout(&whole)).unwrap();
+    assert_eq!(report["units_run"], report["units_total"]);
+    // Off a terminal there is no progress bar: standard error stays empty.
+    assert!(
+        whole.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+    // Three shards, each its own process, started together.
+    let children: Vec<_> = (0..3)
+        .map(|i| {
+            Command::new(env!("CARGO_BIN_EXE_privpac"))
+                .args([
+                    "experiment",
+                    name,
+                    "--scale",
+                    "tiny",
+                    "--seed",
+                    "9",
+                    "--shard",
+                    &format!("{i}/3"),
+                    "--out",
+                    &path("shards"),
+                    "--json",
+                ])
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut files = Vec::new();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success());
+        let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        assert_eq!(report["outputs"], serde_json::json!([]));
+        files.push(report["results_files"][0].as_str().unwrap().to_string());
+    }
+    let mut merge = vec![
+        "experiment",
+        "merge",
+        name,
+        "--scale",
+        "tiny",
+        "--seed",
+        "9",
+        "--out",
+    ];
+    let merged_dir = path("merged");
+    merge.push(&merged_dir);
+    merge.extend(files.iter().map(String::as_str));
+    let merged = privpac(&merge);
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    // The unsharded directory also holds its results file; compare the outputs.
+    let outputs = |dir: &str| {
+        directory_files(&root.join(dir))
+            .into_iter()
+            .filter(|(n, _)| !n.ends_with(".jsonl"))
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (outputs("whole"), outputs("merged"));
+    assert!(
+        a.len() >= 4,
+        "{:?}",
+        a.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    assert_eq!(a, b);
+    // A rerun resumes: nothing left to run.
+    let again = privpac(&[
+        "experiment",
+        name,
+        "--scale",
+        "tiny",
+        "--seed",
+        "9",
+        "--out",
+        &path("whole"),
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&again)).unwrap();
+    assert_eq!(report["units_run"], 0);
+    // Missing shards and bad shard specs are one-line errors.
+    check_error(
+        &[
+            "experiment",
+            "merge",
+            name,
+            "--scale",
+            "tiny",
+            "--seed",
+            "9",
+            "--out",
+            &path("x"),
+            &files[0],
+        ],
+        "units missing",
+    );
+    check_error(&["experiment", name, "--shard", "3/3"], "invalid shard");
+    check_error(&["experiment", "nope"], "unknown experiment");
+    let _ = std::fs::remove_dir_all(&root);
+}

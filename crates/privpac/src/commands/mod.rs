@@ -5,6 +5,7 @@ mod attack;
 mod audit;
 mod demo;
 mod dim;
+mod experiment;
 mod learn;
 mod mech;
 mod online;
@@ -28,6 +29,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Sanitize(args) => sanitize::run(&args),
         Command::Attack(args) => attack::run(&args),
         Command::Audit(args) => audit::run(&args),
+        Command::Experiment(args) => experiment::run(&args),
     }
 }
 

@@ -1,0 +1,198 @@
+//! Tests of the experiment machinery on tiny configurations: sharded runs merge to the
+//! unsharded results byte for byte, reruns resume, mixed or incomplete results are typed
+//! errors.
+
+use std::path::PathBuf;
+
+use super::*;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lab-experiment-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn outputs(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn sharded_runs_merge_to_the_unsharded_outputs_for_every_experiment() {
+    for info in EXPERIMENTS {
+        let dir = scratch(info.name);
+        let whole = dir.join("whole.jsonl");
+        let total = unit_count(info.name, Scale::Tiny).unwrap();
+        assert!(total >= 2, "{}", info.name);
+        let ran = run_shard(
+            info.name,
+            Scale::Tiny,
+            5,
+            Shard::whole(),
+            &whole,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(ran, total);
+        let shards: Vec<PathBuf> = (0..3)
+            .map(|i| {
+                let path = dir.join(format!("shard-{i}.jsonl"));
+                run_shard(
+                    info.name,
+                    Scale::Tiny,
+                    5,
+                    Shard::new(i, 3).unwrap(),
+                    &path,
+                    &mut |_, _| {},
+                )
+                .unwrap();
+                path
+            })
+            .collect();
+        let a = merge(info.name, Scale::Tiny, 5, &[whole]).unwrap();
+        // Shards given in any order.
+        let b = merge(
+            info.name,
+            Scale::Tiny,
+            5,
+            &[shards[2].clone(), shards[0].clone(), shards[1].clone()],
+        )
+        .unwrap();
+        assert_eq!(a, b);
+        write_outputs(info.name, Scale::Tiny, 5, &a, &dir.join("a")).unwrap();
+        write_outputs(info.name, Scale::Tiny, 5, &b, &dir.join("b")).unwrap();
+        let (oa, ob) = (outputs(&dir.join("a")), outputs(&dir.join("b")));
+        assert_eq!(oa, ob, "{}", info.name);
+        let names: Vec<&str> = oa.iter().map(|(n, _)| n.as_str()).collect();
+        assert!(
+            names.contains(&"results.csv") && names.contains(&"README.md"),
+            "{names:?}"
+        );
+        assert!(names.iter().any(|n| n.ends_with(".svg")), "{names:?}");
+        let svg = &oa.iter().find(|(n, _)| n.ends_with(".svg")).unwrap().1;
+        assert!(String::from_utf8_lossy(svg).contains("<svg"));
+        // One CSV line per unit plus the header.
+        let csv = String::from_utf8(
+            oa.iter()
+                .find(|(n, _)| n == "results.csv")
+                .unwrap()
+                .1
+                .clone(),
+        )
+        .unwrap();
+        assert_eq!(csv.lines().count(), total + 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn reruns_resume_without_redoing_finished_units() {
+    let dir = scratch("resume");
+    let path = dir.join("results.jsonl");
+    let name = "online-mistakes";
+    let total = unit_count(name, Scale::Tiny).unwrap();
+    let first = run_shard(
+        name,
+        Scale::Tiny,
+        1,
+        Shard::new(0, 2).unwrap(),
+        &path,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(first, total.div_ceil(2));
+    // Simulate an interruption: keep only the first finished line.
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.lines().next().unwrap().to_string() + "\n").unwrap();
+    let mut seen = Vec::new();
+    let rest = run_shard(
+        name,
+        Scale::Tiny,
+        1,
+        Shard::whole(),
+        &path,
+        &mut |done, all| seen.push((done, all)),
+    )
+    .unwrap();
+    assert_eq!(rest, total - 1);
+    assert_eq!(seen.first(), Some(&(1, total)));
+    assert_eq!(seen.last(), Some(&(total, total)));
+    assert_eq!(
+        run_shard(name, Scale::Tiny, 1, Shard::whole(), &path, &mut |_, _| {}).unwrap(),
+        0
+    );
+    assert_eq!(merge(name, Scale::Tiny, 1, &[path]).unwrap().len(), total);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn mixed_incomplete_or_conflicting_results_are_typed_errors() {
+    let dir = scratch("errors");
+    let name = "online-mistakes";
+    let path = dir.join("results.jsonl");
+    run_shard(
+        name,
+        Scale::Tiny,
+        1,
+        Shard::new(0, 2).unwrap(),
+        &path,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert!(matches!(
+        merge(name, Scale::Tiny, 1, std::slice::from_ref(&path)),
+        Err(Error::MissingUnits { .. })
+    ));
+    assert!(matches!(
+        merge(name, Scale::Tiny, 2, std::slice::from_ref(&path)),
+        Err(Error::MismatchedResults { .. })
+    ));
+    assert!(matches!(
+        run_shard(name, Scale::Quick, 1, Shard::whole(), &path, &mut |_, _| {}),
+        Err(Error::MismatchedResults { .. })
+    ));
+    // The same unit with a different row in another file.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut record: UnitRecord = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    record.row.insert("mistakes".into(), serde_json::json!(999));
+    let other = dir.join("other.jsonl");
+    std::fs::write(&other, serde_json::to_string(&record).unwrap() + "\n").unwrap();
+    assert!(matches!(
+        merge(name, Scale::Tiny, 1, &[path.clone(), other]),
+        Err(Error::ConflictingUnit { .. })
+    ));
+    let garbage = dir.join("garbage.jsonl");
+    std::fs::write(&garbage, "{not json\n").unwrap();
+    assert!(matches!(
+        merge(name, Scale::Tiny, 1, &[garbage]),
+        Err(Error::BadResultsLine { line: 1, .. })
+    ));
+    assert!(matches!(find("nope"), Err(Error::UnknownExperiment { .. })));
+    assert!(matches!(Shard::new(3, 3), Err(Error::InvalidShard { .. })));
+    assert!("1/0".parse::<Shard>().is_err() && "x".parse::<Shard>().is_err());
+    assert_eq!("2/3".parse::<Shard>().unwrap(), Shard::new(2, 3).unwrap());
+    assert!(matches!(
+        "huge".parse::<Scale>(),
+        Err(Error::UnknownScale { .. })
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unit_seeds_are_distinct_and_pinned_to_the_trial_streams() {
+    use rand::Rng as _;
+    assert_eq!(unit_seed(1, 0), crate::trial_rng(1, 0).next_u64());
+    assert_ne!(unit_seed(1, 0), unit_seed(1, 1));
+    assert_ne!(unit_seed(1, 0), unit_seed(2, 0));
+}

@@ -1,0 +1,210 @@
+//! `privpac experiment`: run a named, seeded experiment (or one shard of it), merge shards,
+//! and write its CSV, JSON, SVG plots and Markdown report (the machinery is
+//! `lab::experiment`; this file parses, shows progress and prints).
+
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+use lab::experiment::{self, EXPERIMENTS, Scale, Shard};
+use serde::Serialize;
+
+use crate::cli::ExperimentArgs;
+use crate::output::{Render, emit};
+
+#[derive(Debug, Serialize)]
+struct ExperimentReport {
+    experiment: String,
+    scale: Scale,
+    seed: u64,
+    shard: Option<String>,
+    results_files: Vec<PathBuf>,
+    units_run: usize,
+    units_total: usize,
+    outputs: Vec<PathBuf>,
+}
+
+impl Render for ExperimentReport {
+    fn render(&self) -> String {
+        let mut out = format!(
+            "experiment: {}   scale: {}   seed: {}{}\nunits run now: {} (of {})\nresults: {}\n",
+            self.experiment,
+            self.scale,
+            self.seed,
+            self.shard
+                .as_ref()
+                .map(|s| format!("   shard: {s}"))
+                .unwrap_or_default(),
+            self.units_run,
+            self.units_total,
+            self.results_files
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        if self.outputs.is_empty() {
+            out.push_str(
+                "outputs: none yet (run the other shards, then `privpac experiment merge`)\n",
+            );
+        } else {
+            for path in &self.outputs {
+                out.push_str(&format!("wrote {}\n", path.display()));
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct ListReport {
+    experiments: Vec<ListEntry>,
+}
+
+#[derive(Debug, Serialize)]
+struct ListEntry {
+    name: &'static str,
+    summary: &'static str,
+}
+
+impl Render for ListReport {
+    fn render(&self) -> String {
+        self.experiments
+            .iter()
+            .map(|e| format!("{:<20} {}\n", e.name, e.summary))
+            .collect()
+    }
+}
+
+fn scale(args: &ExperimentArgs) -> anyhow::Result<Scale> {
+    Ok(match (&args.scale, args.quick) {
+        (Some(text), _) => text.parse()?,
+        (None, true) => Scale::Quick,
+        (None, false) => Scale::Full,
+    })
+}
+
+fn out_dir(args: &ExperimentArgs, name: &str) -> PathBuf {
+    args.out
+        .clone()
+        .unwrap_or_else(|| Path::new("docs").join("experiments").join(name))
+}
+
+pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
+    let json = args.common.json;
+    let seed = args.common.seed.unwrap_or(1);
+    let Some(first) = args.args.first() else {
+        bail!("name an experiment, `list`, or `merge NAME FILE...`");
+    };
+    match first.as_str() {
+        "list" => emit(
+            &ListReport {
+                experiments: EXPERIMENTS
+                    .iter()
+                    .map(|e| ListEntry {
+                        name: e.name,
+                        summary: e.summary,
+                    })
+                    .collect(),
+            },
+            json,
+        ),
+        "merge" => {
+            let (name, files) = match &args.args[1..] {
+                [name, files @ ..] if !files.is_empty() => (name, files),
+                _ => bail!("usage: privpac experiment merge NAME FILE..."),
+            };
+            let scale = scale(args)?;
+            let files: Vec<PathBuf> = files.iter().map(PathBuf::from).collect();
+            let rows = experiment::merge(name, scale, seed, &files)?;
+            let outputs =
+                experiment::write_outputs(name, scale, seed, &rows, &out_dir(args, name))?;
+            emit(
+                &ExperimentReport {
+                    experiment: name.clone(),
+                    scale,
+                    seed,
+                    shard: None,
+                    results_files: files,
+                    units_run: 0,
+                    units_total: rows.len(),
+                    outputs,
+                },
+                json,
+            )
+        }
+        name => {
+            if args.args.len() > 1 {
+                bail!("one experiment per run (got {})", args.args.join(" "));
+            }
+            let scale = scale(args)?;
+            let shard = match &args.shard {
+                Some(text) => Some(text.parse::<Shard>()?),
+                None => None,
+            };
+            let total = experiment::unit_count(name, scale)?;
+            let dir = out_dir(args, name);
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            let results = args.results.clone().unwrap_or_else(|| match &args.shard {
+                Some(text) => dir.join(format!(
+                    "units-{scale}-shard-{}.jsonl",
+                    text.replace('/', "-of-")
+                )),
+                None => dir.join(format!("units-{scale}.jsonl")),
+            });
+            let bar = progress_bar(name);
+            let ran = experiment::run_shard(
+                name,
+                scale,
+                seed,
+                shard.unwrap_or_else(Shard::whole),
+                &results,
+                &mut |done, all| {
+                    if let Some(bar) = &bar {
+                        bar.set_length(all as u64);
+                        bar.set_position(done as u64);
+                    }
+                },
+            )?;
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            // A whole run writes the outputs; a shard waits for `merge`.
+            let outputs = if shard.is_none() {
+                let rows = experiment::merge(name, scale, seed, std::slice::from_ref(&results))?;
+                experiment::write_outputs(name, scale, seed, &rows, &dir)?
+            } else {
+                Vec::new()
+            };
+            emit(
+                &ExperimentReport {
+                    experiment: name.to_string(),
+                    scale,
+                    seed,
+                    shard: args.shard.clone(),
+                    results_files: vec![results],
+                    units_run: ran,
+                    units_total: total,
+                    outputs,
+                },
+                json,
+            )
+        }
+    }
+}
+
+/// A progress bar with an ETA on a terminal; `None` (quiet) otherwise.
+fn progress_bar(name: &str) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} units, ETA {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    bar.set_message(name.to_string());
+    Some(bar)
+}
