@@ -5,6 +5,7 @@ mod demo;
 mod dim;
 mod learn;
 mod mech;
+mod multi_learn;
 mod online;
 mod sanitize;
 
@@ -24,6 +25,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Learn(args) => learn::learn(&args),
         Command::SampleComplexity(args) => learn::sample_complexity(&args),
         Command::Sanitize(args) => sanitize::run(&args),
+        Command::MultiLearn(args) => multi_learn::multi_learn(&args),
     }
 }
 
