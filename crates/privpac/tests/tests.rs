@@ -51,7 +51,7 @@ fn demo_json_is_valid_and_seeded_runs_repeat() {
     let second = privpac(&["demo", "--seed", "5", "--json"]);
     assert!(first.status.success());
     let parsed: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
-    assert_eq!(parsed["demo"].as_array().unwrap().len(), 9);
+    assert_eq!(parsed["demo"].as_array().unwrap().len(), 10);
     // Timing is the only nondeterministic part of the text output; JSON has none.
     assert_eq!(first.stdout, second.stdout);
 }
@@ -1202,7 +1202,7 @@ fn demo_json_schema() {
     let parsed = json_of(&["demo", "--seed", "3", "--json"]);
     check_schema(&parsed, &[("demo", Ty::Arr)], "demo");
     let sections = parsed["demo"].as_array().unwrap();
-    let expected: [(&str, &[(&str, Ty)]); 9] = [
+    let expected: [(&str, &[(&str, Ty)]); 10] = [
         (
             "exponential",
             &[
@@ -1292,6 +1292,17 @@ fn demo_json_schema() {
                 ("results", Ty::Arr),
             ],
         ),
+        (
+            "multi_learning",
+            &[
+                ("class", Ty::Str),
+                ("trials", Ty::Int),
+                ("alpha", Ty::Num),
+                ("beta", Ty::Num),
+                ("ks", Ty::Arr),
+                ("curves", Ty::Arr),
+            ],
+        ),
     ];
     assert_eq!(sections.len(), expected.len());
     for (section, (name, fields)) in sections.iter().zip(expected) {
@@ -1319,6 +1330,25 @@ fn demo_json_schema() {
         assert_eq!(bounds.len(), 3);
         assert!(bounds[0] > bounds[1], "{bounds:?}");
     }
+    // The multi-learner section: the parity learner's n is flat in k, the pure direct
+    // sum's grows (k = 1, 4, 16).
+    let curves = sections[9]["curves"].as_array().unwrap();
+    assert_eq!(curves.len(), 2);
+    let sizes = |c: &Value| -> Vec<f64> {
+        c["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["sample_size"].as_f64().unwrap())
+            .collect()
+    };
+    let (parity, direct) = (sizes(&curves[0]), sizes(&curves[1]));
+    assert!(parity[2] <= 1.5 * parity[0], "{parity:?}");
+    assert!(direct[2] >= 4.0 * direct[0], "{direct:?}");
+    assert!(
+        curves[1]["fit"]["slope"].as_f64().unwrap() > 0.7,
+        "{direct:?}"
+    );
     assert_eq!(sections[7]["scenario"], "agnostic");
     assert_eq!(
         sections[7]["generic_bound"]["name"],
@@ -1642,8 +1672,18 @@ fn multi_learn_json_schema() {
     // The pure direct sum finds the three targets from 1000 examples at total ε = 2... the
     // point learner too; check the direct sum's columns name the targets.
     let parsed = json_of(&[
-        "multi-learn", "--class", "points:64", "--learner", "direct-sum", "--epsilon", "6",
-        "--data", data, "--seed", "2", "--json",
+        "multi-learn",
+        "--class",
+        "points:64",
+        "--learner",
+        "direct-sum",
+        "--epsilon",
+        "6",
+        "--data",
+        data,
+        "--seed",
+        "2",
+        "--json",
     ]);
     let ids: Vec<u64> = parsed["columns"]
         .as_array()
@@ -1661,8 +1701,17 @@ fn multi_learn_rejects_bad_input_with_typed_errors() {
     let run = |learner: &str, epsilon: &str, delta: &str, data: &str, needle: &str| {
         check_error(
             &[
-                "multi-learn", "--class", "points:64", "--learner", learner, "--epsilon", epsilon,
-                "--delta", delta, "--data", data,
+                "multi-learn",
+                "--class",
+                "points:64",
+                "--learner",
+                learner,
+                "--epsilon",
+                epsilon,
+                "--delta",
+                delta,
+                "--data",
+                data,
             ],
             needle,
         );
@@ -1670,7 +1719,13 @@ fn multi_learn_rejects_bad_input_with_typed_errors() {
     run("magic", "1", "0", data, "unknown multi-learner \"magic\"");
     run("direct-sum:magic", "1", "0", data, "unknown learner");
     run("parity", "1", "1e-6", data, "needs the hypercube domain");
-    run("point", "1", "0", data, "needs approximate differential privacy");
+    run(
+        "point",
+        "1",
+        "0",
+        data,
+        "needs approximate differential privacy",
+    );
     run("direct-sum", "2e-9", "0", data, "too small to split");
     let ragged = data_file("multi-ragged.csv", "x,y1,y2\n1,0,1\n2,1\n");
     run("point", "1", "1e-6", ragged.to_str().unwrap(), "line 3");
@@ -1681,8 +1736,18 @@ fn multi_learn_rejects_bad_input_with_typed_errors() {
     // Hypercube points as bit strings.
     let cube = data_file("multi-cube.csv", "x,y1,y2\n1100,0,1\n0011,1,0\n");
     let parsed = json_of(&[
-        "multi-learn", "--class", "parities:4", "--learner", "direct-sum", "--epsilon", "1",
-        "--data", cube.to_str().unwrap(), "--seed", "1", "--json",
+        "multi-learn",
+        "--class",
+        "parities:4",
+        "--learner",
+        "direct-sum",
+        "--epsilon",
+        "1",
+        "--data",
+        cube.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--json",
     ]);
     assert_eq!(parsed["examples"], 2);
     assert_eq!(parsed["k"], 2);
@@ -1691,9 +1756,26 @@ fn multi_learn_rejects_bad_input_with_typed_errors() {
 #[test]
 fn sample_complexity_with_k_fits_a_slope_and_checks_counts() {
     let parsed = json_of(&[
-        "sample-complexity", "--class", "parities:6", "--learner", "parity", "--epsilon", "1",
-        "--delta", "1e-6", "--alpha", "0.1", "--beta", "0.1", "--k", "1,4,16", "--trials",
-        "20", "--seed", "3", "--json",
+        "sample-complexity",
+        "--class",
+        "parities:6",
+        "--learner",
+        "parity",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-6",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+        "--k",
+        "1,4,16",
+        "--trials",
+        "20",
+        "--seed",
+        "3",
+        "--json",
     ]);
     check_schema(
         &parsed,
@@ -1736,23 +1818,51 @@ fn sample_complexity_with_k_fits_a_slope_and_checks_counts() {
     let slope = curve["fit"]["slope"].as_f64().unwrap();
     assert!(slope.abs() < 0.15, "{parsed}"); // the parity learner's n does not grow with k
     let base = [
-        "sample-complexity", "--class", "parities:4", "--learner", "parity", "--epsilon", "1",
-        "--delta", "1e-6", "--alpha", "0.1", "--beta", "0.1",
+        "sample-complexity",
+        "--class",
+        "parities:4",
+        "--learner",
+        "parity",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-6",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
     ];
     fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
         base.iter().chain(extra).copied().collect()
     }
-    check_error(&with(&base, &["--k", "1000000000000"]), "--k is 1000000000000, above the limit");
+    check_error(
+        &with(&base, &["--k", "1000000000000"]),
+        "--k is 1000000000000, above the limit",
+    );
     check_error(&with(&base, &["--k", "0"]), "at least 1");
-    check_error(&with(&base, &["--k", "2", "--target", "3"]), "--target does not apply");
+    check_error(
+        &with(&base, &["--k", "2", "--target", "3"]),
+        "--target does not apply",
+    );
     let mut pure = with(&base, &["--k", "2"]);
     pure[8] = "0";
     check_error(&pure, "needs approximate differential privacy");
     // --delta without --k is refused for the single-concept learners.
     check_error(
         &[
-            "sample-complexity", "--class", "thresholds:8", "--learner", "generic", "--epsilon",
-            "1", "--delta", "1e-6", "--alpha", "0.1", "--beta", "0.1",
+            "sample-complexity",
+            "--class",
+            "thresholds:8",
+            "--learner",
+            "generic",
+            "--epsilon",
+            "1",
+            "--delta",
+            "1e-6",
+            "--alpha",
+            "0.1",
+            "--beta",
+            "0.1",
         ],
         "--delta applies to multi-learners",
     );

@@ -178,7 +178,9 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
         return crate::commands::multi_learn::sample_complexity_k(args, ks);
     }
     if args.delta != 0.0 {
-        bail!("--delta applies to multi-learners (with --k); the single-concept learners here are pure");
+        bail!(
+            "--delta applies to multi-learners (with --k); the single-concept learners here are pure"
+        );
     }
     lab::check_count("--trials", args.trials, MAX_TRIALS)?;
     lab::check_count("--max-size", args.max_size, MAX_SAMPLE_SIZE)?;

@@ -119,7 +119,10 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
         learner_spec: spec,
         examples: sample.len(),
         k: sample.k(),
-        max_empirical_error: columns.iter().map(|c| c.empirical_error).fold(0.0, f64::max),
+        max_empirical_error: columns
+            .iter()
+            .map(|c| c.empirical_error)
+            .fold(0.0, f64::max),
         columns,
         guarantee,
         epsilon: guarantee.privacy().map(|p| p.epsilon()),
@@ -191,7 +194,9 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
         }
     }
     if args.target.is_some() {
-        bail!("--target does not apply with --k (the k targets are drawn from the class with --seed)");
+        bail!(
+            "--target does not apply with --k (the k targets are drawn from the class with --seed)"
+        );
     }
     let spec: MultiLearnerSpec = args.learner.parse()?;
     let total = Privacy::new(args.epsilon, args.delta)?;
