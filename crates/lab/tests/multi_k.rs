@@ -66,6 +66,14 @@ fn small_point_scenario(k: usize) -> lab::Result<MultiScenario> {
     )
 }
 
+/// A curve to measure: name, scenario, multi-learner spec, total (ε, δ).
+type Run = (
+    &'static str,
+    fn(usize) -> lab::Result<MultiScenario>,
+    &'static str,
+    (f64, f64),
+);
+
 fn learner(spec: &str, total: (f64, f64)) -> impl Fn(usize) -> lab::Result<Box<dyn MultiLearner>> {
     let spec: MultiLearnerSpec = spec.parse().unwrap();
     move |k| {
@@ -164,12 +172,7 @@ fn parity_and_point_learners_are_flat_in_k_while_the_pure_direct_sum_grows() {
 #[ignore = "minutes; run in release mode for the curves"]
 fn multi_learner_curves() {
     let ks = [1, 4, 16, 64, 256];
-    let runs: [(
-        &str,
-        fn(usize) -> lab::Result<MultiScenario>,
-        &str,
-        (f64, f64),
-    ); 10] = [
+    let runs: [Run; 10] = [
         ("parity (1, 1e-6)", parity_scenario, "parity", APPROXIMATE),
         (
             "direct-sum:generic pure (parities)",
