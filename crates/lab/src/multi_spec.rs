@@ -141,18 +141,47 @@ pub fn build_multi_learner(
                     name: "a private inner learner (ERM has no privacy budget to split)",
                 });
             }
-            let (per_column, rule) = split_budget(total, k)?;
-            let delta = match inner {
-                LearnerSpec::Sanitizer(_) => per_column.delta(),
-                _ => 0.0,
-            };
-            let inner_params = LearnerParams {
-                epsilon: Some(per_column.epsilon()),
-                delta,
-                ..*params
-            };
-            let built = build_learner(inner, &inner_params, examples)?;
-            Box::new(DirectSum::new(built, k, rule, per_column)?)
+            let (mut per_column, rule) = split_budget(total, k)?;
+            // An inner learner may report a guarantee a few ulps above the budget it was
+            // built with (a sanitizer learner composes its two halves, rounding up): shrink
+            // the per-column budget until the composed guarantee is within `total`.
+            let mut attempts = 0;
+            loop {
+                let delta = match inner {
+                    LearnerSpec::Sanitizer(_) => per_column.delta(),
+                    _ => 0.0,
+                };
+                let inner_params = LearnerParams {
+                    epsilon: Some(per_column.epsilon()),
+                    delta,
+                    ..*params
+                };
+                let built = build_learner(inner, &inner_params, examples)?;
+                let learner = DirectSum::new(built, k, rule, per_column)?;
+                // Per-prediction and stability guarantees are not (ε, δ) budgets: they are
+                // composed as they are (see `DirectSum`).
+                let fits = learner
+                    .guarantee(examples, k)
+                    .privacy()
+                    .is_none_or(|p| p.epsilon() <= total.epsilon() && p.delta() <= total.delta());
+                if fits {
+                    break Box::new(learner);
+                }
+                attempts += 1;
+                if attempts >= 64 {
+                    return Err(multi_learners::Error::BudgetTooSmall {
+                        epsilon: total.epsilon(),
+                        delta: total.delta(),
+                        k,
+                        reason: "the inner learner's guarantee does not fit the split budget",
+                    }
+                    .into());
+                }
+                per_column = Privacy::new(
+                    per_column.epsilon() * (1.0 - 1e-12),
+                    per_column.delta() * (1.0 - 1e-12),
+                )?;
+            }
         }
         MultiLearnerSpec::Generic(sanitizer) => {
             let failure: RefCell<Option<Error>> = RefCell::new(None);
@@ -343,6 +372,25 @@ mod tests {
                 g.epsilon() <= total.epsilon() && g.delta() <= total.delta(),
                 "{spec}: {g:?}"
             );
+        }
+    }
+
+    #[test]
+    fn direct_sums_of_prediction_learners_compose_their_per_prediction_epsilon() {
+        let spec: MultiLearnerSpec = "direct-sum:voting".parse().unwrap();
+        let learner = build_multi_learner(
+            spec,
+            Privacy::pure(4.0).unwrap(),
+            4,
+            &LearnerParams::default(),
+            100,
+        )
+        .unwrap();
+        match learner.guarantee(100, 4) {
+            dp_mechanisms::Guarantee::PerPrediction { epsilon } => {
+                assert!((4.0..4.0 + 1e-9).contains(&epsilon), "{epsilon}")
+            }
+            other => panic!("{other:?}"),
         }
     }
 
