@@ -1,6 +1,8 @@
-//! Benches of the sanitizers: MWEM and private multiplicative weights over explicit
-//! histograms of 2^12 and 2^16 points with 1024 threshold queries (50 MWEM rounds), and the
-//! point-function sanitizer over an implicit domain of 2^40 points with n = 10^5.
+//! Benches of the sanitizers: MWEM (both variants) and private multiplicative weights over
+//! explicit histograms of 2^12 and 2^16 points with 1024 threshold queries (50 MWEM
+//! rounds); MWEM's two variants on the accuracy test's data (20,000 exponential points over
+//! 1,024, all thresholds, T = 20); and the point-function sanitizer over an implicit domain
+//! of 2^40 points with n = 10^5.
 
 use std::hint::black_box;
 
@@ -10,7 +12,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use dp_mechanisms::Privacy;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sanitizers::{Mwem, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer};
+use sanitizers::{Mwem, MwemVariant, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer};
 
 const QUERIES: u64 = 1024;
 const EXAMPLES: usize = 100_000;
@@ -29,7 +31,12 @@ fn skewed_points(size: u64, n: usize) -> Vec<u64> {
 fn multiplicative_weights(c: &mut Criterion) {
     let mut group = c.benchmark_group("multiplicative_weights");
     group.sample_size(10);
+    // The default (replay ×100, last histogram) and the theory variant (average of iterates).
     let mwem = Mwem::new(Privacy::pure(1.0).expect("valid"), 50).expect("valid");
+    let theory = mwem
+        .clone()
+        .with_variant(MwemVariant::AverageOfIterates)
+        .expect("valid");
     let pmw =
         PrivateMultiplicativeWeights::new(Privacy::pure(1.0).expect("valid"), 0.1).expect("valid");
     let mut rng = bench_rng();
@@ -39,13 +46,48 @@ fn multiplicative_weights(c: &mut Criterion) {
         let step = size / QUERIES;
         let queries: Vec<u64> = (0..QUERIES).map(|i| i * step + step / 2).collect();
         let data = skewed_points(size, EXAMPLES);
-        group.bench_function(BenchmarkId::new("mwem_t50", size), |b| {
+        group.bench_function(BenchmarkId::new("mwem_t50_average", size), |b| {
+            b.iter(|| theory.run(&class, black_box(&queries), &data, &mut rng))
+        });
+        group.bench_function(BenchmarkId::new("mwem_t50_replay100", size), |b| {
             b.iter(|| mwem.run(&class, black_box(&queries), &data, &mut rng))
         });
         group.bench_function(BenchmarkId::new("pmw", size), |b| {
             b.iter(|| pmw.run(&class, black_box(&queries), &data, &mut rng))
         });
     }
+    group.finish();
+}
+
+/// The accuracy test's data: 20,000 draws of `⌊Exp(mean 50)⌋` clipped to `[0, 1023]`.
+fn exponential_points() -> Vec<u64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(INPUT_SEED ^ 5);
+    (0..20_000)
+        .map(|_| {
+            let u: f64 = rng.random();
+            ((-50.0 * (1.0 - u).ln()).floor() as u64).min(1023)
+        })
+        .collect()
+}
+
+/// MWEM's variants where the issue measured them: 1,024 thresholds, ε = 1, T = 20.
+fn mwem_variants(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mwem_variants");
+    group.sample_size(10);
+    let class = Thresholds::new(1024).expect("valid");
+    let data = exponential_points();
+    let replay = Mwem::new(Privacy::pure(1.0).expect("valid"), 20).expect("valid");
+    let theory = replay
+        .clone()
+        .with_variant(MwemVariant::AverageOfIterates)
+        .expect("valid");
+    let mut rng = bench_rng();
+    group.bench_function(BenchmarkId::new("average_of_iterates", 1024), |b| {
+        b.iter(|| theory.sanitize(&class, black_box(&data), &mut rng))
+    });
+    group.bench_function(BenchmarkId::new("replay100", 1024), |b| {
+        b.iter(|| replay.sanitize(&class, black_box(&data), &mut rng))
+    });
     group.finish();
 }
 
@@ -66,6 +108,6 @@ fn point_sanitizer(c: &mut Criterion) {
 criterion_group! {
     name = sanitizers;
     config = config();
-    targets = multiplicative_weights, point_sanitizer
+    targets = multiplicative_weights, mwem_variants, point_sanitizer
 }
 criterion_main!(sanitizers);

@@ -11,8 +11,8 @@ use std::str::FromStr;
 use concept_classes::{ClassMatrix, ConceptClass, parse_spec_with};
 use dp_mechanisms::Privacy;
 use learners::{
-    Erm, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor, SanitizerLearner,
-    StableLearner, VotingPredictor,
+    DaganFeldmanPredictor, Erm, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor,
+    SanitizerLearner, StableLearner, VotingPredictor,
 };
 use sanitizers::{
     BlumLigettRoth, Mwem, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
@@ -215,19 +215,23 @@ pub enum LearnerSpec {
     Voting,
     /// Agnostic private prediction by relabeling (ε is the per-prediction target).
     Relabeling,
+    /// Dagan–Feldman's Theorem 2 construction (relabel the whole sample, vote, flip; ε is
+    /// the per-prediction target; needs the class size).
+    DaganFeldman,
     /// A sanitizer followed by private selection (ε split evenly between the two).
     Sanitizer(SanitizerSpec),
 }
 
 impl LearnerSpec {
     /// The learners without a sanitizer, in the order of the documentation.
-    pub const BASIC: [LearnerSpec; 6] = [
+    pub const BASIC: [LearnerSpec; 7] = [
         LearnerSpec::Erm,
         LearnerSpec::Generic,
         LearnerSpec::Stable,
         LearnerSpec::PrivatePrediction,
         LearnerSpec::Voting,
         LearnerSpec::Relabeling,
+        LearnerSpec::DaganFeldman,
     ];
 
     /// Whether building the learner needs ε (every learner but ERM).
@@ -240,7 +244,10 @@ impl LearnerSpec {
     pub fn is_sized(self) -> bool {
         matches!(
             self,
-            LearnerSpec::Stable | LearnerSpec::PrivatePrediction | LearnerSpec::Relabeling
+            LearnerSpec::Stable
+                | LearnerSpec::PrivatePrediction
+                | LearnerSpec::Relabeling
+                | LearnerSpec::DaganFeldman
         )
     }
 
@@ -252,6 +259,7 @@ impl LearnerSpec {
             LearnerSpec::PrivatePrediction => "private-prediction",
             LearnerSpec::Voting => "voting",
             LearnerSpec::Relabeling => "relabeling",
+            LearnerSpec::DaganFeldman => "dagan-feldman",
             LearnerSpec::Sanitizer(_) => return None,
         })
     }
@@ -344,8 +352,12 @@ pub struct LearnerParams {
     pub flip_probability: f64,
     /// Voting's and relabeling's number of voters k (default 7; at most [`MAX_VOTERS`]).
     pub voters: usize,
-    /// Relabeling's vote ε₂ (default 1).
+    /// Relabeling's vote ε₂ (default 1); the Dagan–Feldman learner's vote margin is
+    /// `vote_epsilon · voters`.
     pub vote_epsilon: f64,
+    /// The number of concepts of the class (required by the Dagan–Feldman learner, whose
+    /// guarantee is computed for at most that many concepts).
+    pub class_size: Option<u128>,
     /// The sanitizer's knobs (sanitizer learners).
     pub sanitizer: SanitizerParams,
 }
@@ -359,6 +371,7 @@ impl Default for LearnerParams {
             flip_probability: 0.1,
             voters: 7,
             vote_epsilon: 1.0,
+            class_size: None,
             sanitizer: SanitizerParams::default(),
         }
     }
@@ -431,6 +444,19 @@ pub fn build_learner(
             examples,
             VotingPredictor::new(params.vote_epsilon, params.voters)?,
         )?),
+        LearnerSpec::DaganFeldman => {
+            let class_size = params.class_size.ok_or_else(|| Error::MissingParameter {
+                learner: spec.to_string(),
+                name: "class size",
+            })?;
+            Box::new(DaganFeldmanPredictor::with_prediction_epsilon(
+                epsilon,
+                examples,
+                class_size,
+                params.vote_epsilon * params.voters as f64,
+                params.flip_probability,
+            )?)
+        }
         LearnerSpec::Erm | LearnerSpec::Sanitizer(_) => Box::new(Erm::default()),
     })
 }
@@ -482,7 +508,7 @@ mod tests {
             assert_eq!(json, format!("{text:?}"));
             assert_eq!(serde_json::from_str::<LearnerSpec>(&json).unwrap(), spec);
         }
-        assert!(serde_json::from_str::<LearnerSpec>(r#""dagan-feldman""#).is_err());
+        assert!(serde_json::from_str::<LearnerSpec>(r#""no-such-learner""#).is_err());
         assert_eq!(
             "sanitizer:magic".parse::<LearnerSpec>(),
             Err(Error::UnknownSanitizer {
@@ -510,9 +536,21 @@ mod tests {
     fn building_checks_epsilon_delta_and_counts() {
         let with = |epsilon| LearnerParams {
             epsilon,
+            class_size: Some(64),
             ..LearnerParams::default()
         };
         assert!(build_learner(LearnerSpec::Erm, &with(None), 10).is_ok());
+        let no_class_size = LearnerParams {
+            class_size: None,
+            ..with(Some(1.0))
+        };
+        assert!(matches!(
+            build_learner(LearnerSpec::DaganFeldman, &no_class_size, 10_000),
+            Err(Error::MissingParameter {
+                name: "class size",
+                ..
+            })
+        ));
         for spec in LearnerSpec::BASIC.into_iter().skip(1) {
             assert!(
                 matches!(

@@ -24,48 +24,13 @@
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 
+use crate::error::{Error, Result};
+
 /// Largest codebook (users × length bits) this module builds.
 pub const MAX_CODEBOOK_BITS: u128 = 1 << 32;
 
-/// What can go wrong building or tracing a code.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum FingerprintError {
-    /// A parameter is out of range.
-    #[error("{name} must be {requirement}, got {value}")]
-    InvalidParameter {
-        /// The parameter.
-        name: &'static str,
-        /// What it must satisfy.
-        requirement: &'static str,
-        /// The value given.
-        value: f64,
-    },
-    /// The codebook would be too large to build.
-    #[error("a codebook of {users} users × {length} positions exceeds {limit} bits")]
-    TooLarge {
-        /// Users.
-        users: usize,
-        /// Code length.
-        length: u128,
-        /// The limit in bits.
-        limit: u128,
-    },
-    /// A word or coalition does not fit the codebook.
-    #[error("{what}: {reason}")]
-    Mismatch {
-        /// What was checked.
-        what: &'static str,
-        /// Why it does not fit.
-        reason: String,
-    },
-}
-
-/// The module's result type.
-pub type Result<T> = std::result::Result<T, FingerprintError>;
-
-fn invalid(name: &'static str, requirement: &'static str, value: f64) -> FingerprintError {
-    FingerprintError::InvalidParameter {
+fn invalid(name: &'static str, requirement: &'static str, value: f64) -> Error {
+    Error::InvalidParameter {
         name,
         requirement,
         value,
@@ -108,7 +73,7 @@ impl Codebook {
     /// least one member of the coalition `coalition` (the marking assumption).
     ///
     /// # Errors
-    /// [`FingerprintError::Mismatch`] for a word of the wrong length, an empty coalition
+    /// [`Error::CodeMismatch`] for a word of the wrong length, an empty coalition
     /// or a user out of range.
     pub fn is_feasible(&self, coalition: &[usize], word: &[bool]) -> Result<bool> {
         self.check_coalition(coalition)?;
@@ -119,13 +84,13 @@ impl Codebook {
     /// Checks a coalition against the codebook.
     fn check_coalition(&self, coalition: &[usize]) -> Result<()> {
         if coalition.is_empty() {
-            return Err(FingerprintError::Mismatch {
+            return Err(Error::CodeMismatch {
                 what: "coalition",
                 reason: "it is empty".into(),
             });
         }
         if let Some(&user) = coalition.iter().find(|&&i| i >= self.users()) {
-            return Err(FingerprintError::Mismatch {
+            return Err(Error::CodeMismatch {
                 what: "coalition",
                 reason: format!("user {user} is not below {}", self.users()),
             });
@@ -136,7 +101,7 @@ impl Codebook {
     /// Checks a word's length.
     fn check_word(&self, word: &[bool]) -> Result<()> {
         if word.len() != self.length {
-            return Err(FingerprintError::Mismatch {
+            return Err(Error::CodeMismatch {
                 what: "pirate word",
                 reason: format!(
                     "length {} but the code has length {}",
@@ -181,7 +146,7 @@ impl Pirate {
 /// assumption.
 ///
 /// # Errors
-/// [`FingerprintError::Mismatch`] for an empty coalition or a user out of range.
+/// [`Error::CodeMismatch`] for an empty coalition or a user out of range.
 pub fn forge<R: Rng + ?Sized>(
     codebook: &Codebook,
     coalition: &[usize],
@@ -229,33 +194,43 @@ pub trait FingerprintingCode {
     /// The accused user, or `None` (⊥).
     ///
     /// # Errors
-    /// [`FingerprintError::Mismatch`] for a word of the wrong length.
+    /// [`Error::CodeMismatch`] for a word of the wrong length.
     fn trace(&self, secret: &Self::Secret, word: &[bool]) -> Result<Option<usize>>;
 }
 
-/// The Boneh–Shaw code Γ₀(n, d) in the multiplicity form of Bun–Nissim–Stemmer §4: a
-/// column of *type* t ∈ {1, …, n−1} gives bit 1 to users 0, …, t−1 and 0 to the others;
-/// each type is repeated d times and the k = (n−1)·d columns are randomly permuted (the
-/// permutation is the secret). Every column is the labeling of the points 1 < 2 < … < n by
-/// a threshold, so the code is compatible with `THRESH_X` for |X| ≥ n (their Lemma 4.5).
+/// The Boneh–Shaw code in the multiplicity form of Bun–Nissim–Stemmer §4, in a variant
+/// whose tracing is sound for **every** pirate word: a column of *type*
+/// t ∈ {0, 1, …, n} gives bit 1 to users 0, …, t−1 and 0 to the others (type 0 is all
+/// zeros, type n all ones); each type is repeated d times and the k = (n+1)·d columns are
+/// randomly permuted (the permutation is the secret). Every column is the labeling of n
+/// ordered points by a threshold, so the code is compatible with `THRESH_X` whenever the
+/// class realizes the all-0 and all-1 labelings of those points too (their Lemma 4.5).
 ///
-/// **Tracing** (Boneh–Shaw 1998, the algorithm for Γ₀): let B_t be the positions of type t
-/// and |w′|_B the number of ones of w′ in B. Accuse user 0 if |w′|_{B_1} > 0 (only user 0
-/// has ones there); accuse user n−1 if |w′|_{B_{n−1}} < d (only user n−1 has zeros there);
-/// otherwise, for u = 1, …, n−2, with r = |w′|_{B_u ∪ B_{u+1}}, accuse u if
-/// `|w′|_{B_u} < r/2 − √((r/2)·ln(2n/ξ))`.
+/// **Tracing** (the split test of Boneh–Shaw 1998, applied to every user): let B_t be the
+/// positions of type t and |w′|_B the number of ones of w′ in B. For u = 0, …, n−1, with
+/// r = |w′|_{B_u ∪ B_{u+1}}, accuse the first u with `|w′|_{B_u} < r/2 − √((r/2)·ln(2n/ξ))`.
 ///
-/// **Soundness.** A coalition without user u sees identical columns of types u and u+1,
-/// so given r the ones in B_u ∪ B_{u+1} are split as a uniformly random subset; Hoeffding's
-/// inequality for sampling without replacement bounds the chance that B_u gets fewer than
-/// `r/2 − a` of them by `exp(−2a²/r) = ξ/(2n)` at the threshold above, so an innocent user
-/// is accused with probability at most ξ/2.
+/// **Why not Boneh–Shaw's Γ₀ as printed.** Γ₀ has types 1..n−1 and accuses user 0 when
+/// |w′|_{B_1} > 0 and user n−1 when |w′|_{B_{n−1}} < d. Those two rules are sound only for
+/// words that satisfy the marking assumption, but the lower bounds of Theorems 4.3 and 4.7
+/// use soundness against *any* adversary (the learner's output on the database without
+/// user i* need not be feasible): a private learner that answers constant-0 hypotheses
+/// would make Γ₀ accuse user n−1 in 1/n of the innocence trials. The extra all-0 and all-1
+/// types turn users 0 and n−1 into ordinary split tests.
 ///
-/// **Completeness.** If nobody is accused, `|w′|_{B_1} = 0`, `|w′|_{B_{n−1}} = d`, and every
-/// step grows by at most `2√(d·ln(2n/ξ))`, so `d ≤ 4(n−2)²·ln(2n/ξ)`: for larger d a feasible
-/// word is *always* traced (our bound). Boneh and Shaw's sharper analysis gives
-/// d = 2n²·ln(2n/ξ), the length Bun–Nissim–Stemmer quote (k ≥ 2n³·log(2n/ξ)); that is the
-/// length [`BonehShaw::for_security`] uses, and the tests measure completeness empirically.
+/// **Soundness (every word).** A coalition without user u sees identical columns of types
+/// u and u+1, so whatever word it outputs, given r the ones in B_u ∪ B_{u+1} fall on a
+/// uniformly random subset; Hoeffding's inequality for sampling without replacement bounds
+/// the chance that B_u gets fewer than `r/2 − a` of them by `exp(−2a²/r) = ξ/(2n)` at the
+/// threshold above, so an innocent user is accused with probability at most ξ/(2n), and
+/// some innocent with probability at most ξ/2.
+///
+/// **Completeness (our bound).** A feasible word has |w′|_{B_0} = 0 and |w′|_{B_n} = d
+/// (every user agrees on those types). If nobody is accused, every step grows by at most
+/// `√(2r·ln(2n/ξ)) ≤ 2√(d·ln(2n/ξ))`, so `d ≤ 4n²·ln(2n/ξ)`: for larger d a feasible word is
+/// *always* traced. [`BonehShaw::for_security`] takes `d = ⌊4n²·ln(2n/ξ)⌋ + 1`, so its
+/// length `(n+1)·d ≈ 4n³·ln(2n/ξ)` is about twice the `2n³·log(2n/ξ)` Bun–Nissim–Stemmer
+/// quote for Γ₀ (whose sharper analysis needs the marking assumption).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BonehShaw {
     users: usize,
@@ -268,22 +243,22 @@ pub struct BonehShaw {
 pub struct ColumnTypes(Vec<usize>);
 
 impl ColumnTypes {
-    /// The type (1..n−1) of each column.
+    /// The type (0..=n) of each column.
     pub fn types(&self) -> &[usize] {
         &self.0
     }
 }
 
 impl BonehShaw {
-    /// The code for `users ≥ 3` users with each column type repeated `repetitions` times,
+    /// The code for `users ≥ 2` users with each column type repeated `repetitions` times,
     /// tracing at security parameter ξ ∈ (0, 1).
     ///
     /// # Errors
-    /// [`FingerprintError::InvalidParameter`] for fewer than 3 users, no repetitions or ξ
-    /// outside (0, 1); [`FingerprintError::TooLarge`] above [`MAX_CODEBOOK_BITS`].
+    /// [`Error::InvalidParameter`] for fewer than 2 users, no repetitions or ξ
+    /// outside (0, 1); [`Error::CodebookTooLarge`] above [`MAX_CODEBOOK_BITS`].
     pub fn new(users: usize, repetitions: usize, xi: f64) -> Result<Self> {
-        if users < 3 {
-            return Err(invalid("users", "at least 3", users as f64));
+        if users < 2 {
+            return Err(invalid("users", "at least 2", users as f64));
         }
         if repetitions == 0 {
             return Err(invalid("repetitions", "at least 1", 0.0));
@@ -291,9 +266,9 @@ impl BonehShaw {
         if !(xi > 0.0 && xi < 1.0) {
             return Err(invalid("security xi", "in (0, 1)", xi));
         }
-        let length = (users as u128 - 1) * repetitions as u128;
+        let length = (users as u128 + 1) * repetitions as u128;
         if length * users as u128 > MAX_CODEBOOK_BITS {
-            return Err(FingerprintError::TooLarge {
+            return Err(Error::CodebookTooLarge {
                 users,
                 length,
                 limit: MAX_CODEBOOK_BITS,
@@ -306,7 +281,8 @@ impl BonehShaw {
         })
     }
 
-    /// Boneh–Shaw's length for security ξ: d = ⌈2n²·ln(2n/ξ)⌉ repetitions per type.
+    /// The length that makes tracing complete for every feasible word:
+    /// `d = ⌊4n²·ln(2n/ξ)⌋ + 1` repetitions per type (see the type's docs).
     ///
     /// # Errors
     /// As for [`Self::new`].
@@ -315,9 +291,9 @@ impl BonehShaw {
             return Err(invalid("security xi", "in (0, 1)", xi));
         }
         let n = users as f64;
-        let d = (2.0 * n * n * (2.0 * n / xi).ln()).ceil();
+        let d = (4.0 * n * n * (2.0 * n / xi).ln()).floor() + 1.0;
         if !d.is_finite() || d > MAX_CODEBOOK_BITS as f64 {
-            return Err(FingerprintError::TooLarge {
+            return Err(Error::CodebookTooLarge {
                 users,
                 length: u128::MAX,
                 limit: MAX_CODEBOOK_BITS,
@@ -345,7 +321,7 @@ impl FingerprintingCode for BonehShaw {
     }
 
     fn length(&self) -> usize {
-        (self.users - 1) * self.repetitions
+        (self.users + 1) * self.repetitions
     }
 
     fn security(&self) -> f64 {
@@ -353,7 +329,7 @@ impl FingerprintingCode for BonehShaw {
     }
 
     fn generate(&self, rng: &mut dyn Rng) -> (Codebook, ColumnTypes) {
-        let mut types: Vec<usize> = (1..self.users)
+        let mut types: Vec<usize> = (0..=self.users)
             .flat_map(|t| std::iter::repeat_n(t, self.repetitions))
             .collect();
         types.shuffle(rng);
@@ -371,7 +347,7 @@ impl FingerprintingCode for BonehShaw {
 
     fn trace(&self, secret: &ColumnTypes, word: &[bool]) -> Result<Option<usize>> {
         if word.len() != secret.0.len() {
-            return Err(FingerprintError::Mismatch {
+            return Err(Error::CodeMismatch {
                 what: "pirate word",
                 reason: format!(
                     "length {} but the code has length {}",
@@ -381,18 +357,14 @@ impl FingerprintingCode for BonehShaw {
             });
         }
         let n = self.users;
-        // ones[t] = |w′|_{B_t} for t = 1..n−1.
-        let mut ones = vec![0usize; n];
+        // ones[t] = |w′|_{B_t} for t = 0..=n.
+        let mut ones = vec![0usize; n + 1];
         for (&t, &bit) in secret.0.iter().zip(word) {
-            ones[t] += usize::from(bit);
+            if let Some(slot) = ones.get_mut(t) {
+                *slot += usize::from(bit);
+            }
         }
-        if ones[1] > 0 {
-            return Ok(Some(0));
-        }
-        if ones[n - 1] < self.repetitions {
-            return Ok(Some(n - 1));
-        }
-        for u in 1..n - 1 {
+        for u in 0..n {
             let r = (ones[u] + ones[u + 1]) as f64;
             if (ones[u] as f64) < r / 2.0 - self.deviation(r) {
                 return Ok(Some(u));
@@ -439,7 +411,7 @@ impl TardosSecret {
     /// Every user's score on `word` (Tardos' accusation sums).
     ///
     /// # Errors
-    /// [`FingerprintError::Mismatch`] for a word of the wrong length.
+    /// [`Error::CodeMismatch`] for a word of the wrong length.
     pub fn scores(&self, word: &[bool]) -> Result<Vec<f64>> {
         self.codebook.check_word(word)?;
         Ok(self
@@ -469,8 +441,8 @@ impl Tardos {
     /// innocent-accusation probability `epsilon1` ∈ (0, 1) per user.
     ///
     /// # Errors
-    /// [`FingerprintError::InvalidParameter`] for out-of-range parameters;
-    /// [`FingerprintError::TooLarge`] above [`MAX_CODEBOOK_BITS`].
+    /// [`Error::InvalidParameter`] for out-of-range parameters;
+    /// [`Error::CodebookTooLarge`] above [`MAX_CODEBOOK_BITS`].
     pub fn new(users: usize, coalition: usize, epsilon1: f64) -> Result<Self> {
         if users < 2 {
             return Err(invalid("users", "at least 2", users as f64));
@@ -488,7 +460,7 @@ impl Tardos {
         };
         let length = code.length_u128();
         if length * users as u128 > MAX_CODEBOOK_BITS {
-            return Err(FingerprintError::TooLarge {
+            return Err(Error::CodebookTooLarge {
                 users,
                 length,
                 limit: MAX_CODEBOOK_BITS,
@@ -592,7 +564,7 @@ pub struct SecurityMeasurement {
 /// `coalition_size` users, a pirate word forged with `strategy`, and the trace.
 ///
 /// # Errors
-/// [`FingerprintError::InvalidParameter`] for a coalition size outside 1..=n or zero
+/// [`Error::InvalidParameter`] for a coalition size outside 1..=n or zero
 /// trials.
 pub fn measure_security<C: FingerprintingCode>(
     code: &C,
@@ -644,7 +616,7 @@ mod tests {
         let code = BonehShaw::new(5, 3, 0.1).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let (codebook, secret) = code.generate(&mut rng);
-        assert_eq!(codebook.length(), 12);
+        assert_eq!(codebook.length(), 18);
         for (j, &t) in secret.types().iter().enumerate() {
             // Column j labels the points 0 < 1 < … < n−1 by the threshold "x < t".
             for i in 0..5 {
@@ -683,16 +655,16 @@ mod tests {
     }
 
     /// Completeness and soundness against every pirate strategy, 40 codebooks each.
-    /// Boneh–Shaw at n = 5 has d > 4(n−2)²·ln(2n/ξ), so tracing never fails (our
-    /// deterministic completeness bound), and innocents are accused with probability
-    /// ≤ ξ/2 = 0.05 per trial: over 40 trials more than 8 false accusations has
-    /// probability below 10⁻³ (binomial tail). Tardos at ε₁ = ξ/n: same soundness bound.
+    /// Boneh–Shaw at n = 5 has d > 4n²·ln(2n/ξ), so tracing never fails (our deterministic
+    /// completeness bound), and innocents are accused with probability ≤ ξ/2 = 0.05 per
+    /// trial: over 40 trials more than 8 false accusations has probability below 10⁻³
+    /// (binomial tail). Tardos at ε₁ = ξ/n: same soundness bound.
     #[test]
     fn measured_security_matches_the_stated_xi() {
         let xi = 0.1;
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let bs = BonehShaw::for_security(5, xi).unwrap();
-        assert!(bs.repetitions() as f64 > 4.0 * 9.0 * (10.0f64 / xi).ln());
+        assert!(bs.repetitions() as f64 > 4.0 * 25.0 * (10.0f64 / xi).ln());
         let tardos = Tardos::fully_collusion_resistant(4, xi).unwrap();
         for strategy in Pirate::ALL {
             for size in [1, 2, 3] {
@@ -709,6 +681,28 @@ mod tests {
         }
     }
 
+    /// Soundness without the marking assumption: a coalition without user u that outputs
+    /// any word at all (all zeros, all ones, coin flips: infeasible words included) gets u
+    /// accused with probability ≤ ξ/(2n) = 0.01 per trial. Over 600 trials more than 20
+    /// accusations of u has probability below 10⁻⁶ (binomial tail).
+    #[test]
+    fn boneh_shaw_is_sound_for_every_word() {
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let code = BonehShaw::for_security(5, 0.1).unwrap();
+        let mut accused = 0;
+        for trial in 0..600 {
+            let (_, secret) = code.generate(&mut rng);
+            let u = trial % 5;
+            let word: Vec<bool> = match trial % 3 {
+                0 => vec![false; code.length()],
+                1 => vec![true; code.length()],
+                _ => (0..code.length()).map(|_| rng.random_bool(0.5)).collect(),
+            };
+            accused += usize::from(code.trace(&secret, &word).unwrap() == Some(u));
+        }
+        assert!(accused <= 20, "{accused}");
+    }
+
     /// Negative control: with d = 2 repetitions the codes are far too short, and the same
     /// measurement must see untraced words (so the assertions above can fail).
     #[test]
@@ -722,32 +716,32 @@ mod tests {
     #[test]
     fn bad_parameters_are_typed_errors() {
         assert!(matches!(
-            BonehShaw::new(2, 1, 0.1),
-            Err(FingerprintError::InvalidParameter { .. })
+            BonehShaw::new(1, 1, 0.1),
+            Err(Error::InvalidParameter { .. })
         ));
         assert!(matches!(
             BonehShaw::new(3, 0, 0.1),
-            Err(FingerprintError::InvalidParameter { .. })
+            Err(Error::InvalidParameter { .. })
         ));
         assert!(matches!(
             BonehShaw::new(3, 1, 1.0),
-            Err(FingerprintError::InvalidParameter { .. })
+            Err(Error::InvalidParameter { .. })
         ));
         assert!(matches!(
             BonehShaw::for_security(100_000, 0.1),
-            Err(FingerprintError::TooLarge { .. })
+            Err(Error::CodebookTooLarge { .. })
         ));
         assert!(matches!(
             Tardos::new(3, 4, 0.1),
-            Err(FingerprintError::InvalidParameter { .. })
+            Err(Error::InvalidParameter { .. })
         ));
         assert!(matches!(
             Tardos::new(3, 2, 0.0),
-            Err(FingerprintError::InvalidParameter { .. })
+            Err(Error::InvalidParameter { .. })
         ));
         assert!(matches!(
             Tardos::fully_collusion_resistant(10_000, 0.1),
-            Err(FingerprintError::TooLarge { .. })
+            Err(Error::CodebookTooLarge { .. })
         ));
         let code = BonehShaw::new(3, 2, 0.1).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(4);

@@ -28,6 +28,10 @@
 //! * [`fingerprinting`]: the Boneh–Shaw and Tardos codes with tracing, pirate strategies
 //!   and measured security (§4); [`lower_bounds`]: the §4–§5 lower bounds with the
 //!   constants their proofs give, and the §1.3 tables as data.
+//! * [`attack`]: Theorems 4.3 / 4.7 run as attacks on any [`MultiLearner`] (build the
+//!   database from codewords, round the hypotheses' averages into a pirate word, trace),
+//!   with completeness, innocent accusations and the certified ε lower bound they imply;
+//!   [`attack::ColumnErm`] is the non-private per-column ERM baseline.
 //!
 //! Sibling crates: `dp-mechanisms` (`StableSelection` is `A_dist`, Algorithm 3, with the
 //! corrected calibration), `sanitizers` (`PointSanitizer`), `learners` (single-concept
@@ -80,6 +84,7 @@
 //! ```
 #![doc(test(attr(deny(warnings))))]
 
+pub mod attack;
 pub mod bounds;
 mod direct_sum;
 mod error;

@@ -17,10 +17,10 @@
 //! The O-forms with unstated constants (Remark 5.2, Proposition 4.11, the Ω̃ of the
 //! corollaries) are labelled as such.
 
-use crate::fingerprinting::{FingerprintError, Result};
+use crate::error::{Error, Result};
 
-fn invalid(name: &'static str, requirement: &'static str, value: f64) -> FingerprintError {
-    FingerprintError::InvalidParameter {
+fn invalid(name: &'static str, requirement: &'static str, value: f64) -> Error {
+    Error::InvalidParameter {
         name,
         requirement,
         value,
@@ -50,7 +50,7 @@ fn ln_two_pow_minus_one(m: f64) -> f64 {
 /// `1/2 ≥ (2^k − 1)·e^{−εn}/2`, i.e. `εn ≥ ln(2^k − 1)`.
 ///
 /// # Errors
-/// [`FingerprintError::InvalidParameter`] for k = 0 or a bad ε.
+/// [`Error::InvalidParameter`] for k = 0 or a bad ε.
 pub fn packing_lower_bound(k: usize, epsilon: f64) -> Result<f64> {
     check_epsilon(epsilon)?;
     if k == 0 {
@@ -65,7 +65,7 @@ pub fn packing_lower_bound(k: usize, epsilon: f64) -> Result<f64> {
 /// proper and exact).
 ///
 /// # Errors
-/// [`FingerprintError::InvalidParameter`] for d = 0, k = 0 or a bad ε.
+/// [`Error::InvalidParameter`] for d = 0, k = 0 or a bad ε.
 pub fn parity_packing_lower_bound(d: u32, k: usize, epsilon: f64) -> Result<f64> {
     check_epsilon(epsilon)?;
     if d == 0 || k == 0 {
@@ -80,7 +80,7 @@ pub fn parity_packing_lower_bound(d: u32, k: usize, epsilon: f64) -> Result<f64>
 /// δ below the returned value `(1 − ξ − β)/n − e^ε·ξ` (≤ 0: the theorem says nothing).
 ///
 /// # Errors
-/// [`FingerprintError::InvalidParameter`] for n = 0, ξ or β outside [0, 1), or a bad ε.
+/// [`Error::InvalidParameter`] for n = 0, ξ or β outside [0, 1), or a bad ε.
 pub fn fingerprinting_delta_bound(n: usize, xi: f64, beta: f64, epsilon: f64) -> Result<f64> {
     check_epsilon(epsilon)?;
     if n == 0 {
@@ -107,7 +107,7 @@ pub fn fingerprinting_delta_bound(n: usize, xi: f64, beta: f64, epsilon: f64) ->
 /// `innocent`) gives a bound at that confidence.
 ///
 /// # Errors
-/// [`FingerprintError::InvalidParameter`] for n = 0 or rates or δ outside [0, 1].
+/// [`Error::InvalidParameter`] for n = 0 or rates or δ outside [0, 1].
 pub fn epsilon_implied_by_tracing(
     n: usize,
     traced: f64,
@@ -174,13 +174,15 @@ pub struct FingerprintingLowerBound {
     pub padded: f64,
 }
 
-/// Corollary 4.6 with Boneh–Shaw's length (Lemma 4.5, `k ≥ 2n³·ln(2n/ξ)`): the largest n
-/// the code supports for this k; every improper (α, β)-accurate empirical k-learner for
+/// Corollary 4.6 with Boneh–Shaw's length as the paper quotes it (Lemma 4.5,
+/// `k ≥ 2n³·ln(2n/ξ)`; the variant privpac runs as an attack, sound for every pirate word,
+/// is about twice as long, see [`crate::fingerprinting::BonehShaw`]): the largest n the
+/// code supports for this k; every improper (α, β)-accurate empirical k-learner for
 /// `THRESH_X` that is (ε, δ)-DP with δ below [`fingerprinting_delta_bound`] needs more than
 /// `min(|X|, n)` examples (`min(|X|, n/(3α))` with padding).
 ///
 /// # Errors
-/// [`FingerprintError::InvalidParameter`] for ξ ∉ (0, 1), α ∉ (0, 1/3] or an empty domain.
+/// [`Error::InvalidParameter`] for ξ ∉ (0, 1), α ∉ (0, 1/3] or an empty domain.
 pub fn thresholds_lower_bound(
     k: usize,
     xi: f64,

@@ -30,6 +30,86 @@ pub(crate) enum Command {
     Sanitize(SanitizeArgs),
     /// Learn k concepts at once from k-labeled data (CSV rows x,y1,...,yk).
     MultiLearn(MultiLearnArgs),
+    /// Run the fingerprinting attack of the multi-learning lower bounds against a
+    /// multi-learner and print the ε lower bound it implies beside the claimed ε.
+    Attack(AttackArgs),
+    /// Audit a mechanism of the zoo black-box and print the certified ε lower bound beside
+    /// the claimed ε.
+    Audit(AuditArgs),
+}
+
+/// The fingerprinting codes of `privpac attack`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CodeArg {
+    /// Boneh–Shaw (realizable attack, Theorem 4.3; needs a threshold-compatible class).
+    BonehShaw,
+    /// Tardos (agnostic attack, Theorem 4.7; any class with two concepts).
+    Tardos,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AttackArgs {
+    /// The multi-learner: erm (per-column ERM, not private), direct-sum[:INNER] (INNER a
+    /// `learn` learner, default generic; the total ε is split over the k columns), parity
+    /// (Algorithm 4, parities:D only), or point (Algorithm 5, points:N only).
+    #[arg(long)]
+    pub(crate) learner: String,
+    #[arg(long, help = CLASS_HELP)]
+    pub(crate) class: String,
+    /// Label columns k (at least the code's length for n users at security ξ).
+    #[arg(long)]
+    pub(crate) k: usize,
+    /// Users n (rows of the database before padding).
+    #[arg(long)]
+    pub(crate) n: usize,
+    /// The fingerprinting code.
+    #[arg(long, value_enum, default_value_t = CodeArg::BonehShaw)]
+    pub(crate) code: CodeArg,
+    /// Trials of each experiment (full coalition, and one user replaced).
+    #[arg(long, default_value_t = 100)]
+    pub(crate) trials: usize,
+    /// The code's security ξ.
+    #[arg(long, default_value_t = 0.1, allow_negative_numbers = true)]
+    pub(crate) xi: f64,
+    /// The learner's total privacy parameter ε (private learners).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    pub(crate) epsilon: f64,
+    /// The learner's total δ (parity and point need δ > 0; direct-sum is pure at 0).
+    #[arg(long, default_value_t = 1e-6, allow_negative_numbers = true)]
+    pub(crate) delta: f64,
+    /// The point learner's accuracy α.
+    #[arg(long, default_value_t = 0.1, allow_negative_numbers = true)]
+    pub(crate) alpha: f64,
+    /// Pad the database for accuracy α (Remarks 4.4 / 4.8): ⌈n/(3α)⌉ − n junk rows.
+    #[arg(long, allow_negative_numbers = true)]
+    pub(crate) padding: Option<f64>,
+    /// Confidence of the ε lower bound (Clopper–Pearson).
+    #[arg(long, default_value_t = 0.95, allow_negative_numbers = true)]
+    pub(crate) confidence: f64,
+    #[command(flatten)]
+    pub(crate) common: Common,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AuditArgs {
+    /// The mechanism (a zoo name; `privpac audit --all` audits every one).
+    #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+    pub(crate) mechanism: Option<String>,
+    /// Audit every mechanism of the zoo, shipped and broken.
+    #[arg(long)]
+    pub(crate) all: bool,
+    /// The claimed ε the mechanism is built with and audited against.
+    #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
+    pub(crate) epsilon: f64,
+    /// Runs per input of each neighbouring pair in each phase (proposal, ranking,
+    /// certification).
+    #[arg(long, default_value_t = 100_000)]
+    pub(crate) runs: u64,
+    /// The probability that every certified bound holds.
+    #[arg(long, default_value_t = 0.99, allow_negative_numbers = true)]
+    pub(crate) confidence: f64,
+    #[command(flatten)]
+    pub(crate) common: Common,
 }
 
 /// Parameters of the sanitizers (shared by `sanitize` and `learn --learner sanitizer:NAME`).
@@ -213,7 +293,9 @@ mechanism over the class), stable (uniformly stable: random subset, cover, expon
 mechanism), private-prediction (stable with randomized labels), voting (ERM on blocks, noisy \
 vote; ε is the vote's, per prediction), relabeling (agnostic private prediction: subsample \
 sized to meet the per-prediction ε, exponential mechanism over its dichotomies, relabel, vote; \
-its privacy is proven, its accuracy guarantee is a conjecture), or sanitizer[:NAME] with NAME \
+its privacy is proven, its accuracy guarantee is a conjecture), dagan-feldman (Dagan–Feldman \
+Theorem 2 as far as its text can be read: relabel the whole sample, vote, flip; ε is the \
+per-prediction target; accuracy unproven for our parameter rule), or sanitizer[:NAME] with NAME \
 one of point, blr, pmw, mwem (default), tree (ε split evenly between the sanitizer and the \
 selection step)";
 

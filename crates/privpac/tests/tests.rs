@@ -1590,6 +1590,259 @@ fn huge_counts_are_rejected_before_allocating() {
     assert!(shown["heaviest"].as_array().unwrap().len() <= 16);
 }
 
+#[test]
+fn learn_runs_the_dagan_feldman_learner_at_its_per_prediction_epsilon() {
+    let mut csv = String::from("x,y\n");
+    for i in 0..3000u64 {
+        let x = (i * 37) % 32;
+        csv.push_str(&format!("{x},{}\n", u8::from(x <= 10)));
+    }
+    let path = data_file("dagan_feldman.csv", &csv);
+    let output = privpac(&[
+        "learn",
+        "--class",
+        "thresholds:32",
+        "--learner",
+        "dagan-feldman",
+        "--epsilon",
+        "2",
+        "--data",
+        path.to_str().unwrap(),
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(parsed["guarantee"]["kind"], "per_prediction", "{parsed}");
+    let epsilon = parsed["guarantee"]["epsilon"].as_f64().unwrap();
+    assert!(epsilon > 0.0 && epsilon <= 2.0, "{parsed}");
+    assert!(
+        parsed["learner"]
+            .as_str()
+            .unwrap()
+            .starts_with("dagan-feldman("),
+        "{parsed}"
+    );
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let output = privpac(args);
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("valid JSON")
+}
+
+/// Boneh–Shaw at n = 5, ξ = 0.1 needs k ≥ 6·(⌊4·25·ln 100⌋ + 1) = 2766 columns.
+const ATTACK: [&str; 8] = [
+    "attack",
+    "--class",
+    "thresholds:8",
+    "--n",
+    "5",
+    "--k",
+    "2766",
+    "--json",
+];
+
+/// Non-private ERM is traced (completeness ≥ 1 − ξ predicted; < 80 of 100 at a true rate
+/// ≥ 0.9 has probability < 10⁻³) and the certified bound is printed beside "no claim".
+#[test]
+fn attack_traces_the_non_private_erm_learner() {
+    let mut args = ATTACK.to_vec();
+    args.extend(["--learner", "erm", "--trials", "100", "--seed", "1"]);
+    let report = json(&args);
+    assert!(report["complete"].as_u64().unwrap() >= 80, "{report}");
+    assert!(
+        report["innocent_accused"].as_u64().unwrap() <= 20,
+        "{report}"
+    );
+    assert!(
+        report["epsilon_lower_bound"].as_f64().unwrap() > 1.0,
+        "{report}"
+    );
+    assert!(report["claimed_epsilon"].is_null(), "{report}");
+    assert_eq!(report["guarantee"]["kind"], "none");
+    // The text form shows the bound beside the claim.
+    args.retain(|a| *a != "--json");
+    let text = stdout(&privpac(&args));
+    assert!(text.contains("epsilon lower bound") && text.contains("claimed epsilon"));
+}
+
+/// Private learners at their claimed ε: the certified bound does not exceed the claim
+/// (wrong with probability ≤ 0.05 per run; seeded), and innocents are accused at most ξ
+/// (Tardos: on every word; ≤ 15 of 60 at a rate ≤ 0.1 fails with probability < 10⁻³).
+#[test]
+fn attack_does_not_refute_private_learners() {
+    // Tardos for n = 3 users at ξ = 0.1: 100·9·⌈ln 30⌉ = 3600 columns.
+    for (learner, class) in [
+        ("direct-sum", "points:4"),
+        ("direct-sum:generic", "thresholds:8"),
+        ("parity", "parities:3"),
+        ("point", "points:4"),
+    ] {
+        let report = json(&[
+            "attack",
+            "--learner",
+            learner,
+            "--class",
+            class,
+            "--n",
+            "3",
+            "--k",
+            "3600",
+            "--code",
+            "tardos",
+            "--trials",
+            "60",
+            "--epsilon",
+            "1",
+            "--seed",
+            "2",
+            "--json",
+        ]);
+        assert_eq!(report["refutes_claim"], false, "{learner}: {report}");
+        assert!(
+            report["innocent_accused"].as_u64().unwrap() <= 15,
+            "{learner}: {report}"
+        );
+        assert_eq!(
+            report["claimed_epsilon"].as_f64(),
+            Some(1.0),
+            "{learner}: {report}"
+        );
+    }
+}
+
+#[test]
+fn attack_rejects_bad_input() {
+    let run = |learner: &str, class: &str, n: &str, k: &str, extra: &[&str], needle: &str| {
+        let mut args = vec![
+            "attack",
+            "--learner",
+            learner,
+            "--class",
+            class,
+            "--n",
+            n,
+            "--k",
+            k,
+        ];
+        args.extend(extra);
+        check_error(&args, needle);
+    };
+    run("erm", "thresholds:8", "5", "100", &[], "needs k >= 2766");
+    run(
+        "erm",
+        "thresholds:8",
+        "1",
+        "2766",
+        &[],
+        "users must be at least 2",
+    );
+    run(
+        "erm",
+        "thresholds:8",
+        "5",
+        "2766",
+        &["--trials", "0"],
+        "trials must be at least 1",
+    );
+    run(
+        "erm",
+        "thresholds:8",
+        "5",
+        "2766",
+        &["--trials", "18446744073709551615"],
+        "above the limit",
+    );
+    run(
+        "erm",
+        "thresholds:8",
+        "5",
+        "18446744073709551615",
+        &[],
+        "exceeds",
+    );
+    run("nope", "thresholds:8", "5", "2766", &[], "unknown learner");
+    run("erm", "parities:3", "5", "2766", &[], "not compatible");
+    run(
+        "erm",
+        "thresholds:8",
+        "5",
+        "2766",
+        &["--padding", "0.5"],
+        "padding alpha",
+    );
+    run(
+        "parity",
+        "thresholds:8",
+        "5",
+        "2766",
+        &[],
+        "needs the hypercube",
+    );
+}
+
+/// `privpac audit --all` runs on every zoo mechanism (names from the library, so a new
+/// entry is covered), and so does `--mechanism NAME` one by one. Correct mechanisms pass
+/// (a false alarm has probability ≤ 0.01 per audit, seeded); the two largest violations
+/// are refuted even at 3000 runs.
+#[test]
+fn audit_runs_on_every_mechanism() {
+    let report = json(&["audit", "--all", "--runs", "3000", "--seed", "3", "--json"]);
+    let rows = report["audits"].as_array().unwrap();
+    assert_eq!(rows.len(), lab::zoo::Zoo::ALL.len());
+    for (row, entry) in rows.iter().zip(lab::zoo::Zoo::ALL) {
+        assert_eq!(row["mechanism"], entry.name());
+        assert_eq!(row["claimed_epsilon"].as_f64(), Some(0.5));
+        assert!(row["epsilon_lower_bound"].as_f64().unwrap() >= 0.0);
+        if !entry.broken() {
+            assert_eq!(row["refuted"], false, "{row}");
+        }
+        if ["broken-noise-scale-epsilon", "broken-sparse-vector-lsl5"].contains(&entry.name()) {
+            assert_eq!(row["refuted"], true, "{row}");
+        }
+    }
+    for entry in lab::zoo::Zoo::ALL {
+        let one = json(&[
+            "audit",
+            "--mechanism",
+            entry.name(),
+            "--runs",
+            "200",
+            "--seed",
+            "4",
+            "--json",
+        ]);
+        assert_eq!(one["audits"][0]["mechanism"], entry.name());
+    }
+}
+
+#[test]
+fn audit_rejects_bad_input() {
+    check_error(&["audit", "--mechanism", "nope"], "unknown mechanism");
+    check_error(
+        &["audit", "--mechanism", "exponential", "--runs", "0"],
+        "zero",
+    );
+    check_error(
+        &["audit", "--mechanism", "exponential", "--epsilon", "-1"],
+        "epsilon",
+    );
+    check_error(
+        &["audit", "--mechanism", "exponential", "--confidence", "1"],
+        "confidence",
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Multi-learners: `multi-learn` and `sample-complexity --k`.
 

@@ -138,6 +138,13 @@ impl QueryMatrix {
         self.n_queries
     }
 
+    /// Whether the point with index `x` (enumeration order) is in query `q`.
+    pub(crate) fn contains(&self, x: usize, q: usize) -> bool {
+        self.bytes
+            .get((x / 8) * self.n_queries + q)
+            .is_some_and(|byte| byte >> (x % 8) & 1 == 1)
+    }
+
     /// `Σ_{x ∈ q} w_x` for every query `q`. `weights` has one entry per domain point.
     pub(crate) fn answers(&self, weights: &[f64]) -> Vec<f64> {
         debug_assert_eq!(weights.len(), self.n_points);
@@ -325,6 +332,10 @@ mod tests {
         assert!((matrix.answers(&weights)[0] - 0.5).abs() < 1e-12);
         assert!((matrix.answer_one(&weights, 0) - 0.5).abs() < 1e-12);
         assert!((matrix.answer_one(&weights, 1) - matrix.answers(&weights)[1]).abs() < 1e-12);
+        for x in 0..20 {
+            assert_eq!(matrix.contains(x, 0), x <= 4, "{x}");
+            assert_eq!(matrix.contains(x, 1), x <= 9, "{x}");
+        }
     }
 
     #[test]

@@ -21,7 +21,8 @@
 //! - [`BlumLigettRoth`]: the exponential mechanism over all m-point databases, exact on
 //!   tiny domains; pure ε.
 //! - [`Mwem`] and [`PrivateMultiplicativeWeights`]: multiplicative weights over an explicit
-//!   histogram, with exponential-mechanism or sparse-vector query selection.
+//!   histogram, with exponential-mechanism or sparse-vector query selection; MWEM replays
+//!   its measurements by default ([`MwemVariant`]).
 //! - [`ThresholdSanitizer`]: `THRESH_X` by the binary-tree mechanism; pure ε.
 //! - [`Error`] and [`Result`].
 //!
@@ -83,7 +84,10 @@ mod threshold;
 pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCORE_WORK_LIMIT};
 pub use error::{Error, Result};
 pub use histogram::{HISTOGRAM_LIMIT, QUERY_MATRIX_LIMIT};
-pub use mwem::{Mwem, MwemOutput, MwemRun, PMW_WORK_LIMIT, PmwRun, PrivateMultiplicativeWeights};
+pub use mwem::{
+    DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant, PMW_WORK_LIMIT, PmwRun,
+    PrivateMultiplicativeWeights,
+};
 pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};

@@ -7,7 +7,7 @@ use dp_mechanisms::Privacy;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sanitizers::{
-    BlumLigettRoth, Mwem, MwemOutput, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
+    BlumLigettRoth, Mwem, MwemVariant, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
     SyntheticDatabase, ThresholdSanitizer, max_query_error, max_query_error_on,
 };
 
@@ -85,7 +85,10 @@ fn mwem_meets_its_bound_on_never_measured_queries() {
     let class = Intervals::new(16).unwrap();
     let queries: Vec<u64> = (0..class.len() as u64).collect();
     let data = skewed(16, 200_000, 11);
-    let mwem = Mwem::new(Privacy::pure(1.0).unwrap(), 40).unwrap();
+    let mwem = Mwem::new(Privacy::pure(1.0).unwrap(), 40)
+        .unwrap()
+        .with_variant(MwemVariant::AverageOfIterates)
+        .unwrap();
     let bound = mwem
         .error_bound(16, queries.len(), data.len(), beta)
         .unwrap();
@@ -105,7 +108,10 @@ fn mwem_meets_its_bound_on_never_measured_queries() {
     assert!(error <= bound, "{error} > {bound}");
     // The practical variant (last histogram, replayed measurements) is far more accurate;
     // an empirical check, not a proven bound.
-    let practical = mwem.clone().with_output(MwemOutput::Last).with_replay(5);
+    let practical = mwem
+        .clone()
+        .with_variant(MwemVariant::Replay { passes: 5 })
+        .unwrap();
     let synthetic = practical
         .sanitize_queries(&class, &queries, &data, &mut rng)
         .unwrap();
@@ -118,7 +124,10 @@ fn mwem_with_huge_epsilon_measures_exactly_and_reproduces_the_data() {
     let class = Thresholds::new(32).unwrap();
     let queries: Vec<u64> = (0..32).collect();
     let data: Vec<u64> = (0..5000u64).map(|i| (i * i) % 29).collect();
-    let mwem = Mwem::new(Privacy::pure(1e6).unwrap(), 32).unwrap();
+    let mwem = Mwem::new(Privacy::pure(1e6).unwrap(), 32)
+        .unwrap()
+        .with_variant(MwemVariant::AverageOfIterates)
+        .unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let run = mwem.run(&class, &queries, &data, &mut rng).unwrap();
     for (&q, &m) in run.measured.iter().zip(&run.measurements) {
@@ -130,7 +139,9 @@ fn mwem_with_huge_epsilon_measures_exactly_and_reproduces_the_data() {
     let (_, worst) = max_query_error(&class, &data, &uniform).unwrap();
     assert_eq!(run.measured[0], worst);
     // Replaying the exact measurements converges to a histogram with the data's answers.
-    let replayed = mwem.with_output(MwemOutput::Last).with_replay(50);
+    let replayed = mwem
+        .with_variant(MwemVariant::Replay { passes: 50 })
+        .unwrap();
     let synthetic = replayed
         .sanitize_queries(&class, &queries, &data, &mut rng)
         .unwrap();
@@ -197,7 +208,8 @@ fn multiplicative_weights_do_not_depend_on_the_thread_count() {
             let mut rng = ChaCha8Rng::seed_from_u64(99);
             let mwem = Mwem::new(Privacy::pure(1.0).unwrap(), 20)
                 .unwrap()
-                .with_replay(1);
+                .with_variant(MwemVariant::Replay { passes: 1 })
+                .unwrap();
             let a = mwem.run(&class, &queries, &data, &mut rng).unwrap();
             let pmw = PrivateMultiplicativeWeights::new(Privacy::pure(5.0).unwrap(), 0.1).unwrap();
             let b = pmw.run(&class, &queries, &data, &mut rng).unwrap();

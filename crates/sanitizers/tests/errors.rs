@@ -246,6 +246,8 @@ proptest::proptest! {
             let _ = ThresholdSanitizer::new(privacy).map(|s| s.error_bound(1 << 20, m, alpha));
             if let Ok(mwem) = Mwem::new(privacy, rounds) {
                 let _ = mwem.error_bound(1 << 20, rounds, m, alpha);
+                let theory = mwem.with_variant(sanitizers::MwemVariant::AverageOfIterates).unwrap();
+                let _ = theory.error_bound(1 << 20, rounds, m, alpha);
             }
             if let Ok(pmw) = PrivateMultiplicativeWeights::new(privacy, alpha) {
                 let _ = pmw.min_sample_size(1 << 20, m, alpha);
@@ -266,7 +268,7 @@ fn public_types_have_autotraits() {
     assert_auto::<PointSanitizer>();
     assert_auto::<BlumLigettRoth>();
     assert_auto::<Mwem>();
-    assert_auto::<sanitizers::MwemOutput>();
+    assert_auto::<sanitizers::MwemVariant>();
     assert_auto::<sanitizers::MwemRun>();
     assert_auto::<PrivateMultiplicativeWeights>();
     assert_auto::<sanitizers::PmwRun>();

@@ -6,6 +6,8 @@
 
 // Seeded accuracy tests against each sanitizer's stated bound, and huge-ε checks.
 mod accuracy;
+// MWEM on skewed data against the target and an independent replaying reference.
+mod mwem_accuracy;
 // Exact privacy audits with dp-audit (BLR, the point sanitizer's thresholding step).
 mod audit;
 // Typed errors, the no-panic property test and auto traits.

@@ -65,6 +65,7 @@ pub enum Engine {
 
 /// The Littlestone dimension of a class with a witness tree.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct LdimResult {
     /// The Littlestone dimension (a class matrix always has a concept, so it is ≥ 0).
     pub dimension: u32,

@@ -35,6 +35,7 @@ use crate::matrix::ClassMatrix;
 
 /// The VC dimension of a class with a witness.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct VcResult {
     /// The VC dimension: the size of the largest shattered set.
     pub dimension: u32,

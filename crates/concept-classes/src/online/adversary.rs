@@ -23,6 +23,7 @@ pub enum Adversary {
 
 /// The outcome of an online run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct MistakeReport {
     /// The learner's name.
     pub learner: String,

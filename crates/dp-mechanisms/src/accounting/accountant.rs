@@ -24,6 +24,7 @@ pub enum CompositionRule {
 
 /// One recorded mechanism run.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Entry {
     /// A label for reports.
     pub label: String,

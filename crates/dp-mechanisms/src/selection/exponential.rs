@@ -67,6 +67,7 @@ pub struct ScoreLevel {
 
 /// The outcome of the count-weighted path: a level and a uniformly chosen candidate in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LevelChoice {
     /// Index into the slice of levels.
     pub level: usize,

@@ -63,7 +63,10 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
     let class = args.class.parse::<ClassSpec>()?.build()?;
     let sample = read_labeled_csv(&args.data, class.domain())?;
     let spec = learner_spec(&args.learner, args.epsilon)?;
-    let params = learner_params(args.epsilon, args.delta, args.tuning, args.options);
+    let params = lab::LearnerParams {
+        class_size: Some(class.len()),
+        ..learner_params(args.epsilon, args.delta, args.tuning, args.options)
+    };
     let learner = build_learner(spec, &params, sample.len())?;
     let hypothesis = learner.learn(class.as_ref(), &sample, &mut rng(&args.common))?;
     let guarantee = learner.guarantee(sample.len());
@@ -203,6 +206,7 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
         flip_probability: args.tuning.flip_probability,
         voters: args.tuning.voters,
         vote_epsilon: args.tuning.vote_epsilon,
+        class_size: Some(class.len()),
         sanitizer: lab::SanitizerParams::default(),
     };
     // Build once at the largest size so that invalid parameters fail before any trial.

@@ -1,6 +1,8 @@
 //! Command dispatch and the pieces every command shares (the random generator, the
 //! parameters of learners and sanitizers).
 
+mod attack;
+mod audit;
 mod demo;
 mod dim;
 mod learn;
@@ -26,6 +28,8 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::SampleComplexity(args) => learn::sample_complexity(&args),
         Command::Sanitize(args) => sanitize::run(&args),
         Command::MultiLearn(args) => multi_learn::multi_learn(&args),
+        Command::Attack(args) => attack::run(&args),
+        Command::Audit(args) => audit::run(&args),
     }
 }
 
@@ -62,6 +66,7 @@ pub(crate) fn learner_params(
         flip_probability: tuning.flip_probability,
         voters: tuning.voters,
         vote_epsilon: tuning.vote_epsilon,
+        class_size: None,
         sanitizer: sanitizer_params(options),
     }
 }
