@@ -107,7 +107,9 @@ impl fmt::Display for MultiLearnerSpec {
 /// * `direct-sum:NAME`: `multi_learners::split_budget` gives the per-column budget, the
 ///   inner learner is built with it (pure inner learners with δ = 0; sanitizer learners get
 ///   the per-column δ).
-/// * `generic:SANITIZER`: `SanitizerMultiLearner::for_total` (ε/2 to the sanitizer).
+/// * `generic:SANITIZER`: `SanitizerMultiLearner::for_total` (ε/2 to the sanitizer;
+///   pure-only sanitizers — BLR, MWEM, the tree — are built with δ = 0, also inside a
+///   direct sum of sanitizer learners).
 /// * `parity`, `point`: the whole budget to the one learner.
 ///
 /// # Errors
@@ -148,7 +150,9 @@ pub fn build_multi_learner(
             let mut attempts = 0;
             loop {
                 let delta = match inner {
-                    LearnerSpec::Sanitizer(_) => per_column.delta(),
+                    LearnerSpec::Sanitizer(sanitizer) if !pure_only(sanitizer) => {
+                        per_column.delta()
+                    }
                     _ => 0.0,
                 };
                 let inner_params = LearnerParams {
@@ -185,10 +189,16 @@ pub fn build_multi_learner(
         }
         MultiLearnerSpec::Generic(sanitizer) => {
             let failure: RefCell<Option<Error>> = RefCell::new(None);
-            let built = SanitizerMultiLearner::for_total(
-                total,
-                k,
-                &|privacy| match build_sanitizer(sanitizer, privacy, &params.sanitizer) {
+            let built =
+                SanitizerMultiLearner::for_total(total, k, &|privacy| match build_sanitizer(
+                    sanitizer,
+                    if pure_only(sanitizer) {
+                        Privacy::pure(privacy.epsilon())?
+                    } else {
+                        privacy
+                    },
+                    &params.sanitizer,
+                ) {
                     Ok(s) => Ok(s),
                     Err(Error::Sanitizer(e)) => Err(e),
                     Err(other) => {
@@ -199,8 +209,7 @@ pub fn build_multi_learner(
                             value: f64::NAN,
                         })
                     }
-                },
-            );
+                });
             match (built, failure.into_inner()) {
                 (_, Some(error)) => return Err(error),
                 (built, None) => Box::new(built?),
@@ -209,6 +218,15 @@ pub fn build_multi_learner(
         MultiLearnerSpec::Parity => Box::new(ParityLearner::new(total)?),
         MultiLearnerSpec::Point => Box::new(PointLearner::new(total, params.sanitizer.alpha)?),
     })
+}
+
+/// Whether the sanitizer is pure ε-DP only (BLR, MWEM, the tree): it is built with the
+/// ε of its share and δ = 0, so an approximate total spends δ only where δ is used.
+fn pure_only(sanitizer: SanitizerSpec) -> bool {
+    matches!(
+        sanitizer,
+        SanitizerSpec::Blr | SanitizerSpec::Mwem | SanitizerSpec::Tree
+    )
 }
 
 /// Parses k-labeled rows `x,y1,…,yk` (k read from the first data line: its number of
@@ -362,6 +380,12 @@ mod tests {
                 approx,
             ),
             (MultiLearnerSpec::Generic(SanitizerSpec::Tree), pure),
+            (MultiLearnerSpec::Generic(SanitizerSpec::Tree), approx),
+            (MultiLearnerSpec::Generic(SanitizerSpec::Mwem), approx),
+            (
+                MultiLearnerSpec::DirectSum(LearnerSpec::Sanitizer(SanitizerSpec::Mwem)),
+                approx,
+            ),
             (MultiLearnerSpec::Generic(SanitizerSpec::Pmw), approx),
             (MultiLearnerSpec::Parity, approx),
             (MultiLearnerSpec::Point, approx),
