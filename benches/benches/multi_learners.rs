@@ -1,18 +1,20 @@
 //! Benches of the multi-learners: `ParityLearner` on `{0,1}^64` with k = 1024 labels and
 //! n = 10^4 examples against the per-column elimination, and `PointLearner` over an
 //! implicit domain of 2^40 (and 2^20) points with k = 256 and 1024 labels, including its
-//! label-vector step against a row-by-row reference.
+//! label-vector step against a row-by-row reference; `SanitizerMultiLearner` (Algorithm 2)
+//! on thresholds over [1024] with the tree sanitizer for k = 16 and 256 (the cover is built
+//! once, so the per-column cost is one error profile and one selection).
 
 use std::collections::HashMap;
 use std::hint::black_box;
 
 use benches::{INPUT_SEED, bench_rng, config};
-use concept_classes::{Domain, Parities, Points};
+use concept_classes::{Domain, Parities, Points, Thresholds};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use dp_mechanisms::Privacy;
 use multi_learners::{
-    MultiLabeledSample, MultiLearner, ParityLearner, PointLearner, heavy_label_scores,
-    select_most_frequent,
+    MultiLabeledSample, MultiLearner, ParityLearner, PointLearner, SanitizerMultiLearner,
+    heavy_label_scores, select_most_frequent,
 };
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -150,9 +152,32 @@ fn point_label_scores(c: &mut Criterion) {
     group.finish();
 }
 
+/// Algorithm 2 with the binary-tree sanitizer on thresholds over [1024]: n = 10^4, k
+/// random thresholds.
+fn sanitizer_multi_learner(c: &mut Criterion) {
+    let class = Thresholds::new(1024).expect("valid");
+    let mut group = c.benchmark_group("sanitizer_multi_learner");
+    group.sample_size(10);
+    for k in [16usize, 256] {
+        let mut inputs = StdRng::seed_from_u64(INPUT_SEED ^ 11);
+        let targets: Vec<u64> = (0..k).map(|_| inputs.random_range(0..1024)).collect();
+        let points: Vec<u64> = (0..EXAMPLES)
+            .map(|_| inputs.random_range(0..1024))
+            .collect();
+        let sample = MultiLabeledSample::label_with(&class, points, &targets).expect("valid");
+        let learner = SanitizerMultiLearner::threshold_tree(Privacy::pure(1.0).expect("valid"), k)
+            .expect("valid");
+        let mut rng = bench_rng();
+        group.bench_function(BenchmarkId::new("tree", k), |b| {
+            b.iter(|| learner.learn(&class, black_box(&sample), &mut rng))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = multi_learners;
     config = config();
-    targets = parity_learner, point_learner, point_label_scores
+    targets = parity_learner, point_learner, point_label_scores, sanitizer_multi_learner
 }
 criterion_main!(multi_learners);

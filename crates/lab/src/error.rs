@@ -14,6 +14,17 @@ pub enum Error {
     /// An error from a sanitizer.
     #[error(transparent)]
     Sanitizer(#[from] sanitizers::Error),
+    /// An error from a multi-learner.
+    #[error(transparent)]
+    Multi(#[from] multi_learners::Error),
+    /// A multi-learner name that no [`crate::MultiLearnerSpec`] matches.
+    #[error(
+        "unknown multi-learner {name:?} (expected direct-sum[:NAME], generic[:SANITIZER], parity or point)"
+    )]
+    UnknownMultiLearner {
+        /// The rejected name.
+        name: String,
+    },
     /// An error from a mechanism or a privacy parameter.
     #[error(transparent)]
     Mechanism(#[from] dp_mechanisms::Error),

@@ -9,6 +9,12 @@
 //! do not depend on the number of threads), and [`empirical_sample_complexity`] searches
 //! for the smallest sample size reaching success rate 1 − β.
 //!
+//! Multi-learners (k label columns at once): [`MultiScenario`] (k targets, per-column
+//! label noise, exact errors), [`run_multi_trials`], [`empirical_multi_sample_complexity`]
+//! and [`sample_complexity_curve`] (n against k with a log–log slope and its confidence
+//! interval); [`MultiLearnerSpec`] / [`build_multi_learner`] and
+//! [`parse_multi_labeled_csv`] for front ends.
+//!
 //! The lab is also what front ends build on: [`ClassSpec`], [`LearnerSpec`] and
 //! [`SanitizerSpec`] name classes and algorithms with the same strings on the command line
 //! and in configuration files (serde), [`build_learner`] and [`build_sanitizer`] construct
@@ -41,6 +47,8 @@ mod data;
 mod error;
 pub mod experiment;
 pub mod limits;
+mod multi;
+mod multi_spec;
 mod sample_complexity;
 mod scenario;
 mod spec;
@@ -55,6 +63,14 @@ pub use data::{
 };
 pub use error::{Error, Result};
 pub use limits::check_count;
+pub use multi::{
+    KCurve, KPoint, LogLogFit, MAX_COLUMNS, MultiScenario, MultiTargets,
+    empirical_multi_sample_complexity, fit_log_log, multi_trial_rng, run_multi_trials,
+    sample_complexity_curve,
+};
+pub use multi_spec::{
+    MultiLearnerSpec, build_multi_learner, parse_multi_labeled_csv, read_multi_labeled_csv,
+};
 pub use sample_complexity::{
     SampleComplexity, SearchConfig, empirical_sample_complexity,
     empirical_sample_complexity_observed, empirical_sample_complexity_sized,

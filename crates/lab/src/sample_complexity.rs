@@ -138,7 +138,7 @@ fn search(
 }
 
 /// [`search`], reporting each outcome to `observe`.
-fn search_observed(
+pub(crate) fn search_observed(
     config: SearchConfig,
     observe: &mut dyn FnMut(&TrialOutcome),
     mut evaluate_size: impl FnMut(usize) -> Result<TrialOutcome>,

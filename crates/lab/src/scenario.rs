@@ -270,11 +270,14 @@ impl Scenario {
     }
 }
 
-fn uniform<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+pub(crate) fn uniform<R: Rng + ?Sized>(rng: &mut R) -> f64 {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
-fn distribution_weights(distribution: &ExampleDistribution, points: &[Point]) -> Result<Vec<f64>> {
+pub(crate) fn distribution_weights(
+    distribution: &ExampleDistribution,
+    points: &[Point],
+) -> Result<Vec<f64>> {
     let n = points.len();
     let weights = match distribution {
         ExampleDistribution::Uniform => vec![1.0; n],

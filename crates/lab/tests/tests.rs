@@ -5,6 +5,7 @@
 // clippy's allow-unwrap-in-tests does not cover helper functions of integration tests.
 #![allow(clippy::unwrap_used)]
 
+mod multi_k;
 mod prediction_comparison;
 mod throughput;
 

@@ -17,6 +17,10 @@
 //!   [`DirectSum::for_total`] splits a total (ε, δ) with [`split_budget`].
 //! * [`ParityLearner`]: parities under the uniform distribution (Algorithm 4, Theorem
 //!   3.12), sample size independent of k; its GF(2) solver is in [`gf2`].
+//! * [`SanitizerMultiLearner`]: Algorithm 2 of the paper ("GenericLearner"): sanitize once
+//!   for C⊕, cover, one exponential-mechanism selection per column; both guarantees of
+//!   Lemma 3.7 ([`lemma_3_7`]); the agnostic Corollary 3.9 (points) and the Corollary 3.10
+//!   construction with the tree sanitizer (labelled: not Corollary 3.10).
 //! * [`PointLearner`]: point functions (Algorithm 5, Theorem 3.13), sample size
 //!   independent of k and running time independent of |X|.
 //! * [`bounds`]: explicit sample sizes (with derivations) and the paper's O-forms, clearly
@@ -85,6 +89,7 @@ pub mod bounds;
 mod direct_sum;
 mod error;
 pub mod fingerprinting;
+mod generic;
 pub mod gf2;
 mod learner;
 pub mod lower_bounds;
@@ -94,6 +99,7 @@ mod sample;
 
 pub use direct_sum::{DirectSum, LearnerFactory, compose_privacy, split_budget};
 pub use error::{Error, Result};
+pub use generic::{Lemma37, SanitizerFactory, SanitizerMultiLearner, lemma_3_7};
 pub use learner::MultiLearner;
 pub use parity::{
     DEFAULT_EXTRA_POINTS, ParityLearner, ParityOutcome, Vote, most_frequent_distribution,

@@ -28,6 +28,8 @@ pub(crate) enum Command {
     SampleComplexity(SampleComplexityArgs),
     /// Release private synthetic data for the counting queries of a class.
     Sanitize(SanitizeArgs),
+    /// Learn k concepts at once from k-labeled data (CSV rows x,y1,...,yk).
+    MultiLearn(MultiLearnArgs),
     /// Run the fingerprinting attack of the multi-learning lower bounds against a
     /// multi-learner and print the ε lower bound it implies beside the claimed ε.
     Attack(AttackArgs),
@@ -263,11 +265,54 @@ pub(crate) struct SampleComplexityArgs {
     /// Give up above this sample size.
     #[arg(long, default_value_t = 1 << 20)]
     pub(crate) max_size: usize,
+    /// Multi-learners: the numbers of concepts k to measure, separated by commas (e.g.
+    /// 1,4,16,64). --learner is then a multi-learner (as for `multi-learn`), the k targets
+    /// are drawn from the class with --seed, and the fitted log-log slope of n against k is
+    /// reported with its 95% confidence interval when two or more k are given.
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) k: Option<Vec<usize>>,
+    /// Privacy parameter δ of the total guarantee (with --k only; parity and point need
+    /// δ > 0).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub(crate) delta: f64,
     #[command(flatten)]
     pub(crate) tuning: LearnerTuning,
     #[command(flatten)]
     pub(crate) common: Common,
 }
+
+#[derive(Debug, Args)]
+pub(crate) struct MultiLearnArgs {
+    #[arg(long, help = CLASS_HELP)]
+    pub(crate) class: String,
+    #[arg(long, help = MULTI_LEARNER_HELP)]
+    pub(crate) learner: String,
+    /// Privacy parameter ε of the whole k-tuple of hypotheses.
+    #[arg(long, allow_negative_numbers = true)]
+    pub(crate) epsilon: f64,
+    /// Privacy parameter δ of the whole k-tuple (parity and point need δ > 0).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub(crate) delta: f64,
+    /// k-labeled data: CSV rows x,y1,...,yk (x a point index, or a bit string for hypercube
+    /// classes; labels 0 or 1), optional header line x,y1,...,yk; k is the number of label
+    /// columns.
+    #[arg(long)]
+    pub(crate) data: std::path::PathBuf,
+    #[command(flatten)]
+    pub(crate) tuning: LearnerTuning,
+    #[command(flatten)]
+    pub(crate) options: SanitizerOptions,
+    #[command(flatten)]
+    pub(crate) common: Common,
+}
+
+/// The multi-learners accepted by --learner of `multi-learn` and `sample-complexity --k`.
+pub(crate) const MULTI_LEARNER_HELP: &str = "The multi-learner: direct-sum[:NAME] (a \
+single-concept learner NAME, default generic, once per column, the total budget split over \
+the k columns), generic[:SANITIZER] (Algorithm 2: sanitize once with SANITIZER, default \
+mwem, then one exponential-mechanism selection per column; ε split evenly), parity (parities \
+under the uniform distribution; needs δ > 0), or point (point functions; needs δ > 0; \
+accuracy --alpha)";
 
 /// The learners accepted by --learner.
 const LEARNER_HELP: &str = "The learner: erm (not private), generic (ε-DP exponential \

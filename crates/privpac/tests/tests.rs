@@ -51,7 +51,7 @@ fn demo_json_is_valid_and_seeded_runs_repeat() {
     let second = privpac(&["demo", "--seed", "5", "--json"]);
     assert!(first.status.success());
     let parsed: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
-    assert_eq!(parsed["demo"].as_array().unwrap().len(), 9);
+    assert_eq!(parsed["demo"].as_array().unwrap().len(), 10);
     // Timing is the only nondeterministic part of the text output; JSON has none.
     assert_eq!(first.stdout, second.stdout);
 }
@@ -1202,7 +1202,7 @@ fn demo_json_schema() {
     let parsed = json_of(&["demo", "--seed", "3", "--json"]);
     check_schema(&parsed, &[("demo", Ty::Arr)], "demo");
     let sections = parsed["demo"].as_array().unwrap();
-    let expected: [(&str, &[(&str, Ty)]); 9] = [
+    let expected: [(&str, &[(&str, Ty)]); 10] = [
         (
             "exponential",
             &[
@@ -1292,6 +1292,17 @@ fn demo_json_schema() {
                 ("results", Ty::Arr),
             ],
         ),
+        (
+            "multi_learning",
+            &[
+                ("class", Ty::Str),
+                ("trials", Ty::Int),
+                ("alpha", Ty::Num),
+                ("beta", Ty::Num),
+                ("ks", Ty::Arr),
+                ("curves", Ty::Arr),
+            ],
+        ),
     ];
     assert_eq!(sections.len(), expected.len());
     for (section, (name, fields)) in sections.iter().zip(expected) {
@@ -1319,6 +1330,25 @@ fn demo_json_schema() {
         assert_eq!(bounds.len(), 3);
         assert!(bounds[0] > bounds[1], "{bounds:?}");
     }
+    // The multi-learner section: the parity learner's n is flat in k, the pure direct
+    // sum's grows (k = 1, 4, 16).
+    let curves = sections[9]["curves"].as_array().unwrap();
+    assert_eq!(curves.len(), 2);
+    let sizes = |c: &Value| -> Vec<f64> {
+        c["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["sample_size"].as_f64().unwrap())
+            .collect()
+    };
+    let (parity, direct) = (sizes(&curves[0]), sizes(&curves[1]));
+    assert!(parity[2] <= 1.5 * parity[0], "{parity:?}");
+    assert!(direct[2] >= 4.0 * direct[0], "{direct:?}");
+    assert!(
+        curves[1]["fit"]["slope"].as_f64().unwrap() > 0.7,
+        "{direct:?}"
+    );
     assert_eq!(sections[7]["scenario"], "agnostic");
     assert_eq!(
         sections[7]["generic_bound"]["name"],
@@ -1956,4 +1986,282 @@ fn experiment_shards_run_as_separate_processes_merge_to_the_unsharded_outputs() 
     check_error(&["experiment", name, "--shard", "3/3"], "invalid shard");
     check_error(&["experiment", "nope"], "unknown experiment");
     let _ = std::fs::remove_dir_all(&root);
+}
+
+// ---------------------------------------------------------------------------------------
+// Multi-learners: `multi-learn` and `sample-complexity --k`.
+
+/// Points over [64], 3 label columns: targets 5, 9, 20.
+fn multi_data(name: &str, n: u64) -> std::path::PathBuf {
+    let mut csv = String::from("x,y1,y2,y3\n");
+    for i in 0..n {
+        let x = (i * 37) % 64;
+        csv.push_str(&format!(
+            "{x},{},{},{}\n",
+            u8::from(x == 5),
+            u8::from(x == 9),
+            u8::from(x == 20)
+        ));
+    }
+    data_file(name, &csv)
+}
+
+#[test]
+fn multi_learn_json_schema() {
+    let path = multi_data("schema-multi.csv", 1000);
+    let data = path.to_str().unwrap();
+    let fields = [
+        ("class", Ty::Str),
+        ("learner", Ty::Str),
+        ("learner_spec", Ty::Str),
+        ("examples", Ty::Int),
+        ("k", Ty::Int),
+        ("columns", Ty::Arr),
+        ("max_empirical_error", Ty::Num),
+        ("guarantee", Ty::Guarantee),
+        ("epsilon", Ty::NumOrNull),
+        ("delta", Ty::NumOrNull),
+        ("guarantee_text", Ty::Str),
+    ];
+    let column_fields = [
+        ("column", Ty::Int),
+        ("hypothesis", Ty::Obj),
+        ("hypothesis_text", Ty::Str),
+        ("empirical_error", Ty::Num),
+    ];
+    for (learner, delta) in [
+        ("direct-sum:generic", "0"),
+        ("generic:point", "1e-6"),
+        ("point", "1e-6"),
+    ] {
+        let parsed = json_of(&[
+            "multi-learn",
+            "--class",
+            "points:64",
+            "--learner",
+            learner,
+            "--epsilon",
+            "2",
+            "--delta",
+            delta,
+            "--data",
+            data,
+            "--seed",
+            "1",
+            "--json",
+        ]);
+        check_schema(&parsed, &fields, learner);
+        assert_eq!(parsed["learner_spec"], learner);
+        assert_eq!(parsed["k"], 3);
+        let columns = parsed["columns"].as_array().unwrap();
+        assert_eq!(columns.len(), 3);
+        for (j, column) in columns.iter().enumerate() {
+            check_schema(column, &column_fields, "column");
+            assert_eq!(column["column"], j + 1);
+        }
+        // ε and δ are numbers, equal to the guarantee's, and within the requested total.
+        let epsilon = parsed["epsilon"].as_f64().unwrap();
+        let delta_out = parsed["delta"].as_f64().unwrap();
+        assert_eq!(parsed["guarantee"]["epsilon"].as_f64(), Some(epsilon));
+        assert_eq!(parsed["guarantee"]["delta"].as_f64(), Some(delta_out));
+        assert!(epsilon <= 2.0, "{parsed}");
+        assert!(delta_out <= delta.parse::<f64>().unwrap(), "{parsed}");
+    }
+    // The pure direct sum finds the three targets from 1000 examples at total ε = 2... the
+    // point learner too; check the direct sum's columns name the targets.
+    let parsed = json_of(&[
+        "multi-learn",
+        "--class",
+        "points:64",
+        "--learner",
+        "direct-sum",
+        "--epsilon",
+        "6",
+        "--data",
+        data,
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    let ids: Vec<u64> = parsed["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["hypothesis"]["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, vec![5, 9, 20], "{parsed}");
+}
+
+#[test]
+fn multi_learn_rejects_bad_input_with_typed_errors() {
+    let path = multi_data("multi-errors.csv", 200);
+    let data = path.to_str().unwrap();
+    let run = |learner: &str, epsilon: &str, delta: &str, data: &str, needle: &str| {
+        check_error(
+            &[
+                "multi-learn",
+                "--class",
+                "points:64",
+                "--learner",
+                learner,
+                "--epsilon",
+                epsilon,
+                "--delta",
+                delta,
+                "--data",
+                data,
+            ],
+            needle,
+        );
+    };
+    run("magic", "1", "0", data, "unknown multi-learner \"magic\"");
+    run("direct-sum:magic", "1", "0", data, "unknown learner");
+    run("parity", "1", "1e-6", data, "needs the hypercube domain");
+    run(
+        "point",
+        "1",
+        "0",
+        data,
+        "needs approximate differential privacy",
+    );
+    run("direct-sum", "2e-9", "0", data, "too small to split");
+    let ragged = data_file("multi-ragged.csv", "x,y1,y2\n1,0,1\n2,1\n");
+    run("point", "1", "1e-6", ragged.to_str().unwrap(), "line 3");
+    let bad_label = data_file("multi-label.csv", "1,0,1\n2,1,7\n");
+    run("point", "1", "1e-6", bad_label.to_str().unwrap(), "line 2");
+    let outside = data_file("multi-outside.csv", "1,0,1\n64,1,0\n");
+    run("point", "1", "1e-6", outside.to_str().unwrap(), "line 2");
+    // Hypercube points as bit strings.
+    let cube = data_file("multi-cube.csv", "x,y1,y2\n1100,0,1\n0011,1,0\n");
+    let parsed = json_of(&[
+        "multi-learn",
+        "--class",
+        "parities:4",
+        "--learner",
+        "direct-sum",
+        "--epsilon",
+        "1",
+        "--data",
+        cube.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(parsed["examples"], 2);
+    assert_eq!(parsed["k"], 2);
+}
+
+#[test]
+fn sample_complexity_with_k_fits_a_slope_and_checks_counts() {
+    let parsed = json_of(&[
+        "sample-complexity",
+        "--class",
+        "parities:6",
+        "--learner",
+        "parity",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-6",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+        "--k",
+        "1,4,16",
+        "--trials",
+        "20",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    check_schema(
+        &parsed,
+        &[
+            ("class", Ty::Str),
+            ("learner_spec", Ty::Str),
+            ("distribution", Ty::Obj),
+            ("label_noise", Ty::Num),
+            ("scenario", Ty::Str),
+            ("epsilon", Ty::Num),
+            ("delta", Ty::Num),
+            ("alpha", Ty::Num),
+            ("beta", Ty::Num),
+            ("trials", Ty::Int),
+            ("seed", Ty::Int),
+            ("curve", Ty::Obj),
+        ],
+        "sample-complexity --k",
+    );
+    let curve = &parsed["curve"];
+    check_schema(
+        curve,
+        &[("learner", Ty::Str), ("points", Ty::Arr), ("fit", Ty::Obj)],
+        "curve",
+    );
+    let points = curve["points"].as_array().unwrap();
+    assert_eq!(points.len(), 3);
+    for point in points {
+        check_schema(
+            point,
+            &[
+                ("k", Ty::Int),
+                ("sample_size", Ty::Int),
+                ("guarantee", Ty::Guarantee),
+                ("outcome", Ty::Obj),
+            ],
+            "point",
+        );
+    }
+    let slope = curve["fit"]["slope"].as_f64().unwrap();
+    assert!(slope.abs() < 0.15, "{parsed}"); // the parity learner's n does not grow with k
+    let base = [
+        "sample-complexity",
+        "--class",
+        "parities:4",
+        "--learner",
+        "parity",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-6",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+    ];
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        base.iter().chain(extra).copied().collect()
+    }
+    check_error(
+        &with(&base, &["--k", "1000000000000"]),
+        "--k is 1000000000000, above the limit",
+    );
+    check_error(&with(&base, &["--k", "0"]), "at least 1");
+    check_error(
+        &with(&base, &["--k", "2", "--target", "3"]),
+        "--target does not apply",
+    );
+    let mut pure = with(&base, &["--k", "2"]);
+    pure[8] = "0";
+    check_error(&pure, "needs approximate differential privacy");
+    // --delta without --k is refused for the single-concept learners.
+    check_error(
+        &[
+            "sample-complexity",
+            "--class",
+            "thresholds:8",
+            "--learner",
+            "generic",
+            "--epsilon",
+            "1",
+            "--delta",
+            "1e-6",
+            "--alpha",
+            "0.1",
+            "--beta",
+            "0.1",
+        ],
+        "--delta applies to multi-learners",
+    );
 }

@@ -177,6 +177,14 @@ impl Render for SampleComplexityReport {
 
 /// `privpac sample-complexity`.
 pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<()> {
+    if let Some(ks) = &args.k {
+        return crate::commands::multi_learn::sample_complexity_k(args, ks);
+    }
+    if args.delta != 0.0 {
+        bail!(
+            "--delta applies to multi-learners (with --k); the single-concept learners here are pure"
+        );
+    }
     lab::check_count("--trials", args.trials, MAX_TRIALS)?;
     lab::check_count("--max-size", args.max_size, MAX_SAMPLE_SIZE)?;
     let spec = learner_spec(&args.learner, Some(args.epsilon))?;

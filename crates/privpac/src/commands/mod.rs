@@ -8,6 +8,7 @@ mod dim;
 mod experiment;
 mod learn;
 mod mech;
+mod multi_learn;
 mod online;
 mod sanitize;
 
@@ -27,6 +28,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Learn(args) => learn::learn(&args),
         Command::SampleComplexity(args) => learn::sample_complexity(&args),
         Command::Sanitize(args) => sanitize::run(&args),
+        Command::MultiLearn(args) => multi_learn::multi_learn(&args),
         Command::Attack(args) => attack::run(&args),
         Command::Audit(args) => audit::run(&args),
         Command::Experiment(args) => experiment::run(&args),

@@ -1,0 +1,283 @@
+//! `privpac multi-learn` and `privpac sample-complexity --k`: thin front ends over the
+//! lab's multi-learner specs, k-labeled data and k-curves.
+
+use anyhow::bail;
+use concept_classes::{ConceptClass, Hypothesis};
+use dp_mechanisms::{Guarantee, Privacy};
+use lab::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
+use lab::{
+    ClassSpec, ExampleDistribution, KCurve, MultiLearnerSpec, MultiScenario, MultiTargets,
+    ScenarioKind, SearchConfig, build_multi_learner, read_multi_labeled_csv,
+    sample_complexity_curve,
+};
+use multi_learners::{MultiLabeledSample, MultiLearner};
+use serde::Serialize;
+
+use crate::cli::{DistributionName, MultiLearnArgs, SampleComplexityArgs};
+use crate::commands::{learner_params, rng};
+use crate::output::{Render, Table, emit, progress};
+
+/// One label column's result.
+#[derive(Debug, Serialize)]
+struct ColumnReport {
+    /// The column (1-based, as y1, …, yk in the data).
+    column: usize,
+    hypothesis: Hypothesis,
+    hypothesis_text: String,
+    /// The fraction of examples whose label in this column the hypothesis gets wrong (in
+    /// expectation for randomized hypotheses).
+    empirical_error: f64,
+}
+
+/// The JSON of `privpac multi-learn`.
+#[derive(Debug, Serialize)]
+struct MultiLearnReport {
+    class: String,
+    /// The multi-learner as built, e.g. `direct-sum(generic)`.
+    learner: String,
+    learner_spec: MultiLearnerSpec,
+    examples: usize,
+    k: usize,
+    columns: Vec<ColumnReport>,
+    /// The largest empirical error over the columns (Definition 2.9's multi-error).
+    max_empirical_error: f64,
+    /// The guarantee of the whole k-tuple.
+    guarantee: Guarantee,
+    /// ε and δ of the total guarantee as numbers (null if it is not differential privacy).
+    epsilon: Option<f64>,
+    delta: Option<f64>,
+    guarantee_text: String,
+}
+
+impl Render for MultiLearnReport {
+    fn render(&self) -> String {
+        let mut table = Table::new(&["column", "hypothesis", "empirical error"]);
+        for c in &self.columns {
+            table.row(vec![
+                format!("y{}", c.column),
+                c.hypothesis_text.clone(),
+                format!("{:.4}", c.empirical_error),
+            ]);
+        }
+        format!(
+            "class: {}   learner: {}   examples: {}   k: {}\n{}total guarantee (all k hypotheses): {}\n",
+            self.class,
+            self.learner,
+            self.examples,
+            self.k,
+            table.render(),
+            self.guarantee_text
+        )
+    }
+}
+
+fn describe(h: &Hypothesis) -> String {
+    match h {
+        Hypothesis::Concept { id } => format!("concept {id}"),
+        other => serde_json::to_string(other).unwrap_or_else(|_| "a hypothesis".to_string()),
+    }
+}
+
+fn column_error(
+    class: &dyn ConceptClass,
+    sample: &MultiLabeledSample,
+    j: usize,
+    h: &Hypothesis,
+) -> f64 {
+    let total: f64 = (0..sample.len())
+        .map(|i| {
+            let one = h.probability_of_one(class, sample.points()[i]);
+            if sample.label(i, j) { 1.0 - one } else { one }
+        })
+        .sum();
+    total / sample.len() as f64
+}
+
+/// `privpac multi-learn`.
+pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
+    let spec: MultiLearnerSpec = args.learner.parse()?;
+    let total = Privacy::new(args.epsilon, args.delta)?;
+    let class = args.class.parse::<ClassSpec>()?.build()?;
+    let sample = read_multi_labeled_csv(&args.data, class.domain())?;
+    let params = learner_params(Some(args.epsilon), args.delta, args.tuning, args.options);
+    let learner = build_multi_learner(spec, total, sample.k(), &params, sample.len())?;
+    let hypotheses = learner.learn(class.as_ref(), &sample, &mut rng(&args.common))?;
+    let guarantee = learner.guarantee(sample.len(), sample.k());
+    let columns: Vec<ColumnReport> = hypotheses
+        .into_iter()
+        .enumerate()
+        .map(|(j, h)| ColumnReport {
+            column: j + 1,
+            hypothesis_text: describe(&h),
+            empirical_error: column_error(class.as_ref(), &sample, j, &h),
+            hypothesis: h,
+        })
+        .collect();
+    let report = MultiLearnReport {
+        class: class.name(),
+        learner: learner.name(),
+        learner_spec: spec,
+        examples: sample.len(),
+        k: sample.k(),
+        max_empirical_error: columns
+            .iter()
+            .map(|c| c.empirical_error)
+            .fold(0.0, f64::max),
+        columns,
+        guarantee,
+        epsilon: guarantee.privacy().map(|p| p.epsilon()),
+        delta: guarantee.privacy().map(|p| p.delta()),
+        guarantee_text: guarantee.to_string(),
+    };
+    emit(&report, args.common.json)
+}
+
+/// The JSON of `privpac sample-complexity --k`.
+#[derive(Debug, Serialize)]
+struct KCurveReport {
+    class: String,
+    learner_spec: MultiLearnerSpec,
+    distribution: ExampleDistribution,
+    label_noise: f64,
+    scenario: ScenarioKind,
+    epsilon: f64,
+    delta: f64,
+    alpha: f64,
+    beta: f64,
+    trials: usize,
+    /// The seed the targets and trials derive from.
+    seed: u64,
+    /// The learner, one point per k (k, empirical n, guarantee, outcome), and the log–log
+    /// fit of n against k with the slope's 95% confidence interval.
+    curve: KCurve,
+}
+
+impl Render for KCurveReport {
+    fn render(&self) -> String {
+        let mut table = Table::new(&["k", "empirical n", "success", "95% CI", "guarantee"]);
+        for p in &self.curve.points {
+            table.row(vec![
+                p.k.to_string(),
+                p.sample_size.to_string(),
+                format!("{:.2}", p.outcome.success_rate),
+                format!("[{:.2}, {:.2}]", p.outcome.interval.0, p.outcome.interval.1),
+                p.guarantee.to_string(),
+            ]);
+        }
+        let fit = match &self.curve.fit {
+            Some(f) => format!(
+                "log-log slope of n against k: {:.3} (95% CI [{:.3}, {:.3}], {} points)\n",
+                f.slope, f.slope_interval.0, f.slope_interval.1, f.points
+            ),
+            None => String::new(),
+        };
+        format!(
+            "class: {}   learner: {}   scenario: {:?}   seed: {}\n{}{fit}",
+            self.class,
+            self.curve.learner,
+            self.scenario,
+            self.seed,
+            table.render()
+        )
+    }
+}
+
+/// `privpac sample-complexity --k K[,K...]`.
+pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> anyhow::Result<()> {
+    lab::check_count("--trials", args.trials, MAX_TRIALS)?;
+    lab::check_count("--max-size", args.max_size, MAX_SAMPLE_SIZE)?;
+    lab::check_count("number of k values", ks.len(), 64)?;
+    for &k in ks {
+        lab::check_count("--k", k, lab::MAX_COLUMNS)?;
+        if k == 0 {
+            bail!("--k values must be at least 1");
+        }
+    }
+    if args.target.is_some() {
+        bail!(
+            "--target does not apply with --k (the k targets are drawn from the class with --seed)"
+        );
+    }
+    let spec: MultiLearnerSpec = args.learner.parse()?;
+    let total = Privacy::new(args.epsilon, args.delta)?;
+    let class_spec = args.class.parse::<ClassSpec>()?;
+    let distribution = match args.distribution {
+        DistributionName::Uniform => ExampleDistribution::Uniform,
+        DistributionName::Zipf => ExampleDistribution::Zipf { exponent: 1.0 },
+        DistributionName::Point => {
+            bail!("--distribution point has one target; with --k use uniform or zipf")
+        }
+    };
+    let params = learner_params(
+        Some(args.epsilon),
+        args.delta,
+        args.tuning,
+        crate::cli::SanitizerOptions {
+            alpha: args.alpha,
+            rounds: lab::SanitizerParams::default().rounds,
+            database_size: lab::SanitizerParams::default().database_size,
+        },
+    );
+    // Build once at the largest k so that invalid parameters fail before any trial.
+    let largest = ks.iter().copied().max().unwrap_or(1);
+    build_multi_learner(spec, total, largest, &params, args.max_size)?;
+    let seed = args.common.seed.unwrap_or_else(rand::random);
+    let scenario_for = |k: usize| -> lab::Result<MultiScenario> {
+        MultiScenario::new(
+            class_spec.build()?,
+            &distribution,
+            MultiTargets::Random { k, seed },
+            args.label_noise,
+        )
+    };
+    let learner_for = |k: usize| -> lab::Result<Box<dyn MultiLearner>> {
+        build_multi_learner(spec, total, k, &params, args.max_size)
+    };
+    let bar = progress(0, "sizes tried");
+    let curve = sample_complexity_curve(
+        ks,
+        &scenario_for,
+        &learner_for,
+        SearchConfig {
+            alpha: args.alpha,
+            beta: args.beta,
+            trials: args.trials,
+            master_seed: seed,
+            start: 4,
+            max_size: args.max_size,
+        },
+        &mut |k, outcome| {
+            if let Some(bar) = &bar {
+                bar.inc_length(1);
+                bar.inc(1);
+                bar.set_message(format!(
+                    "k = {k}, n = {}: success {:.2}",
+                    outcome.sample_size, outcome.success_rate
+                ));
+            }
+        },
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let curve = curve?;
+    let report = KCurveReport {
+        class: class_spec.build()?.name(),
+        learner_spec: spec,
+        distribution,
+        label_noise: args.label_noise,
+        scenario: if args.label_noise > 0.0 {
+            ScenarioKind::Agnostic
+        } else {
+            ScenarioKind::Realizable
+        },
+        epsilon: args.epsilon,
+        delta: args.delta,
+        alpha: args.alpha,
+        beta: args.beta,
+        trials: args.trials,
+        seed,
+        curve,
+    };
+    emit(&report, args.common.json)
+}
