@@ -60,7 +60,7 @@ pub type LearnerFactory<'a> = dyn Fn(Privacy) -> learners::Result<Box<dyn Learne
 ///     Ok(Box::new(GenericLearner::new(per_column)?) as Box<dyn Learner>)
 /// })?;
 /// assert_eq!(learner.per_column().epsilon(), 1.0);
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
 /// let hypotheses = learner.learn(&class, &sample, &mut rng)?;
 /// assert_eq!(hypotheses.len(), 4);
 /// assert_eq!(learner.guarantee(3000, 4).epsilon(), Some(4.0));

@@ -57,7 +57,7 @@
 //! use multi_learners::{DirectSum, MultiLabeledSample, MultiLearner, ParityLearner, multi_error};
 //! use rand::{RngExt, SeedableRng};
 //!
-//! let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
 //! // 64 parities over {0,1}^10 from one sample: the parity learner's n does not grow with k.
 //! let class = Parities::new(10)?;
 //! let targets: Vec<u64> = (0..64).map(|_| rng.random_range(0..1024)).collect();

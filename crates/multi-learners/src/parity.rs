@@ -87,7 +87,7 @@ pub enum ParityOutcome {
 /// use rand::{RngExt, SeedableRng};
 ///
 /// let class = Parities::new(16)?;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
 /// let targets: Vec<u64> = (0..100).map(|_| rng.random::<u64>() & 0xFFFF).collect();
 /// let points: Vec<u64> = (0..4000).map(|_| rng.random::<u64>() & 0xFFFF).collect();
 /// let sample = MultiLabeledSample::label_with(&class, points, &targets)?;

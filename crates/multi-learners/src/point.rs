@@ -98,7 +98,7 @@ pub struct HeavyLabelScores {
 /// let targets = [17, 4242, 99]; // c_3 = 1 only at 99, which never occurs
 /// let sample = MultiLabeledSample::label_with(&class, points, &targets)?;
 /// let learner = PointLearner::new(Privacy::new(1.0, 1e-6)?, 0.1)?;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
 /// let hypotheses = learner.learn(&class, &sample, &mut rng)?;
 /// assert_eq!(hypotheses[0], Hypothesis::Concept { id: 17 });
 /// assert_eq!(hypotheses[1], Hypothesis::Concept { id: 4242 });

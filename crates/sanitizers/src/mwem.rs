@@ -714,7 +714,7 @@ impl Sanitizer for Mwem {
 /// let class = Thresholds::new(64)?;
 /// let data: Vec<u64> = (0..20_000u64).map(|i| (i * 13) % 40).collect();
 /// let pmw = PrivateMultiplicativeWeights::new(Privacy::new(50.0, 1e-6)?, 0.2)?;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(2);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
 /// let queries: Vec<u64> = (0..64).collect();
 /// let run = pmw.run(&class, &queries, &data, &mut rng)?;
 /// let (error, _) = max_query_error(&class, &data, &run.synthetic)?;
