@@ -52,7 +52,7 @@ pub(crate) enum CodeArg {
 
 #[derive(Debug, Args)]
 pub(crate) struct AttackArgs {
-    /// The multi-learner: erm (per-column ERM, not private), direct-sum[:INNER] (INNER a
+    /// The multi-learner: erm (per-column ERM, not private), direct-sum or direct-sum:INNER (INNER a
     /// `learn` learner, default generic; the total ε is split over the k columns), parity
     /// (Algorithm 4, parities:D only), or point (Algorithm 5, points:N only).
     #[arg(long)]
