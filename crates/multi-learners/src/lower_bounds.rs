@@ -14,8 +14,9 @@
 //!   collusion-resistant instance of Proposition 4.9 built in [`crate::fingerprinting`])
 //!   turn this into the largest n a given k rules out (Corollaries 4.6 and 4.10).
 //!
-//! The O-forms with unstated constants (Remark 5.2, Proposition 4.11, the Ω̃ of the
-//! corollaries) are labelled as such.
+//! The O-forms with unstated constants ([`remark_5_2_o_form`],
+//! [`parity_agnostic_lower_bound_o_form`] for Proposition 4.11, the Ω̃ of the corollaries)
+//! are labelled as such.
 
 use crate::error::{Error, Result};
 
@@ -213,6 +214,44 @@ pub fn agnostic_lower_bound(
         100.0 * n * n * (n / xi).ln().ceil().max(1.0)
     });
     Ok(capped(users, alpha, domain_size))
+}
+
+/// Proposition 4.11 (agnostic parities under the uniform distribution), **O-form with an
+/// unstated constant**: with d = log₂ n, an (n, k)-code of security ξ rules out improper
+/// agnostic (α ≤ 1/6, β, ε = O(1), δ = o(1/n))-PAC k-learners for `PAR_d` with fewer than
+/// Ω(n) examples. Returns n = 2^d when the explicit Tardos code for 2^d users at security ξ
+/// (length 100n²·⌈ln(n/ξ)⌉, as in [`agnostic_lower_bound`]) fits in k columns, `None`
+/// otherwise; the Ω hides a constant the proof sketch does not state.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for d = 0 or d > 30, or ξ ∉ (0, 1).
+pub fn parity_agnostic_lower_bound_o_form(d: u32, k: usize, xi: f64) -> Result<Option<u64>> {
+    if d == 0 || d > 30 {
+        return Err(invalid("d", "in 1..=30", f64::from(d)));
+    }
+    if !(xi > 0.0 && xi < 1.0) {
+        return Err(invalid("xi", "in (0, 1)", xi));
+    }
+    let n = 1u64 << d;
+    let length = 100.0 * (n as f64).powi(2) * (n as f64 / xi).ln().ceil().max(1.0);
+    Ok((length <= k as f64).then_some(n))
+}
+
+/// Remark 5.2, **O-form with an unstated constant**: for classes with two concepts that
+/// disagree on one point and agree on another, pure ε-private PAC k-learning needs
+/// Ω(k/(αε)) examples; returns `k/(αε)` (the shape, without the constant).
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for k = 0, α ∉ (0, 1) or a bad ε.
+pub fn remark_5_2_o_form(k: usize, alpha: f64, epsilon: f64) -> Result<f64> {
+    check_epsilon(epsilon)?;
+    if k == 0 {
+        return Err(invalid("k", "at least 1", 0.0));
+    }
+    if !(alpha > 0.0 && alpha < 1.0) {
+        return Err(invalid("alpha", "in (0, 1)", alpha));
+    }
+    Ok(k as f64 / (alpha * epsilon))
 }
 
 fn check_code_parameters(xi: f64, alpha: f64, domain_size: u64) -> Result<()> {
@@ -674,6 +713,24 @@ mod tests {
         assert_eq!(thresholds_lower_bound(10, 0.1, 0.1, 100).unwrap().users, 0);
         assert!(thresholds_lower_bound(10, 0.1, 0.5, 100).is_err());
         assert!(agnostic_lower_bound(10, 1.0, 0.1, 100).is_err());
+    }
+
+    #[test]
+    fn o_form_bounds_are_labelled_shapes() {
+        // d = 2: n = 4 users need 100·16·⌈ln 40⌉ = 6400 columns at ξ = 0.1.
+        assert_eq!(
+            parity_agnostic_lower_bound_o_form(2, 6400, 0.1).unwrap(),
+            Some(4)
+        );
+        assert_eq!(
+            parity_agnostic_lower_bound_o_form(2, 6399, 0.1).unwrap(),
+            None
+        );
+        assert!(parity_agnostic_lower_bound_o_form(0, 10, 0.1).is_err());
+        assert!(parity_agnostic_lower_bound_o_form(3, 10, 1.0).is_err());
+        assert!((remark_5_2_o_form(10, 0.1, 0.5).unwrap() - 200.0).abs() < 1e-12);
+        assert!(remark_5_2_o_form(0, 0.1, 0.5).is_err());
+        assert!(remark_5_2_o_form(3, 1.0, 0.5).is_err());
     }
 
     #[test]

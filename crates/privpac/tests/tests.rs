@@ -51,7 +51,7 @@ fn demo_json_is_valid_and_seeded_runs_repeat() {
     let second = privpac(&["demo", "--seed", "5", "--json"]);
     assert!(first.status.success());
     let parsed: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
-    assert_eq!(parsed["demo"].as_array().unwrap().len(), 10);
+    assert_eq!(parsed["demo"].as_array().unwrap().len(), 12);
     // Timing is the only nondeterministic part of the text output; JSON has none.
     assert_eq!(first.stdout, second.stdout);
 }
@@ -1202,7 +1202,7 @@ fn demo_json_schema() {
     let parsed = json_of(&["demo", "--seed", "3", "--json"]);
     check_schema(&parsed, &[("demo", Ty::Arr)], "demo");
     let sections = parsed["demo"].as_array().unwrap();
-    let expected: [(&str, &[(&str, Ty)]); 10] = [
+    let expected: [(&str, &[(&str, Ty)]); 12] = [
         (
             "exponential",
             &[
@@ -1303,6 +1303,25 @@ fn demo_json_schema() {
                 ("curves", Ty::Arr),
             ],
         ),
+        (
+            "attack",
+            &[
+                ("class", Ty::Str),
+                ("users", Ty::Int),
+                ("k", Ty::Int),
+                ("trials", Ty::Int),
+                ("rows", Ty::Arr),
+            ],
+        ),
+        (
+            "auditing",
+            &[
+                ("claimed_epsilon", Ty::Num),
+                ("runs", Ty::Int),
+                ("confidence", Ty::Num),
+                ("rows", Ty::Arr),
+            ],
+        ),
     ];
     assert_eq!(sections.len(), expected.len());
     for (section, (name, fields)) in sections.iter().zip(expected) {
@@ -1349,6 +1368,15 @@ fn demo_json_schema() {
         curves[1]["fit"]["slope"].as_f64().unwrap() > 0.7,
         "{direct:?}"
     );
+    // The attack traces every user of the non-private learner and none of the private one.
+    let attack = sections[10]["rows"].as_array().unwrap();
+    assert_eq!(attack[0]["traced"], sections[10]["trials"], "{attack:?}");
+    assert_eq!(attack[1]["traced"], 0, "{attack:?}");
+    assert_eq!(attack[1]["innocent_accused"], 0, "{attack:?}");
+    // The auditor refutes exactly the broken mechanisms.
+    for row in sections[11]["rows"].as_array().unwrap() {
+        assert_eq!(row["refuted"], row["broken"], "{row}");
+    }
     assert_eq!(sections[7]["scenario"], "agnostic");
     assert_eq!(
         sections[7]["generic_bound"]["name"],
