@@ -11,11 +11,14 @@
 //! * `online-mistakes`: SOA and Halving against the Littlestone-tree adversary and a random
 //!   adversary on thresholds, points, intervals and parities, against Ldim(C) and
 //!   ⌊log₂|C|⌋.
+//! * `k-curves`, `sanitizer-error`, `tracing-attack`: in [`multi_label`].
 
 use concept_classes::dimension::{Budget, Engine, LittlestoneSolver};
 use concept_classes::online::{Adversary, Halving, OnlineLearner, Soa, TieRule, run_online};
 use concept_classes::{DEFAULT_CELL_LIMIT, materialize};
 use serde_json::{Map, Value, json};
+
+mod multi_label;
 
 use super::plot::{Series, line_plot};
 use super::{Error, Result, Scale};
@@ -47,6 +50,18 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
     ExperimentInfo {
         name: "online-mistakes",
         summary: "SOA and Halving mistakes against the Littlestone dimension on several classes",
+    },
+    ExperimentInfo {
+        name: "k-curves",
+        summary: "sample complexity against the number of label columns k for every multi-learner, with the fitted growth exponent of each curve beside the exponent of the §1.3 tables",
+    },
+    ExperimentInfo {
+        name: "sanitizer-error",
+        summary: "maximum query error against the database size n for every sanitizer",
+    },
+    ExperimentInfo {
+        name: "tracing-attack",
+        summary: "the tracing attack's completeness and certified ε lower bound against the number of users n for private and non-private learners",
     },
 ];
 
@@ -136,7 +151,7 @@ pub(super) fn units(name: &str, scale: Scale) -> Vec<Map<String, Value>> {
             }
             units
         }
-        _ => Vec::new(),
+        _ => multi_label::units(name, scale),
     }
 }
 
@@ -160,6 +175,9 @@ pub(super) fn run_unit(
         unit: index,
         source: Box::new(source),
     };
+    if multi_label::NAMES.contains(&name) {
+        return multi_label::run_unit(name, scale, unit, seed, index);
+    }
     let mut row = unit.clone();
     row.insert("unit".into(), json!(index));
     if name == "online-mistakes" {
@@ -419,7 +437,7 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
                 )?,
             ));
         }
-        _ => {}
+        _ => return multi_label::plots(name, rows),
     }
     Ok(plots)
 }
@@ -659,7 +677,7 @@ pub(super) fn report(
                 if above.is_empty() { "none".to_string() } else { above.join(", ") }
             ));
         }
-        _ => {}
+        _ => out.push_str(&multi_label::report(info.name, rows)),
     }
     out.push_str("\n## Files\n\n`results.csv`, `results.json` (the rows above, all columns), the SVG plots in this directory.\n");
     out
