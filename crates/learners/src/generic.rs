@@ -1,8 +1,6 @@
 //! The generic private learner: the exponential mechanism over the class, scored by
 //! mistakes.
 
-use std::collections::BTreeMap;
-
 use concept_classes::{ConceptClass, ErrorRun, Hypothesis, LabeledSample};
 use dp_mechanisms::{ExponentialMechanism, Guarantee, Privacy, ScoreLevel};
 use rand::Rng;
@@ -30,7 +28,7 @@ use crate::learner::Learner;
 /// α, linear in 1/α).
 ///
 /// # Running time
-/// One error profile as runs, grouped by error count (O(r log r) for r runs), then
+/// One error profile as runs, sorted by error count (O(r log r) for r runs), then
 /// O(number of distinct error counts) to sample. Thresholds over 2^40 points cost O(n log n).
 ///
 /// # Errors
@@ -82,13 +80,12 @@ impl GenericLearner {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
     ) -> Result<Vec<(u64, u64, f64)>> {
-        let grouped = group_runs(&class.error_runs(sample)?);
-        let levels = to_levels(&grouped)?;
+        let Levels { levels, .. } = levels_of(&class.error_runs(sample)?)?;
         let probabilities = self.mechanism.level_probabilities(&levels)?;
-        Ok(grouped
+        Ok(levels
             .iter()
             .zip(probabilities)
-            .map(|((&errors, group), p)| (errors, group.count, p))
+            .map(|(level, p)| (level.score.unsigned_abs(), level.count, p))
             .collect())
     }
 
@@ -113,40 +110,46 @@ impl GenericLearner {
     }
 }
 
-/// Concepts sharing one error count: how many, and the runs that hold them (in id order).
-struct ErrorGroup {
-    count: u64,
-    runs: Vec<ErrorRun>,
+/// The score levels of an error profile: the runs sorted by their number of mistakes (a
+/// stable sort, so the runs of one level stay in id order), the levels in increasing order
+/// of mistakes with the number of concepts in each, and where each level starts in
+/// `order`. One sort and no allocation per level.
+struct Levels {
+    order: Vec<usize>,
+    levels: Vec<ScoreLevel>,
+    starts: Vec<usize>,
 }
 
-fn group_runs(runs: &[ErrorRun]) -> BTreeMap<u64, ErrorGroup> {
-    let mut grouped: BTreeMap<u64, ErrorGroup> = BTreeMap::new();
-    for run in runs {
-        let group = grouped.entry(run.errors).or_insert(ErrorGroup {
-            count: 0,
-            runs: Vec::new(),
-        });
-        group.count = group.count.saturating_add(run.len);
-        group.runs.push(*run);
-    }
-    grouped
-}
-
-fn to_levels(grouped: &BTreeMap<u64, ErrorGroup>) -> Result<Vec<ScoreLevel>> {
-    grouped
-        .iter()
-        .map(|(&errors, group)| {
-            let score = i64::try_from(errors).map_err(|_| Error::InvalidParameter {
+fn levels_of(runs: &[ErrorRun]) -> Result<Levels> {
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    order.sort_by_key(|&i| runs[i].errors);
+    let mut levels: Vec<ScoreLevel> = Vec::new();
+    let mut starts = Vec::new();
+    let mut current = None;
+    for (position, &i) in order.iter().enumerate() {
+        let run = &runs[i];
+        if current != Some(run.errors) {
+            let score = i64::try_from(run.errors).map_err(|_| Error::InvalidParameter {
                 name: "number of mistakes",
                 requirement: "below 2^63",
-                value: errors as f64,
+                value: run.errors as f64,
             })?;
-            Ok(ScoreLevel {
+            levels.push(ScoreLevel {
                 score: -score,
-                count: group.count,
-            })
-        })
-        .collect()
+                count: 0,
+            });
+            starts.push(position);
+            current = Some(run.errors);
+        }
+        if let Some(level) = levels.last_mut() {
+            level.count = level.count.saturating_add(run.len);
+        }
+    }
+    Ok(Levels {
+        order,
+        levels,
+        starts,
+    })
 }
 
 impl Learner for GenericLearner {
@@ -156,16 +159,19 @@ impl Learner for GenericLearner {
         sample: &LabeledSample,
         rng: &mut dyn Rng,
     ) -> Result<Hypothesis> {
-        let grouped = group_runs(&class.error_runs(sample)?);
-        let levels = to_levels(&grouped)?;
+        let runs = class.error_runs(sample)?;
+        let Levels {
+            order,
+            levels,
+            starts,
+        } = levels_of(&runs)?;
         let choice = self.mechanism.select_levels(&levels, rng)?;
-        let group = grouped
-            .values()
-            .nth(choice.level)
-            .ok_or(Error::EmptySample)?;
+        let start = *starts.get(choice.level).ok_or(Error::EmptySample)?;
+        let end = starts.get(choice.level + 1).copied().unwrap_or(order.len());
         // The offset-th concept of the level, walking its runs in id order.
         let mut offset = choice.offset;
-        for run in &group.runs {
+        for &i in &order[start..end] {
+            let run = &runs[i];
             if offset < run.len {
                 return Ok(Hypothesis::Concept {
                     id: run.first + offset,
