@@ -8,7 +8,7 @@ use rand::Rng;
 
 use crate::error::{Error, Result};
 use crate::learner::MultiLearner;
-use crate::sample::{MultiLabeledSample, check_domains};
+use crate::sample::{MultiLabeledSample, check_columns_and_domain};
 
 /// A factory that builds the single-concept learner for a per-column budget.
 pub type LearnerFactory<'a> = dyn Fn(Privacy) -> learners::Result<Box<dyn Learner>> + 'a;
@@ -276,13 +276,7 @@ impl MultiLearner for DirectSum {
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
     ) -> Result<Vec<Hypothesis>> {
-        if sample.k() != self.k {
-            return Err(Error::LabelCountMismatch {
-                expected: self.k,
-                found: sample.k(),
-            });
-        }
-        check_domains(class, sample)?;
+        check_columns_and_domain(class, sample, self.k)?;
         (0..self.k)
             .map(|j| Ok(self.inner.learn(class, &sample.column(j)?, rng)?))
             .collect()

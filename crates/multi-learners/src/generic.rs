@@ -17,7 +17,7 @@ use sanitizers::{PointSanitizer, Sanitizer, ThresholdSanitizer};
 use crate::direct_sum::compose_privacy;
 use crate::error::{Error, Result};
 use crate::learner::MultiLearner;
-use crate::sample::{MultiLabeledSample, check_domains};
+use crate::sample::{MultiLabeledSample, check_columns_and_domain};
 
 /// Builds a sanitizer for a given guarantee (used by [`SanitizerMultiLearner::for_total`]).
 pub type SanitizerFactory<'a> = dyn Fn(Privacy) -> sanitizers::Result<Box<dyn Sanitizer>> + 'a;
@@ -381,13 +381,7 @@ impl MultiLearner for SanitizerMultiLearner {
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
     ) -> Result<Vec<Hypothesis>> {
-        if sample.k() != self.k {
-            return Err(Error::LabelCountMismatch {
-                expected: self.k,
-                found: sample.k(),
-            });
-        }
-        check_domains(class, sample)?;
+        check_columns_and_domain(class, sample, self.k)?;
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }

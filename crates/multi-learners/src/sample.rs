@@ -327,6 +327,25 @@ pub(crate) fn check_domains(class: &dyn ConceptClass, sample: &MultiLabeledSampl
     Ok(())
 }
 
+/// Checks that a learner built for `k` columns gets a sample with k columns over the class's
+/// domain.
+///
+/// # Errors
+/// [`Error::LabelCountMismatch`]; [`Error::DomainMismatch`].
+pub(crate) fn check_columns_and_domain(
+    class: &dyn ConceptClass,
+    sample: &MultiLabeledSample,
+    k: usize,
+) -> Result<()> {
+    if sample.k() != k {
+        return Err(Error::LabelCountMismatch {
+            expected: k,
+            found: sample.k(),
+        });
+    }
+    check_domains(class, sample)
+}
+
 fn check_points(domain: &Domain, points: &[Point]) -> Result<()> {
     for &x in points {
         domain.check(x)?;
