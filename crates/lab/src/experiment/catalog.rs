@@ -258,20 +258,43 @@ pub(super) fn run_unit(
         ..LearnerParams::default()
     };
     let builder = |n: usize| build_learner(spec, &params, n);
-    let found = empirical_sample_complexity_observed(
-        &scenario,
-        &builder,
-        SearchConfig {
-            alpha,
-            beta: BETA,
-            trials: trials(scale),
-            master_seed: seed,
-            start: 4,
-            max_size: 1 << 22,
-        },
-        &mut |_| {},
-    )
-    .map_err(lab)?;
+    let config = SearchConfig {
+        alpha,
+        beta: BETA,
+        trials: trials(scale),
+        master_seed: seed,
+        start: 4,
+        max_size: 1 << 22,
+    };
+    // The last size tried, kept so that a search that gives up still reports what it saw.
+    let mut last = None;
+    let searched =
+        empirical_sample_complexity_observed(&scenario, &builder, config, &mut |outcome| {
+            last = Some(outcome.clone());
+        });
+    let found = match searched {
+        Ok(found) => found,
+        Err(crate::Error::SampleComplexityNotReached { max_size, .. }) => {
+            // A measured fact, not a failure of the run: no size up to the search's
+            // limit reached success 1 − β. The row says so; plots and fits skip it.
+            row.insert("beta".into(), json!(BETA));
+            row.insert("trials".into(), json!(trials(scale)));
+            row.insert("sample_size".into(), Value::Null);
+            row.insert("not_reached_up_to".into(), json!(max_size));
+            row.insert(
+                "success_rate".into(),
+                json!(last.as_ref().map(|o| o.success_rate)),
+            );
+            row.insert(
+                "mean_error".into(),
+                json!(last.as_ref().map(|o| o.mean_error)),
+            );
+            row.insert("guarantee".into(), Value::Null);
+            row.insert("bound".into(), json!(bound.map(|(n, _)| n)));
+            return Ok(row);
+        }
+        Err(other) => return Err(lab(other)),
+    };
     // The privacy actually provided, from the learner as built (never re-derived here).
     let guarantee = match build_learner(spec, &params, found.sample_size) {
         Ok(learner) => serde_json::to_value(learner.guarantee(found.sample_size))?,
@@ -478,6 +501,28 @@ fn table(rows: &[Map<String, Value>], columns: &[&str]) -> String {
     out
 }
 
+/// A paragraph naming the rows whose sample-complexity search gave up (`sample_size` null,
+/// shown as `–`), or nothing when every search succeeded.
+fn not_reached_note(rows: &[Map<String, Value>]) -> String {
+    let missed: Vec<&Map<String, Value>> = rows
+        .iter()
+        .filter(|r| r.get("not_reached_up_to").is_some_and(|v| !v.is_null()))
+        .collect();
+    let Some(limit) = missed
+        .first()
+        .and_then(|r| r.get("not_reached_up_to"))
+        .and_then(Value::as_u64)
+    else {
+        return String::new();
+    };
+    format!(
+        "In {} row(s) the sample size is `–`: no n up to {limit} (the search's limit) reached \
+         success rate 1 − β; their `success_rate` is the one measured at the last size tried. \
+         These rows are left out of the plots and fits.\n\n",
+        missed.len()
+    )
+}
+
 /// Least-squares slope of y against x.
 fn slope(points: &[(f64, f64)]) -> Option<f64> {
     let n = points.len() as f64;
@@ -528,6 +573,7 @@ pub(super) fn report(
                  ## Result\n\n{}\n",
                 table(rows, &["sweep", "class", "learner", "epsilon", "alpha", "sample_size", "success_rate", "bound"])
             ));
+            out.push_str(&not_reached_note(rows));
             out.push_str("## What it shows\n\n");
             for (class, learner) in unique(rows, "class")
                 .into_iter()
@@ -603,6 +649,7 @@ pub(super) fn report(
                  is shown where the class can be materialized (`bound` column).\n\n## Result\n\n{}\n",
                 table(rows, &["learner", "log2_domain", "sample_size", "success_rate", "bound"])
             ));
+            out.push_str(&not_reached_note(rows));
             let fmt = |s: Option<f64>| {
                 s.map_or("–".into(), |s| {
                     format!("{:.1}", (s * 10.0).round() / 10.0 + 0.0)
@@ -689,4 +736,31 @@ fn capitalize(s: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_name_the_rows_whose_search_gave_up() {
+        let reached = json!({"sample_size": 40, "success_rate": 0.92});
+        let missed =
+            json!({"sample_size": null, "not_reached_up_to": 4_194_304, "success_rate": 0.4});
+        let rows: Vec<Map<String, Value>> = [reached.clone(), missed]
+            .into_iter()
+            .filter_map(|v| v.as_object().cloned())
+            .collect();
+        let note = not_reached_note(&rows);
+        assert!(note.contains("1 row(s)"), "{note}");
+        assert!(note.contains("4194304"), "{note}");
+        // Plots and fits read sample sizes through `series`, which skips the null.
+        assert_eq!(
+            series(&rows, |_| true, "success_rate", "sample_size").len(),
+            1
+        );
+        let all_reached: Vec<Map<String, Value>> =
+            reached.as_object().cloned().into_iter().collect();
+        assert_eq!(not_reached_note(&all_reached), "");
+    }
 }

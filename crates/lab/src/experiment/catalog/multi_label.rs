@@ -23,7 +23,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::plot::{Series, line_plot};
 use super::super::{Error, Result, Scale};
-use super::{get_f64, get_str, series, table, unique};
+use super::{get_f64, get_str, not_reached_note, series, table, unique};
 use crate::{
     ClassSpec, ExampleDistribution, LearnerParams, MultiLearnerSpec, MultiScenario, MultiTargets,
     SanitizerParams, SanitizerSpec, SearchConfig, build_multi_learner, build_sanitizer,
@@ -300,7 +300,8 @@ fn k_curve_unit(
     let spec: MultiLearnerSpec = curve.spec.parse()?;
     let scenario = (curve.scenario)(k)?;
     let learner = build_multi_learner(spec, total, k, &LearnerParams::default(), 1 << 16)?;
-    let found = empirical_multi_sample_complexity(
+    let mut last = None;
+    let searched = empirical_multi_sample_complexity(
         &scenario,
         learner.as_ref(),
         SearchConfig {
@@ -315,9 +316,21 @@ fn k_curve_unit(
                 1 << 22
             },
         },
-        &mut |_| {},
-    )?;
+        &mut |outcome| last = Some(outcome.success_rate),
+    );
     row.insert("class".into(), json!(scenario.class().name()));
+    let found = match searched {
+        Ok(found) => found,
+        Err(crate::Error::SampleComplexityNotReached { max_size, .. }) => {
+            // No size up to the limit reached success 1 − β: recorded, left out of fits.
+            row.insert("sample_size".into(), Value::Null);
+            row.insert("not_reached_up_to".into(), json!(max_size));
+            row.insert("success_rate".into(), json!(last));
+            row.insert("guarantee".into(), Value::Null);
+            return Ok(());
+        }
+        Err(other) => return Err(other),
+    };
     row.insert("sample_size".into(), json!(found.sample_size));
     row.insert("success_rate".into(), json!(found.outcome.success_rate));
     row.insert(
@@ -600,6 +613,7 @@ pub(super) fn report(name: &str, rows: &[Map<String, Value>]) -> String {
                     &["curve", "k", "sample_size", "success_rate", "composition", "per_column_epsilon"]
                 )
             ));
+            out.push_str(&not_reached_note(rows));
             out.push_str("## Fitted exponents\n\n| curve | fitted exponent of k | 95% interval | table exponent | table entry |\n|---:|---:|---:|---:|---:|\n");
             let mut notes = Vec::new();
             for curve in unique(rows, "curve") {
@@ -808,7 +822,10 @@ fn disagreement(
             measured.join(", ")
         );
     }
-    let sizes: Vec<f64> = rows.iter().map(|r| get_f64(r, "sample_size")).collect();
+    let sizes: Vec<f64> = rows
+        .iter()
+        .filter_map(|r| r.get("sample_size")?.as_f64())
+        .collect();
     if slope < table_exponent {
         format!(
             "{head}. The table's exponent is an upper bound's, dominated at small k by the k-independent term \
