@@ -1,6 +1,7 @@
 //! `cargo xtask experiments [NAME...] [--quick]`: runs the named experiments (all when none
 //! is named) through the release `privpac` binary, which writes each one's CSV, JSON, SVG
-//! plots and Markdown report into `docs/experiments/NAME/`. xtask only orchestrates: it
+//! plots and Markdown report into `docs/experiments/NAME/` (`docs/experiments/quick/NAME/`
+//! with `--quick`). xtask only orchestrates: it
 //! builds the binary once, asks it for the experiment list (`privpac experiment list
 //! --json`) and runs `privpac experiment NAME` per name.
 

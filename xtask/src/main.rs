@@ -79,6 +79,7 @@ Commands:
   experiments [NAME...] [--quick]
                                 run the named experiments (default: all) with the release
                                 privpac binary; outputs go to docs/experiments/NAME/
+                                (full) or docs/experiments/quick/NAME/ (--quick)
   tidy                          run the tidy checks (cargo test -p xtask tidy)
   help                          print this message"
     );

@@ -37,7 +37,8 @@ pub(crate) enum Command {
     /// the claimed ε.
     Audit(AuditArgs),
     /// Run a named, seeded experiment (`list` names them) or one shard of it, or `merge`
-    /// shards; writes CSV, JSON, SVG plots and a Markdown report into docs/experiments/NAME/.
+    /// shards; writes CSV, JSON, SVG plots and a Markdown report into docs/experiments/NAME/
+    /// (full scale) or docs/experiments/SCALE/NAME/ (quick, tiny).
     Experiment(ExperimentArgs),
 }
 
@@ -129,7 +130,8 @@ pub(crate) struct ExperimentArgs {
     /// Run only shard I of N (`I/N`, 0-based): units i with i mod N = I.
     #[arg(long)]
     pub(crate) shard: Option<String>,
-    /// Output directory (default docs/experiments/NAME).
+    /// Output directory (default docs/experiments/NAME for the full scale,
+    /// docs/experiments/SCALE/NAME otherwise).
     #[arg(long)]
     pub(crate) out: Option<std::path::PathBuf>,
     /// Results file the finished units are appended to (a rerun resumes from it).

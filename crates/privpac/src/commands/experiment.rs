@@ -84,10 +84,17 @@ fn scale(args: &ExperimentArgs) -> anyhow::Result<Scale> {
     })
 }
 
-fn out_dir(args: &ExperimentArgs, name: &str) -> PathBuf {
-    args.out
-        .clone()
-        .unwrap_or_else(|| Path::new("docs").join("experiments").join(name))
+/// `--out`, or by default `docs/experiments/NAME` for the full scale and
+/// `docs/experiments/SCALE/NAME` for the others, so a quick run never overwrites the full
+/// run's figures.
+fn out_dir(args: &ExperimentArgs, name: &str, scale: Scale) -> PathBuf {
+    args.out.clone().unwrap_or_else(|| {
+        let base = Path::new("docs").join("experiments");
+        match scale {
+            Scale::Full => base.join(name),
+            other => base.join(other.to_string()).join(name),
+        }
+    })
 }
 
 pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
@@ -118,7 +125,7 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
             let files: Vec<PathBuf> = files.iter().map(PathBuf::from).collect();
             let rows = experiment::merge(name, scale, seed, &files)?;
             let outputs =
-                experiment::write_outputs(name, scale, seed, &rows, &out_dir(args, name))?;
+                experiment::write_outputs(name, scale, seed, &rows, &out_dir(args, name, scale))?;
             emit(
                 &ExperimentReport {
                     experiment: name.clone(),
@@ -143,7 +150,7 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
                 None => None,
             };
             let total = experiment::unit_count(name, scale)?;
-            let dir = out_dir(args, name);
+            let dir = out_dir(args, name, scale);
             std::fs::create_dir_all(&dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
             let results = args.results.clone().unwrap_or_else(|| match &args.shard {
