@@ -115,3 +115,14 @@ fn check_zero_one(obj: &Bound<'_, PyAny>, ndim: usize, what: &str) -> PyResult<(
     }
     Ok(())
 }
+
+/// The elements of a one-dimensional array as a slice: borrowed when the array is
+/// contiguous (no copy), copied once otherwise (a strided view).
+pub(crate) fn slice<'a, T: Element + Clone>(
+    array: &'a PyReadonlyArray<'_, T, numpy::Ix1>,
+) -> std::borrow::Cow<'a, [T]> {
+    match array.as_slice() {
+        Ok(slice) => std::borrow::Cow::Borrowed(slice),
+        Err(_) => std::borrow::Cow::Owned(array.as_array().to_vec()),
+    }
+}

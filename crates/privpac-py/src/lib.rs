@@ -10,6 +10,7 @@
 //! exception classes.
 
 mod arrays;
+mod classes;
 mod errors;
 mod lab;
 mod mechanisms;
@@ -23,6 +24,7 @@ fn _privpac(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     mechanisms::register(module)?;
+    classes::register(module)?;
     lab::register(py, module)?;
     Ok(())
 }
