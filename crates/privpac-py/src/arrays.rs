@@ -7,8 +7,6 @@
 //! other Rust code from writing to it, but Python code in another thread that writes into the
 //! same array during a call gets unspecified results (as with any numpy C extension).
 
-#![allow(dead_code, reason = "helpers for the bindings of the next commits")]
-
 use numpy::{Element, PyArray, PyReadonlyArray, PyUntypedArrayMethods, prelude::*};
 use pyo3::prelude::*;
 

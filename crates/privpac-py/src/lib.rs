@@ -13,6 +13,7 @@ mod arrays;
 mod classes;
 mod errors;
 mod lab;
+mod learners;
 mod mechanisms;
 mod rng;
 
@@ -25,6 +26,7 @@ fn _privpac(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     mechanisms::register(module)?;
     classes::register(module)?;
+    learners::register(module)?;
     lab::register(py, module)?;
     Ok(())
 }
