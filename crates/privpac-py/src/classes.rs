@@ -418,6 +418,11 @@ impl LittlestoneTree {
         out
     }
 
+    /// The tree as JSON, in the format of `privpac dim --json` (`littlestone_tree`).
+    fn to_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.inner).map_err(|e| errors::raise(errors::Kind::Other, e))
+    }
+
     fn __repr__(&self) -> String {
         match &self.inner {
             RustTree::Leaf => "LittlestoneTree(leaf)".to_owned(),

@@ -195,6 +195,12 @@ impl Hypothesis {
         }
     }
 
+    /// The hypothesis as JSON, exactly as the CLI's `--json` reports print it (the
+    /// `hypothesis` field of `privpac learn --json`).
+    fn to_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.inner).map_err(|e| errors::raise(errors::Kind::Other, e))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Hypothesis(kind={:?}, learner={:?}, guarantee={:?})",
