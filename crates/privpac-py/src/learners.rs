@@ -12,7 +12,7 @@ use concept_classes::{ConceptClass as RustClass, Hypothesis as RustHypothesis, L
 use dp_mechanisms::{Guarantee as RustGuarantee, Privacy as RustPrivacy, Private};
 use lab::{LearnerParams, LearnerSpec, MultiLearnerSpec, SanitizerParams, SanitizerSpec};
 use multi_learners::MultiLabeledSample;
-use numpy::{PyArray1, prelude::*};
+use numpy::{PyArray1, PyUntypedArrayMethods, prelude::*};
 use pyo3::prelude::*;
 
 use crate::arrays::{bool_matrix, bool_vector, slice, u64_vector};
@@ -556,10 +556,12 @@ impl MultiLearner {
         if k == 0 {
             return Err(errors::multi(multi_learners::Error::NoLabelColumns));
         }
+        // Rows are read in place from a C-ordered matrix; any other layout (Fortran order,
+        // a strided view) is copied once in row-major order.
         let owned;
         let flat: &[bool] = match matrix.as_slice() {
-            Ok(flat) => flat,
-            Err(_) => {
+            Ok(flat) if matrix.is_c_contiguous() => flat,
+            _ => {
                 owned = view.iter().copied().collect::<Vec<bool>>();
                 &owned
             }
