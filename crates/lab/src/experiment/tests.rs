@@ -211,7 +211,7 @@ fn units_run_one_by_one_and_merged_in_memory_give_the_outputs_of_run_shard() {
             &mut |_, _| {},
         )
         .unwrap();
-        let from_files = merge(info.name, Scale::Tiny, 7, &[whole.clone()]).unwrap();
+        let from_files = merge(info.name, Scale::Tiny, 7, std::slice::from_ref(&whole)).unwrap();
         let params = units(info.name, Scale::Tiny).unwrap();
         assert_eq!(params.len(), unit_count(info.name, Scale::Tiny).unwrap());
         // Run in reverse order (order must not matter) and merge in memory.
