@@ -70,8 +70,8 @@ mod tests {
                 "sanitizers",
                 "learners",
             ],
-            // The lab, the CLI and the benches sit on top of every library.
-            "lab" | "privpac" | "benches" => LIBRARIES,
+            // The lab, the CLI, the Python bindings and the benches sit on top of every library.
+            "lab" | "privpac" | "privpac-py" | "benches" => LIBRARIES,
             // xtask must build in seconds on a fresh clone.
             "xtask" => &[],
             _ => return None,
