@@ -76,6 +76,7 @@ pub use multi_spec::{
 };
 pub use request::{
     DistributionChoice, SampleComplexityReport, SampleComplexityRequest, run_sample_complexity,
+    run_trials_at,
 };
 pub use sample_complexity::{
     SampleComplexity, SearchConfig, empirical_sample_complexity,

@@ -8,6 +8,7 @@ use learners::Learner;
 use serde::{Deserialize, Serialize};
 
 use crate::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
+use crate::sample_complexity::evaluate_sized;
 use crate::{
     Bound, ClassSpec, Error, ExampleDistribution, LearnerParams, LearnerSpec, Result, Scenario,
     ScenarioKind, SearchConfig, TrialOutcome, bounds_for, build_learner,
@@ -149,6 +150,89 @@ pub struct SampleComplexityReport {
     pub evaluations: Vec<TrialOutcome>,
 }
 
+/// What a request builds before any trial: the learner spec and parameters, the scenario,
+/// the learner's name and the bound.
+struct Prepared {
+    spec: LearnerSpec,
+    params: LearnerParams,
+    scenario: Scenario,
+    distribution: ExampleDistribution,
+    learner_name: String,
+    class_name: String,
+    bound: Bound,
+}
+
+impl Prepared {
+    fn new(request: &SampleComplexityRequest) -> Result<Self> {
+        crate::check_count("trials", request.trials, MAX_TRIALS)?;
+        crate::check_count("max_size", request.max_size, MAX_SAMPLE_SIZE)?;
+        let spec: LearnerSpec = request.learner.parse()?;
+        let class = request.class.parse::<ClassSpec>()?.build()?;
+        let target = request
+            .target
+            .unwrap_or_else(|| crate::middle_target(class.as_ref()));
+        let distribution = match request.distribution {
+            DistributionChoice::Uniform => ExampleDistribution::Uniform,
+            DistributionChoice::Zipf => ExampleDistribution::Zipf { exponent: 1.0 },
+            DistributionChoice::Point => ExampleDistribution::mass_on_target(
+                class.as_ref(),
+                target,
+                (2.0 * request.alpha).min(1.0),
+            ),
+        };
+        let params = LearnerParams {
+            epsilon: Some(request.epsilon),
+            delta: 0.0,
+            subset_size: request.subset_size,
+            flip_probability: request.flip_probability,
+            voters: request.voters,
+            vote_epsilon: request.vote_epsilon,
+            class_size: Some(class.len()),
+            sanitizer: crate::SanitizerParams::default(),
+        };
+        // Build once at the largest size so that invalid parameters fail before any trial.
+        let learner_name = match build_learner(spec, &params, request.max_size) {
+            Ok(learner) => learner.name(),
+            Err(Error::Learner(learners::Error::SampleTooSmall { .. })) => spec.to_string(),
+            Err(error) => return Err(error),
+        };
+        let class_name = class.name();
+        let scenario = Scenario::new(class, distribution.clone(), target, request.label_noise)?;
+        let bound = bounds_for(
+            spec,
+            scenario.class(),
+            scenario.kind(),
+            request.epsilon,
+            request.alpha,
+            request.beta,
+        )?;
+        Ok(Prepared {
+            spec,
+            params,
+            scenario,
+            distribution,
+            learner_name,
+            class_name,
+            bound,
+        })
+    }
+
+    fn learner_for(&self, n: usize) -> Result<Box<dyn Learner>> {
+        build_learner(self.spec, &self.params, n)
+    }
+
+    fn config(request: &SampleComplexityRequest) -> SearchConfig {
+        SearchConfig {
+            alpha: request.alpha,
+            beta: request.beta,
+            trials: request.trials,
+            master_seed: request.seed,
+            start: 4,
+            max_size: request.max_size,
+        }
+    }
+}
+
 /// Builds the scenario and learner of `request`, searches for the smallest sample size with
 /// success rate ≥ 1 − β ([`empirical_sample_complexity_observed`], doubling then binary
 /// search from 4) and reports it with the bound and the learner's guarantee at that size.
@@ -162,72 +246,26 @@ pub fn run_sample_complexity(
     request: &SampleComplexityRequest,
     observe: &mut dyn FnMut(&TrialOutcome),
 ) -> Result<SampleComplexityReport> {
-    crate::check_count("trials", request.trials, MAX_TRIALS)?;
-    crate::check_count("max_size", request.max_size, MAX_SAMPLE_SIZE)?;
-    let spec: LearnerSpec = request.learner.parse()?;
-    let class = request.class.parse::<ClassSpec>()?.build()?;
-    let target = request
-        .target
-        .unwrap_or_else(|| crate::middle_target(class.as_ref()));
-    let distribution = match request.distribution {
-        DistributionChoice::Uniform => ExampleDistribution::Uniform,
-        DistributionChoice::Zipf => ExampleDistribution::Zipf { exponent: 1.0 },
-        DistributionChoice::Point => ExampleDistribution::mass_on_target(
-            class.as_ref(),
-            target,
-            (2.0 * request.alpha).min(1.0),
-        ),
-    };
-    let params = LearnerParams {
-        epsilon: Some(request.epsilon),
-        delta: 0.0,
-        subset_size: request.subset_size,
-        flip_probability: request.flip_probability,
-        voters: request.voters,
-        vote_epsilon: request.vote_epsilon,
-        class_size: Some(class.len()),
-        sanitizer: crate::SanitizerParams::default(),
-    };
-    // Build once at the largest size so that invalid parameters fail before any trial.
-    let learner_name = match build_learner(spec, &params, request.max_size) {
-        Ok(learner) => learner.name(),
-        Err(Error::Learner(learners::Error::SampleTooSmall { .. })) => spec.to_string(),
-        Err(error) => return Err(error),
-    };
-    let class_name = class.name();
-    let scenario = Scenario::new(class, distribution.clone(), target, request.label_noise)?;
-    let bound = bounds_for(
-        spec,
-        scenario.class(),
-        scenario.kind(),
-        request.epsilon,
-        request.alpha,
-        request.beta,
-    )?;
-    let learner_for = |n: usize| -> Result<Box<dyn Learner>> { build_learner(spec, &params, n) };
+    let prepared = Prepared::new(request)?;
+    let learner_for = |n: usize| prepared.learner_for(n);
     let found = empirical_sample_complexity_observed(
-        &scenario,
+        &prepared.scenario,
         &learner_for,
-        SearchConfig {
-            alpha: request.alpha,
-            beta: request.beta,
-            trials: request.trials,
-            master_seed: request.seed,
-            start: 4,
-            max_size: request.max_size,
-        },
+        Prepared::config(request),
         observe,
     )?;
-    let guarantee = build_learner(spec, &params, found.sample_size)?.guarantee(found.sample_size);
+    let guarantee = prepared
+        .learner_for(found.sample_size)?
+        .guarantee(found.sample_size);
     let outcome = &found.outcome;
     Ok(SampleComplexityReport {
-        class: class_name,
-        learner: learner_name,
-        learner_spec: spec,
-        target,
-        distribution,
+        class: prepared.class_name,
+        learner: prepared.learner_name,
+        learner_spec: prepared.spec,
+        target: prepared.scenario.target(),
+        distribution: prepared.distribution,
         label_noise: request.label_noise,
-        scenario: scenario.kind(),
+        scenario: prepared.scenario.kind(),
         epsilon: request.epsilon,
         alpha: request.alpha,
         beta: request.beta,
@@ -235,11 +273,30 @@ pub fn run_sample_complexity(
         success_rate: outcome.success_rate,
         interval: outcome.interval,
         trials: outcome.trials,
-        bound,
+        bound: prepared.bound,
         guarantee,
         guarantee_text: guarantee.to_string(),
         evaluations: found.evaluations,
     })
+}
+
+/// The request's trials at one sample size `n` (its `max_size` is ignored except for the
+/// limit check): exactly the evaluation [`run_sample_complexity`] records when its search
+/// tries `n` (same scenario, learner, seed and trial streams; a learner that refuses `n`
+/// examples counts as zero successes). For curves of success rate against n.
+///
+/// # Errors
+/// As for [`run_sample_complexity`], and [`crate::limits::MAX_SAMPLE_SIZE`] for `n`.
+pub fn run_trials_at(request: &SampleComplexityRequest, n: usize) -> Result<TrialOutcome> {
+    crate::check_count("sample_size", n, MAX_SAMPLE_SIZE)?;
+    let prepared = Prepared::new(request)?;
+    let learner_for = |n: usize| prepared.learner_for(n);
+    evaluate_sized(
+        &prepared.scenario,
+        &learner_for,
+        Prepared::config(request),
+        n,
+    )
 }
 
 #[cfg(test)]
@@ -265,6 +322,13 @@ mod tests {
         assert!(a.empirical_sample_size >= 4);
         assert!(a.success_rate >= 0.8);
         assert_eq!(a.target, 32);
+        // Every evaluation of the search is what run_trials_at gives at that size.
+        for evaluation in &a.evaluations {
+            assert_eq!(
+                &run_trials_at(&request, evaluation.sample_size).unwrap(),
+                evaluation
+            );
+        }
         request.seed = 4;
         let c = run_sample_complexity(&request, &mut |_| {}).unwrap();
         assert_ne!(
