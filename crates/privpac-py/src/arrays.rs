@@ -7,8 +7,6 @@
 //! other Rust code from writing to it, but Python code in another thread that writes into the
 //! same array during a call gets unspecified results (as with any numpy C extension).
 
-#![allow(dead_code, reason = "helpers for the bindings of the next commits")]
-
 use numpy::{Element, PyArray, PyReadonlyArray, PyUntypedArrayMethods, prelude::*};
 use pyo3::prelude::*;
 
@@ -114,4 +112,15 @@ fn check_zero_one(obj: &Bound<'_, PyAny>, ndim: usize, what: &str) -> PyResult<(
         return Err(bad_input(format!("{what} must hold only 0 and 1")));
     }
     Ok(())
+}
+
+/// The elements of a one-dimensional array as a slice: borrowed when the array is
+/// contiguous (no copy), copied once otherwise (a strided view).
+pub(crate) fn slice<'a, T: Element + Clone>(
+    array: &'a PyReadonlyArray<'_, T, numpy::Ix1>,
+) -> std::borrow::Cow<'a, [T]> {
+    match array.as_slice() {
+        Ok(slice) => std::borrow::Cow::Borrowed(slice),
+        Err(_) => std::borrow::Cow::Owned(array.as_array().to_vec()),
+    }
 }

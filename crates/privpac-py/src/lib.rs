@@ -10,8 +10,10 @@
 //! exception classes.
 
 mod arrays;
+mod classes;
 mod errors;
 mod lab;
+mod learners;
 mod mechanisms;
 mod rng;
 
@@ -23,6 +25,8 @@ fn _privpac(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     mechanisms::register(module)?;
+    classes::register(module)?;
+    learners::register(module)?;
     lab::register(py, module)?;
     Ok(())
 }

@@ -7,7 +7,7 @@ use dp_mechanisms::{ExponentialMechanism as RustExponential, Guarantee as RustGu
 use numpy::{PyArray1, prelude::*};
 use pyo3::prelude::*;
 
-use crate::arrays::f64_vector;
+use crate::arrays::{f64_vector, i64_vector, slice};
 use crate::errors;
 use crate::rng::rng;
 
@@ -195,15 +195,10 @@ impl ExponentialMechanism {
         seed: Option<u64>,
     ) -> PyResult<usize> {
         let scores = f64_vector(scores, "scores")?;
+        let scores = slice(&scores);
         let mechanism = self.inner;
-        let result = match scores.as_slice() {
-            Ok(slice) => py.detach(|| mechanism.select(slice, &mut rng(seed))),
-            Err(_) => {
-                let owned = scores.as_array().to_vec();
-                py.detach(|| mechanism.select(&owned, &mut rng(seed)))
-            }
-        };
-        result.map_err(errors::mechanisms)
+        py.detach(|| mechanism.select(&scores, &mut rng(seed)))
+            .map_err(errors::mechanisms)
     }
 
     /// The exact output probabilities of `select` on the scores (of the ideal mechanism the
@@ -215,16 +210,9 @@ impl ExponentialMechanism {
         scores: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let scores = f64_vector(scores, "scores")?;
+        let scores = slice(&scores);
         let mechanism = self.inner;
-        let owned;
-        let slice = match scores.as_slice() {
-            Ok(slice) => slice,
-            Err(_) => {
-                owned = scores.as_array().to_vec();
-                &owned
-            }
-        };
-        let result = py.detach(|| mechanism.probabilities(slice));
+        let result = py.detach(|| mechanism.probabilities(&scores));
         Ok(result.map_err(errors::mechanisms)?.into_pyarray(py))
     }
 
@@ -235,16 +223,9 @@ impl ExponentialMechanism {
         scores: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let scores = f64_vector(scores, "scores")?;
+        let scores = slice(&scores);
         let mechanism = self.inner;
-        let owned;
-        let slice = match scores.as_slice() {
-            Ok(slice) => slice,
-            Err(_) => {
-                owned = scores.as_array().to_vec();
-                &owned
-            }
-        };
-        let result = py.detach(|| mechanism.log_probabilities(slice));
+        let result = py.detach(|| mechanism.log_probabilities(&scores));
         Ok(result.map_err(errors::mechanisms)?.into_pyarray(py))
     }
 
@@ -269,10 +250,537 @@ impl ExponentialMechanism {
     }
 }
 
+/// A privacy guarantee given as a `Privacy` (whole-output (ε, δ)) or a `Guarantee`.
+fn guarantee_arg(obj: &Bound<'_, PyAny>) -> PyResult<RustGuarantee> {
+    if let Ok(privacy) = obj.cast::<Privacy>() {
+        return Ok(RustGuarantee::DifferentialPrivacy(privacy.get().inner));
+    }
+    if let Ok(guarantee) = obj.cast::<Guarantee>() {
+        return Ok(guarantee.get().inner);
+    }
+    Err(errors::invalid(format!(
+        "expected a privpac.Privacy or privpac.Guarantee, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// A list of `Privacy` values.
+fn privacy_list(items: &Bound<'_, PyAny>) -> PyResult<Vec<dp_mechanisms::Privacy>> {
+    items
+        .try_iter()?
+        .map(|item| {
+            let item = item?;
+            item.cast::<Privacy>()
+                .map(|p| p.get().inner)
+                .map_err(|_| errors::invalid("expected a sequence of privpac.Privacy"))
+        })
+        .collect()
+}
+
+/// Exact discrete Laplace noise Lap_Z(b): Pr[k] ∝ exp(−|k|/b) on the integers, sampled
+/// exactly from random bits (Canonne–Kamath–Steinke 2020, Algorithm 2), so guarantees built
+/// on it hold for the implementation. The float scale is read as the exact dyadic rational
+/// it stores.
+///
+/// Raises InvalidParameterError unless 0 < b ≤ 2^40.
+#[pyclass(frozen, module = "privpac", name = "DiscreteLaplace")]
+#[derive(Debug)]
+pub(crate) struct DiscreteLaplace {
+    inner: dp_mechanisms::DiscreteLaplace,
+}
+
+#[pymethods]
+impl DiscreteLaplace {
+    #[new]
+    fn new(scale: f64) -> PyResult<Self> {
+        let inner = dp_mechanisms::DiscreteLaplace::new(scale).map_err(errors::mechanisms)?;
+        Ok(DiscreteLaplace { inner })
+    }
+
+    /// The scale b.
+    #[getter]
+    fn scale(&self) -> f64 {
+        self.inner.scale()
+    }
+
+    /// Pr[X = k].
+    fn pmf(&self, k: i64) -> f64 {
+        self.inner.pmf(k)
+    }
+
+    /// `size` independent draws as an int64 array (one buffered bit stream, GIL released).
+    /// `size` is limited to 10^8.
+    #[pyo3(signature = (size, *, seed = None))]
+    fn sample<'py>(
+        &self,
+        py: Python<'py>,
+        size: usize,
+        seed: Option<u64>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        check_size("size", size, MAX_DRAWS)?;
+        let noise = self.inner;
+        let draws = py.detach(|| {
+            let mut out = vec![0i64; size];
+            noise.fill(&mut out, &mut rng(seed));
+            out
+        });
+        Ok(draws.into_pyarray(py))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("DiscreteLaplace(scale={})", self.inner.scale())
+    }
+}
+
+/// The largest number of draws or releases one call makes.
+const MAX_DRAWS: usize = 100_000_000;
+
+fn check_size(name: &str, value: usize, limit: usize) -> PyResult<()> {
+    if value > limit {
+        return Err(errors::raise(
+            errors::Kind::TooLarge,
+            format!("{name} is {value}, above the limit of {limit}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The discrete Laplace mechanism for integer queries: releases value + Lap_Z(Δ/ε).
+///
+/// Guarantee: pure ε-DP for one release of a query of integer sensitivity Δ (Dwork–Roth
+/// Theorem 3.6 with the integer noise of Canonne–Kamath–Steinke 2020, Theorem 2.1 there);
+/// the noise is exact.
+///
+/// Raises InvalidParameterError for a bad ε or Δ = 0.
+#[pyclass(frozen, module = "privpac", name = "DiscreteLaplaceMechanism")]
+#[derive(Debug)]
+pub(crate) struct DiscreteLaplaceMechanism {
+    inner: dp_mechanisms::DiscreteLaplaceMechanism,
+}
+
+#[pymethods]
+impl DiscreteLaplaceMechanism {
+    #[new]
+    #[pyo3(signature = (epsilon, sensitivity = 1))]
+    fn new(epsilon: f64, sensitivity: u64) -> PyResult<Self> {
+        let privacy = dp_mechanisms::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
+        let inner = dp_mechanisms::DiscreteLaplaceMechanism::new(privacy, sensitivity)
+            .map_err(errors::mechanisms)?;
+        Ok(DiscreteLaplaceMechanism { inner })
+    }
+
+    /// Releases `value + Lap_Z(Δ/ε)` for an int, or for each entry of a 1-D integer array
+    /// (an int64 array back; the draws come one after another from one generator, so
+    /// `release(np.full(n, v), seed=s)` equals `privpac mech laplace --discrete --value v
+    /// --count n --seed s`). Each release is ε-DP; n releases about the same data are
+    /// nε-DP together (basic composition).
+    ///
+    /// Raises TooLargeError if a noisy answer overflows int64.
+    #[pyo3(signature = (value, *, seed = None))]
+    fn release<'py>(
+        &self,
+        py: Python<'py>,
+        value: &Bound<'py, PyAny>,
+        seed: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mechanism = self.inner;
+        if let Ok(single) = value.extract::<i64>() {
+            let released = mechanism
+                .release(single, &mut rng(seed))
+                .map_err(errors::mechanisms)?;
+            return Ok(released.into_pyobject(py)?.into_any());
+        }
+        let values = i64_vector(value, "value")?;
+        check_size("the number of values", values.len(), MAX_DRAWS)?;
+        let values = slice(&values);
+        let released = py
+            .detach(|| {
+                let mut generator = rng(seed);
+                values
+                    .iter()
+                    .map(|&v| mechanism.release(v, &mut generator))
+                    .collect::<Result<Vec<i64>, _>>()
+            })
+            .map_err(errors::mechanisms)?;
+        Ok(released.into_pyarray(py).into_any())
+    }
+
+    /// The guarantee of one release: pure ε-DP.
+    #[getter]
+    fn privacy(&self) -> Privacy {
+        self.inner.privacy().into()
+    }
+
+    /// The noise distribution Lap_Z(Δ/ε).
+    #[getter]
+    fn noise(&self) -> DiscreteLaplace {
+        DiscreteLaplace {
+            inner: self.inner.noise(),
+        }
+    }
+}
+
+/// Report-noisy-max over integer scores: adds independent Lap_Z(2Δ/ε) to every score and
+/// returns the index of the largest noisy score (lowest index among ties).
+///
+/// Guarantee: pure ε-DP for integer scores of sensitivity Δ, monotone or not (the argument
+/// of Dwork–Roth Claim 3.9 adapted to integer noise); the noise is exact.
+#[pyclass(frozen, module = "privpac", name = "ReportNoisyMax")]
+#[derive(Debug)]
+pub(crate) struct ReportNoisyMax {
+    inner: dp_mechanisms::ReportNoisyMax,
+}
+
+#[pymethods]
+impl ReportNoisyMax {
+    #[new]
+    #[pyo3(signature = (epsilon, sensitivity = 1))]
+    fn new(epsilon: f64, sensitivity: u64) -> PyResult<Self> {
+        let privacy = dp_mechanisms::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
+        let inner =
+            dp_mechanisms::ReportNoisyMax::new(privacy, sensitivity).map_err(errors::mechanisms)?;
+        Ok(ReportNoisyMax { inner })
+    }
+
+    /// The chosen index for a 1-D integer score array (read in place when int64; GIL
+    /// released). Raises BadInputError for no candidates.
+    #[pyo3(signature = (scores, *, seed = None))]
+    fn select(
+        &self,
+        py: Python<'_>,
+        scores: &Bound<'_, PyAny>,
+        seed: Option<u64>,
+    ) -> PyResult<usize> {
+        let scores = i64_vector(scores, "scores")?;
+        let scores = slice(&scores);
+        let mechanism = self.inner;
+        py.detach(|| mechanism.select(&scores, &mut rng(seed)))
+            .map_err(errors::mechanisms)
+    }
+
+    /// The guarantee: pure ε-DP.
+    #[getter]
+    fn privacy(&self) -> Privacy {
+        self.inner.privacy().into()
+    }
+}
+
+/// A_dist, stability-based selection (Smith–Thakurta 2013; Algorithm 3 of
+/// Bun–Nissim–Stemmer, "Simultaneous private learning of multiple concepts", ITCS 2016):
+/// releases the best candidate f1 when its gap over the runner-up plus Lap_Z(2Δ/ε) reaches
+/// τ = 2Δ + ⌈b·ln(1/δ)⌉ + 1, and None (⊥) otherwise.
+///
+/// Guarantee: (ε, δ)-DP for integer scores of sensitivity Δ. The noise is calibrated to the
+/// gap's sensitivity 2Δ; Algorithm 3 as printed (Lap(1/ε)) is only about (2ε, e^{2ε}δ/2)-DP.
+/// Utility: if the gap is at least τ + b·ln(1/β), f1 is released with probability ≥ 1 − β.
+///
+/// Raises InvalidParameterError for δ = 0 (A_dist needs δ > 0) or Δ = 0.
+#[pyclass(frozen, module = "privpac", name = "StableSelection")]
+#[derive(Debug)]
+pub(crate) struct StableSelection {
+    inner: dp_mechanisms::StableSelection,
+}
+
+#[pymethods]
+impl StableSelection {
+    #[new]
+    #[pyo3(signature = (epsilon, delta, sensitivity = 1))]
+    fn new(epsilon: f64, delta: f64, sensitivity: u64) -> PyResult<Self> {
+        let privacy = dp_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
+        let inner = dp_mechanisms::StableSelection::new(privacy, sensitivity)
+            .map_err(errors::mechanisms)?;
+        Ok(StableSelection { inner })
+    }
+
+    /// The best index, or None (⊥) when the noisy gap is below τ. Raises BadInputError
+    /// for fewer than two candidates.
+    #[pyo3(signature = (scores, *, seed = None))]
+    fn select(
+        &self,
+        py: Python<'_>,
+        scores: &Bound<'_, PyAny>,
+        seed: Option<u64>,
+    ) -> PyResult<Option<usize>> {
+        let scores = i64_vector(scores, "scores")?;
+        let scores = slice(&scores);
+        let mechanism = self.inner;
+        let outcome = py
+            .detach(|| mechanism.select(&scores, &mut rng(seed)))
+            .map_err(errors::mechanisms)?;
+        Ok(match outcome {
+            dp_mechanisms::StableSelectionOutcome::Selected(index) => Some(index),
+            _ => None,
+        })
+    }
+
+    /// The exact output distribution over [candidate 0, …, candidate N−1, ⊥] as a float64
+    /// array of length N + 1.
+    fn output_distribution<'py>(
+        &self,
+        py: Python<'py>,
+        scores: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let scores = i64_vector(scores, "scores")?;
+        let distribution = self
+            .inner
+            .output_distribution(&slice(&scores))
+            .map_err(errors::mechanisms)?;
+        Ok(distribution.into_pyarray(py))
+    }
+
+    /// The threshold τ the noisy gap must reach.
+    #[getter]
+    fn threshold(&self) -> i64 {
+        self.inner.threshold()
+    }
+
+    /// The guarantee: (ε, δ)-DP.
+    #[getter]
+    fn privacy(&self) -> Privacy {
+        self.inner.privacy().into()
+    }
+}
+
+/// The sparse vector technique (Dwork–Roth Algorithms 1 and 2): answers a stream of integer
+/// queries of sensitivity Δ with above (True) or below (False) a public threshold T,
+/// halting after `max_above` above answers. Each round is AboveThreshold with budget ε₀:
+/// noisy threshold T + Lap_Z(2Δ/ε₀), queries q + Lap_Z(4Δ/ε₀).
+///
+/// Guarantee: (ε, δ)-DP for the whole stream. One round is ε₀-DP however many below
+/// answers it gives (Dwork–Roth Theorem 3.23); the rounds compose with ε₀ = ε/c (basic,
+/// δ = 0) or the larger ε₀ of advanced composition (δ > 0), rounded so the composition fits
+/// ε. The instance keeps its own generator, seeded once from `seed` at construction.
+///
+/// Raises InvalidParameterError for Δ = 0 or max_above = 0; `query` raises PrivpacError once
+/// the above answers are spent.
+#[pyclass(module = "privpac", name = "SparseVector")]
+#[derive(Debug)]
+pub(crate) struct SparseVector {
+    inner: dp_mechanisms::SparseVector,
+    rng: rand_chacha::ChaCha8Rng,
+}
+
+#[pymethods]
+impl SparseVector {
+    #[new]
+    #[pyo3(signature = (epsilon, threshold, *, delta = 0.0, sensitivity = 1, max_above = 1, seed = None))]
+    fn new(
+        epsilon: f64,
+        threshold: i64,
+        delta: f64,
+        sensitivity: u64,
+        max_above: u64,
+        seed: Option<u64>,
+    ) -> PyResult<Self> {
+        let privacy = dp_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
+        let mut generator = rng(seed);
+        let inner = dp_mechanisms::SparseVector::new(
+            privacy,
+            sensitivity,
+            threshold,
+            max_above,
+            &mut generator,
+        )
+        .map_err(errors::mechanisms)?;
+        Ok(SparseVector {
+            inner,
+            rng: generator,
+        })
+    }
+
+    /// True if the noisy answer is at or above the noisy threshold.
+    fn query(&mut self, answer: i64) -> PyResult<bool> {
+        self.inner
+            .query(answer, &mut self.rng)
+            .map_err(errors::mechanisms)
+    }
+
+    /// How many above answers remain.
+    #[getter]
+    fn remaining(&self) -> u64 {
+        self.inner.remaining()
+    }
+
+    /// The guarantee of the whole stream.
+    #[getter]
+    fn privacy(&self) -> Privacy {
+        self.inner.privacy().into()
+    }
+}
+
+/// Basic composition: running mechanisms with guarantees (ε_i, δ_i), adaptively, is
+/// (Σε_i, Σδ_i)-DP (Dwork–Roth Theorem 3.16; Theorem B.1 for the adaptive form). Rounded
+/// up, never down. Raises InvalidParameterError for an empty list or Σδ ≥ 1.
+#[pyfunction]
+fn basic_composition(guarantees: &Bound<'_, PyAny>) -> PyResult<Privacy> {
+    let list = privacy_list(guarantees)?;
+    dp_mechanisms::basic_composition(&list)
+        .map(Privacy::from)
+        .map_err(errors::mechanisms)
+}
+
+/// Advanced composition of m runs of an (ε, δ)-DP mechanism: (√(2m ln(1/δ'))·ε +
+/// mε(e^ε − 1), mδ + δ')-DP (Dwork–Roth Theorem 3.20). Rounded up, never down.
+#[pyfunction]
+fn advanced_composition(each: &Privacy, m: u64, delta_prime: f64) -> PyResult<Privacy> {
+    dp_mechanisms::advanced_composition(each.inner, m, delta_prime)
+        .map(Privacy::from)
+        .map_err(errors::mechanisms)
+}
+
+/// Advanced composition of different guarantees (ε_i, δ_i): (√(2 ln(1/δ') Σε_i²) +
+/// Σε_i(e^{ε_i} − 1), Σδ_i + δ')-DP (Kairouz–Oh–Viswanath 2015, Theorem 3.5, in the
+/// Dwork–Roth form). Rounded up, never down.
+#[pyfunction]
+fn heterogeneous_advanced_composition(
+    guarantees: &Bound<'_, PyAny>,
+    delta_prime: f64,
+) -> PyResult<Privacy> {
+    let list = privacy_list(guarantees)?;
+    dp_mechanisms::heterogeneous_advanced_composition(&list, delta_prime)
+        .map(Privacy::from)
+        .map_err(errors::mechanisms)
+}
+
+/// Group privacy: an (ε, δ)-DP mechanism is (kε, k·e^{(k−1)ε}·δ)-DP for datasets that
+/// differ in at most k rows (Dwork–Roth Theorem 2.2 for δ = 0; Vadhan, "The Complexity of
+/// Differential Privacy", Lemma 2.2 for δ > 0). Rounded up, never down.
+#[pyfunction]
+fn group_privacy(each: &Privacy, k: u64) -> PyResult<Privacy> {
+    dp_mechanisms::group_privacy(each.inner, k)
+        .map(Privacy::from)
+        .map_err(errors::mechanisms)
+}
+
+/// Amplification by subsampling: an (ε, δ)-DP mechanism run on a subsample is
+/// (ln(1 + q(e^ε − 1)), qδ)-DP (Balle–Barthe–Gaboardi, NeurIPS 2018: Theorem 8 for Poisson
+/// subsampling with rate q, add/remove neighbours; Theorem 9 for sampling m of n rows
+/// without replacement, q = m/n, substitution neighbours). Give either `rate` or both
+/// `sample_size` and `population_size`. Rounded up, never down.
+#[pyfunction]
+#[pyo3(signature = (each, *, rate = None, sample_size = None, population_size = None))]
+fn amplification_by_subsampling(
+    each: &Privacy,
+    rate: Option<f64>,
+    sample_size: Option<u64>,
+    population_size: Option<u64>,
+) -> PyResult<Privacy> {
+    let sampling = match (rate, sample_size, population_size) {
+        (Some(rate), None, None) => dp_mechanisms::Subsampling::Poisson { rate },
+        (None, Some(sample_size), Some(population_size)) => {
+            dp_mechanisms::Subsampling::WithoutReplacement {
+                sample_size,
+                population_size,
+            }
+        }
+        _ => {
+            return Err(errors::invalid(
+                "give either rate= (Poisson) or both sample_size= and population_size=",
+            ));
+        }
+    };
+    dp_mechanisms::amplification_by_subsampling(each.inner, sampling)
+        .map(Privacy::from)
+        .map_err(errors::mechanisms)
+}
+
+/// Secrecy of the sample (Bun–Nissim–Stemmer, "Simultaneous private learning of multiple
+/// concepts", Lemma 2.25 with the ratio as it holds): an (ε, δ)-DP algorithm on n =
+/// `inner_size` rows drawn with replacement from m = `outer_size` ≥ 2n rows, ε ≤ 1, is
+/// (6εn/m, 4·exp(6εn/m)·(n/m)·δ)-DP. Rounded up, never down.
+#[pyfunction]
+fn secrecy_of_the_sample(each: &Privacy, inner_size: u64, outer_size: u64) -> PyResult<Privacy> {
+    dp_mechanisms::secrecy_of_the_sample(each.inner, inner_size, outer_size)
+        .map(Privacy::from)
+        .map_err(errors::mechanisms)
+}
+
+/// A privacy accountant: record the guarantees of (possibly adaptive) runs on the same
+/// dataset, then ask for the total under basic, advanced or the better of the two rules.
+/// Per-prediction guarantees count as one ε-DP release each; a total over an entry without
+/// an (ε, δ) guarantee (uniform stability, none) raises InvalidParameterError naming it.
+#[pyclass(module = "privpac", name = "Accountant")]
+#[derive(Debug, Default)]
+pub(crate) struct Accountant {
+    inner: dp_mechanisms::Accountant,
+}
+
+#[pymethods]
+impl Accountant {
+    #[new]
+    fn new() -> Self {
+        Accountant::default()
+    }
+
+    /// Records a run with a label and its guarantee (a Privacy or a Guarantee).
+    fn record(&mut self, label: String, guarantee: &Bound<'_, PyAny>) -> PyResult<()> {
+        let guarantee = guarantee_arg(guarantee)?;
+        self.inner.record(label, guarantee);
+        Ok(())
+    }
+
+    /// The recorded runs as a list of (label, Guarantee).
+    fn entries(&self) -> Vec<(String, Guarantee)> {
+        self.inner
+            .entries()
+            .iter()
+            .map(|e| (e.label.clone(), e.guarantee.into()))
+            .collect()
+    }
+
+    /// The total guarantee: rule "basic" (Dwork–Roth Theorem 3.16), "advanced"
+    /// (Kairouz–Oh–Viswanath Theorem 3.5, needs delta_prime) or "best" (the smaller ε of
+    /// the two; needs delta_prime). Rounded up, never down.
+    #[pyo3(signature = (rule = "basic", *, delta_prime = None))]
+    fn total(&self, rule: &str, delta_prime: Option<f64>) -> PyResult<Privacy> {
+        let rule = match (rule, delta_prime) {
+            ("basic", None) => dp_mechanisms::CompositionRule::Basic,
+            ("advanced", Some(delta_prime)) => {
+                dp_mechanisms::CompositionRule::Advanced { delta_prime }
+            }
+            ("best", Some(delta_prime)) => dp_mechanisms::CompositionRule::Best { delta_prime },
+            ("basic", Some(_)) => {
+                return Err(errors::invalid("rule \"basic\" takes no delta_prime"));
+            }
+            ("advanced" | "best", None) => {
+                return Err(errors::invalid(format!("rule {rule:?} needs delta_prime")));
+            }
+            _ => {
+                return Err(errors::invalid(format!(
+                    "unknown composition rule {rule:?} (expected basic, advanced or best)"
+                )));
+            }
+        };
+        self.inner
+            .total(rule)
+            .map(Privacy::from)
+            .map_err(errors::mechanisms)
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.entries().len()
+    }
+}
+
 /// Adds the mechanism bindings to the native module.
 pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Privacy>()?;
     module.add_class::<Guarantee>()?;
     module.add_class::<ExponentialMechanism>()?;
+    module.add_class::<DiscreteLaplace>()?;
+    module.add_class::<DiscreteLaplaceMechanism>()?;
+    module.add_class::<ReportNoisyMax>()?;
+    module.add_class::<StableSelection>()?;
+    module.add_class::<SparseVector>()?;
+    module.add_class::<Accountant>()?;
+    module.add_function(wrap_pyfunction!(basic_composition, module)?)?;
+    module.add_function(wrap_pyfunction!(advanced_composition, module)?)?;
+    module.add_function(wrap_pyfunction!(
+        heterogeneous_advanced_composition,
+        module
+    )?)?;
+    module.add_function(wrap_pyfunction!(group_privacy, module)?)?;
+    module.add_function(wrap_pyfunction!(amplification_by_subsampling, module)?)?;
+    module.add_function(wrap_pyfunction!(secrecy_of_the_sample, module)?)?;
     Ok(())
 }
