@@ -2,11 +2,10 @@
 written files are byte for byte those of the in-process run and of ``privpac experiment``.
 
 Skips only when ``dask.distributed`` is not installed (CI installs it); the CLI comparison
-needs the ``privpac`` binary (PRIVPAC_BIN or PATH; CI sets PRIVPAC_BIN).
+runs the binary of the ``cli_binary`` fixture (conftest.py).
 """
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -55,14 +54,11 @@ def test_dask_run_is_bit_identical_to_the_local_run(client, tmp_path, name):
     assert dask_files == files_of(tmp_path / "local")
 
 
-def test_dask_run_matches_the_cli(client, tmp_path):
-    path = os.environ.get("PRIVPAC_BIN") or shutil.which("privpac")
-    if not path or not Path(path).is_file():
-        pytest.skip("no privpac binary: set PRIVPAC_BIN to target/debug/privpac or put privpac on PATH")
+def test_dask_run_matches_the_cli(client, cli_binary, tmp_path):
     name = "sample-complexity"
     run_experiment(client, name, scale="tiny", seed=11, out_dir=tmp_path / "dask")
     done = subprocess.run(
-        [path, "experiment", name, "--scale", "tiny", "--seed", "11", "--out", str(tmp_path / "cli")],
+        [str(cli_binary), "experiment", name, "--scale", "tiny", "--seed", "11", "--out", str(tmp_path / "cli")],
         capture_output=True, text=True, check=False,
     )
     assert done.returncode == 0, done.stderr

@@ -2,14 +2,11 @@
 the experiment work units (run one by one, merged, written) against ``privpac experiment``,
 and the error classes.
 
-The CLI comparisons run the ``privpac`` binary named by the environment variable
-PRIVPAC_BIN, else the one on PATH; CI sets PRIVPAC_BIN to the binary ``cargo test
---workspace`` builds, so they never skip there.
+The CLI comparisons run the ``privpac`` binary of the ``cli_binary`` fixture (conftest.py:
+``$PRIVPAC_CLI``, else built with cargo), so they never skip.
 """
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -21,24 +18,19 @@ import privpac.experiment as experiment
 from privpac.errors import BadInputError, InvalidParameterError, PrivpacError, TooLargeError
 
 
-def privpac_bin():
-    """The privpac binary (PRIVPAC_BIN, else PATH), or skip the test saying why."""
-    path = os.environ.get("PRIVPAC_BIN") or shutil.which("privpac")
-    if not path or not Path(path).is_file():
-        pytest.skip(
-            "no privpac binary: set PRIVPAC_BIN to target/debug/privpac "
-            "(built by `cargo build -p privpac`) or put privpac on PATH"
+@pytest.fixture
+def cli(cli_binary):
+    """Runs the CLI with the given arguments and returns its standard output (the test
+    fails on a non-zero status)."""
+
+    def run(*args):
+        done = subprocess.run(
+            [str(cli_binary), *map(str, args)], capture_output=True, text=True, check=False
         )
-    return path
+        assert done.returncode == 0, done.stderr
+        return done.stdout
 
-
-def cli(*args, cwd=None):
-    """Runs the CLI and returns its standard output (the test fails on a non-zero status)."""
-    done = subprocess.run(
-        [privpac_bin(), *args], capture_output=True, text=True, cwd=cwd, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    return run
 
 
 SC_CASES = [
@@ -61,7 +53,7 @@ def cli_args(cls, learner, epsilon, alpha, beta, seed, extra):
 
 
 @pytest.mark.parametrize("case", SC_CASES, ids=lambda c: f"{c[0]}-{c[1]}")
-def test_sample_complexity_is_the_cli_json(case):
+def test_sample_complexity_is_the_cli_json(cli, case):
     cls, learner, epsilon, alpha, beta, seed, extra = case
     report = privpac.sample_complexity(
         cls, learner, epsilon=epsilon, alpha=alpha, beta=beta, seed=seed, **extra
@@ -201,7 +193,7 @@ def output_files(directory, names):
 
 
 @pytest.mark.parametrize("name", ["online-mistakes", "sample-complexity"])
-def test_experiment_outputs_are_the_cli_bytes(tmp_path, name):
+def test_experiment_outputs_are_the_cli_bytes(cli, tmp_path, name):
     rows = experiment.merge(all_units(name, "tiny", 3))
     written = experiment.write_outputs(name, "tiny", 3, rows, tmp_path / "py")
     files = sorted(Path(p).name for p in written)
