@@ -204,3 +204,22 @@ def test_experiment_outputs_are_the_cli_bytes(cli, tmp_path, name):
     # The CLI's results file holds exactly the records run_unit returns.
     lines = (tmp_path / "cli" / "units-tiny.jsonl").read_text().splitlines()
     assert [json.loads(line) for line in lines] == all_units(name, "tiny", 3)
+
+
+def test_sample_complexity_curve_example(tmp_path):
+    """The example's numbers (matplotlib is only needed for its plot, tested when present)."""
+    import runpy
+
+    example = Path(__file__).resolve().parents[3] / "examples" / "python" / "sample_complexity_curve.py"
+    module = runpy.run_path(str(example))
+    result = module["curve"](trials=20)
+    assert list(result["epsilon"]) == module["EPSILONS"]
+    # Every measured size is below the generic learner's bound, and smaller ε needs more data.
+    assert (result["sample_size"] <= result["bound"]).all()
+    assert result["sample_size"][0] > result["sample_size"][-1]
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return
+    module["main"](str(tmp_path / "curve.png"))
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
