@@ -80,7 +80,10 @@ fn distribution(text: &str) -> PyResult<DistributionChoice> {
 }
 
 /// The request of the keyword arguments shared by the sample-complexity functions.
-#[allow(clippy::too_many_arguments, reason = "one argument per keyword of the binding")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one argument per keyword of the binding"
+)]
 fn request(
     class_spec: &str,
     learner: &str,
@@ -147,7 +150,10 @@ fn request(
     distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
     max_size = 1 << 20, subset_size = None, flip_probability = 0.1, voters = 7,
     vote_epsilon = 1.0))]
-#[allow(clippy::too_many_arguments, reason = "keyword arguments of a Python function")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "keyword arguments of a Python function"
+)]
 fn sample_complexity<'py>(
     py: Python<'py>,
     class_spec: &str,
@@ -205,7 +211,10 @@ fn sample_complexity<'py>(
 #[pyo3(signature = (class_spec, learner, sample_size, *, epsilon, alpha, seed, beta = 0.1,
     distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
     subset_size = None, flip_probability = 0.1, voters = 7, vote_epsilon = 1.0))]
-#[allow(clippy::too_many_arguments, reason = "keyword arguments of a Python function")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "keyword arguments of a Python function"
+)]
 fn run_trials<'py>(
     py: Python<'py>,
     class_spec: &str,
@@ -262,7 +271,10 @@ fn run_trials<'py>(
     distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
     max_size = 1 << 20, subset_size = None, flip_probability = 0.1, voters = 7,
     vote_epsilon = 1.0))]
-#[allow(clippy::too_many_arguments, reason = "keyword arguments of a Python function")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "keyword arguments of a Python function"
+)]
 fn sample_complexity_curve<'py>(
     py: Python<'py>,
     class_spec: &str,
@@ -355,7 +367,8 @@ fn names<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
 #[pyfunction]
 #[pyo3(signature = (name, scale = "quick"))]
 fn units<'py>(py: Python<'py>, name: &str, scale: &str) -> PyResult<Bound<'py, PyAny>> {
-    let units = experiment::units(name, self::scale(scale)?).map_err(|e| experiment_error(py, e))?;
+    let units =
+        experiment::units(name, self::scale(scale)?).map_err(|e| experiment_error(py, e))?;
     from_json(py, &serde_json::to_string(&units).map_err(json_error)?)
 }
 
