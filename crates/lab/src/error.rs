@@ -57,6 +57,12 @@ pub enum Error {
         /// The rejected name.
         name: String,
     },
+    /// A distribution name other than uniform, zipf or point.
+    #[error("unknown distribution {name:?} (expected uniform, zipf or point)")]
+    UnknownDistribution {
+        /// The rejected name.
+        name: String,
+    },
     /// A sanitizer name that no [`crate::SanitizerSpec`] matches.
     #[error("unknown sanitizer {name:?} (expected point, blr, pmw, mwem or tree)")]
     UnknownSanitizer {

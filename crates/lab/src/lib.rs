@@ -19,7 +19,9 @@
 //! [`SanitizerSpec`] name classes and algorithms with the same strings on the command line
 //! and in configuration files (serde), [`build_learner`] and [`build_sanitizer`] construct
 //! them, [`bounds_for`] picks the sample-complexity bound that applies, and
-//! [`parse_labeled_csv`] / [`parse_points_csv`] read data. User-given counts are checked
+//! [`parse_labeled_csv`] / [`parse_points_csv`] read data. [`run_sample_complexity`] runs a
+//! whole [`SampleComplexityRequest`] given as plain values (what `privpac
+//! sample-complexity` and the Python bindings call, so both give the same report). User-given counts are checked
 //! against the [`limits`] before anything is allocated in proportion to them.
 //!
 //! For structured classes and distributions (thresholds, points, intervals, parities;
@@ -49,6 +51,7 @@ pub mod experiment;
 pub mod limits;
 mod multi;
 mod multi_spec;
+mod request;
 mod sample_complexity;
 mod scenario;
 mod spec;
@@ -70,6 +73,10 @@ pub use multi::{
 };
 pub use multi_spec::{
     MultiLearnerSpec, build_multi_learner, parse_multi_labeled_csv, read_multi_labeled_csv,
+};
+pub use request::{
+    DistributionChoice, SampleComplexityReport, SampleComplexityRequest, run_sample_complexity,
+    run_trials_at,
 };
 pub use sample_complexity::{
     SampleComplexity, SearchConfig, empirical_sample_complexity,

@@ -96,6 +96,20 @@ pub fn empirical_sample_complexity_observed(
     config: SearchConfig,
     observe: &mut dyn FnMut(&TrialOutcome),
 ) -> Result<SampleComplexity> {
+    search_observed(config, observe, |n| {
+        evaluate_sized(scenario, learner_for, config, n)
+    })
+}
+
+/// One size of [`empirical_sample_complexity_observed`]'s search: `config.trials` trials at
+/// size `n` of the learner `learner_for(n)`, a [`learners::Error::SampleTooSmall`] counting
+/// as zero successes with mean error 1.
+pub(crate) fn evaluate_sized(
+    scenario: &Scenario,
+    learner_for: &dyn Fn(usize) -> Result<Box<dyn Learner>>,
+    config: SearchConfig,
+    n: usize,
+) -> Result<TrialOutcome> {
     let refused = |n: usize| TrialOutcome {
         sample_size: n,
         trials: config.trials,
@@ -104,29 +118,27 @@ pub fn empirical_sample_complexity_observed(
         interval: wilson_interval(0, config.trials, 1.959_963_984_540_054),
         mean_error: 1.0,
     };
-    search_observed(config, observe, |n| {
-        let learner = match learner_for(n) {
-            Ok(learner) => learner,
-            Err(Error::Learner(learners::Error::SampleTooSmall { .. })) => {
-                return Ok(refused(n));
-            }
-            Err(other) => return Err(other),
-        };
-        let outcome = run_trials(
-            scenario,
-            learner.as_ref(),
-            TrialConfig {
-                trials: config.trials,
-                sample_size: n,
-                alpha: config.alpha,
-                master_seed: config.master_seed,
-            },
-        );
-        match outcome {
-            Err(Error::Learner(learners::Error::SampleTooSmall { .. })) => Ok(refused(n)),
-            other => other,
+    let learner = match learner_for(n) {
+        Ok(learner) => learner,
+        Err(Error::Learner(learners::Error::SampleTooSmall { .. })) => {
+            return Ok(refused(n));
         }
-    })
+        Err(other) => return Err(other),
+    };
+    let outcome = run_trials(
+        scenario,
+        learner.as_ref(),
+        TrialConfig {
+            trials: config.trials,
+            sample_size: n,
+            alpha: config.alpha,
+            master_seed: config.master_seed,
+        },
+    );
+    match outcome {
+        Err(Error::Learner(learners::Error::SampleTooSmall { .. })) => Ok(refused(n)),
+        other => other,
+    }
 }
 
 /// Doubling, then binary search, over sizes evaluated by `evaluate`.

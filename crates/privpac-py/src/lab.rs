@@ -1,9 +1,492 @@
-//! Lab bindings (scenarios, trials, empirical sample complexity, experiment work units):
-//! helper "py2" fills this file; until then `register` adds nothing.
+//! Lab bindings: empirical sample complexity and trials on a scenario (the functions
+//! `sample_complexity`, `run_trials`, `sample_complexity_curve`), and the named experiments
+//! as work units for any scheduler (the submodule `privpac.experiment`: `names`, `units`,
+//! `run_unit`, `merge`, `write_outputs`), which `privpac.dask` runs on a Dask cluster.
+//!
+//! Every function builds the lab's own request (`lab::SampleComplexityRequest`) or calls
+//! `lab::experiment` directly, the code paths of `privpac sample-complexity` and
+//! `privpac experiment`, so the same inputs and seed give the same numbers as the CLI.
+//! Results cross the boundary as plain Python values (dicts, lists, numbers, strings) made
+//! from the Rust values' JSON (the CLI's `--json` and the results files), or as numpy arrays
+//! for curves; floats round-trip exactly (shortest representation both ways). Long runs
+//! release the GIL; every failure is one of `privpac.errors`' exceptions.
 
+use lab::experiment::{self, Scale, UnitRecord};
+use lab::{DistributionChoice, SampleComplexityRequest};
+use numpy::PyArray1;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
 
-/// Adds the lab bindings to the native module (none yet).
-pub(crate) fn register(_py: Python<'_>, _module: &Bound<'_, PyModule>) -> PyResult<()> {
+use crate::errors::{self, Kind, bad_input, invalid, raise};
+
+/// A JSON text as the Python value `json.loads` makes of it.
+fn from_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// A Python value as JSON text (`json.dumps`, NaN and infinities refused), for serde.
+fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let kwargs = PyDict::new(obj.py());
+    kwargs.set_item("allow_nan", false)?;
+    obj.py()
+        .import("json")?
+        .call_method("dumps", (obj,), Some(&kwargs))
+        .and_then(|text| text.extract::<String>())
+        .map_err(|e| bad_input(format!("{what} is not JSON data: {e}")))
+}
+
+fn json_error(error: serde_json::Error) -> PyErr {
+    raise(Kind::Other, format!("serializing a result: {error}"))
+}
+
+/// An experiment error as a Python exception: names, scales and unit indices out of range
+/// are `InvalidParameterError`, results that do not fit together `BadInputError`, a failure
+/// inside a unit the class of the underlying lab error (the message names the unit).
+fn experiment_error(py: Python<'_>, error: experiment::Error) -> PyErr {
+    use experiment::Error as E;
+    let (unit, inner) = match error {
+        E::Unit { unit, source } => (unit, errors::lab(*source)),
+        E::Class { unit, source } => (unit, errors::classes(source)),
+        other => {
+            let kind = match &other {
+                E::UnknownExperiment { .. }
+                | E::InvalidShard { .. }
+                | E::UnknownScale { .. }
+                | E::UnitOutOfRange { .. } => Kind::InvalidParameter,
+                E::BadResultsLine { .. }
+                | E::MismatchedResults { .. }
+                | E::MismatchedRecord { .. }
+                | E::ConflictingUnit { .. }
+                | E::MissingUnits { .. } => Kind::BadInput,
+                _ => Kind::Other,
+            };
+            return raise(kind, other);
+        }
+    };
+    let message = inner
+        .value(py)
+        .str()
+        .map(|text| text.to_string())
+        .unwrap_or_default();
+    PyErr::from_type(inner.get_type(py), format!("unit {unit}: {message}"))
+}
+
+fn scale(text: &str) -> PyResult<Scale> {
+    text.parse::<Scale>().map_err(invalid)
+}
+
+fn distribution(text: &str) -> PyResult<DistributionChoice> {
+    text.parse::<DistributionChoice>().map_err(invalid)
+}
+
+/// The request of the keyword arguments shared by the sample-complexity functions.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one argument per keyword of the binding"
+)]
+fn request(
+    class_spec: &str,
+    learner: &str,
+    epsilon: f64,
+    alpha: f64,
+    beta: f64,
+    seed: u64,
+    distribution_name: &str,
+    target: Option<u64>,
+    label_noise: f64,
+    trials: usize,
+    max_size: usize,
+    subset_size: Option<usize>,
+    flip_probability: f64,
+    voters: usize,
+    vote_epsilon: f64,
+) -> PyResult<SampleComplexityRequest> {
+    Ok(SampleComplexityRequest {
+        class: class_spec.into(),
+        learner: learner.into(),
+        epsilon,
+        alpha,
+        beta,
+        distribution: distribution(distribution_name)?,
+        target,
+        label_noise,
+        trials,
+        max_size,
+        seed,
+        subset_size,
+        flip_probability,
+        voters,
+        vote_epsilon,
+    })
+}
+
+/// sample_complexity(class_spec, learner, *, epsilon, alpha, beta, seed,
+/// distribution="uniform", target=None, label_noise=0.0, trials=100, max_size=2**20,
+/// subset_size=None, flip_probability=0.1, voters=7, vote_epsilon=1.0)
+///
+/// The empirical sample complexity of a single-concept learner on a scenario: the smallest
+/// sample size n at which at least 1 − β of `trials` independent trials give a hypothesis
+/// with true error at most α (doubling from 4, then binary search), with the bound that has
+/// explicit constants for this learner and scenario (if any) and the learner's own privacy
+/// guarantee at that n.
+///
+/// `class_spec` and `learner` are the CLI's spec strings ("thresholds:1024", "generic",
+/// "stable", "relabeling", "erm", ...); `distribution` is "uniform", "zipf" (exponent 1) or
+/// "point" (mass min(2α, 1) on the target's first positive point, the rest uniform);
+/// `label_noise` > 0 makes the scenario agnostic. True errors are exact (no test set).
+///
+/// Returns a dict, exactly the JSON of `privpac sample-complexity ... --seed SEED --json`
+/// for the same arguments: `empirical_sample_size`, `success_rate`, `interval` (95% Wilson),
+/// `bound` (`{"kind": "explicit", "sample_size": ..., ...}` or `no_explicit_constants`),
+/// `guarantee`, `evaluations` (every size tried, in order: a list of dicts, ready for
+/// `pandas.DataFrame`), and the inputs. Deterministic in its arguments (trial j at every
+/// size uses ChaCha8 stream j of `seed`), whatever the number of threads. Releases the GIL.
+///
+/// Raises InvalidParameterError (bad spec, ε, α, β, distribution), TooLargeError (trials or
+/// max_size above the lab's limits) and PrivpacError when no size up to `max_size` reaches
+/// 1 − β.
+#[pyfunction]
+#[pyo3(signature = (class_spec, learner, *, epsilon, alpha, beta, seed,
+    distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
+    max_size = 1 << 20, subset_size = None, flip_probability = 0.1, voters = 7,
+    vote_epsilon = 1.0))]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "keyword arguments of a Python function"
+)]
+fn sample_complexity<'py>(
+    py: Python<'py>,
+    class_spec: &str,
+    learner: &str,
+    epsilon: f64,
+    alpha: f64,
+    beta: f64,
+    seed: u64,
+    distribution: &str,
+    target: Option<u64>,
+    label_noise: f64,
+    trials: usize,
+    max_size: usize,
+    subset_size: Option<usize>,
+    flip_probability: f64,
+    voters: usize,
+    vote_epsilon: f64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let request = request(
+        class_spec,
+        learner,
+        epsilon,
+        alpha,
+        beta,
+        seed,
+        distribution,
+        target,
+        label_noise,
+        trials,
+        max_size,
+        subset_size,
+        flip_probability,
+        voters,
+        vote_epsilon,
+    )?;
+    let report = py
+        .detach(|| lab::run_sample_complexity(&request, &mut |_| {}))
+        .map_err(errors::lab)?;
+    from_json(py, &serde_json::to_string(&report).map_err(json_error)?)
+}
+
+/// run_trials(class_spec, learner, sample_size, *, epsilon, alpha, seed, beta=0.1,
+/// distribution="uniform", target=None, label_noise=0.0, trials=100, subset_size=None,
+/// flip_probability=0.1, voters=7, vote_epsilon=1.0)
+///
+/// `trials` independent trials of the learner at one sample size on the scenario of
+/// `sample_complexity` (same arguments): exactly the evaluation that `sample_complexity`
+/// records when its search tries `sample_size` with the same seed (a learner that refuses
+/// so few examples counts as zero successes). Returns a dict: `sample_size`, `trials`,
+/// `successes`, `success_rate`, `interval` (95% Wilson), `mean_error` (mean exact true
+/// error). β only matters for validation. Deterministic in its arguments; releases the GIL.
+///
+/// Raises as `sample_complexity`.
+#[pyfunction]
+#[pyo3(signature = (class_spec, learner, sample_size, *, epsilon, alpha, seed, beta = 0.1,
+    distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
+    subset_size = None, flip_probability = 0.1, voters = 7, vote_epsilon = 1.0))]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "keyword arguments of a Python function"
+)]
+fn run_trials<'py>(
+    py: Python<'py>,
+    class_spec: &str,
+    learner: &str,
+    sample_size: usize,
+    epsilon: f64,
+    alpha: f64,
+    seed: u64,
+    beta: f64,
+    distribution: &str,
+    target: Option<u64>,
+    label_noise: f64,
+    trials: usize,
+    subset_size: Option<usize>,
+    flip_probability: f64,
+    voters: usize,
+    vote_epsilon: f64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let request = request(
+        class_spec,
+        learner,
+        epsilon,
+        alpha,
+        beta,
+        seed,
+        distribution,
+        target,
+        label_noise,
+        trials,
+        sample_size.max(1),
+        subset_size,
+        flip_probability,
+        voters,
+        vote_epsilon,
+    )?;
+    let outcome = py
+        .detach(|| lab::run_trials_at(&request, sample_size))
+        .map_err(errors::lab)?;
+    from_json(py, &serde_json::to_string(&outcome).map_err(json_error)?)
+}
+
+/// sample_complexity_curve(class_spec, learner, epsilons, *, alpha, beta, seed, ...)
+///
+/// `sample_complexity` once per ε in `epsilons` (same seed for every ε, all other keyword
+/// arguments as for `sample_complexity`), as numpy arrays for plotting: a dict with
+/// `epsilon`, `sample_size` (the empirical n), `success_rate`, `bound` (the explicit bound's
+/// n, NaN where the learner has none) as float64/int64 arrays, and `reports`, the list of
+/// the full `sample_complexity` dicts. Each entry equals `sample_complexity(...,
+/// epsilon=e, ...)`. Releases the GIL while it runs.
+///
+/// Raises as `sample_complexity` (for the first ε that fails).
+#[pyfunction]
+#[pyo3(signature = (class_spec, learner, epsilons, *, alpha, beta, seed,
+    distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
+    max_size = 1 << 20, subset_size = None, flip_probability = 0.1, voters = 7,
+    vote_epsilon = 1.0))]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "keyword arguments of a Python function"
+)]
+fn sample_complexity_curve<'py>(
+    py: Python<'py>,
+    class_spec: &str,
+    learner: &str,
+    epsilons: Vec<f64>,
+    alpha: f64,
+    beta: f64,
+    seed: u64,
+    distribution: &str,
+    target: Option<u64>,
+    label_noise: f64,
+    trials: usize,
+    max_size: usize,
+    subset_size: Option<usize>,
+    flip_probability: f64,
+    voters: usize,
+    vote_epsilon: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let requests = epsilons
+        .iter()
+        .map(|&epsilon| {
+            request(
+                class_spec,
+                learner,
+                epsilon,
+                alpha,
+                beta,
+                seed,
+                distribution,
+                target,
+                label_noise,
+                trials,
+                max_size,
+                subset_size,
+                flip_probability,
+                voters,
+                vote_epsilon,
+            )
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let reports = py
+        .detach(|| {
+            requests
+                .iter()
+                .map(|request| lab::run_sample_complexity(request, &mut |_| {}))
+                .collect::<lab::Result<Vec<_>>>()
+        })
+        .map_err(errors::lab)?;
+    let sizes: Vec<i64> = reports
+        .iter()
+        .map(|r| i64::try_from(r.empirical_sample_size).unwrap_or(i64::MAX))
+        .collect();
+    let rates: Vec<f64> = reports.iter().map(|r| r.success_rate).collect();
+    let bounds: Vec<f64> = reports
+        .iter()
+        .map(|r| r.bound.sample_size().unwrap_or(f64::NAN))
+        .collect();
+    let out = PyDict::new(py);
+    out.set_item("epsilon", PyArray1::from_vec(py, epsilons))?;
+    out.set_item("sample_size", PyArray1::from_vec(py, sizes))?;
+    out.set_item("success_rate", PyArray1::from_vec(py, rates))?;
+    out.set_item("bound", PyArray1::from_vec(py, bounds))?;
+    out.set_item(
+        "reports",
+        from_json(py, &serde_json::to_string(&reports).map_err(json_error)?)?,
+    )?;
+    Ok(out)
+}
+
+// ----- privpac.experiment -----
+
+/// names() -> list of dicts {"name", "summary"}: the named experiments, in the order
+/// `privpac experiment list` shows them.
+#[pyfunction]
+fn names<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for info in experiment::EXPERIMENTS {
+        let entry = PyDict::new(py);
+        entry.set_item("name", info.name)?;
+        entry.set_item("summary", info.summary)?;
+        list.append(entry)?;
+    }
+    Ok(list)
+}
+
+/// units(name, scale="quick") -> list of dicts: the parameters of every work unit of the
+/// experiment at `scale` ("tiny", "quick" or "full"), in unit order (unit i is element i).
+///
+/// Raises InvalidParameterError for an unknown name or scale.
+#[pyfunction]
+#[pyo3(signature = (name, scale = "quick"))]
+fn units<'py>(py: Python<'py>, name: &str, scale: &str) -> PyResult<Bound<'py, PyAny>> {
+    let units =
+        experiment::units(name, self::scale(scale)?).map_err(|e| experiment_error(py, e))?;
+    from_json(py, &serde_json::to_string(&units).map_err(json_error)?)
+}
+
+/// run_unit(name, scale, seed, unit) -> dict: runs work unit `unit` of the experiment with
+/// master seed `seed` and returns its record `{"experiment", "scale", "seed", "unit",
+/// "row"}`, exactly the line `privpac experiment NAME --scale SCALE --seed SEED` writes to
+/// its results file for that unit. A function of (name, scale, seed, unit) alone: any
+/// process on any machine computes the same record (the unit's trials use ChaCha8 streams
+/// of a seed derived from (seed, unit)). Releases the GIL while the unit runs; the unit's
+/// trials run on the process's rayon threads (`RAYON_NUM_THREADS`).
+///
+/// Raises InvalidParameterError for an unknown name or scale or a unit out of range, and
+/// the class of the failure inside the unit otherwise.
+#[pyfunction]
+fn run_unit<'py>(
+    py: Python<'py>,
+    name: &str,
+    scale: &str,
+    seed: u64,
+    unit: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let scale = self::scale(scale)?;
+    let record = py
+        .detach(|| experiment::run_unit(name, scale, seed, unit))
+        .map_err(|e| experiment_error(py, e))?;
+    from_json(py, &serde_json::to_string(&record).map_err(json_error)?)
+}
+
+/// merge(records, name=None, scale=None, seed=None) -> list of row dicts: checks records
+/// from `run_unit` (in any order, from any processes) and returns every unit's row in unit
+/// order, with the checks of `privpac experiment merge`: every record of the same
+/// experiment, scale and seed, every unit present, a unit present twice with the same row.
+/// `name`, `scale` and `seed` default to the first record's.
+///
+/// Raises BadInputError for records that are malformed, mixed, missing or conflicting.
+#[pyfunction]
+#[pyo3(signature = (records, name = None, scale = None, seed = None))]
+fn merge<'py>(
+    py: Python<'py>,
+    records: &Bound<'py, PyAny>,
+    name: Option<&str>,
+    scale: Option<&str>,
+    seed: Option<u64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let records: Vec<UnitRecord> = serde_json::from_str(&to_json(records, "records")?)
+        .map_err(|e| bad_input(format!("records: {e}")))?;
+    let first = records.first();
+    let name = match (name, first) {
+        (Some(name), _) => name.to_owned(),
+        (None, Some(record)) => record.experiment.clone(),
+        (None, None) => return Err(bad_input("no records and no experiment name")),
+    };
+    let scale = match (scale, first) {
+        (Some(text), _) => self::scale(text)?,
+        (None, Some(record)) => record.scale,
+        (None, None) => return Err(bad_input("no records and no scale")),
+    };
+    let seed = match (seed, first) {
+        (Some(seed), _) => seed,
+        (None, Some(record)) => record.seed,
+        (None, None) => return Err(bad_input("no records and no seed")),
+    };
+    let rows = experiment::merge_records(&name, scale, seed, records)
+        .map_err(|e| experiment_error(py, e))?;
+    from_json(py, &serde_json::to_string(&rows).map_err(json_error)?)
+}
+
+/// write_outputs(name, scale, seed, rows, out_dir) -> list of str: writes `results.csv`,
+/// `results.json`, the SVG plots and `README.md` for the merged rows into `out_dir`
+/// (created if needed) and returns the paths written. Every file is a function of the rows
+/// alone: the same rows give the same bytes as `privpac experiment` (rows from `merge` of
+/// the same units are the same rows).
+///
+/// Raises InvalidParameterError for an unknown name or scale, BadInputError for rows that
+/// are not lists of dicts, PrivpacError for I/O errors.
+#[pyfunction]
+fn write_outputs(
+    py: Python<'_>,
+    name: &str,
+    scale: &str,
+    seed: u64,
+    rows: &Bound<'_, PyAny>,
+    out_dir: std::path::PathBuf,
+) -> PyResult<Vec<String>> {
+    let scale = self::scale(scale)?;
+    let rows: Vec<experiment::Row> = serde_json::from_str(&to_json(rows, "rows")?)
+        .map_err(|e| bad_input(format!("rows: {e}")))?;
+    let written = py
+        .detach(|| experiment::write_outputs(name, scale, seed, &rows, &out_dir))
+        .map_err(|e| experiment_error(py, e))?;
+    Ok(written
+        .into_iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect())
+}
+
+/// Adds the lab functions to the native module, and the submodule `experiment` (also
+/// importable as `privpac.experiment`).
+pub(crate) fn register(py: Python<'_>, module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(sample_complexity, module)?)?;
+    module.add_function(wrap_pyfunction!(run_trials, module)?)?;
+    module.add_function(wrap_pyfunction!(sample_complexity_curve, module)?)?;
+    let sub = PyModule::new(py, "experiment")?;
+    sub.add(
+        "__doc__",
+        "Named, seeded experiments as work units: `units` lists them, `run_unit` computes one \
+         record anywhere, `merge` checks and combines records, `write_outputs` writes the \
+         CSV, JSON, SVG plots and report. Bit-identical to `privpac experiment`.",
+    )?;
+    sub.add_function(wrap_pyfunction!(names, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(units, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(run_unit, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(merge, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(write_outputs, &sub)?)?;
+    module.add_submodule(&sub)?;
+    // `import privpac.experiment` looks in sys.modules (a native submodule is not a file).
+    py.import("sys")?
+        .getattr("modules")?
+        .set_item("privpac.experiment", &sub)?;
     Ok(())
 }

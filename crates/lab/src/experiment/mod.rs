@@ -14,6 +14,13 @@
 //!    Markdown `README.md` report in a directory. Everything written is a function of the
 //!    rows alone, so sharded and unsharded runs write the same bytes.
 //!
+//! The same steps exist in memory for engines that schedule units themselves (a Python
+//! Dask cluster, a job queue): [`units`] lists every unit's parameters, [`run_unit`]
+//! computes one unit's [`UnitRecord`] (exactly the line [`run_shard`] appends for it, which
+//! uses it), and [`merge_records`] applies [`merge`]'s checks to records held in memory
+//! ([`merge`] reads the files and calls it). So results computed by any engine, merged
+//! and written, are byte for byte those of `privpac experiment NAME`.
+//!
 //! Unit `i` seeds its trials with [`unit_seed`]`(master, i)`, the first word of ChaCha8
 //! stream `i` of the master seed ([`crate::trial_rng`]); inside a unit, trial `j` uses
 //! stream `j` of that seed as everywhere in the lab.
@@ -87,7 +94,27 @@ pub enum Error {
         /// What was expected.
         expected: String,
     },
-    /// The same unit with different results in two files.
+    /// A record of another experiment, scale or seed given to [`merge_records`].
+    #[error(
+        "record of unit {unit}: results of {found} cannot be combined with {expected} (same experiment, scale and seed needed)"
+    )]
+    MismatchedRecord {
+        /// The record's unit index.
+        unit: usize,
+        /// What the record holds.
+        found: String,
+        /// What was expected.
+        expected: String,
+    },
+    /// A unit index at or beyond the experiment's number of units.
+    #[error("unit {unit} does not exist ({total} units)")]
+    UnitOutOfRange {
+        /// The rejected index.
+        unit: usize,
+        /// How many units the experiment has at that scale.
+        total: usize,
+    },
+    /// The same unit with different results in two files (or two records).
     #[error("unit {unit} has different results in different files")]
     ConflictingUnit {
         /// The unit index.
@@ -216,6 +243,9 @@ impl std::str::FromStr for Shard {
     }
 }
 
+/// One unit's parameters or one unit's result row (column name → value).
+pub type Row = serde_json::Map<String, serde_json::Value>;
+
 /// One line of a results file: a finished unit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UnitRecord {
@@ -228,7 +258,7 @@ pub struct UnitRecord {
     /// The unit index.
     pub unit: usize,
     /// The unit's result row (column name → value).
-    pub row: serde_json::Map<String, serde_json::Value>,
+    pub row: Row,
 }
 
 /// The seed of unit `unit`: the first word of ChaCha8 stream `unit` of the master seed.
@@ -262,6 +292,40 @@ pub fn unit_count(name: &str, scale: Scale) -> Result<usize> {
     Ok(catalog::units(find(name)?.name, scale).len())
 }
 
+/// The parameters of every unit of an experiment at a scale, in unit order (unit `i` is
+/// element `i`). Each map holds what distinguishes the unit (class, learner, ε, α, …); its
+/// result row repeats them.
+///
+/// # Errors
+/// [`Error::UnknownExperiment`].
+pub fn units(name: &str, scale: Scale) -> Result<Vec<Row>> {
+    Ok(catalog::units(find(name)?.name, scale))
+}
+
+/// Runs unit `unit` of experiment `name` at `scale` with master seed `seed` and returns its
+/// record: exactly the line [`run_shard`] appends for that unit (it calls this function),
+/// a function of (name, scale, seed, unit) alone, so it may run on any machine, in any
+/// order, with any number of threads.
+///
+/// # Errors
+/// [`Error::UnknownExperiment`], [`Error::UnitOutOfRange`], the unit's own errors.
+pub fn run_unit(name: &str, scale: Scale, seed: u64, unit: usize) -> Result<UnitRecord> {
+    let info = find(name)?;
+    let units = catalog::units(info.name, scale);
+    let params = units.get(unit).ok_or(Error::UnitOutOfRange {
+        unit,
+        total: units.len(),
+    })?;
+    let row = catalog::run_unit(info.name, scale, params, unit_seed(seed, unit), unit)?;
+    Ok(UnitRecord {
+        experiment: info.name.into(),
+        scale,
+        seed,
+        unit,
+        row,
+    })
+}
+
 /// Runs the units of `shard` that are not yet in `results` (created if absent), appending
 /// each finished unit as one JSON line (flushed), and calls `progress(done, total)` after
 /// each (counting this shard's units). Returns the number of units run now.
@@ -278,15 +342,15 @@ pub fn run_shard(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<usize> {
     let info = find(name)?;
-    let units = catalog::units(info.name, scale);
+    let total_units = catalog::units(info.name, scale).len();
     let mut done = BTreeMap::new();
     if results.exists() {
         for record in read_records(results)? {
-            check_record(&record, info.name, scale, seed, results)?;
+            check_record(&record, info.name, scale, seed, Some(results))?;
             done.insert(record.unit, record);
         }
     }
-    let mine: Vec<usize> = (0..units.len()).filter(|&u| shard.contains(u)).collect();
+    let mine: Vec<usize> = (0..total_units).filter(|&u| shard.contains(u)).collect();
     let total = mine.len();
     let mut finished = mine.iter().filter(|u| done.contains_key(u)).count();
     progress(finished, total);
@@ -297,14 +361,7 @@ pub fn run_shard(
         .map_err(|source| io(results, source))?;
     let mut ran = 0;
     for &unit in mine.iter().filter(|u| !done.contains_key(u)) {
-        let row = catalog::run_unit(info.name, scale, &units[unit], unit_seed(seed, unit), unit)?;
-        let record = UnitRecord {
-            experiment: info.name.into(),
-            scale,
-            seed,
-            unit,
-            row,
-        };
+        let record = run_unit(info.name, scale, seed, unit)?;
         let mut line = serde_json::to_string(&record)?;
         line.push('\n');
         file.write_all(line.as_bytes())
@@ -317,36 +374,64 @@ pub fn run_shard(
     Ok(ran)
 }
 
-/// Reads results files and returns every unit's row in unit order.
+/// Reads results files and returns every unit's row in unit order: the files' records
+/// go through [`merge_records`], after each is checked against its file (so an error names
+/// the file).
 ///
 /// # Errors
 /// [`Error::MismatchedResults`], [`Error::ConflictingUnit`], [`Error::MissingUnits`],
 /// I/O and parse errors.
-pub fn merge(
-    name: &str,
-    scale: Scale,
-    seed: u64,
-    files: &[PathBuf],
-) -> Result<Vec<serde_json::Map<String, serde_json::Value>>> {
+pub fn merge(name: &str, scale: Scale, seed: u64, files: &[PathBuf]) -> Result<Vec<Row>> {
     let info = find(name)?;
     let total = catalog::units(info.name, scale).len();
-    let mut rows: BTreeMap<usize, serde_json::Map<String, serde_json::Value>> = BTreeMap::new();
+    let mut records = Vec::new();
     for path in files {
         for record in read_records(path)? {
-            check_record(&record, info.name, scale, seed, path)?;
-            if let Some(previous) = rows.get(&record.unit) {
-                if *previous != record.row {
-                    return Err(Error::ConflictingUnit { unit: record.unit });
-                }
-            } else if record.unit < total {
-                rows.insert(record.unit, record.row);
-            } else {
+            check_record(&record, info.name, scale, seed, Some(path))?;
+            if record.unit >= total {
                 return Err(Error::MismatchedResults {
                     path: path.clone(),
                     found: format!("unit {}", record.unit),
                     expected: format!("{total} units"),
                 });
             }
+            records.push(record);
+        }
+    }
+    merge_records(info.name, scale, seed, records)
+}
+
+/// Checks records held in memory and returns every unit's row in unit order: every record
+/// must belong to experiment `name` at `scale` with master seed `seed`, every unit must be
+/// present, and a unit present more than once must have the same row each time. The
+/// records may come in any order.
+///
+/// # Errors
+/// [`Error::UnknownExperiment`], [`Error::MismatchedRecord`], [`Error::UnitOutOfRange`],
+/// [`Error::ConflictingUnit`], [`Error::MissingUnits`].
+pub fn merge_records(
+    name: &str,
+    scale: Scale,
+    seed: u64,
+    records: impl IntoIterator<Item = UnitRecord>,
+) -> Result<Vec<Row>> {
+    let info = find(name)?;
+    let total = catalog::units(info.name, scale).len();
+    let mut rows: BTreeMap<usize, Row> = BTreeMap::new();
+    for record in records {
+        check_record(&record, info.name, scale, seed, None)?;
+        if record.unit >= total {
+            return Err(Error::UnitOutOfRange {
+                unit: record.unit,
+                total,
+            });
+        }
+        if let Some(previous) = rows.get(&record.unit) {
+            if *previous != record.row {
+                return Err(Error::ConflictingUnit { unit: record.unit });
+            }
+        } else {
+            rows.insert(record.unit, record.row);
         }
     }
     if rows.len() < total {
@@ -369,7 +454,7 @@ pub fn write_outputs(
     name: &str,
     scale: Scale,
     seed: u64,
-    rows: &[serde_json::Map<String, serde_json::Value>],
+    rows: &[Row],
     dir: &Path,
 ) -> Result<Vec<PathBuf>> {
     let info = find(name)?;
@@ -451,16 +536,25 @@ fn check_record(
     name: &str,
     scale: Scale,
     seed: u64,
-    path: &Path,
+    path: Option<&Path>,
 ) -> Result<()> {
     if record.experiment != name || record.scale != scale || record.seed != seed {
-        return Err(Error::MismatchedResults {
-            path: path.to_path_buf(),
-            found: format!(
-                "{} ({}, seed {})",
-                record.experiment, record.scale, record.seed
-            ),
-            expected: format!("{name} ({scale}, seed {seed})"),
+        let found = format!(
+            "{} ({}, seed {})",
+            record.experiment, record.scale, record.seed
+        );
+        let expected = format!("{name} ({scale}, seed {seed})");
+        return Err(match path {
+            Some(path) => Error::MismatchedResults {
+                path: path.to_path_buf(),
+                found,
+                expected,
+            },
+            None => Error::MismatchedRecord {
+                unit: record.unit,
+                found,
+                expected,
+            },
         });
     }
     Ok(())

@@ -196,3 +196,118 @@ fn unit_seeds_are_distinct_and_pinned_to_the_trial_streams() {
     assert_ne!(unit_seed(1, 0), unit_seed(1, 1));
     assert_ne!(unit_seed(1, 0), unit_seed(2, 0));
 }
+
+#[test]
+fn units_run_one_by_one_and_merged_in_memory_give_the_outputs_of_run_shard() {
+    for info in EXPERIMENTS {
+        let dir = scratch(&format!("memory-{}", info.name));
+        let whole = dir.join("whole.jsonl");
+        run_shard(
+            info.name,
+            Scale::Tiny,
+            7,
+            Shard::whole(),
+            &whole,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        let from_files = merge(info.name, Scale::Tiny, 7, std::slice::from_ref(&whole)).unwrap();
+        let params = units(info.name, Scale::Tiny).unwrap();
+        assert_eq!(params.len(), unit_count(info.name, Scale::Tiny).unwrap());
+        // Run in reverse order (order must not matter) and merge in memory.
+        let records: Vec<UnitRecord> = (0..params.len())
+            .rev()
+            .map(|u| run_unit(info.name, Scale::Tiny, 7, u).unwrap())
+            .collect();
+        // Each record is exactly the line run_shard wrote for that unit.
+        let lines: Vec<String> = std::fs::read_to_string(&whole)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        for record in &records {
+            assert_eq!(
+                serde_json::to_string(record).unwrap(),
+                lines[record.unit],
+                "{} unit {}",
+                info.name,
+                record.unit
+            );
+            // The record's row repeats the unit's parameters.
+            for (key, value) in &params[record.unit] {
+                assert_eq!(record.row.get(key), Some(value), "{} {key}", info.name);
+            }
+        }
+        let in_memory = merge_records(info.name, Scale::Tiny, 7, records).unwrap();
+        assert_eq!(in_memory, from_files, "{}", info.name);
+        write_outputs(info.name, Scale::Tiny, 7, &from_files, &dir.join("a")).unwrap();
+        write_outputs(info.name, Scale::Tiny, 7, &in_memory, &dir.join("b")).unwrap();
+        assert_eq!(
+            outputs(&dir.join("a")),
+            outputs(&dir.join("b")),
+            "{}",
+            info.name
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn in_memory_merges_check_like_file_merges() {
+    let name = "online-mistakes";
+    let total = unit_count(name, Scale::Tiny).unwrap();
+    let records: Vec<UnitRecord> = (0..total)
+        .map(|u| run_unit(name, Scale::Tiny, 1, u).unwrap())
+        .collect();
+    // Duplicates that agree are accepted.
+    let mut doubled = records.clone();
+    doubled.push(records[0].clone());
+    assert_eq!(
+        merge_records(name, Scale::Tiny, 1, doubled).unwrap().len(),
+        total
+    );
+    assert!(matches!(
+        merge_records(name, Scale::Tiny, 1, records[1..].to_vec()),
+        Err(Error::MissingUnits {
+            missing: 1,
+            first: 0,
+            ..
+        })
+    ));
+    assert!(matches!(
+        merge_records(name, Scale::Tiny, 2, records.clone()),
+        Err(Error::MismatchedRecord { .. })
+    ));
+    assert!(matches!(
+        merge_records(name, Scale::Quick, 1, records.clone()),
+        Err(Error::MismatchedRecord { .. })
+    ));
+    assert!(matches!(
+        merge_records("threshold-domain", Scale::Tiny, 1, records.clone()),
+        Err(Error::MismatchedRecord { .. })
+    ));
+    let mut conflicting = records.clone();
+    let mut changed = records[2].clone();
+    changed
+        .row
+        .insert("mistakes".into(), serde_json::json!(999));
+    conflicting.push(changed);
+    assert!(matches!(
+        merge_records(name, Scale::Tiny, 1, conflicting),
+        Err(Error::ConflictingUnit { unit: 2 })
+    ));
+    let mut beyond = records[0].clone();
+    beyond.unit = total;
+    assert!(matches!(
+        merge_records(name, Scale::Tiny, 1, [beyond]),
+        Err(Error::UnitOutOfRange { .. })
+    ));
+    assert!(matches!(
+        run_unit(name, Scale::Tiny, 1, total),
+        Err(Error::UnitOutOfRange { unit, total: t }) if unit == total && t == total
+    ));
+    assert!(matches!(
+        units("nope", Scale::Tiny),
+        Err(Error::UnknownExperiment { .. })
+    ));
+}

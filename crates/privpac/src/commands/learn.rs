@@ -1,16 +1,15 @@
 //! `privpac learn` and `privpac sample-complexity`: thin front ends over the lab (specs →
-//! `lab::build_learner` → the learner → a report).
+//! `lab::build_learner` → the learner → a report; `sample-complexity` hands a
+//! `lab::SampleComplexityRequest` to `lab::run_sample_complexity`, as the Python bindings do).
 
 use anyhow::bail;
 use concept_classes::{ConceptClass, Hypothesis, LabeledSample};
 use dp_mechanisms::Guarantee;
 use lab::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
 use lab::{
-    Bound, ClassSpec, ExampleDistribution, LearnerParams, LearnerSpec, Scenario, ScenarioKind,
-    SearchConfig, TrialOutcome, bounds_for, build_learner, empirical_sample_complexity_observed,
-    read_labeled_csv,
+    Bound, ClassSpec, DistributionChoice, LearnerSpec, SampleComplexityReport,
+    SampleComplexityRequest, build_learner, read_labeled_csv,
 };
-use learners::Learner;
 use serde::Serialize;
 
 use crate::cli::{DistributionName, LearnArgs, SampleComplexityArgs};
@@ -119,34 +118,6 @@ fn empirical_error(class: &dyn ConceptClass, sample: &LabeledSample, h: &Hypothe
     total / sample.len() as f64
 }
 
-/// The JSON of `privpac sample-complexity`.
-#[derive(Debug, Serialize)]
-struct SampleComplexityReport {
-    class: String,
-    learner: String,
-    learner_spec: LearnerSpec,
-    target: u64,
-    distribution: ExampleDistribution,
-    label_noise: f64,
-    scenario: ScenarioKind,
-    epsilon: f64,
-    alpha: f64,
-    beta: f64,
-    /// The smallest size found with success rate ≥ 1 − β.
-    empirical_sample_size: usize,
-    success_rate: f64,
-    /// 95% Wilson interval of the success rate, `[low, high]`.
-    interval: (f64, f64),
-    trials: usize,
-    /// The bound with explicit constants for this learner and scenario kind, if any.
-    bound: Bound,
-    /// The learner's guarantee at the empirical sample size.
-    guarantee: Guarantee,
-    guarantee_text: String,
-    /// Every size tried, in order.
-    evaluations: Vec<TrialOutcome>,
-}
-
 impl Render for SampleComplexityReport {
     fn render(&self) -> String {
         let bound = match &self.bound {
@@ -187,94 +158,40 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
     }
     lab::check_count("--trials", args.trials, MAX_TRIALS)?;
     lab::check_count("--max-size", args.max_size, MAX_SAMPLE_SIZE)?;
-    let spec = learner_spec(&args.learner, Some(args.epsilon))?;
-    let class = args.class.parse::<ClassSpec>()?.build()?;
-    let target = args
-        .target
-        .unwrap_or_else(|| lab::middle_target(class.as_ref()));
-    let distribution = match args.distribution {
-        DistributionName::Uniform => ExampleDistribution::Uniform,
-        DistributionName::Zipf => ExampleDistribution::Zipf { exponent: 1.0 },
-        DistributionName::Point => {
-            ExampleDistribution::mass_on_target(class.as_ref(), target, (2.0 * args.alpha).min(1.0))
-        }
-    };
-    let params = LearnerParams {
-        epsilon: Some(args.epsilon),
-        delta: 0.0,
+    let request = SampleComplexityRequest {
+        class: args.class.clone(),
+        learner: learner_spec(&args.learner, Some(args.epsilon))?.to_string(),
+        epsilon: args.epsilon,
+        alpha: args.alpha,
+        beta: args.beta,
+        distribution: match args.distribution {
+            DistributionName::Uniform => DistributionChoice::Uniform,
+            DistributionName::Zipf => DistributionChoice::Zipf,
+            DistributionName::Point => DistributionChoice::Point,
+        },
+        target: args.target,
+        label_noise: args.label_noise,
+        trials: args.trials,
+        max_size: args.max_size,
+        seed: args.common.seed.unwrap_or_else(rand::random),
         subset_size: args.tuning.subset_size,
         flip_probability: args.tuning.flip_probability,
         voters: args.tuning.voters,
         vote_epsilon: args.tuning.vote_epsilon,
-        class_size: Some(class.len()),
-        sanitizer: lab::SanitizerParams::default(),
     };
-    // Build once at the largest size so that invalid parameters fail before any trial.
-    let learner_name = match build_learner(spec, &params, args.max_size) {
-        Ok(learner) => learner.name(),
-        Err(lab::Error::Learner(learners::Error::SampleTooSmall { .. })) => spec.to_string(),
-        Err(error) => return Err(error.into()),
-    };
-    let class_name = class.name();
-    let scenario = Scenario::new(class, distribution.clone(), target, args.label_noise)?;
-    let bound = bounds_for(
-        spec,
-        scenario.class(),
-        scenario.kind(),
-        args.epsilon,
-        args.alpha,
-        args.beta,
-    )?;
-    let learner_for =
-        |n: usize| -> lab::Result<Box<dyn Learner>> { build_learner(spec, &params, n) };
     let bar = progress(0, "sizes tried");
-    let found = empirical_sample_complexity_observed(
-        &scenario,
-        &learner_for,
-        SearchConfig {
-            alpha: args.alpha,
-            beta: args.beta,
-            trials: args.trials,
-            master_seed: args.common.seed.unwrap_or_else(rand::random),
-            start: 4,
-            max_size: args.max_size,
-        },
-        &mut |outcome| {
-            if let Some(bar) = &bar {
-                bar.inc_length(1);
-                bar.inc(1);
-                bar.set_message(format!(
-                    "n = {}: success {:.2}",
-                    outcome.sample_size, outcome.success_rate
-                ));
-            }
-        },
-    );
+    let report = lab::run_sample_complexity(&request, &mut |outcome| {
+        if let Some(bar) = &bar {
+            bar.inc_length(1);
+            bar.inc(1);
+            bar.set_message(format!(
+                "n = {}: success {:.2}",
+                outcome.sample_size, outcome.success_rate
+            ));
+        }
+    });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let found = found?;
-    let guarantee = build_learner(spec, &params, found.sample_size)?.guarantee(found.sample_size);
-    let outcome = &found.outcome;
-    let report = SampleComplexityReport {
-        class: class_name,
-        learner: learner_name,
-        learner_spec: spec,
-        target,
-        distribution,
-        label_noise: args.label_noise,
-        scenario: scenario.kind(),
-        epsilon: args.epsilon,
-        alpha: args.alpha,
-        beta: args.beta,
-        empirical_sample_size: found.sample_size,
-        success_rate: outcome.success_rate,
-        interval: outcome.interval,
-        trials: outcome.trials,
-        bound,
-        guarantee,
-        guarantee_text: guarantee.to_string(),
-        evaluations: found.evaluations,
-    };
-    emit(&report, args.common.json)
+    emit(&report?, args.common.json)
 }

@@ -1,0 +1,91 @@
+"""``privpac.dask.run_experiment`` on a real 2-process Dask cluster: the merged rows and the
+written files are byte for byte those of the in-process run and of ``privpac experiment``.
+
+Skips only when ``dask.distributed`` is not installed (CI installs it); the CLI comparison
+runs the binary of the ``cli_binary`` fixture (conftest.py).
+"""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import privpac.experiment as experiment
+from privpac.errors import InvalidParameterError
+
+distributed = pytest.importorskip(
+    "distributed", reason="dask.distributed is not installed (pip install 'dask[distributed]')"
+)
+
+from privpac.dask import run_experiment, submit_units  # noqa: E402
+
+EXPERIMENTS = ["sample-complexity", "online-mistakes", "tracing-attack"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A LocalCluster of 2 worker processes with 1 thread each, and its client."""
+    with distributed.LocalCluster(
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+    ) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+def local_rows(name, scale, seed):
+    """The rows of the single-process run: every unit in order in this process, merged."""
+    count = len(experiment.units(name, scale))
+    return experiment.merge([experiment.run_unit(name, scale, seed, u) for u in range(count)])
+
+
+def files_of(directory):
+    """{file name: bytes} of every file in a directory."""
+    return {p.name: p.read_bytes() for p in sorted(Path(directory).iterdir()) if p.is_file()}
+
+
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_dask_run_is_bit_identical_to_the_local_run(client, tmp_path, name):
+    rows = run_experiment(client, name, scale="tiny", seed=11, out_dir=tmp_path / "dask")
+    local = local_rows(name, "tiny", 11)
+    assert rows == local
+    experiment.write_outputs(name, "tiny", 11, local, tmp_path / "local")
+    dask_files = files_of(tmp_path / "dask")
+    assert "results.csv" in dask_files and "README.md" in dask_files
+    assert dask_files == files_of(tmp_path / "local")
+
+
+def test_dask_run_matches_the_cli(client, cli_binary, tmp_path):
+    name = "sample-complexity"
+    run_experiment(client, name, scale="tiny", seed=11, out_dir=tmp_path / "dask")
+    done = subprocess.run(
+        [str(cli_binary), "experiment", name, "--scale", "tiny", "--seed", "11", "--out", str(tmp_path / "cli")],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    cli_files = files_of(tmp_path / "cli")
+    cli_files.pop("units-tiny.jsonl")  # the CLI's results file; Dask keeps records in memory
+    assert files_of(tmp_path / "dask") == cli_files
+
+
+def test_tasks_are_one_per_unit_with_distinct_uncached_keys(client):
+    name = "online-mistakes"
+    first = submit_units(client, name, "tiny", 2)
+    second = submit_units(client, name, "tiny", 2)
+    count = len(experiment.units(name, "tiny"))
+    assert len(first) == len(second) == count
+    keys = [f.key for f in first + second]
+    assert len(set(keys)) == 2 * count
+    assert all(f"-u{u}-" in first[u].key for u in range(count))
+    records = client.gather(first)
+    assert [r["unit"] for r in records] == list(range(count))
+    assert records == client.gather(second)
+    # The work ran in the worker processes.
+    pids = set(client.run(os.getpid).values())
+    assert len(pids) == 2 and os.getpid() not in pids
+
+
+def test_dask_errors_are_the_privpac_exceptions(client):
+    with pytest.raises(InvalidParameterError, match="unknown experiment"):
+        run_experiment(client, "nope", scale="tiny")
+    with pytest.raises(InvalidParameterError, match="unknown scale"):
+        run_experiment(client, "online-mistakes", scale="huge")

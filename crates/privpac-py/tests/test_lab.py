@@ -1,0 +1,225 @@
+"""Tests of the lab bindings: sample complexity and trials against the CLI's JSON, curves,
+the experiment work units (run one by one, merged, written) against ``privpac experiment``,
+and the error classes.
+
+The CLI comparisons run the ``privpac`` binary of the ``cli_binary`` fixture (conftest.py:
+``$PRIVPAC_CLI``, else built with cargo), so they never skip.
+"""
+
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import privpac
+import privpac.experiment as experiment
+from privpac.errors import BadInputError, InvalidParameterError, PrivpacError, TooLargeError
+
+
+@pytest.fixture
+def cli(cli_binary):
+    """Runs the CLI with the given arguments and returns its standard output (the test
+    fails on a non-zero status)."""
+
+    def run(*args):
+        done = subprocess.run(
+            [str(cli_binary), *map(str, args)], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    return run
+
+
+SC_CASES = [
+    # (class, learner, epsilon, alpha, beta, seed, extra keyword arguments)
+    ("thresholds:256", "generic", 1.0, 0.1, 0.1, 2, {"trials": 40}),
+    ("points:32", "erm", 1.0, 0.2, 0.2, 1, {"trials": 10, "distribution": "point"}),
+    ("thresholds:64", "relabeling", 1.0, 0.2, 0.2, 4, {"trials": 20}),
+    ("thresholds:64", "generic", 2.0, 0.2, 0.2, 5, {"trials": 20, "label_noise": 0.05}),
+]
+
+
+def cli_args(cls, learner, epsilon, alpha, beta, seed, extra):
+    """The `privpac sample-complexity` arguments of one case."""
+    args = ["sample-complexity", "--class", cls, "--learner", learner,
+            "--epsilon", repr(epsilon), "--alpha", repr(alpha), "--beta", repr(beta),
+            "--seed", str(seed), "--json"]
+    for key, value in extra.items():
+        args += ["--" + key.replace("_", "-"), str(value)]
+    return args
+
+
+@pytest.mark.parametrize("case", SC_CASES, ids=lambda c: f"{c[0]}-{c[1]}")
+def test_sample_complexity_is_the_cli_json(cli, case):
+    cls, learner, epsilon, alpha, beta, seed, extra = case
+    report = privpac.sample_complexity(
+        cls, learner, epsilon=epsilon, alpha=alpha, beta=beta, seed=seed, **extra
+    )
+    expected = json.loads(cli(*cli_args(*case)))
+    assert report == expected
+    # And the report is meaningful: the success rate at the size found reaches 1 - β.
+    assert report["success_rate"] >= 1 - beta
+    assert report["evaluations"][-1]["sample_size"] > 0
+
+
+def test_sample_complexity_is_deterministic_and_depends_on_the_seed():
+    kwargs = dict(epsilon=1.0, alpha=0.2, beta=0.2, trials=20)
+    a = privpac.sample_complexity("thresholds:64", "generic", seed=7, **kwargs)
+    b = privpac.sample_complexity("thresholds:64", "generic", seed=7, **kwargs)
+    c = privpac.sample_complexity("thresholds:64", "generic", seed=8, **kwargs)
+    assert a == b
+    assert a["evaluations"] != c["evaluations"]
+    # The generic learner's realizable bound has explicit constants and holds here.
+    assert a["bound"]["kind"] == "explicit"
+    assert a["empirical_sample_size"] <= a["bound"]["sample_size"]
+    assert a["guarantee"]["kind"] == "differential_privacy"
+
+
+def test_run_trials_is_the_search_evaluation_at_that_size():
+    kwargs = dict(epsilon=1.0, alpha=0.2, beta=0.2, seed=3, trials=20)
+    report = privpac.sample_complexity("thresholds:64", "stable", **kwargs)
+    assert len(report["evaluations"]) >= 2
+    for evaluation in report["evaluations"]:
+        outcome = privpac.run_trials(
+            "thresholds:64", "stable", evaluation["sample_size"], **kwargs
+        )
+        assert outcome == evaluation
+    # More data helps: the largest size tried does at least as well as 4 examples.
+    few = privpac.run_trials("thresholds:64", "generic", 4, **kwargs)
+    many = privpac.run_trials("thresholds:64", "generic", 400, **kwargs)
+    assert 0 <= few["successes"] <= many["successes"] == 20
+    assert many["mean_error"] < few["mean_error"]
+
+
+def test_sample_complexity_curve_is_one_report_per_epsilon():
+    epsilons = [0.5, 2.0]
+    kwargs = dict(alpha=0.2, beta=0.2, seed=1, trials=20)
+    curve = privpac.sample_complexity_curve("points:64", "generic", epsilons, **kwargs)
+    assert curve["epsilon"].dtype == np.float64 and curve["sample_size"].dtype == np.int64
+    np.testing.assert_array_equal(curve["epsilon"], epsilons)
+    for i, epsilon in enumerate(epsilons):
+        single = privpac.sample_complexity("points:64", "generic", epsilon=epsilon, **kwargs)
+        assert curve["reports"][i] == single
+        assert curve["sample_size"][i] == single["empirical_sample_size"]
+        assert curve["success_rate"][i] == single["success_rate"]
+        assert curve["bound"][i] == single["bound"]["sample_size"]
+    # A learner without explicit constants has NaN bounds.
+    relabel = privpac.sample_complexity_curve("thresholds:32", "relabeling", [1.0], **kwargs)
+    assert np.isnan(relabel["bound"][0])
+
+
+def test_lab_errors_are_typed():
+    base = dict(epsilon=1.0, alpha=0.1, beta=0.1, seed=1)
+    with pytest.raises(InvalidParameterError, match="unknown learner"):
+        privpac.sample_complexity("thresholds:8", "nope", **base)
+    with pytest.raises(InvalidParameterError, match="beta"):
+        privpac.sample_complexity("thresholds:8", "generic", **{**base, "beta": 1.5})
+    with pytest.raises(InvalidParameterError, match="distribution"):
+        privpac.sample_complexity("thresholds:8", "generic", distribution="cauchy", **base)
+    with pytest.raises(InvalidParameterError):
+        privpac.sample_complexity("nope:8", "generic", **base)
+    with pytest.raises(TooLargeError, match="trials"):
+        privpac.sample_complexity("thresholds:8", "generic", trials=10**12, **base)
+    with pytest.raises(PrivpacError, match="no sample size up to 8"):
+        privpac.sample_complexity("thresholds:1024", "generic", max_size=8, **base)
+    with pytest.raises(TooLargeError):
+        privpac.run_trials("thresholds:8", "generic", 10**15, **base)
+    with pytest.raises(OverflowError):
+        privpac.sample_complexity("thresholds:8", "generic", **{**base, "seed": -1})
+
+
+def all_units(name, scale, seed):
+    """Every record of an experiment, run one by one in this process."""
+    return [
+        experiment.run_unit(name, scale, seed, unit)
+        for unit in range(len(experiment.units(name, scale)))
+    ]
+
+
+def test_experiment_units_records_and_merge():
+    names = [e["name"] for e in experiment.names()]
+    assert "online-mistakes" in names and "sample-complexity" in names
+    units = experiment.units("online-mistakes", "tiny")
+    records = all_units("online-mistakes", "tiny", 1)
+    assert len(records) == len(units) >= 2
+    for i, (unit, record) in enumerate(zip(units, records)):
+        assert record["experiment"] == "online-mistakes" and record["unit"] == i
+        assert record["scale"] == "tiny" and record["seed"] == 1
+        for key, value in unit.items():
+            assert record["row"][key] == value
+        assert record["row"]["mistakes"] <= record["row"]["littlestone_dimension"] or (
+            unit["learner"] == "halving"
+        )
+    rows = experiment.merge(records)
+    assert rows == [r["row"] for r in records]
+    # Order does not matter; agreeing duplicates are accepted.
+    assert experiment.merge(list(reversed(records)) + records[:1]) == rows
+    # The master seed reaches the unit's trials.
+    a = experiment.run_unit("sample-complexity", "tiny", 1, 0)
+    b = experiment.run_unit("sample-complexity", "tiny", 2, 0)
+    assert a["seed"] == 1 and b["seed"] == 2
+    assert (a["row"]["sample_size"], a["row"]["mean_error"]) != (
+        b["row"]["sample_size"], b["row"]["mean_error"])
+
+
+def test_experiment_merge_errors_are_typed():
+    records = all_units("online-mistakes", "tiny", 1)
+    with pytest.raises(BadInputError, match="missing"):
+        experiment.merge(records[1:])
+    changed = json.loads(json.dumps(records[0]))
+    changed["row"]["mistakes"] = 999
+    with pytest.raises(BadInputError, match="different results"):
+        experiment.merge(records + [changed])
+    with pytest.raises(BadInputError, match="cannot be combined"):
+        experiment.merge(records, seed=2)
+    with pytest.raises(BadInputError):
+        experiment.merge([{"not": "a record"}])
+    with pytest.raises(BadInputError, match="no records"):
+        experiment.merge([])
+    with pytest.raises(InvalidParameterError, match="unknown scale"):
+        experiment.units("online-mistakes", "huge")
+    with pytest.raises(InvalidParameterError, match="unknown experiment"):
+        experiment.run_unit("nope", "tiny", 1, 0)
+    with pytest.raises(InvalidParameterError, match="does not exist"):
+        experiment.run_unit("online-mistakes", "tiny", 1, len(records))
+
+
+def output_files(directory, names):
+    """{file name: bytes} of the named files in a directory."""
+    return {name: (Path(directory) / name).read_bytes() for name in names}
+
+
+@pytest.mark.parametrize("name", ["online-mistakes", "sample-complexity"])
+def test_experiment_outputs_are_the_cli_bytes(cli, tmp_path, name):
+    rows = experiment.merge(all_units(name, "tiny", 3))
+    written = experiment.write_outputs(name, "tiny", 3, rows, tmp_path / "py")
+    files = sorted(Path(p).name for p in written)
+    assert "results.csv" in files and "README.md" in files
+    assert any(f.endswith(".svg") for f in files)
+    cli("experiment", name, "--scale", "tiny", "--seed", "3", "--out", str(tmp_path / "cli"))
+    assert output_files(tmp_path / "py", files) == output_files(tmp_path / "cli", files)
+    # The CLI's results file holds exactly the records run_unit returns.
+    lines = (tmp_path / "cli" / "units-tiny.jsonl").read_text().splitlines()
+    assert [json.loads(line) for line in lines] == all_units(name, "tiny", 3)
+
+
+def test_sample_complexity_curve_example(tmp_path):
+    """The example's numbers (matplotlib is only needed for its plot, tested when present)."""
+    import runpy
+
+    example = Path(__file__).resolve().parents[3] / "examples" / "python" / "sample_complexity_curve.py"
+    module = runpy.run_path(str(example))
+    result = module["curve"](trials=20)
+    assert list(result["epsilon"]) == module["EPSILONS"]
+    # Every measured size is below the generic learner's bound, and smaller ε needs more data.
+    assert (result["sample_size"] <= result["bound"]).all()
+    assert result["sample_size"][0] > result["sample_size"][-1]
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return
+    module["main"](str(tmp_path / "curve.png"))
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
