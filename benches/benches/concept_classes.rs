@@ -158,9 +158,10 @@ fn error_profiles(c: &mut Criterion) {
     const EXAMPLES: usize = 100_000;
     let mut group = c.benchmark_group("threshold_errors");
     group.sample_size(10);
-    for (domain, examples, full_reference) in
-        [(1u64 << 10, SMALL_EXAMPLES, true), (1 << 20, EXAMPLES, false)]
-    {
+    for (domain, examples, full_reference) in [
+        (1u64 << 10, SMALL_EXAMPLES, true),
+        (1 << 20, EXAMPLES, false),
+    ] {
         let thresholds = Thresholds::new(domain).expect("valid");
         let sample = labeled_sample(&thresholds, domain / 3, domain, examples);
         group.bench_function(BenchmarkId::new("fast", domain), |b| {
@@ -287,7 +288,11 @@ fn online(c: &mut Criterion) {
     group.bench_function(BenchmarkId::new("fast", 1024), |b| {
         b.iter(|| {
             play(
-                Box::new(Soa::new(&soa_matrix, TieRule::PredictOne, Budget::default())),
+                Box::new(Soa::new(
+                    &soa_matrix,
+                    TieRule::PredictOne,
+                    Budget::default(),
+                )),
                 black_box(&sequence),
             )
         })

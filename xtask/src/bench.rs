@@ -139,10 +139,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let run = RunInfo {
         command: args.command_line(),
         mode: if args.quick {
-            format!(
-                "quick (`--quick`: criterion `{}`)",
-                QUICK_ARGS.join(" ")
-            )
+            format!("quick (`--quick`: criterion `{}`)", QUICK_ARGS.join(" "))
         } else {
             "full (the criterion settings of `benches::config()` and of each group)".to_owned()
         },
@@ -1108,7 +1105,14 @@ mod tests {
             assert!(!BenchArgs::parse(&strings(partial)).unwrap().writes_docs());
         }
         let everything = BenchArgs::parse(&strings(&[
-            "lab", "--quick", "--save", "b", "--compare", "a", "--", "trial",
+            "lab",
+            "--quick",
+            "--save",
+            "b",
+            "--compare",
+            "a",
+            "--",
+            "trial",
         ]))
         .unwrap();
         assert_eq!(
@@ -1175,7 +1179,10 @@ mod tests {
     fn only_changes_outside_the_page_make_the_commit_dirty() {
         assert_eq!(dirty_suffix(""), "");
         assert_eq!(dirty_suffix(" M docs/benchmarks.md\n"), "");
-        assert_eq!(dirty_suffix(" M docs/benchmarks.md\nM  xtask/src/bench.rs\n"), "-dirty");
+        assert_eq!(
+            dirty_suffix(" M docs/benchmarks.md\nM  xtask/src/bench.rs\n"),
+            "-dirty"
+        );
         assert_eq!(dirty_suffix("?? new.rs\n M benches/src/lib.rs\n"), "-dirty");
     }
 
@@ -1209,7 +1216,10 @@ mod tests {
             &criterion.join("exp_mech/reference/1000/xtask-latest/estimates.json"),
             &estimates_with_median(6013.0),
         );
-        let rows = build_rows(collect_estimates(&criterion, DEFAULT_BASELINE).unwrap(), None);
+        let rows = build_rows(
+            collect_estimates(&criterion, DEFAULT_BASELINE).unwrap(),
+            None,
+        );
         let section = render_section(&run_info(), "legend.", &render_table(&rows, false));
         let expected_section = format!(
             "{BEGIN_MARKER}

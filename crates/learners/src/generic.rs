@@ -140,16 +140,7 @@ fn levels_of(runs: &[ErrorRun]) -> Result<Vec<ScoreLevel>> {
             .filter_map(|(offset, count)| count.map(|count| (min + offset as u64, count)))
             .collect()
     } else {
-        let mut pairs: Vec<(u64, u64)> = runs.iter().map(|run| (run.errors, run.len)).collect();
-        pairs.sort_unstable_by_key(|&(errors, _)| errors);
-        let mut totals: Vec<(u64, u64)> = Vec::new();
-        for (errors, len) in pairs {
-            match totals.last_mut() {
-                Some((last, count)) if *last == errors => *count = count.saturating_add(len),
-                _ => totals.push((errors, len)),
-            }
-        }
-        totals
+        totals_by_sorting(runs)
     };
     totals
         .into_iter()
@@ -165,6 +156,21 @@ fn levels_of(runs: &[ErrorRun]) -> Result<Vec<ScoreLevel>> {
             })
         })
         .collect()
+}
+
+/// (mistakes, concepts) per level in increasing order of mistakes, by sorting the runs'
+/// counts: the path of [`levels_of`] for a wide range of counts.
+fn totals_by_sorting(runs: &[ErrorRun]) -> Vec<(u64, u64)> {
+    let mut pairs: Vec<(u64, u64)> = runs.iter().map(|run| (run.errors, run.len)).collect();
+    pairs.sort_unstable_by_key(|&(errors, _)| errors);
+    let mut totals: Vec<(u64, u64)> = Vec::new();
+    for (errors, len) in pairs {
+        match totals.last_mut() {
+            Some((last, count)) if *last == errors => *count = count.saturating_add(len),
+            _ => totals.push((errors, len)),
+        }
+    }
+    totals
 }
 
 impl Learner for GenericLearner {
@@ -198,5 +204,65 @@ impl Learner for GenericLearner {
 
     fn name(&self) -> String {
         "generic".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    fn run(first: u64, len: u64, errors: u64) -> ErrorRun {
+        ErrorRun { first, len, errors }
+    }
+
+    fn levels(totals: &[(u64, u64)]) -> Vec<ScoreLevel> {
+        totals
+            .iter()
+            .map(|&(errors, count)| ScoreLevel {
+                score: -(errors as i64),
+                count,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_counting_pass_finds_the_levels_that_sorting_finds() {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        for _ in 0..200 {
+            let count = rng.random_range(1..60);
+            let base = rng.random_range(0..1000);
+            let runs: Vec<ErrorRun> = (0..count)
+                .map(|i| run(i, rng.random_range(1..5), base + rng.random_range(0..40)))
+                .collect();
+            assert_eq!(levels_of(&runs).unwrap(), levels(&totals_by_sorting(&runs)));
+        }
+    }
+
+    #[test]
+    fn wide_ranges_of_mistakes_sort_and_counts_saturate() {
+        let runs = [
+            run(0, 2, 1 << 40),
+            run(2, 1, 3),
+            run(3, u64::MAX, 7),
+            run(4, 5, 3),
+            run(5, 9, 7),
+        ];
+        assert_eq!(
+            levels_of(&runs).unwrap(),
+            levels(&[(3, 6), (7, u64::MAX), (1 << 40, 2)])
+        );
+        // The counting pass saturates the same way.
+        assert_eq!(
+            levels_of(&runs[1..]).unwrap(),
+            levels(&[(3, 6), (7, u64::MAX)])
+        );
+        assert!(levels_of(&[]).unwrap().is_empty());
+        assert!(matches!(
+            levels_of(&[run(0, 1, 1 << 63)]),
+            Err(Error::InvalidParameter { .. })
+        ));
     }
 }

@@ -161,3 +161,39 @@ impl Thresholds {
         runs
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_and_pair_sorts_give_the_same_runs() {
+        // 2^63 points packs the keys; one more point sorts the pairs.
+        let packed = Thresholds::new(1 << 63).unwrap();
+        let pairs = Thresholds::new((1 << 63) + 1).unwrap();
+        let top = (1u64 << 63) - 1;
+        let points = vec![top, 5, 5, 0, top - 7, 5, 1 << 40, 0];
+        let labels = vec![false, true, false, true, false, true, false, true];
+        let sample = LabeledSample::new(pairs.domain(), points, labels).unwrap();
+        let mut expected = pairs.error_runs(&sample).unwrap();
+        // The larger class has one more threshold, in the last run.
+        expected.last_mut().unwrap().len -= 1;
+        assert_eq!(packed.error_runs(&sample).unwrap(), expected);
+    }
+
+    #[test]
+    fn out_of_domain_points_name_the_first_one_in_sample_order() {
+        let small = Thresholds::new(100).unwrap();
+        let large = Domain::ordered(u64::MAX).unwrap();
+        let sample = LabeledSample::new(
+            &large,
+            vec![5, 1000, 1 << 63, 2000],
+            vec![true, false, true, false],
+        )
+        .unwrap();
+        assert!(matches!(
+            small.error_runs(&sample),
+            Err(Error::PointOutsideDomain { point: 1000, .. })
+        ));
+    }
+}
