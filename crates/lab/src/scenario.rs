@@ -279,21 +279,23 @@ pub(crate) fn uniform<R: Rng + ?Sized>(rng: &mut R) -> f64 {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
-/// Buckets of the guide table (at most; fewer for smaller domains).
-const GUIDE_BUCKETS: usize = 4096;
+/// Points per bucket of the guide table, on average.
+const POINTS_PER_BUCKET: usize = 8;
 
-/// A guide table (Chen & Asau 1974) over a cumulative distribution: bucket `j` covers the
-/// values `u ∈ [b_j, b_{j+1})` with `b_j = j·total/K`, and `start[j]` is
-/// `cumulative.partition_point(|&c| c ≤ b_j)`. Since `partition_point` is monotone in `u`, the
-/// answer for any `u` in bucket `j` lies in `start[j]..=start[j + 1]`, so one binary search
-/// over that short range (tens of entries in a few cache lines instead of a search over
-/// megabytes) gives exactly the index of the full search. When rounding puts `u` outside the
-/// bounds of the bucket its value names, the full search runs instead, so the result (and so
-/// every seeded sample) is the same as `cumulative.partition_point(|&c| c ≤ u)` always.
+/// A guide table (Chen & Asau 1974) over a cumulative distribution: with `K = ⌈len/8⌉`
+/// buckets, bucket `j` covers the values `u ∈ [b_j, b_{j+1})` with `b_j = j·total/K`
+/// (computed by [`Guide::bound`], the same expression when building and when searching), and
+/// `start[j]` is `cumulative.partition_point(|&c| c ≤ b_j)`. Since `partition_point` is
+/// monotone in `u`, the answer for any `u` in bucket `j` lies in `start[j]..=start[j + 1]`,
+/// so one binary search over that short range (about 8 entries, one or two cache lines,
+/// instead of a search over megabytes) gives exactly the index of the full search. When
+/// rounding puts `u` outside the bounds of the bucket its value names, the full search runs
+/// instead, so the result (and so every seeded sample) is always that of
+/// `cumulative.partition_point(|&c| c ≤ u)`. The table costs one `usize` per 8 points.
 #[derive(Debug, Clone, Default)]
 struct Guide {
-    /// `b_0, …, b_K`.
-    bounds: Vec<f64>,
+    /// `total` (the last cumulative value).
+    total: f64,
     /// `start[j]` for `j = 0..=K`.
     start: Vec<usize>,
 }
@@ -303,24 +305,31 @@ impl Guide {
         let Some(&total) = cumulative.last() else {
             return Guide::default();
         };
-        let buckets = cumulative.len().clamp(1, GUIDE_BUCKETS);
-        let bounds: Vec<f64> = (0..=buckets)
-            .map(|j| j as f64 * total / buckets as f64)
-            .collect();
-        let start = bounds
-            .iter()
-            .map(|&b| cumulative.partition_point(|&c| c <= b))
-            .collect();
-        Guide { bounds, start }
+        let buckets = cumulative.len().div_ceil(POINTS_PER_BUCKET).max(1);
+        let mut guide = Guide {
+            total,
+            start: Vec::with_capacity(buckets + 1),
+        };
+        for j in 0..=buckets {
+            let bound = guide.bound(j, buckets);
+            guide
+                .start
+                .push(cumulative.partition_point(|&c| c <= bound));
+        }
+        guide
+    }
+
+    /// `b_j = j·total/K`.
+    fn bound(&self, j: usize, buckets: usize) -> f64 {
+        j as f64 * self.total / buckets as f64
     }
 
     /// `cumulative.partition_point(|&c| c ≤ u)` for the `cumulative` the guide was built on.
     fn partition_point(&self, cumulative: &[f64], u: f64) -> usize {
-        let buckets = self.bounds.len().saturating_sub(1);
+        let buckets = self.start.len().saturating_sub(1);
         if buckets > 0 {
-            let total = self.bounds[buckets];
-            let j = ((u / total * buckets as f64) as usize).min(buckets - 1);
-            if self.bounds[j] <= u && u < self.bounds[j + 1] {
+            let j = ((u / self.total * buckets as f64) as usize).min(buckets - 1);
+            if self.bound(j, buckets) <= u && u < self.bound(j + 1, buckets) {
                 let (lo, hi) = (self.start[j], self.start[j + 1]);
                 return lo + cumulative[lo..hi].partition_point(|&c| c <= u);
             }
@@ -454,7 +463,9 @@ mod tests {
             let total = *cumulative.last().unwrap();
             let mut probes: Vec<f64> = (0..2000).map(|_| rng.random::<f64>() * total).collect();
             // Every cumulative value, its neighbours, the bucket bounds and the ends.
-            for &c in cumulative.iter().take(3000).chain(&guide.bounds) {
+            let buckets = guide.start.len() - 1;
+            let bounds: Vec<f64> = (0..=buckets).map(|j| guide.bound(j, buckets)).collect();
+            for &c in cumulative.iter().take(3000).chain(&bounds) {
                 probes.extend([c, c.next_down(), c.next_up()]);
             }
             probes.extend([0.0, -0.0, total, total.next_up(), f64::MAX]);
