@@ -1,8 +1,9 @@
 //! Benches of concept-classes: the exact Littlestone dimension (pruned engine `fast` vs the
-//! plain memoized recursion `reference`) and the exact VC dimension (branch and bound `fast`
-//! vs subset enumeration with the growth function `naive`).
+//! plain memoized recursion `reference`), the exact VC dimension (branch and bound `fast`
+//! vs subset enumeration with the growth function `naive`), error profiles (fast paths vs
+//! brute force) and the online learners (Halving vs a naive Halving; SOA).
 //!
-//! Each group mixes three families, told apart by their sizes so that every (group, size)
+//! The `ldim` and `vc` groups mix three families, told apart by their sizes so that every (group, size)
 //! pair names one input:
 //! - thresholds over `N` points, `N ∈ {64, 256, 1024}`;
 //! - parities over `{0,1}^d` as explicit `2^d × 2^d` matrices, `d ∈ 4..=8`;
@@ -143,81 +144,159 @@ fn vc(c: &mut Criterion) {
     group.finish();
 }
 
-/// Error profiles: the fast paths against the brute-force reference in the same run. The
-/// brute force over all 2^20 thresholds × 10^5 examples (10^11 evaluations) is too slow
-/// for a bench, so it is measured on the first 2^10 concepts (`reference_slice_1024`); its
-/// cost is linear in |C|, so the full reference takes 2^10 times as long.
+/// Error profiles: the fast paths against the brute-force reference (every concept on every
+/// example) in the same run, one group per class.
+///
+/// In full at a size where the brute force takes milliseconds: thresholds over 2^10 points
+/// and parities over {0,1}^8, with 10^4 examples. At the large sizes (thresholds over 2^20
+/// points, parities over {0,1}^16, 10^5 examples) the brute force over the whole class
+/// (10^11 evaluations) is too slow for a bench, so it is measured on the first 2^10 concepts
+/// (`reference_slice_1024`, no ratio); its cost is linear in |C|, so the full reference takes
+/// |C| / 2^10 times as long.
 fn error_profiles(c: &mut Criterion) {
-    const DOMAIN: u64 = 1 << 20;
+    const SMALL_EXAMPLES: usize = 10_000;
     const EXAMPLES: usize = 100_000;
-    let mut group = c.benchmark_group("error_profile");
+    let mut group = c.benchmark_group("threshold_errors");
     group.sample_size(10);
-    let thresholds = Thresholds::new(DOMAIN).expect("valid");
-    let sample = labeled_sample(&thresholds, DOMAIN / 3, DOMAIN, EXAMPLES);
-    group.bench_function(BenchmarkId::new("thresholds_fast", DOMAIN), |b| {
-        b.iter(|| thresholds.error_counts(black_box(&sample)))
-    });
-    group.bench_function(BenchmarkId::new("thresholds_runs", DOMAIN), |b| {
-        b.iter(|| thresholds.error_runs(black_box(&sample)))
-    });
-    let slice = FirstConcepts {
-        class: &thresholds,
-        len: 1 << 10,
-    };
-    group.bench_function(
-        BenchmarkId::new("thresholds_reference_slice_1024", DOMAIN),
-        |b| b.iter(|| brute_force_error_counts(&slice, black_box(&sample))),
-    );
-    let parities = Parities::new(16).expect("valid");
-    let parity_sample = labeled_sample(&parities, 0b1011_0110_0101_0011, 1 << 16, EXAMPLES);
-    group.bench_function(BenchmarkId::new("parities_fast", 1u64 << 16), |b| {
-        b.iter(|| parities.error_counts(black_box(&parity_sample)))
-    });
-    let parity_slice = FirstConcepts {
-        class: &parities,
-        len: 1 << 10,
-    };
-    group.bench_function(
-        BenchmarkId::new("parities_reference_slice_1024", 1u64 << 16),
-        |b| b.iter(|| brute_force_error_counts(&parity_slice, black_box(&parity_sample))),
-    );
+    for (domain, examples, full_reference) in [
+        (1u64 << 10, SMALL_EXAMPLES, true),
+        (1 << 20, EXAMPLES, false),
+    ] {
+        let thresholds = Thresholds::new(domain).expect("valid");
+        let sample = labeled_sample(&thresholds, domain / 3, domain, examples);
+        group.bench_function(BenchmarkId::new("fast", domain), |b| {
+            b.iter(|| thresholds.error_counts(black_box(&sample)))
+        });
+        group.bench_function(BenchmarkId::new("runs", domain), |b| {
+            b.iter(|| thresholds.error_runs(black_box(&sample)))
+        });
+        if full_reference {
+            group.bench_function(BenchmarkId::new("reference", domain), |b| {
+                b.iter(|| brute_force_error_counts(&thresholds, black_box(&sample)))
+            });
+        } else {
+            let slice = FirstConcepts {
+                class: &thresholds,
+                len: 1 << 10,
+            };
+            group.bench_function(BenchmarkId::new("reference_slice_1024", domain), |b| {
+                b.iter(|| brute_force_error_counts(&slice, black_box(&sample)))
+            });
+        }
+    }
     group.finish();
+
+    let mut group = c.benchmark_group("parity_errors");
+    group.sample_size(10);
+    for (d, examples, full_reference) in [(8u32, SMALL_EXAMPLES, true), (16, EXAMPLES, false)] {
+        let parities = Parities::new(d).expect("valid");
+        let target = 0b1011_0110_0101_0011 & ((1u64 << d) - 1);
+        let sample = labeled_sample(&parities, target, 1 << d, examples);
+        let size = 1u64 << d;
+        group.bench_function(BenchmarkId::new("fast", size), |b| {
+            b.iter(|| parities.error_counts(black_box(&sample)))
+        });
+        if full_reference {
+            group.bench_function(BenchmarkId::new("reference", size), |b| {
+                b.iter(|| brute_force_error_counts(&parities, black_box(&sample)))
+            });
+        } else {
+            let slice = FirstConcepts {
+                class: &parities,
+                len: 1 << 10,
+            };
+            group.bench_function(BenchmarkId::new("reference_slice_1024", size), |b| {
+                b.iter(|| brute_force_error_counts(&slice, black_box(&sample)))
+            });
+        }
+    }
+    group.finish();
+}
+
+/// The naive Halving algorithm: the version space as a list of concept ids, each prediction
+/// a majority vote read one cell at a time, each update a filter of the list (ties predict
+/// 1, as `TieRule::PredictOne`).
+fn naive_halving_mistakes(matrix: &ClassMatrix, sequence: &[(usize, bool)]) -> usize {
+    let mut alive: Vec<usize> = (0..matrix.n_concepts()).collect();
+    let mut mistakes = 0;
+    for &(x, y) in sequence {
+        let ones = alive.iter().filter(|&&c| matrix.get(c, x)).count();
+        let prediction = 2 * ones >= alive.len();
+        mistakes += usize::from(prediction != y);
+        alive.retain(|&c| matrix.get(c, x) == y);
+    }
+    mistakes
+}
+
+/// A realizable sequence of `rounds` examples labeled by a random concept of `matrix`.
+fn realizable_sequence(matrix: &ClassMatrix, rounds: usize) -> Vec<(usize, bool)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(INPUT_SEED ^ 7);
+    let target = rng.random_range(0..matrix.n_concepts());
+    (0..rounds)
+        .map(|_| {
+            let x = rng.random_range(0..matrix.n_points());
+            (x, matrix.get(target, x))
+        })
+        .collect()
+}
+
+/// Plays a fresh online learner on the sequence and counts its mistakes.
+fn play(mut learner: Box<dyn OnlineLearner + '_>, sequence: &[(usize, bool)]) -> usize {
+    let mut mistakes = 0;
+    for &(x, y) in sequence {
+        mistakes += usize::from(learner.predict(x).expect("within budget") != y);
+        learner.update(x, y).expect("realizable");
+    }
+    mistakes
 }
 
 /// Online learners: one iteration plays `ROUNDS` rounds (predict and update) of a fixed
 /// realizable sequence from a fresh learner, so the per-round cost is the median divided
-/// by `ROUNDS` (SOA's includes filling its shared memo, as in real use).
+/// by `ROUNDS` (SOA's includes filling its shared memo, as in real use). Halving (bit-packed
+/// version space, popcount votes) against the naive list-of-ids Halving on 4096 random
+/// concepts over 32 points; SOA on 1024 sparse concepts, without a reference (the plain
+/// recursion is the `ldim` group's reference).
 fn online(c: &mut Criterion) {
     const ROUNDS: usize = 100;
-    let mut group = c.benchmark_group("online");
-    for (id, matrix) in [
-        ("halving", random_dense(4096, 32, 0.5)),
-        ("soa_sparse", random_dense(1024, 32, 0.1)),
-    ] {
-        let mut rng = ChaCha8Rng::seed_from_u64(INPUT_SEED ^ 7);
-        let target = rng.random_range(0..matrix.n_concepts());
-        let sequence: Vec<(usize, bool)> = (0..ROUNDS)
-            .map(|_| {
-                let x = rng.random_range(0..matrix.n_points());
-                (x, matrix.get(target, x))
-            })
-            .collect();
-        group.bench_function(BenchmarkId::new(id, ROUNDS), |b| {
-            b.iter(|| {
-                let mut learner: Box<dyn OnlineLearner> = if id == "halving" {
-                    Box::new(Halving::new(&matrix, TieRule::PredictOne))
-                } else {
-                    Box::new(Soa::new(&matrix, TieRule::PredictOne, Budget::default()))
-                };
-                let mut mistakes = 0;
-                for &(x, y) in black_box(&sequence) {
-                    mistakes += usize::from(learner.predict(x).expect("within budget") != y);
-                    learner.update(x, y).expect("realizable");
-                }
-                mistakes
-            })
-        });
-    }
+    let halving_matrix = random_dense(4096, 32, 0.5);
+    let sequence = realizable_sequence(&halving_matrix, ROUNDS);
+    assert_eq!(
+        play(
+            Box::new(Halving::new(&halving_matrix, TieRule::PredictOne)),
+            &sequence
+        ),
+        naive_halving_mistakes(&halving_matrix, &sequence),
+        "Halving and its naive reference disagree"
+    );
+    let mut group = c.benchmark_group("halving");
+    group.bench_function(BenchmarkId::new("fast", 4096), |b| {
+        b.iter(|| {
+            play(
+                Box::new(Halving::new(&halving_matrix, TieRule::PredictOne)),
+                black_box(&sequence),
+            )
+        })
+    });
+    group.bench_function(BenchmarkId::new("reference", 4096), |b| {
+        b.iter(|| naive_halving_mistakes(&halving_matrix, black_box(&sequence)))
+    });
+    group.finish();
+
+    let soa_matrix = random_dense(1024, 32, 0.1);
+    let sequence = realizable_sequence(&soa_matrix, ROUNDS);
+    let mut group = c.benchmark_group("soa");
+    group.bench_function(BenchmarkId::new("fast", 1024), |b| {
+        b.iter(|| {
+            play(
+                Box::new(Soa::new(
+                    &soa_matrix,
+                    TieRule::PredictOne,
+                    Budget::default(),
+                )),
+                black_box(&sequence),
+            )
+        })
+    });
     group.finish();
 }
 

@@ -1,7 +1,7 @@
 //! Benches of the learners and the lab: the generic private learner with the fast error
 //! profile against brute-force scoring, the private-prediction learners against the
-//! generic learner on the same data, the sanitize → small database → cover step against
-//! the cover of the whole synthetic support, and the trial runner's parallel throughput.
+//! generic learner on the same data, and the sanitize → small database → cover step against
+//! the cover of the whole synthetic support. (The trial runner is benched in `lab.rs`.)
 
 use std::hint::black_box;
 
@@ -9,7 +9,6 @@ use benches::{FirstConcepts, bench_rng, config, labeled_sample};
 use concept_classes::{ConceptClass, Thresholds, brute_force_error_counts};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use dp_mechanisms::{ExponentialMechanism, Privacy};
-use lab::{ExampleDistribution, Scenario, TrialConfig, run_trials};
 use learners::{
     DaganFeldmanPredictor, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor,
     SanitizedCover, StableLearner, VotingPredictor,
@@ -21,15 +20,34 @@ const EXAMPLES: usize = 100_000;
 /// The brute-force reference scores this many concepts; the full class has 2^20.
 const SLICE: u64 = 1 << 10;
 
+/// The generic learner (ε = 1) against brute-force scoring of every concept on every example
+/// followed by the exponential mechanism over the scores: in full on thresholds over 2^10
+/// points with 10^4 examples, and on a slice of the class over 2^20 points with 10^5 examples.
 fn generic_learner(c: &mut Criterion) {
-    let class = Thresholds::new(DOMAIN).expect("valid");
-    let sample = labeled_sample(&class, DOMAIN / 3, DOMAIN, EXAMPLES);
+    let mut group = c.benchmark_group("generic_learner");
+    group.sample_size(10);
     let learner = GenericLearner::new(Privacy::pure(1.0).expect("valid")).expect("valid");
     let mechanism =
         ExponentialMechanism::new(Privacy::pure(1.0).expect("valid"), 1.0).expect("valid");
     let mut rng = bench_rng();
-    let mut group = c.benchmark_group("generic_learner");
-    group.sample_size(10);
+    let brute_force = |class: &dyn ConceptClass,
+                       sample: &concept_classes::LabeledSample,
+                       rng: &mut rand_chacha::ChaCha8Rng| {
+        let counts = brute_force_error_counts(class, sample).expect("small");
+        let scores: Vec<i64> = counts.iter().map(|&e| -(e as i64)).collect();
+        mechanism.select_integer(&scores, rng)
+    };
+    let small = Thresholds::new(1024).expect("valid");
+    let small_sample = labeled_sample(&small, 300, 1024, 10_000);
+    group.bench_function(BenchmarkId::new("fast", 1024), |b| {
+        b.iter(|| learner.learn(&small, black_box(&small_sample), &mut rng))
+    });
+    group.bench_function(BenchmarkId::new("reference", 1024), |b| {
+        b.iter(|| brute_force(&small, black_box(&small_sample), &mut rng))
+    });
+
+    let class = Thresholds::new(DOMAIN).expect("valid");
+    let sample = labeled_sample(&class, DOMAIN / 3, DOMAIN, EXAMPLES);
     group.bench_function(BenchmarkId::new("fast", DOMAIN), |b| {
         b.iter(|| learner.learn(&class, black_box(&sample), &mut rng))
     });
@@ -40,11 +58,7 @@ fn generic_learner(c: &mut Criterion) {
         len: SLICE,
     };
     group.bench_function(BenchmarkId::new("reference_slice_1024", DOMAIN), |b| {
-        b.iter(|| {
-            let counts = brute_force_error_counts(&slice, black_box(&sample)).expect("small");
-            let scores: Vec<i64> = counts.iter().map(|&e| -(e as i64)).collect();
-            mechanism.select_integer(&scores, &mut rng)
-        })
+        b.iter(|| brute_force(&slice, black_box(&sample), &mut rng))
     });
     group.finish();
 }
@@ -93,9 +107,9 @@ fn private_prediction(c: &mut Criterion) {
 }
 
 /// The cover step of the sanitizer-based learner on MWEM's output for thresholds over 2^10
-/// points: 100 draws from the synthetic distribution first (at most 101 concepts), against
-/// the cover of the whole dense support (all 1024 concepts). The sanitization itself is
-/// done once, outside the timed loop.
+/// points: 100 draws from the synthetic distribution first (at most 101 concepts; `fast`),
+/// against the cover of the whole dense support (all 1024 concepts; `reference`). The
+/// sanitization itself is done once, outside the timed loop.
 fn sanitized_cover(c: &mut Criterion) {
     let class = Thresholds::new(1024).expect("valid");
     let points: Vec<u64> = (0..3000u64).map(|i| (i * 389) % 1024).collect();
@@ -104,7 +118,7 @@ fn sanitized_cover(c: &mut Criterion) {
     let xor = concept_classes::Xor::new(&class).expect("valid");
     let synthetic = mwem.sanitize(&xor, &points, &mut rng).expect("sanitizes");
     let mut group = c.benchmark_group("sanitized_cover");
-    for (name, size) in [("draw_100", 100usize), ("whole_support", 1 << 20)] {
+    for (name, size) in [("fast", 100usize), ("reference", 1 << 20)] {
         group.bench_function(BenchmarkId::new(name, 1024), |b| {
             b.iter(|| SanitizedCover::from_synthetic(black_box(&synthetic), &class, size, &mut rng))
         });
@@ -112,38 +126,9 @@ fn sanitized_cover(c: &mut Criterion) {
     group.finish();
 }
 
-fn trial_runner(c: &mut Criterion) {
-    let scenario = Scenario::new(
-        Box::new(Thresholds::new(1024).expect("valid")) as Box<dyn ConceptClass>,
-        ExampleDistribution::Uniform,
-        300,
-        0.0,
-    )
-    .expect("valid");
-    let learner = GenericLearner::new(Privacy::pure(1.0).expect("valid")).expect("valid");
-    let config = TrialConfig {
-        trials: 256,
-        sample_size: 500,
-        alpha: 0.05,
-        master_seed: 1,
-    };
-    let one_thread = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("pool");
-    let mut group = c.benchmark_group("trials");
-    group.bench_function(BenchmarkId::new("reference", config.trials), |b| {
-        b.iter(|| one_thread.install(|| run_trials(&scenario, &learner, config)))
-    });
-    group.bench_function(BenchmarkId::new("fast", config.trials), |b| {
-        b.iter(|| run_trials(&scenario, &learner, config))
-    });
-    group.finish();
-}
-
 criterion_group! {
     name = learners;
     config = config();
-    targets = generic_learner, private_prediction, sanitized_cover, trial_runner
+    targets = generic_learner, private_prediction, sanitized_cover
 }
 criterion_main!(learners);

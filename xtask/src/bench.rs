@@ -1,15 +1,26 @@
-//! `cargo xtask bench [AREA] [--save NAME] [--compare NAME] [-- CRITERION_ARGS]`: runs the
-//! criterion benches under a named baseline, then summarizes them in one table of medians and
-//! speed-ups.
+//! `cargo xtask bench [AREA] [--quick] [--no-docs] [--save NAME] [--compare NAME]
+//! [-- CRITERION_ARGS]`: runs the criterion benches under a named baseline, summarizes them in
+//! one table of medians and speed-ups, and (for a run of the whole suite) writes that table to
+//! `docs/benchmarks.md` with the machine, the date, the commit and the load.
 //!
 //! Benches follow the naming rule of STYLE.md (rule 25): the criterion group is the area name,
 //! function ids are `reference`, `fast` and `naive`, and sizes are the `BenchmarkId` parameter.
 //! We pass criterion `--save-baseline NAME` (default [`DEFAULT_BASELINE`]), so that it copies
 //! each result of this run to `target/criterion/<group>/<id>/<size>/NAME/estimates.json`, and
-//! read `median.point_estimate` (nanoseconds) from exactly those files. Each id is compared with
-//! the reference of the same group and size (`reference` if present, else `naive`), and with
-//! `--compare OTHER` also with the same benchmark in the saved baseline `OTHER`. The table is
-//! printed and also written as Markdown to `target/criterion/summary.md`.
+//! read `median.point_estimate` (nanoseconds) from exactly those files (the same numbers as
+//! criterion's working copy `new/estimates.json` of this run, but immune to later runs of a
+//! subset). Each id is compared with the reference of the same group and size (`reference` if
+//! present, else `naive`), and with `--compare OTHER` also with the same benchmark in the saved
+//! baseline `OTHER`. The table is printed and also written as Markdown to
+//! `target/criterion/summary.md`.
+//!
+//! `--quick` passes criterion [`QUICK_ARGS`] (short warm-up and measurement, 10 samples, fewer
+//! bootstrap resamples, which leave the median itself unchanged), so that the whole suite runs
+//! in a few minutes on two cores.
+//!
+//! A run of every bench file with no criterion arguments of its own (so the mode is known)
+//! replaces the part of `docs/benchmarks.md` between [`BEGIN_MARKER`] and [`END_MARKER`] (the
+//! rest of the page is hand-written and kept); `--no-docs` skips that.
 //!
 //! Before running under the default name, its old copies are deleted, so the table shows this
 //! run only. A name given with `--save` is kept: running a subset of the benches updates those
@@ -19,6 +30,8 @@ use std::{
     cmp::Ordering,
     env, fmt, fs,
     path::{Path, PathBuf},
+    process::Command,
+    time::{SystemTime, UNIX_EPOCH},
 };
 
 use anyhow::{Context, Result, bail};
@@ -29,14 +42,36 @@ use crate::{cargo, project_root, run_command};
 /// The baseline this tool saves to when not told a name; cleared before each run.
 const DEFAULT_BASELINE: &str = "xtask-latest";
 
-/// Runs `cargo bench -p benches [--bench AREA] -- --save-baseline NAME [CRITERION_ARGS]` and
-/// prints the summary.
+/// Criterion arguments of `--quick`: 0.3 s warm-up, 1 s measurement, 10 samples (criterion's
+/// minimum), and 1 000 bootstrap resamples for the confidence intervals (the median point
+/// estimate is computed from the samples themselves and does not depend on them).
+const QUICK_ARGS: [&str; 8] = [
+    "--warm-up-time",
+    "0.3",
+    "--measurement-time",
+    "1",
+    "--sample-size",
+    "10",
+    "--nresamples",
+    "1000",
+];
+
+/// The page that a run of the whole suite updates, relative to the project root.
+const DOCS_PAGE: &str = "docs/benchmarks.md";
+
+/// Runs `cargo bench -p benches [--bench AREA] -- --save-baseline NAME [CRITERION_ARGS]`,
+/// prints the summary and, for a run of the whole suite, writes it to [`DOCS_PAGE`].
 pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = BenchArgs::parse(args)?;
     let criterion_dir = criterion_dir();
     if args.save == DEFAULT_BASELINE {
         remove_baseline(&criterion_dir, DEFAULT_BASELINE)?;
     }
+    let root = project_root();
+    // Read before the run: the commit benchmarked and the load the benches start under.
+    let commit = git_commit(&root);
+    let load_before = read_load();
+    let started = SystemTime::now();
 
     let mut command = cargo();
     // `--bench '*'` selects every [[bench]] target but not the `benches` library, whose libtest
@@ -44,9 +79,14 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     command
         .args(["bench", "-p", "benches", "--bench"])
         .arg(args.area.as_deref().unwrap_or("*"))
-        .args(["--", "--save-baseline", &args.save])
-        .args(&args.criterion_args);
+        .args(["--", "--save-baseline", &args.save]);
+    if args.quick {
+        command.args(QUICK_ARGS);
+    }
+    command.args(&args.criterion_args);
     run_command(&mut command)?;
+    let finished = SystemTime::now();
+    let load_after = read_load();
 
     let estimates = collect_estimates(&criterion_dir, &args.save)?;
     if estimates.is_empty() {
@@ -86,7 +126,222 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     )
     .with_context(|| format!("could not write {}", summary_path.display()))?;
     println!("\nwritten to {}", summary_path.display());
+
+    if !args.writes_docs() {
+        if args.docs {
+            println!(
+                "{DOCS_PAGE} not updated: only a run of every bench file without criterion \
+                 arguments (other than --quick) is written there"
+            );
+        }
+        return Ok(());
+    }
+    let run = RunInfo {
+        command: args.command_line(),
+        mode: if args.quick {
+            format!("quick (`--quick`: criterion `{}`)", QUICK_ARGS.join(" "))
+        } else {
+            "full (the criterion settings of `benches::config()` and of each group)".to_owned()
+        },
+        started: format_utc(started),
+        finished: format_utc(finished),
+        commit,
+        machine: describe_machine(),
+        load_before,
+        load_after,
+    };
+    let section = render_section(&run, &legend, &table);
+    let page_path = root.join(DOCS_PAGE);
+    let page = fs::read_to_string(&page_path)
+        .with_context(|| format!("could not read {}", page_path.display()))?;
+    fs::write(&page_path, replace_generated(&page, &section))
+        .with_context(|| format!("could not write {}", page_path.display()))?;
+    println!("written to {DOCS_PAGE}");
     Ok(())
+}
+
+/// Where the generated part of [`DOCS_PAGE`] begins and ends.
+const BEGIN_MARKER: &str =
+    "<!-- BEGIN xtask-bench: generated by `cargo xtask bench`; edits here are overwritten -->";
+const END_MARKER: &str = "<!-- END xtask-bench -->";
+
+/// What the generated part of the page says about a run, besides the table.
+#[derive(Debug, Clone, PartialEq)]
+struct RunInfo {
+    /// The `cargo xtask bench ...` command line.
+    command: String,
+    /// Which criterion settings produced the medians.
+    mode: String,
+    /// Start and end of the run, UTC.
+    started: String,
+    finished: String,
+    /// `git rev-parse --short HEAD`, with `-dirty` when the tree had changes.
+    commit: String,
+    /// CPU model, logical cores, memory, kernel.
+    machine: String,
+    /// `/proc/loadavg`'s 1-, 5- and 15-minute averages before and after the run.
+    load_before: String,
+    load_after: String,
+}
+
+/// The generated part of the page, markers included.
+fn render_section(run: &RunInfo, legend: &str, table: &str) -> String {
+    format!(
+        "{BEGIN_MARKER}\n\n\
+         - Command: `{command}`\n\
+         - Mode: {mode}\n\
+         - Date: {started} to {finished} (UTC)\n\
+         - Code: commit `{commit}`\n\
+         - Machine: {machine}\n\
+         - Load average (1, 5, 15 min): {before} before the run, {after} after it\n\n\
+         {legend}\n\n\
+         {table}\n\
+         {END_MARKER}",
+        command = run.command,
+        mode = run.mode,
+        started = run.started,
+        finished = run.finished,
+        commit = run.commit,
+        machine = run.machine,
+        before = run.load_before,
+        after = run.load_after,
+    )
+}
+
+/// `page` with the text between the markers (inclusive) replaced by `section`; without
+/// markers, `section` is appended under a heading of its own.
+fn replace_generated(page: &str, section: &str) -> String {
+    if let Some(begin) = page.find(BEGIN_MARKER)
+        && let Some(end) = page[begin..].find(END_MARKER)
+    {
+        let end = begin + end + END_MARKER.len();
+        return format!("{}{section}{}", &page[..begin], &page[end..]);
+    }
+    let mut page = page.trim_end().to_owned();
+    page.push_str("\n\n## Latest table\n\n");
+    page.push_str(section);
+    page.push('\n');
+    page
+}
+
+/// `git rev-parse --short HEAD`, plus `-dirty` when tracked files other than [`DOCS_PAGE`]
+/// (which this tool writes) differ from it; `unknown` outside a git checkout.
+fn git_commit(root: &Path) -> String {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    let Some(head) = git(&["rev-parse", "--short", "HEAD"]) else {
+        return "unknown".to_owned();
+    };
+    let status = git(&["status", "--porcelain", "--untracked-files=no"]).unwrap_or_default();
+    format!("{}{}", head.trim(), dirty_suffix(&status))
+}
+
+/// `-dirty` when `git status --porcelain` lists a file other than [`DOCS_PAGE`].
+fn dirty_suffix(porcelain: &str) -> &'static str {
+    let dirty = porcelain
+        .lines()
+        .filter(|line| line.len() > 3)
+        .any(|line| line[3..].trim() != DOCS_PAGE);
+    if dirty { "-dirty" } else { "" }
+}
+
+/// The 1-, 5- and 15-minute load averages, or `unknown`.
+fn read_load() -> String {
+    fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| parse_loadavg(&text))
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// `"0.52 0.58 0.59 1/467 12345"` → `"0.52, 0.58, 0.59"`.
+fn parse_loadavg(text: &str) -> Option<String> {
+    let fields: Vec<&str> = text.split_whitespace().take(3).collect();
+    (fields.len() == 3 && fields.iter().all(|f| f.parse::<f64>().is_ok()))
+        .then(|| fields.join(", "))
+}
+
+/// CPU model and logical cores (from `/proc/cpuinfo`), memory (`/proc/meminfo`) and kernel.
+fn describe_machine() -> String {
+    let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let meminfo = fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let kernel = fs::read_to_string("/proc/sys/kernel/osrelease").ok();
+    let cores = std::thread::available_parallelism().map_or(0, usize::from);
+    machine_description(&cpuinfo, &meminfo, kernel.as_deref(), cores)
+}
+
+/// The machine line from the texts of `/proc/cpuinfo` and `/proc/meminfo`, the kernel
+/// release, and the cores this process may use (used when cpuinfo lists no processors).
+fn machine_description(
+    cpuinfo: &str,
+    meminfo: &str,
+    kernel: Option<&str>,
+    usable_cores: usize,
+) -> String {
+    let value = |line: &str| line.split_once(':').map(|(_, v)| v.trim().to_owned());
+    let model = cpuinfo
+        .lines()
+        .find(|line| line.starts_with("model name"))
+        .and_then(value)
+        .unwrap_or_else(|| "unknown CPU".to_owned());
+    let listed = cpuinfo
+        .lines()
+        .filter(|line| line.split(':').next().map(str::trim) == Some("processor"))
+        .count();
+    let cores = if listed > 0 { listed } else { usable_cores };
+    let mut parts = vec![format!(
+        "{model}, {cores} logical core{}",
+        if cores == 1 { "" } else { "s" }
+    )];
+    let memory_kib = meminfo
+        .lines()
+        .find(|line| line.starts_with("MemTotal:"))
+        .and_then(|line| line.split_whitespace().nth(1))
+        .and_then(|kib| kib.parse::<f64>().ok());
+    if let Some(kib) = memory_kib {
+        parts.push(format!("{:.0} GiB RAM", kib / (1024.0 * 1024.0)));
+    }
+    if let Some(kernel) = kernel {
+        parts.push(format!("Linux {}", kernel.trim()));
+    }
+    parts.join(", ")
+}
+
+/// `YYYY-MM-DD HH:MM` in UTC.
+fn format_utc(time: SystemTime) -> String {
+    let seconds = time
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs());
+    let days = (seconds / 86_400) as i64;
+    let (year, month, day) = civil_from_days(days);
+    let minutes = seconds % 86_400 / 60;
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
+        minutes / 60,
+        minutes % 60
+    )
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`, from his "chrono-Compatible Low-Level Date Algorithms").
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
 }
 
 /// Function ids that serve as the reference of a group and size, in order of preference.
@@ -119,12 +374,16 @@ struct BenchArgs {
     save: String,
     /// A saved baseline to compare with.
     compare: Option<String>,
+    /// `--quick`: criterion runs with [`QUICK_ARGS`].
+    quick: bool,
+    /// Whether a run of the whole suite writes [`DOCS_PAGE`] (`--no-docs` turns it off).
+    docs: bool,
     /// Everything after `--`, passed to criterion.
     criterion_args: Vec<String>,
 }
 
-const USAGE: &str = "usage: cargo xtask bench [AREA] [--save NAME] [--compare NAME] \
-                     [-- CRITERION_ARGS...]";
+const USAGE: &str = "usage: cargo xtask bench [AREA] [--quick] [--no-docs] [--save NAME] \
+                     [--compare NAME] [-- CRITERION_ARGS...]";
 
 impl BenchArgs {
     fn parse(args: &[String]) -> Result<BenchArgs> {
@@ -147,6 +406,8 @@ impl BenchArgs {
             area: None,
             save: DEFAULT_BASELINE.to_owned(),
             compare: None,
+            quick: false,
+            docs: true,
             criterion_args,
         };
         let mut words = ours.iter();
@@ -163,6 +424,8 @@ impl BenchArgs {
                         parsed.compare = Some(name.clone());
                     }
                 }
+                "--quick" => parsed.quick = true,
+                "--no-docs" => parsed.docs = false,
                 // Accept the crate spelling (`dp-mechanisms`) for the bench file
                 // (`dp_mechanisms`).
                 area if !area.starts_with('-') && parsed.area.is_none() => {
@@ -172,6 +435,31 @@ impl BenchArgs {
             }
         }
         Ok(parsed)
+    }
+
+    /// Whether this run covers the whole suite in a known mode, so its table may replace the
+    /// one in [`DOCS_PAGE`].
+    fn writes_docs(&self) -> bool {
+        self.docs && self.area.is_none() && self.criterion_args.is_empty()
+    }
+
+    /// The command line that would repeat this run.
+    fn command_line(&self) -> String {
+        let mut words = vec!["cargo xtask bench".to_owned()];
+        words.extend(self.area.clone());
+        if self.quick {
+            words.push("--quick".to_owned());
+        }
+        if self.save != DEFAULT_BASELINE {
+            words.push(format!("--save {}", self.save));
+        }
+        if let Some(other) = &self.compare {
+            words.push(format!("--compare {other}"));
+        }
+        if !self.criterion_args.is_empty() {
+            words.push(format!("-- {}", self.criterion_args.join(" ")));
+        }
+        words.join(" ")
     }
 }
 
@@ -749,6 +1037,8 @@ mod tests {
             area: area.map(str::to_owned),
             save: save.to_owned(),
             compare: compare.map(str::to_owned),
+            quick: false,
+            docs: true,
             criterion_args: strings(rest),
         }
     }
@@ -782,7 +1072,7 @@ mod tests {
         // Baselines are ours to set, and need usable names.
         for bad in [
             &["a", "b"][..],
-            &["--quick"],
+            &["--fast"],
             &["--save"],
             &["--save", "new"],
             &["--compare", "../x"],
@@ -792,6 +1082,189 @@ mod tests {
         ] {
             assert!(BenchArgs::parse(&strings(bad)).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn quick_and_no_docs_flags_decide_the_mode_and_the_page() {
+        let quick = BenchArgs::parse(&strings(&["--quick"])).unwrap();
+        assert_eq!(
+            quick,
+            BenchArgs {
+                quick: true,
+                ..args(None, DEFAULT_BASELINE, None, &[])
+            }
+        );
+        assert!(quick.writes_docs());
+        assert_eq!(quick.command_line(), "cargo xtask bench --quick");
+        // Only a run of the whole suite in a known mode replaces the page's table.
+        for partial in [
+            &["learners", "--quick"][..],
+            &["--quick", "--", "exp_mech"],
+            &["--no-docs"],
+        ] {
+            assert!(!BenchArgs::parse(&strings(partial)).unwrap().writes_docs());
+        }
+        let everything = BenchArgs::parse(&strings(&[
+            "lab",
+            "--quick",
+            "--save",
+            "b",
+            "--compare",
+            "a",
+            "--",
+            "trial",
+        ]))
+        .unwrap();
+        assert_eq!(
+            everything.command_line(),
+            "cargo xtask bench lab --quick --save b --compare a -- trial"
+        );
+    }
+
+    #[test]
+    fn quick_args_are_accepted_by_criterion_limits() {
+        // Criterion asserts a sample size of at least 10 and positive durations.
+        let value = |flag: &str| {
+            let at = QUICK_ARGS.iter().position(|arg| *arg == flag).unwrap();
+            QUICK_ARGS[at + 1].parse::<f64>().unwrap()
+        };
+        assert!(value("--sample-size") >= 10.0);
+        assert!(value("--warm-up-time") > 0.0);
+        assert!(value("--measurement-time") > 0.0);
+        assert!(value("--nresamples") >= 1.0);
+    }
+
+    #[test]
+    fn reads_the_load_average() {
+        assert_eq!(
+            parse_loadavg("3.61 2.95 1.20 5/467 12345\n").as_deref(),
+            Some("3.61, 2.95, 1.20")
+        );
+        assert_eq!(parse_loadavg("garbage"), None);
+        assert_eq!(parse_loadavg(""), None);
+    }
+
+    #[test]
+    fn describes_the_machine_from_proc_files() {
+        let cpuinfo = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7B13\n\n\
+                       processor\t: 1\nmodel name\t: AMD EPYC 7B13\n";
+        let meminfo = "MemTotal:       24576000 kB\nMemFree:         1000 kB\n";
+        assert_eq!(
+            machine_description(cpuinfo, meminfo, Some("6.18.0\n"), 8),
+            "AMD EPYC 7B13, 2 logical cores, 23 GiB RAM, Linux 6.18.0"
+        );
+        // Nothing readable: the usable cores, and no memory or kernel.
+        assert_eq!(
+            machine_description("", "", None, 1),
+            "unknown CPU, 1 logical core"
+        );
+    }
+
+    #[test]
+    fn formats_utc_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(
+            format_utc(UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000)),
+            "2023-11-14 22:13"
+        );
+        assert_eq!(
+            format_utc(UNIX_EPOCH + std::time::Duration::from_secs(1_795_000_000)),
+            "2026-11-18 11:06"
+        );
+    }
+
+    #[test]
+    fn only_changes_outside_the_page_make_the_commit_dirty() {
+        assert_eq!(dirty_suffix(""), "");
+        assert_eq!(dirty_suffix(" M docs/benchmarks.md\n"), "");
+        assert_eq!(
+            dirty_suffix(" M docs/benchmarks.md\nM  xtask/src/bench.rs\n"),
+            "-dirty"
+        );
+        assert_eq!(dirty_suffix("?? new.rs\n M benches/src/lib.rs\n"), "-dirty");
+    }
+
+    fn run_info() -> RunInfo {
+        RunInfo {
+            command: "cargo xtask bench --quick".to_owned(),
+            mode: "quick".to_owned(),
+            started: "2026-11-25 10:00".to_owned(),
+            finished: "2026-11-25 10:04".to_owned(),
+            commit: "abc1234-dirty".to_owned(),
+            machine: "AMD EPYC, 2 logical cores".to_owned(),
+            load_before: "1.00, 2.00, 3.00".to_owned(),
+            load_after: "4.00, 5.00, 6.00".to_owned(),
+        }
+    }
+
+    #[test]
+    fn writes_the_fixture_run_between_the_markers_of_the_page() {
+        // Criterion's files as it writes them, for two benchmarks of one group and size.
+        let temp = TempDir::new("bench-page");
+        let criterion = temp.0.join("criterion");
+        write_file(
+            &criterion.join("exp_mech/fast/1000/xtask-latest/estimates.json"),
+            ESTIMATES_JSON,
+        );
+        write_file(
+            &criterion.join("exp_mech/fast/1000/xtask-latest/benchmark.json"),
+            BENCHMARK_JSON,
+        );
+        write_file(
+            &criterion.join("exp_mech/reference/1000/xtask-latest/estimates.json"),
+            &estimates_with_median(6013.0),
+        );
+        let rows = build_rows(
+            collect_estimates(&criterion, DEFAULT_BASELINE).unwrap(),
+            None,
+        );
+        let section = render_section(&run_info(), "legend.", &render_table(&rows, false));
+        let expected_section = format!(
+            "{BEGIN_MARKER}
+
+- Command: `cargo xtask bench --quick`
+- Mode: quick
+- Date: 2026-11-25 10:00 to 2026-11-25 10:04 (UTC)
+- Code: commit `abc1234-dirty`
+- Machine: AMD EPYC, 2 logical cores
+- Load average (1, 5, 15 min): 1.00, 2.00, 3.00 before the run, 4.00, 5.00, 6.00 after it
+
+legend.
+
+| group    | size | id        |  median |            ratio |
+| -------- | ---: | --------- | ------: | ---------------: |
+| exp_mech | 1000 | fast      | 1.50 µs |             4.00 |
+| exp_mech | 1000 | reference | 6.01 µs | 1.00 (reference) |
+
+{END_MARKER}"
+        );
+        assert_eq!(section, expected_section);
+
+        // The hand-written text around the markers stays; the old table goes.
+        let page = format!(
+            "# Benchmarks\n\nHand-written.\n\n{BEGIN_MARKER}\nold table\n{END_MARKER}\n\nMore prose.\n"
+        );
+        let written = replace_generated(&page, &section);
+        assert_eq!(
+            written,
+            format!("# Benchmarks\n\nHand-written.\n\n{expected_section}\n\nMore prose.\n")
+        );
+        // Writing again replaces the section instead of adding another.
+        assert_eq!(replace_generated(&written, &section), written);
+    }
+
+    #[test]
+    fn a_page_without_markers_gets_the_section_appended() {
+        let written = replace_generated("# Benchmarks\n\nProse.\n\n", "SECTION");
+        assert_eq!(
+            written,
+            "# Benchmarks\n\nProse.\n\n## Latest table\n\nSECTION\n"
+        );
+        // An end marker before the begin marker is not a generated part.
+        let odd = format!("{END_MARKER}\n{BEGIN_MARKER}\n");
+        assert!(replace_generated(&odd, "S").ends_with("## Latest table\n\nS\n"));
     }
 
     /// A directory under the system temp dir, removed when dropped.

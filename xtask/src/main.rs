@@ -7,8 +7,9 @@
 //!
 //! Commands (one module each):
 //! - `ci`: the CI steps, from the single list in `.ci/run`;
-//! - `bench [AREA] [--save NAME] [--compare NAME] [-- CRITERION_ARGS]`: criterion benches saved
-//!   under a named criterion baseline, then a medians-and-ratios table read from that baseline;
+//! - `bench [AREA] [--quick] [--no-docs] [--save NAME] [--compare NAME] [-- CRITERION_ARGS]`:
+//!   criterion benches saved under a named criterion baseline, then a medians-and-ratios table
+//!   read from that baseline, written to `docs/benchmarks.md` for a run of the whole suite;
 //! - `docs [--open]`: the workspace API docs;
 //! - `tidy`: the tidy checks (they are `#[test]`s, so `cargo test --workspace` runs them too).
 
@@ -68,13 +69,15 @@ Usage: cargo xtask <COMMAND>
 
 Commands:
   ci                            run the CI steps listed in .ci/run (fmt, clippy, test, doc)
-  bench [AREA] [--save NAME] [--compare NAME] [-- ARGS...]
+  bench [AREA] [--quick] [--no-docs] [--save NAME] [--compare NAME] [-- ARGS...]
                                 run the criterion benches (all, or benches/benches/AREA.rs),
                                 passing ARGS to criterion and saving the results as the
                                 criterion baseline NAME (default: xtask-latest, replaced on
                                 each run); print medians, speed-ups over the `reference` or
                                 `naive` id and, with --compare, over the saved baseline NAME;
-                                write the table to target/criterion/summary.md
+                                write the table to target/criterion/summary.md and, for a
+                                run of every file without ARGS, to docs/benchmarks.md
+                                (--no-docs: not there); --quick: short measurements
   docs [--open]                 build the workspace API docs (cargo doc --workspace --no-deps)
   experiments [NAME...] [--quick]
                                 run the named experiments (default: all) with the release

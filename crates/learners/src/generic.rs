@@ -28,8 +28,9 @@ use crate::learner::Learner;
 /// α, linear in 1/α).
 ///
 /// # Running time
-/// One error profile as runs, sorted by error count (O(r log r) for r runs), then
-/// O(number of distinct error counts) to sample. Thresholds over 2^40 points cost O(n log n).
+/// One error profile as runs, grouped by error count in one counting pass (O(r) for r runs),
+/// O(number of distinct error counts) to sample, and one pass over the runs to find the
+/// chosen concept. Thresholds over 2^40 points cost O(n log n) (sorting the sample).
 ///
 /// # Errors
 /// [`Error::Mechanism`] for invalid ε or a class above 2^60 concepts; the class's errors.
@@ -80,7 +81,7 @@ impl GenericLearner {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
     ) -> Result<Vec<(u64, u64, f64)>> {
-        let Levels { levels, .. } = levels_of(&class.error_runs(sample)?)?;
+        let levels = levels_of(&class.error_runs(sample)?)?;
         let probabilities = self.mechanism.level_probabilities(&levels)?;
         Ok(levels
             .iter()
@@ -110,46 +111,66 @@ impl GenericLearner {
     }
 }
 
-/// The score levels of an error profile: the runs sorted by their number of mistakes (a
-/// stable sort, so the runs of one level stay in id order), the levels in increasing order
-/// of mistakes with the number of concepts in each, and where each level starts in
-/// `order`. One sort and no allocation per level.
-struct Levels {
-    order: Vec<usize>,
-    levels: Vec<ScoreLevel>,
-    starts: Vec<usize>,
-}
-
-fn levels_of(runs: &[ErrorRun]) -> Result<Levels> {
-    let mut order: Vec<usize> = (0..runs.len()).collect();
-    order.sort_by_key(|&i| runs[i].errors);
-    let mut levels: Vec<ScoreLevel> = Vec::new();
-    let mut starts = Vec::new();
-    let mut current = None;
-    for (position, &i) in order.iter().enumerate() {
-        let run = &runs[i];
-        if current != Some(run.errors) {
-            let score = i64::try_from(run.errors).map_err(|_| Error::InvalidParameter {
+/// The score levels of an error profile, in increasing order of mistakes, with the number
+/// of concepts in each (saturating at `u64::MAX`).
+///
+/// Mistakes are small integers (at most the sample size for a class that counts them
+/// right), so when their range is at most twice the number of runs (plus a constant) one
+/// counting pass over a table indexed by `mistakes − min` finds the levels in O(r) for r
+/// runs; a wider range (possible only for a class reporting huge counts) sorts the runs'
+/// counts instead, so the table never grows with an unchecked value. Both give the same
+/// levels: a level's count is a saturating sum, which does not depend on the order.
+fn levels_of(runs: &[ErrorRun]) -> Result<Vec<ScoreLevel>> {
+    let (Some(min), Some(max)) = (
+        runs.iter().map(|run| run.errors).min(),
+        runs.iter().map(|run| run.errors).max(),
+    ) else {
+        return Ok(Vec::new());
+    };
+    // (mistakes, concepts) per level, in increasing order of mistakes.
+    let totals: Vec<(u64, u64)> = if max - min <= 2 * runs.len() as u64 + 1024 {
+        let mut table: Vec<Option<u64>> = vec![None; (max - min) as usize + 1];
+        for run in runs {
+            let slot = &mut table[(run.errors - min) as usize];
+            *slot = Some(slot.unwrap_or(0).saturating_add(run.len));
+        }
+        table
+            .iter()
+            .enumerate()
+            .filter_map(|(offset, count)| count.map(|count| (min + offset as u64, count)))
+            .collect()
+    } else {
+        totals_by_sorting(runs)
+    };
+    totals
+        .into_iter()
+        .map(|(errors, count)| {
+            let score = i64::try_from(errors).map_err(|_| Error::InvalidParameter {
                 name: "number of mistakes",
                 requirement: "below 2^63",
-                value: run.errors as f64,
+                value: errors as f64,
             })?;
-            levels.push(ScoreLevel {
+            Ok(ScoreLevel {
                 score: -score,
-                count: 0,
-            });
-            starts.push(position);
-            current = Some(run.errors);
-        }
-        if let Some(level) = levels.last_mut() {
-            level.count = level.count.saturating_add(run.len);
+                count,
+            })
+        })
+        .collect()
+}
+
+/// (mistakes, concepts) per level in increasing order of mistakes, by sorting the runs'
+/// counts: the path of [`levels_of`] for a wide range of counts.
+fn totals_by_sorting(runs: &[ErrorRun]) -> Vec<(u64, u64)> {
+    let mut pairs: Vec<(u64, u64)> = runs.iter().map(|run| (run.errors, run.len)).collect();
+    pairs.sort_unstable_by_key(|&(errors, _)| errors);
+    let mut totals: Vec<(u64, u64)> = Vec::new();
+    for (errors, len) in pairs {
+        match totals.last_mut() {
+            Some((last, count)) if *last == errors => *count = count.saturating_add(len),
+            _ => totals.push((errors, len)),
         }
     }
-    Ok(Levels {
-        order,
-        levels,
-        starts,
-    })
+    totals
 }
 
 impl Learner for GenericLearner {
@@ -160,18 +181,13 @@ impl Learner for GenericLearner {
         rng: &mut dyn Rng,
     ) -> Result<Hypothesis> {
         let runs = class.error_runs(sample)?;
-        let Levels {
-            order,
-            levels,
-            starts,
-        } = levels_of(&runs)?;
+        let levels = levels_of(&runs)?;
         let choice = self.mechanism.select_levels(&levels, rng)?;
-        let start = *starts.get(choice.level).ok_or(Error::EmptySample)?;
-        let end = starts.get(choice.level + 1).copied().unwrap_or(order.len());
+        let level = levels.get(choice.level).ok_or(Error::EmptySample)?;
+        let errors = level.score.unsigned_abs();
         // The offset-th concept of the level, walking its runs in id order.
         let mut offset = choice.offset;
-        for &i in &order[start..end] {
-            let run = &runs[i];
+        for run in runs.iter().filter(|run| run.errors == errors) {
             if offset < run.len {
                 return Ok(Hypothesis::Concept {
                     id: run.first + offset,
@@ -188,5 +204,65 @@ impl Learner for GenericLearner {
 
     fn name(&self) -> String {
         "generic".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    fn run(first: u64, len: u64, errors: u64) -> ErrorRun {
+        ErrorRun { first, len, errors }
+    }
+
+    fn levels(totals: &[(u64, u64)]) -> Vec<ScoreLevel> {
+        totals
+            .iter()
+            .map(|&(errors, count)| ScoreLevel {
+                score: -(errors as i64),
+                count,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_counting_pass_finds_the_levels_that_sorting_finds() {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        for _ in 0..200 {
+            let count = rng.random_range(1..60);
+            let base = rng.random_range(0..1000);
+            let runs: Vec<ErrorRun> = (0..count)
+                .map(|i| run(i, rng.random_range(1..5), base + rng.random_range(0..40)))
+                .collect();
+            assert_eq!(levels_of(&runs).unwrap(), levels(&totals_by_sorting(&runs)));
+        }
+    }
+
+    #[test]
+    fn wide_ranges_of_mistakes_sort_and_counts_saturate() {
+        let runs = [
+            run(0, 2, 1 << 40),
+            run(2, 1, 3),
+            run(3, u64::MAX, 7),
+            run(4, 5, 3),
+            run(5, 9, 7),
+        ];
+        assert_eq!(
+            levels_of(&runs).unwrap(),
+            levels(&[(3, 6), (7, u64::MAX), (1 << 40, 2)])
+        );
+        // The counting pass saturates the same way.
+        assert_eq!(
+            levels_of(&runs[1..]).unwrap(),
+            levels(&[(3, 6), (7, u64::MAX)])
+        );
+        assert!(levels_of(&[]).unwrap().is_empty());
+        assert!(matches!(
+            levels_of(&[run(0, 1, 1 << 63)]),
+            Err(Error::InvalidParameter { .. })
+        ));
     }
 }
