@@ -443,10 +443,13 @@ where
     )
 }
 
-/// StatDP's neighbouring query-answer patterns (Ding et al. 2018, §5): for answers of
-/// sensitivity 1 per coordinate, the base vector of ones against one above, one below, one
-/// above and the rest below, one below and the rest above, half and half, all above, all
-/// below, and the X shape. `len` is the number of queries (at least 1).
+/// StatDP's neighbouring query-answer patterns (Ding et al. 2018, §5, in the orientation
+/// of StatDP's input generator, which DP-Sniper reuses): for answers of sensitivity 1 per
+/// coordinate, the base vector of ones against one above, one below, one above and the
+/// rest below, one below and the rest above, half above and half below (the first
+/// `len/2` answers up), all above, all below, and the X shape. Duplicates (for short
+/// vectors some patterns coincide) are listed once. `len` is the number of queries (at
+/// least 1).
 pub fn statdp_patterns(len: usize) -> Vec<(Vec<f64>, Vec<f64>)> {
     let len = len.max(1);
     let base = vec![1.0; len];
@@ -457,19 +460,25 @@ pub fn statdp_patterns(len: usize) -> Vec<(Vec<f64>, Vec<f64>)> {
         with(&|i| if i == 0 { 0.0 } else { 1.0 }),
         with(&|i| if i == 0 { 2.0 } else { 0.0 }),
         with(&|i| if i == 0 { 0.0 } else { 2.0 }),
-        with(&|i| if i < half { 0.0 } else { 2.0 }),
+        with(&|i| if i < half { 2.0 } else { 0.0 }),
         with(&|_| 2.0),
         with(&|_| 0.0),
     ];
-    let mut pairs: Vec<(Vec<f64>, Vec<f64>)> =
-        patterns.into_iter().map(|p| (base.clone(), p)).collect();
-    // X shape: the first half of the answers up by one and the rest down, against the
-    // mirror image.
-    pairs.push((
-        with(&|i| if i < half { 1.0 } else { 0.0 }),
-        with(&|i| if i < half { 0.0 } else { 1.0 }),
-    ));
-    pairs.dedup();
+    let mut pairs: Vec<(Vec<f64>, Vec<f64>)> = Vec::new();
+    let candidates = patterns
+        .into_iter()
+        .map(|p| (base.clone(), p))
+        // X shape: the first half of the answers up by one and the rest down, against the
+        // mirror image.
+        .chain(std::iter::once((
+            with(&|i| if i < half { 1.0 } else { 0.0 }),
+            with(&|i| if i < half { 0.0 } else { 1.0 }),
+        )));
+    for pair in candidates {
+        if pair.0 != pair.1 && !pairs.contains(&pair) {
+            pairs.push(pair);
+        }
+    }
     pairs
 }
 

@@ -11,6 +11,8 @@
 //! Neighbouring inputs: counts differ by the query's sensitivity; score and query-answer
 //! vectors are StatDP's patterns (each answer moves by at most one); bits differ.
 
+pub mod sniper;
+
 use dp_audit::black_box::{BlackBoxConfig, StatisticalAudit, audit_finite, statdp_patterns};
 use dp_mechanisms::{
     DiscreteLaplace, DiscreteLaplaceMechanism, ExponentialMechanism, Laplace, Privacy,
