@@ -67,6 +67,12 @@ const INTERVAL_GRID: usize = 48;
 /// affects which event is chosen (power), never the validity of a bound.
 const RANKING_Z: f64 = 1.0;
 
+/// The pseudo-counts added to both sides when values are ordered by their estimated
+/// likelihood ratio `(count_large + m)/(count_small + m)`: one ordering per m, so that rare
+/// values (whose ratios are mostly noise) are pushed toward the middle in some orderings;
+/// the ranking runs choose among all their prefixes.
+const RATIO_PRIORS: [f64; 3] = [1.0, 10.0, 100.0];
+
 /// The most neighbouring pairs one audit takes (the pair index is part of the generator
 /// stream).
 pub const MAX_PAIRS: usize = 1 << 20;
@@ -810,7 +816,10 @@ fn best_finite_event(
     // length or a single value).
     let mut best: (f64, bool, Vec<u64>, Result<usize, u64>) =
         (f64::NEG_INFINITY, false, Vec::new(), Ok(0));
-    for swapped in [false, true] {
+    for (swapped, prior) in [false, true]
+        .into_iter()
+        .flat_map(|swapped| RATIO_PRIORS.map(|prior| (swapped, prior)))
+    {
         let (large, small) = if swapped { (b, a) } else { (a, b) };
         let (rank_large, rank_small) = if swapped {
             (&ranking.1, &ranking.0)
@@ -818,11 +827,12 @@ fn best_finite_event(
             (&ranking.0, &ranking.1)
         };
         // Values by decreasing smoothed likelihood ratio on the proposal runs; every
-        // prefix is a candidate, and so is every single value.
+        // prefix is a candidate, and so is every single value (once).
         let mut keyed: Vec<(f64, u64)> = values
             .iter()
             .map(|&v| {
-                let ratio = (count_of(large, v) as f64 + 1.0) / (count_of(small, v) as f64 + 1.0);
+                let ratio =
+                    (count_of(large, v) as f64 + prior) / (count_of(small, v) as f64 + prior);
                 (ratio, v)
             })
             .collect();
@@ -839,7 +849,7 @@ fn best_finite_event(
                 found = Some((prefix, Ok(i + 1)));
             }
             let single = scorer.score(vl, vs);
-            if single > found.map_or(best.0, |f| f.0) {
+            if prior == RATIO_PRIORS[0] && single > found.map_or(best.0, |f| f.0) {
                 found = Some((single, Err(v)));
             }
         }
