@@ -732,7 +732,7 @@ mod tests {
 
     /// Every broken entry is refuted at its claim, every correct one is not, and the
     /// positive control's certified bound is close to its exact ε. Claimed ε = 0.5 (the
-    /// noise-scale bug is invisible at ε = 1). Each audit: 10^5 runs per input and phase,
+    /// noise-scale bug is invisible at ε = 1). Each audit: 10^5 certification runs per input,
     /// confidence 0.99; a correct entry is wrongly refuted with probability ≤ 0.01 per
     /// audit, so the chance that any of the 7 correct ones fails on a given seed is ≤ 0.07,
     /// and the seed below is fixed.
@@ -760,8 +760,10 @@ mod tests {
 
     /// Measurement harness (not a check): the power of the auditor on every broken entry
     /// and the false-alarm rate on every correct one, over `SEEDS` seeded audits at 10^5
-    /// runs per input and phase and confidence 0.99, with the mean wall-clock time per
-    /// audit. Run with
+    /// certification runs per input (default selection runs) and confidence 0.99, with the
+    /// mean wall-clock time per audit and a summary (the entries whose true ε is exactly
+    /// twice the claim are the factor-2 exponential mechanism, the sensitivity off by 2
+    /// and the forgotten composition of two releases). Run with
     /// `cargo test --release -p lab --lib zoo::tests::measure_power -- --ignored --nocapture`
     /// (`ZOO_FILTER=NAME` restricts it to entries whose name contains NAME, `ZOO_EPSILON`
     /// sets the claimed ε, default 0.5).
@@ -775,6 +777,13 @@ mod tests {
             .ok()
             .and_then(|e| e.parse().ok())
             .unwrap_or(0.5);
+        const TWICE: [Zoo; 3] = [
+            Zoo::ExponentialNoFactorTwo,
+            Zoo::SensitivityOffByTwo,
+            Zoo::ForgottenComposition,
+        ];
+        // (refuted, audits) for 2× violations, all broken entries, correct entries.
+        let mut summary = [(0, 0); 3];
         println!("entry | broken | refuted/{SEEDS} | mean bound | min bound | mean seconds");
         for entry in Zoo::ALL.into_iter().filter(|e| e.name().contains(&filter)) {
             let mut refuted = 0;
@@ -794,6 +803,20 @@ mod tests {
                 entry.name(),
                 entry.broken()
             );
+            for (i, counts) in [TWICE.contains(&entry), entry.broken(), !entry.broken()]
+                .into_iter()
+                .zip(0..)
+            {
+                if counts {
+                    summary[i].0 += refuted;
+                    summary[i].1 += SEEDS as usize;
+                }
+            }
         }
+        let [twice, broken, correct] = summary;
+        println!(
+            "power on 2x violations {}/{}; broken entries refuted {}/{}; false alarms {}/{}",
+            twice.0, twice.1, broken.0, broken.1, correct.0, correct.1
+        );
     }
 }
