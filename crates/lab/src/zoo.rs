@@ -803,13 +803,11 @@ mod tests {
                 entry.name(),
                 entry.broken()
             );
-            for (i, counts) in [TWICE.contains(&entry), entry.broken(), !entry.broken()]
-                .into_iter()
-                .zip(0..)
-            {
-                if counts {
-                    summary[i].0 += refuted;
-                    summary[i].1 += SEEDS as usize;
+            let memberships = [TWICE.contains(&entry), entry.broken(), !entry.broken()];
+            for (tally, member) in summary.iter_mut().zip(memberships) {
+                if member {
+                    tally.0 += refuted;
+                    tally.1 += SEEDS as usize;
                 }
             }
         }
