@@ -7,22 +7,26 @@
 //! a lower confidence bound `p̲_a` on `P[M(a) ∈ E]` and an upper one `p̄_b` on
 //! `P[M(b) ∈ E]` give the lower bound `ε ≥ ln((p̲_a − δ)/p̄_b)`.
 //!
-//! **Selection is kept apart from certification.** The audit has two stages.
+//! **Selection is kept apart from certification.** The audit has three stages.
 //!
-//! 1. *Selection* (a pilot on every pair): the algorithm runs
-//!    [`BlackBoxConfig::selection_runs`] times on each input of every pair, half of them
-//!    to *propose* candidate events and the other half to *rank* them (a candidate
-//!    proposed and scored on the same runs would favour rare outputs that happened to fall
-//!    on one side). Each pair gets its best event and direction (a→b or b→a) and a score:
-//!    the bound that certification with [`BlackBoxConfig::runs`] runs would give if the
-//!    ranking frequencies (shrunk by one standard deviation) were the truth, so events are
-//!    chosen to maximize the *certified* bound, not the point estimate (a rare event with a
-//!    large ratio loses to a frequent one whose bound is higher).
-//! 2. *Certification*: the [`BlackBoxConfig::certified_pairs`] pairs with the highest
-//!    scores (K, default 1) run `runs` **fresh** times on each input, and their events get
-//!    exact Clopper–Pearson bounds.
+//! 1. *Screening* (only when there are more than [`FINALISTS_PER_CERTIFIED`]` · K` pairs,
+//!    K = [`BlackBoxConfig::certified_pairs`], default 1): a cheap pilot of
+//!    [`BlackBoxConfig::screening_runs`] runs per input on every pair, scored as below;
+//!    the best `FINALISTS_PER_CERTIFIED · K` pairs are the finalists (all pairs otherwise).
+//! 2. *Selection*: the algorithm runs [`BlackBoxConfig::selection_runs`] fresh times on
+//!    each input of every finalist, half of them to *propose* candidate events and the
+//!    other half to *rank* them (a candidate proposed and scored on the same runs would
+//!    favour rare outputs that happened to fall on one side). Each finalist gets its best
+//!    event and direction (a→b or b→a) and a score: the bound that certification with
+//!    [`BlackBoxConfig::runs`] runs would give, estimated from the ranking frequencies
+//!    with an allowance for their own noise, so events are chosen to maximize the
+//!    *certified* bound, not the point estimate (a rare event with a large ratio loses to
+//!    a frequent one whose bound is higher).
+//! 3. *Certification*: the K finalists with the highest scores run `runs` **fresh** times
+//!    on each input, and their events get exact Clopper–Pearson bounds.
 //!
-//! Which pairs and events are certified is a function of the selection runs alone, and the
+//! Which pairs and events are certified is a function of the screening and selection runs
+//! alone, and the
 //! certification runs are independent of them (separate generator streams), so,
 //! conditionally on the selection, each certified bound is an exact one-sided
 //! Clopper–Pearson bound. The only multiplicity is over what is certified: each of the
@@ -30,11 +34,12 @@
 //! probability at least `confidence` *all* reported bounds hold at once. Hence the reported
 //! [`StatisticalAudit::epsilon_lower_bound`] exceeds the algorithm's true ε with probability
 //! at most `1 − confidence`, whatever the algorithm: a correct mechanism raises a false
-//! alarm at most that often. Pairs that were only piloted cost runs but no confidence.
+//! alarm at most that often. Pairs that were only screened or selected cost runs but no
+//! confidence.
 //!
-//! Candidate events: for finite outputs ([`audit_finite`]), every single value and the
-//! top sets (values sorted by their estimated likelihood ratio on the proposal runs, every
-//! prefix: the empirical counterpart of DP-Sniper's likelihood-ratio threshold events,
+//! Candidate events: for finite outputs ([`audit_finite`]), the top sets (values sorted
+//! by their estimated likelihood ratio on the proposal runs, at three smoothing priors,
+//! every prefix: the empirical counterpart of DP-Sniper's likelihood-ratio threshold events,
 //! over the full output code); for real outputs ([`audit_real`]), the half-lines
 //! `{o ≤ t}`, `{o > t}` and the intervals `[t_i, t_j)` between quantiles of the pooled
 //! proposal samples. An algorithm whose output is a vector is audited through a fixed
@@ -62,10 +67,10 @@ const THRESHOLD_GRID: usize = 256;
 /// Quantile grid used for the interval events of real outputs (`O(grid²)` intervals).
 const INTERVAL_GRID: usize = 48;
 
-/// How far (in standard deviations of the ranking estimate) the ranking frequencies are
-/// shrunk toward no violation before the certified bound is projected from them. It only
-/// affects which event is chosen (power), never the validity of a bound.
-const RANKING_Z: f64 = 1.0;
+/// How many standard deviations of the ranking estimate the selection score allows for
+/// (besides the certification's own). It only affects which event is chosen (power),
+/// never the validity of a bound.
+const RANKING_Z: f64 = 2.0;
 
 /// The pseudo-counts added to both sides when values are ordered by their estimated
 /// likelihood ratio `(count_large + m)/(count_small + m)`: one ordering per m, so that rare
@@ -83,9 +88,14 @@ pub const MAX_PAIRS: usize = 1 << 20;
 pub struct BlackBoxConfig {
     /// Certification runs on each input of each certified pair.
     pub runs: u64,
-    /// Selection runs on each input of every pair (half propose events, half rank them);
-    /// [`BlackBoxConfig::new`] sets `max(runs/2, 2)`.
+    /// Selection runs on each input of every finalist pair (half propose events, half
+    /// rank them); [`BlackBoxConfig::new`] sets `max(runs, 2)`.
     pub selection_runs: u64,
+    /// Screening runs on each input of every pair when there are more than
+    /// [`FINALISTS_PER_CERTIFIED`]` · certified_pairs` pairs (half propose, half rank);
+    /// the best-scoring pairs become the finalists. [`BlackBoxConfig::new`] sets
+    /// `max(runs/8, 2)`.
+    pub screening_runs: u64,
     /// How many pairs (the best-scoring ones on the selection runs) are certified; 1 by
     /// default. The Bonferroni correction counts only these.
     pub certified_pairs: usize,
@@ -98,8 +108,8 @@ pub struct BlackBoxConfig {
 }
 
 impl BlackBoxConfig {
-    /// Validates a configuration with δ = 0, `max(runs/2, 2)` selection runs and one
-    /// certified pair.
+    /// Validates a configuration with δ = 0, `max(runs, 2)` selection runs,
+    /// `max(runs/8, 2)` screening runs and one certified pair.
     ///
     /// # Errors
     /// [`Error::ZeroTrials`] for `runs = 0`, [`Error::TooManyTrials`] above
@@ -116,7 +126,8 @@ impl BlackBoxConfig {
         }
         Ok(BlackBoxConfig {
             runs,
-            selection_runs: (runs / 2).max(2),
+            selection_runs: runs.max(2),
+            screening_runs: (runs / 8).max(2),
             certified_pairs: 1,
             confidence,
             delta: 0.0,
@@ -153,6 +164,24 @@ impl BlackBoxConfig {
         })
     }
 
+    /// The same configuration with `runs` screening runs per input of every pair.
+    ///
+    /// # Errors
+    /// [`Error::TooFewSelectionRuns`] below 2; [`Error::TooManyTrials`] above
+    /// [`MAX_TRIALS`].
+    pub fn with_screening_runs(self, runs: u64) -> Result<Self> {
+        if runs < 2 {
+            return Err(Error::TooFewSelectionRuns { runs });
+        }
+        if runs > MAX_TRIALS {
+            return Err(Error::TooManyTrials { trials: runs });
+        }
+        Ok(BlackBoxConfig {
+            screening_runs: runs,
+            ..self
+        })
+    }
+
     /// The same configuration certifying the `count` best-scoring pairs (all of them when
     /// there are fewer).
     ///
@@ -168,14 +197,14 @@ impl BlackBoxConfig {
         })
     }
 
-    /// Proposal runs per input and pair (the first half of the selection runs).
-    fn proposal_runs(&self) -> u64 {
-        self.selection_runs / 2
+    /// The selection stage of the finalists.
+    fn selection_stage(&self) -> Stage {
+        Stage::new(self.selection_runs, PROPOSAL, RANKING)
     }
 
-    /// Ranking runs per input and pair (the rest of the selection runs).
-    fn ranking_runs(&self) -> u64 {
-        self.selection_runs - self.proposal_runs()
+    /// The screening stage of every pair.
+    fn screening_stage(&self) -> Stage {
+        Stage::new(self.screening_runs, SCREEN_PROPOSAL, SCREEN_RANKING)
     }
 }
 
@@ -256,6 +285,9 @@ pub struct PairSelection {
     /// The projected certified bound the pair was ranked by (`-∞` when no event looked
     /// violating). An estimate, not a bound.
     pub score: f64,
+    /// Whether the pair reached the full selection (otherwise the event and score are the
+    /// screening stage's).
+    pub finalist: bool,
 }
 
 /// The outcome of a black-box audit.
@@ -272,8 +304,10 @@ pub struct StatisticalAudit {
     pub delta: f64,
     /// Certification runs per input of each certified pair.
     pub runs: u64,
-    /// Selection runs per input of every pair.
+    /// Selection runs per input of every finalist pair.
     pub selection_runs: u64,
+    /// Screening runs per input of every pair (0 when there was no screening: few pairs).
+    pub screening_runs: u64,
     /// Runs of the algorithm in all (selection and certification).
     pub total_runs: u64,
     /// The certified pairs, in input order.
@@ -344,14 +378,30 @@ where
         pairs,
         config,
         |pair, (a, b), scorer| {
-            let (n_prop, n_rank) = (config.proposal_runs(), config.ranking_runs());
+            let stage = scorer.stage;
             let proposal = (
-                count(a, Stream::new(pair, 0, PROPOSAL), n_prop),
-                count(b, Stream::new(pair, 1, PROPOSAL), n_prop),
+                count(
+                    a,
+                    Stream::new(pair, 0, stage.proposal_phase),
+                    stage.proposal_runs,
+                ),
+                count(
+                    b,
+                    Stream::new(pair, 1, stage.proposal_phase),
+                    stage.proposal_runs,
+                ),
             );
             let ranking = (
-                count(a, Stream::new(pair, 0, RANKING), n_rank),
-                count(b, Stream::new(pair, 1, RANKING), n_rank),
+                count(
+                    a,
+                    Stream::new(pair, 0, stage.ranking_phase),
+                    stage.ranking_runs,
+                ),
+                count(
+                    b,
+                    Stream::new(pair, 1, stage.ranking_phase),
+                    stage.ranking_runs,
+                ),
             );
             best_finite_event(&proposal, &ranking, scorer)
         },
@@ -421,14 +471,30 @@ where
         pairs,
         config,
         |pair, (a, b), scorer| {
-            let (n_prop, n_rank) = (config.proposal_runs(), config.ranking_runs());
+            let stage = scorer.stage;
             let proposal = (
-                draw(a, Stream::new(pair, 0, PROPOSAL), n_prop),
-                draw(b, Stream::new(pair, 1, PROPOSAL), n_prop),
+                draw(
+                    a,
+                    Stream::new(pair, 0, stage.proposal_phase),
+                    stage.proposal_runs,
+                ),
+                draw(
+                    b,
+                    Stream::new(pair, 1, stage.proposal_phase),
+                    stage.proposal_runs,
+                ),
             );
             let ranking = (
-                draw(a, Stream::new(pair, 0, RANKING), n_rank),
-                draw(b, Stream::new(pair, 1, RANKING), n_rank),
+                draw(
+                    a,
+                    Stream::new(pair, 0, stage.ranking_phase),
+                    stage.ranking_runs,
+                ),
+                draw(
+                    b,
+                    Stream::new(pair, 1, stage.ranking_phase),
+                    stage.ranking_runs,
+                ),
             );
             best_real_event(&proposal, &ranking, scorer)
         },
@@ -492,6 +558,32 @@ pub fn statdp_patterns(len: usize) -> Vec<(Vec<f64>, Vec<f64>)> {
 const PROPOSAL: u64 = 0;
 const CERTIFICATION: u64 = 1;
 const RANKING: u64 = 2;
+const SCREEN_PROPOSAL: u64 = 3;
+const SCREEN_RANKING: u64 = 4;
+
+/// How many pairs per certified pair go on from screening to the full selection.
+pub const FINALISTS_PER_CERTIFIED: usize = 2;
+
+/// One selection stage: runs per input for proposing and ranking, and their phases.
+#[derive(Debug, Clone, Copy)]
+struct Stage {
+    proposal_runs: u64,
+    ranking_runs: u64,
+    proposal_phase: u64,
+    ranking_phase: u64,
+}
+
+impl Stage {
+    /// `runs` per input, the first half proposing and the rest ranking.
+    fn new(runs: u64, proposal_phase: u64, ranking_phase: u64) -> Self {
+        Stage {
+            proposal_runs: runs / 2,
+            ranking_runs: runs - runs / 2,
+            proposal_phase,
+            ranking_phase,
+        }
+    }
+}
 
 /// The generator stream of (pair, side, phase); chunk `c` uses stream `base + c`.
 #[derive(Debug, Clone, Copy)]
@@ -499,10 +591,10 @@ struct Stream(u64);
 
 impl Stream {
     /// Streams: 2^40 chunks per (pair, side, phase) are far more than [`MAX_TRIALS`] runs
-    /// need, and pairs are below [`MAX_PAIRS`] = 2^20, so distinct triples never share a
-    /// stream.
+    /// need, phases are below 8 and pairs below [`MAX_PAIRS`] = 2^20, so distinct triples
+    /// never share a stream.
     fn new(pair: usize, side: u64, phase: u64) -> Self {
-        Stream(((pair as u64) << 43) | (side << 42) | (phase << 40))
+        Stream(((pair as u64) << 44) | (side << 43) | (phase << 40))
     }
 }
 
@@ -537,35 +629,66 @@ where
     // `1 − 2·level`.
     let level = (1.0 - config.confidence) / (2.0 * certified as f64);
     let interval_confidence = 1.0 - 2.0 * level;
-    let scorer = Scorer {
-        ranking_runs: config.ranking_runs(),
+    let z = normal_quantile(1.0 - level);
+    let scorer = |stage: Stage| Scorer {
+        stage,
         runs: config.runs,
-        z: normal_quantile(1.0 - level),
+        z,
         delta: config.delta,
     };
-    let selection: Vec<PairSelection> = pairs
+    let select_pair = |index: usize, stage: Stage, finalist: bool| {
+        let (a, b) = &pairs[index];
+        let (swapped, event, score) = select(index, (a, b), &scorer(stage));
+        PairSelection {
+            pair: index,
+            swapped,
+            event,
+            score,
+            finalist,
+        }
+    };
+    // The best `count` pairs by score (ties to the lower index), in input order.
+    let best = |selection: &[PairSelection], count: usize| {
+        let mut order: Vec<usize> = (0..selection.len()).collect();
+        order.sort_by(|&x, &y| {
+            selection[y]
+                .score
+                .total_cmp(&selection[x].score)
+                .then(x.cmp(&y))
+        });
+        order.truncate(count);
+        order.sort_unstable();
+        order
+    };
+    let finalists = certified.saturating_mul(FINALISTS_PER_CERTIFIED);
+    let screened = pairs.len() > finalists;
+    let mut selection: Vec<PairSelection> = if screened {
+        (0..pairs.len())
+            .map(|index| select_pair(index, config.screening_stage(), false))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let finalist_indices: Vec<usize> = if screened {
+        best(&selection, finalists)
+    } else {
+        (0..pairs.len()).collect()
+    };
+    for &index in &finalist_indices {
+        let entry = select_pair(index, config.selection_stage(), true);
+        match selection.get_mut(index) {
+            Some(slot) => *slot = entry,
+            None => selection.push(entry),
+        }
+    }
+    let finalist_selection: Vec<PairSelection> = finalist_indices
         .iter()
-        .enumerate()
-        .map(|(index, (a, b))| {
-            let (swapped, event, score) = select(index, (a, b), &scorer);
-            PairSelection {
-                pair: index,
-                swapped,
-                event,
-                score,
-            }
-        })
+        .map(|&index| selection[index].clone())
         .collect();
-    // The best `certified` scores (ties to the lower index), certified in input order.
-    let mut order: Vec<usize> = (0..pairs.len()).collect();
-    order.sort_by(|&x, &y| {
-        selection[y]
-            .score
-            .total_cmp(&selection[x].score)
-            .then(x.cmp(&y))
-    });
-    order.truncate(certified);
-    order.sort_unstable();
+    let order: Vec<usize> = best(&finalist_selection, certified)
+        .into_iter()
+        .map(|i| finalist_indices[i])
+        .collect();
     let mut results = Vec::with_capacity(certified);
     for index in order {
         let chosen = &selection[index];
@@ -589,8 +712,13 @@ where
             epsilon_lower_bound: epsilon_bound(large_lower, small_upper, config.delta),
         });
     }
-    let total_runs = (pairs.len() as u64)
-        .saturating_mul(2 * config.selection_runs)
+    let screening_total = if screened {
+        (pairs.len() as u64).saturating_mul(2 * config.screening_runs)
+    } else {
+        0
+    };
+    let total_runs = screening_total
+        .saturating_add((finalist_indices.len() as u64).saturating_mul(2 * config.selection_runs))
         .saturating_add((certified as u64).saturating_mul(2 * config.runs));
     Ok(StatisticalAudit {
         epsilon_lower_bound: results
@@ -601,6 +729,7 @@ where
         delta: config.delta,
         runs: config.runs,
         selection_runs: config.selection_runs,
+        screening_runs: if screened { config.screening_runs } else { 0 },
         total_runs,
         pairs: results,
         selection,
@@ -758,8 +887,8 @@ fn count_of(counts: &Counts, value: u64) -> u64 {
 /// The selection score: the bound certification would give.
 #[derive(Debug, Clone, Copy)]
 struct Scorer {
-    /// Ranking runs per input.
-    ranking_runs: u64,
+    /// The selection stage (its ranking runs per input set the ranking uncertainty).
+    stage: Stage,
     /// Certification runs per input.
     runs: u64,
     /// The normal quantile of one certified one-sided bound.
@@ -770,15 +899,19 @@ struct Scorer {
 
 impl Scorer {
     /// The (uncertified) score of an event hit `large` and `small` times in the ranking
-    /// runs: the frequencies are shrunk by [`RANKING_Z`] standard deviations (Wilson
-    /// bounds, which keep rare events with a handful of hits from looking violating), then
-    /// `ln((p̲ − δ)/p̄)` is evaluated with Wilson bounds at the certification size and
-    /// level. Monotone in both counts, so it tracks the certified Clopper–Pearson bound.
+    /// runs: `ln((p̲ − δ)/p̄)` with Wilson bounds around the ranking frequencies whose
+    /// width combines the certification's own uncertainty (`z` at `runs`) with the ranking
+    /// estimate's ([`RANKING_Z`] standard deviations at the stage's ranking runs): Wilson bounds at
+    /// the normal quantile `z` and the effective size `n` with
+    /// `z²/n = RANKING_Z²/ranking_runs + z²/runs`. The ranking term keeps rare events,
+    /// whose few hits make their ratios mostly noise, from winning the selection on luck;
+    /// the certification term makes the score track the certified Clopper–Pearson bound.
     fn score(&self, large: u64, small: u64) -> f64 {
-        let low = wilson(large, self.ranking_runs, -RANKING_Z);
-        let high = wilson(small, self.ranking_runs, RANKING_Z);
-        let low = wilson_at(low, self.runs, -self.z);
-        let high = wilson_at(high, self.runs, self.z);
+        let n_rank = self.stage.ranking_runs as f64;
+        let z2 = self.z * self.z;
+        let effective = z2 / (RANKING_Z * RANKING_Z / n_rank + z2 / self.runs as f64);
+        let low = wilson_at(large as f64 / n_rank, effective, -self.z);
+        let high = wilson_at(small as f64 / n_rank, effective, self.z);
         if low - self.delta <= 0.0 || high <= 0.0 {
             f64::NEG_INFINITY
         } else {
@@ -787,22 +920,17 @@ impl Scorer {
     }
 }
 
-/// The Wilson score bound for `hits` in `runs` (lower for `z < 0`, upper for `z > 0`).
-fn wilson(hits: u64, runs: u64, z: f64) -> f64 {
-    wilson_at(hits as f64 / runs as f64, runs, z)
-}
-
-/// The Wilson score bound at frequency `p` in `runs` runs.
-fn wilson_at(p: f64, runs: u64, z: f64) -> f64 {
-    let n = runs as f64;
+/// The Wilson score bound at frequency `p` in `n` runs (lower for `z < 0`, upper for
+/// `z > 0`).
+fn wilson_at(p: f64, n: f64, z: f64) -> f64 {
     let z2 = z * z;
     let center = p + z2 / (2.0 * n);
     let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     ((center + spread) / (1.0 + z2 / n)).clamp(0.0, 1.0)
 }
 
-/// The best single value or top set, in either direction: candidates from the proposal
-/// counts, ranked on the ranking counts.
+/// The best top set, in either direction: candidates from the proposal counts, ranked on
+/// the ranking counts.
 fn best_finite_event(
     proposal: &(Counts, Counts),
     ranking: &(Counts, Counts),
@@ -813,9 +941,8 @@ fn best_finite_event(
     values.sort_unstable();
     values.dedup();
     // The best candidate: (score, swapped, the value order of its direction, prefix
-    // length or a single value).
-    let mut best: (f64, bool, Vec<u64>, Result<usize, u64>) =
-        (f64::NEG_INFINITY, false, Vec::new(), Ok(0));
+    // length).
+    let mut best: (f64, bool, Vec<u64>, usize) = (f64::NEG_INFINITY, false, Vec::new(), 0);
     for (swapped, prior) in [false, true]
         .into_iter()
         .flat_map(|swapped| RATIO_PRIORS.map(|prior| (swapped, prior)))
@@ -827,7 +954,8 @@ fn best_finite_event(
             (&ranking.0, &ranking.1)
         };
         // Values by decreasing smoothed likelihood ratio on the proposal runs; every
-        // prefix is a candidate, and so is every single value (once).
+        // prefix is a candidate (a single value in the middle of the order, the other
+        // natural candidate, is a rare event whose ranking score is mostly luck).
         let mut keyed: Vec<(f64, u64)> = values
             .iter()
             .map(|&v| {
@@ -839,34 +967,26 @@ fn best_finite_event(
         keyed.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
         let order: Vec<u64> = keyed.into_iter().map(|(_, v)| v).collect();
         let (mut hits_large, mut hits_small) = (0, 0);
-        let mut found: Option<(f64, Result<usize, u64>)> = None;
+        let mut found: Option<(f64, usize)> = None;
         for (i, &v) in order.iter().enumerate() {
-            let (vl, vs) = (count_of(rank_large, v), count_of(rank_small, v));
-            hits_large += vl;
-            hits_small += vs;
+            hits_large += count_of(rank_large, v);
+            hits_small += count_of(rank_small, v);
             let prefix = scorer.score(hits_large, hits_small);
             if prefix > found.map_or(best.0, |f| f.0) {
-                found = Some((prefix, Ok(i + 1)));
-            }
-            let single = scorer.score(vl, vs);
-            if prior == RATIO_PRIORS[0] && single > found.map_or(best.0, |f| f.0) {
-                found = Some((single, Err(v)));
+                found = Some((prefix, i + 1));
             }
         }
         if let Some((score, which)) = found {
             best = (score, swapped, order, which);
         }
     }
-    let (score, swapped, order, which) = best;
+    let (score, swapped, order, len) = best;
     if score == f64::NEG_INFINITY {
         // Nothing looks violating: the most frequent value of the first input.
         let fallback = a.iter().max_by_key(|&&(_, c)| c).map_or(0, |&(v, _)| v);
         return (false, Event::Values(vec![fallback]), score);
     }
-    let mut event = match which {
-        Ok(len) => order[..len].to_vec(),
-        Err(v) => vec![v],
-    };
+    let mut event = order[..len].to_vec();
     // Sorted, for membership by binary search during certification.
     event.sort_unstable();
     (swapped, Event::Values(event), score)

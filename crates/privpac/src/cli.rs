@@ -108,10 +108,14 @@ pub(crate) struct AuditArgs {
     /// choose the event).
     #[arg(long, default_value_t = 100_000)]
     pub(crate) runs: u64,
-    /// Selection runs per input of every neighbouring pair (half propose events, half rank
-    /// them); default: half of `--runs`.
+    /// Selection runs per input of every finalist pair (half propose events, half rank
+    /// them); default: `--runs`.
     #[arg(long)]
     pub(crate) selection_runs: Option<u64>,
+    /// Screening runs per input of every pair, when there are more pairs than finalists
+    /// (2 per certified pair); default: an eighth of `--runs`.
+    #[arg(long)]
+    pub(crate) screening_runs: Option<u64>,
     /// How many pairs, the best on the selection runs, are certified (the confidence is
     /// split over these only).
     #[arg(long, default_value_t = 1)]
