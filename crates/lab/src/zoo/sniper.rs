@@ -37,6 +37,9 @@ pub const SNIPER_CONFIDENCE: f64 = 0.9;
 /// is 20 at ε = 0.1, so a bin is a quarter of it).
 const SVT3_BIN: f64 = 5.0;
 
+/// An input vector with the coordinate of the output that is audited.
+type Coordinate = (Vec<f64>, usize);
+
 /// One mechanism of DP-Sniper's evaluation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -167,12 +170,12 @@ impl SniperMechanism {
                 };
                 let noise = Laplace::new(scale)?;
                 // Every coordinate of every pair is a candidate family.
-                let coordinates: Vec<((Vec<f64>, usize), (Vec<f64>, usize))> = pairs
+                let coordinates: Vec<(Coordinate, Coordinate)> = pairs
                     .iter()
                     .flat_map(|(a, b)| (0..a.len()).map(|j| ((a.clone(), j), (b.clone(), j))))
                     .collect();
                 audit_real(
-                    |(counts, j): &(Vec<f64>, usize), rng: &mut ChaCha8Rng| {
+                    |(counts, j): &Coordinate, rng: &mut ChaCha8Rng| {
                         let mut kept = f64::NAN;
                         for (i, c) in counts.iter().enumerate() {
                             let noisy = c + noise.sample(rng);
