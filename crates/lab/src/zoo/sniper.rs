@@ -344,7 +344,8 @@ mod tests {
     /// with
     /// `cargo test --release -p lab --lib zoo::sniper::tests::compare -- --ignored --nocapture`;
     /// `SNIPER_RUNS` sets our certification runs per input (default 10^7),
-    /// `SNIPER_SELECTION` the selection runs per input and pair (default 10^6),
+    /// `SNIPER_SELECTION` the selection runs per input of each finalist (default 10^7),
+    /// `SNIPER_SCREENING` the screening runs per input of every pair (default 1.25·10^6),
     /// `SNIPER_FILTER` restricts the mechanisms by name, `SNIPER_SEED` the seed (2021).
     #[test]
     #[ignore = "measurement harness; prints the DP-Sniper comparison"]
@@ -357,16 +358,20 @@ mod tests {
                 .unwrap_or(default)
         };
         let runs = env("SNIPER_RUNS", 10_000_000);
-        let selection = env("SNIPER_SELECTION", 1_000_000);
+        let selection = env("SNIPER_SELECTION", 10_000_000);
+        let screening = env("SNIPER_SCREENING", 1_250_000);
         let seed = env("SNIPER_SEED", 2021);
         let filter = std::env::var("SNIPER_FILTER").unwrap_or_default();
         let config = BlackBoxConfig::new(runs, SNIPER_CONFIDENCE, seed)
             .unwrap()
             .with_selection_runs(selection)
+            .unwrap()
+            .with_screening_runs(screening)
             .unwrap();
         println!(
             "claimed eps = {SNIPER_EPSILON}, confidence {SNIPER_CONFIDENCE}, {runs} certification \
-             runs per input, {selection} selection runs per input and pair, seed {seed}"
+             runs per input, {selection} selection runs per input of each finalist, {screening} \
+             screening runs per input of every pair, seed {seed}"
         );
         println!(
             "mechanism | DP-Sniper (logistic / MLP) | DP-Sniper runs | ours | our runs | ours >= both | seconds"
