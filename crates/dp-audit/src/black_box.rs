@@ -7,33 +7,53 @@
 //! a lower confidence bound `p̲_a` on `P[M(a) ∈ E]` and an upper one `p̄_b` on
 //! `P[M(b) ∈ E]` give the lower bound `ε ≥ ln((p̲_a − δ)/p̄_b)`.
 //!
-//! **Selection is kept apart from certification.** For each pair the algorithm runs
-//! `runs` times on each input to *propose* candidate events, `runs` more times to *rank*
-//! them (a candidate proposed and scored on the same runs would favour rare outputs that
-//! happened to fall on one side), and picks the event and direction (a→b or b→a) that
-//! looks most violating; then it runs `runs` fresh times on each input to *certify* that
-//! one event with exact Clopper–Pearson bounds. Events are never certified on the data that
-//! chose them, so the only multiplicity is one event per pair: each of the `2·P` one-sided
-//! bounds (P pairs) is taken at level `(1 − confidence)/(2P)` (Bonferroni), and with
+//! **Selection is kept apart from certification.** The audit has three stages.
+//!
+//! 1. *Screening* (only when there are more than [`FINALISTS_PER_CERTIFIED`]` · K` pairs,
+//!    K = [`BlackBoxConfig::certified_pairs`], default 1): a cheap pilot of
+//!    [`BlackBoxConfig::screening_runs`] runs per input on every pair, scored as below;
+//!    the best `FINALISTS_PER_CERTIFIED · K` pairs are the finalists (all pairs otherwise).
+//! 2. *Selection*: the algorithm runs [`BlackBoxConfig::selection_runs`] fresh times on
+//!    each input of every finalist, half of them to *propose* candidate events and the
+//!    other half to *rank* them (a candidate proposed and scored on the same runs would
+//!    favour rare outputs that happened to fall on one side). Each finalist gets its best
+//!    event and direction (a→b or b→a) and a score: the bound that certification with
+//!    [`BlackBoxConfig::runs`] runs would give, estimated from the ranking frequencies
+//!    with an allowance for their own noise, so events are chosen to maximize the
+//!    *certified* bound, not the point estimate (a rare event with a large ratio loses to
+//!    a frequent one whose bound is higher).
+//! 3. *Certification*: the K finalists with the highest scores run `runs` **fresh** times
+//!    on each input, and their events get exact Clopper–Pearson bounds.
+//!
+//! Which pairs and events are certified is a function of the screening and selection runs
+//! alone, and the
+//! certification runs are independent of them (separate generator streams), so,
+//! conditionally on the selection, each certified bound is an exact one-sided
+//! Clopper–Pearson bound. The only multiplicity is over what is certified: each of the
+//! `2K` one-sided bounds is taken at level `(1 − confidence)/(2K)` (Bonferroni), and with
 //! probability at least `confidence` *all* reported bounds hold at once. Hence the reported
 //! [`StatisticalAudit::epsilon_lower_bound`] exceeds the algorithm's true ε with probability
 //! at most `1 − confidence`, whatever the algorithm: a correct mechanism raises a false
-//! alarm at most that often.
+//! alarm at most that often. Pairs that were only screened or selected cost runs but no
+//! confidence.
 //!
-//! Candidate events: for finite outputs ([`audit_finite`]), every single value and the
-//! top sets (values sorted by their estimated likelihood ratio, every prefix); for
-//! real outputs ([`audit_real`]), the half-lines `{o ≤ t}`, `{o > t}` and the intervals
-//! `[t_i, t_j)` between quantiles of the pooled selection samples.
+//! Candidate events: for finite outputs ([`audit_finite`]), the top sets (values sorted
+//! by their estimated likelihood ratio on the proposal runs, at three smoothing priors,
+//! every prefix: the empirical counterpart of DP-Sniper's likelihood-ratio threshold events,
+//! over the full output code); for real outputs ([`audit_real`]), the half-lines
+//! `{o ≤ t}`, `{o > t}` and the intervals `[t_i, t_j)` between quantiles of the pooled
+//! proposal samples. An algorithm whose output is a vector is audited through a fixed
+//! encoding of it (a finite code or a real feature chosen before any run); several
+//! encodings of one pair can be passed as several pairs, and the pilot picks among them.
 //!
 //! Runs are split into fixed chunks whose generators are derived from the seed, the pair,
 //! the input, the phase and the chunk index (ChaCha8 streams), so results do not depend on
 //! the number of threads.
 
-use std::collections::HashMap;
-
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use statrs::distribution::{ContinuousCDF, Normal};
 
 use crate::error::{Error, Result};
 use crate::statistical::{MAX_TRIALS, clopper_pearson};
@@ -47,16 +67,38 @@ const THRESHOLD_GRID: usize = 256;
 /// Quantile grid used for the interval events of real outputs (`O(grid²)` intervals).
 const INTERVAL_GRID: usize = 48;
 
-/// The normal quantile of the Wilson bounds in the (uncertified) ranking score.
-const SELECTION_Z: f64 = 2.576;
+/// How many standard deviations of the ranking estimate the selection score allows for
+/// (besides the certification's own). It only affects which event is chosen (power),
+/// never the validity of a bound.
+const RANKING_Z: f64 = 2.0;
 
-/// How to audit: runs per input and phase, confidence, δ and seed.
+/// The pseudo-counts added to both sides when values are ordered by their estimated
+/// likelihood ratio `(count_large + m)/(count_small + m)`: one ordering per m, so that rare
+/// values (whose ratios are mostly noise) are pushed toward the middle in some orderings;
+/// the ranking runs choose among all their prefixes.
+const RATIO_PRIORS: [f64; 3] = [1.0, 10.0, 100.0];
+
+/// The most neighbouring pairs one audit takes (the pair index is part of the generator
+/// stream).
+pub const MAX_PAIRS: usize = 1 << 20;
+
+/// How to audit: runs per input and stage, what is certified, confidence, δ and seed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct BlackBoxConfig {
-    /// Runs of the algorithm on each input of each pair, in each phase (proposal, ranking
-    /// and certification): `6·runs` runs per pair in all.
+    /// Certification runs on each input of each certified pair.
     pub runs: u64,
+    /// Selection runs on each input of every finalist pair (half propose events, half
+    /// rank them); [`BlackBoxConfig::new`] sets `max(runs, 2)`.
+    pub selection_runs: u64,
+    /// Screening runs on each input of every pair when there are more than
+    /// [`FINALISTS_PER_CERTIFIED`]` · certified_pairs` pairs (half propose, half rank);
+    /// the best-scoring pairs become the finalists. [`BlackBoxConfig::new`] sets
+    /// `max(runs/8, 2)`.
+    pub screening_runs: u64,
+    /// How many pairs (the best-scoring ones on the selection runs) are certified; 1 by
+    /// default. The Bonferroni correction counts only these.
+    pub certified_pairs: usize,
     /// The probability that every reported bound holds (for example 0.95).
     pub confidence: f64,
     /// The δ at which ε is bounded (0 for pure differential privacy).
@@ -66,7 +108,8 @@ pub struct BlackBoxConfig {
 }
 
 impl BlackBoxConfig {
-    /// Validates a configuration with δ = 0.
+    /// Validates a configuration with δ = 0, `max(runs, 2)` selection runs,
+    /// `max(runs/8, 2)` screening runs and one certified pair.
     ///
     /// # Errors
     /// [`Error::ZeroTrials`] for `runs = 0`, [`Error::TooManyTrials`] above
@@ -83,6 +126,9 @@ impl BlackBoxConfig {
         }
         Ok(BlackBoxConfig {
             runs,
+            selection_runs: runs.max(2),
+            screening_runs: (runs / 8).max(2),
+            certified_pairs: 1,
             confidence,
             delta: 0.0,
             seed,
@@ -98,6 +144,67 @@ impl BlackBoxConfig {
             return Err(Error::InvalidDelta { value: delta });
         }
         Ok(BlackBoxConfig { delta, ..self })
+    }
+
+    /// The same configuration with `runs` selection runs per input of every pair.
+    ///
+    /// # Errors
+    /// [`Error::TooFewSelectionRuns`] below 2 (one to propose, one to rank);
+    /// [`Error::TooManyTrials`] above [`MAX_TRIALS`].
+    pub fn with_selection_runs(self, runs: u64) -> Result<Self> {
+        if runs < 2 {
+            return Err(Error::TooFewSelectionRuns { runs });
+        }
+        if runs > MAX_TRIALS {
+            return Err(Error::TooManyTrials { trials: runs });
+        }
+        Ok(BlackBoxConfig {
+            selection_runs: runs,
+            ..self
+        })
+    }
+
+    /// The same configuration with `runs` screening runs per input of every pair.
+    ///
+    /// # Errors
+    /// [`Error::TooFewSelectionRuns`] below 2; [`Error::TooManyTrials`] above
+    /// [`MAX_TRIALS`].
+    pub fn with_screening_runs(self, runs: u64) -> Result<Self> {
+        if runs < 2 {
+            return Err(Error::TooFewSelectionRuns { runs });
+        }
+        if runs > MAX_TRIALS {
+            return Err(Error::TooManyTrials { trials: runs });
+        }
+        Ok(BlackBoxConfig {
+            screening_runs: runs,
+            ..self
+        })
+    }
+
+    /// The same configuration certifying the `count` best-scoring pairs (all of them when
+    /// there are fewer).
+    ///
+    /// # Errors
+    /// [`Error::ZeroCertifiedPairs`] for 0.
+    pub fn with_certified_pairs(self, count: usize) -> Result<Self> {
+        if count == 0 {
+            return Err(Error::ZeroCertifiedPairs);
+        }
+        Ok(BlackBoxConfig {
+            certified_pairs: count,
+            ..self
+        })
+    }
+
+    /// The selection stage of the finalists.
+    fn selection_stage(&self) -> Stage {
+        Stage::new(self.selection_runs, PROPOSAL, RANKING)
+    }
+
+    /// The screening stage of every pair.
+    fn screening_stage(&self) -> Stage {
+        Stage::new(self.screening_runs, SCREEN_PROPOSAL, SCREEN_RANKING)
     }
 }
 
@@ -165,21 +272,48 @@ pub struct PairAudit {
     pub epsilon_lower_bound: f64,
 }
 
+/// The selection-stage result for one neighbouring pair (uncertified).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct PairSelection {
+    /// The index of the pair in the input list.
+    pub pair: usize,
+    /// Whether the event looked violating in the direction b → a.
+    pub swapped: bool,
+    /// The best event on the ranking runs.
+    pub event: Event,
+    /// The projected certified bound the pair was ranked by (`-∞` when no event looked
+    /// violating). An estimate, not a bound.
+    pub score: f64,
+    /// Whether the pair reached the full selection (otherwise the event and score are the
+    /// screening stage's).
+    pub finalist: bool,
+}
+
 /// The outcome of a black-box audit.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct StatisticalAudit {
-    /// The largest certified lower bound on ε over all pairs (0 when none is positive).
-    /// With probability at least [`Self::confidence`] it does not exceed the true ε.
+    /// The largest certified lower bound on ε over the certified pairs (0 when none is
+    /// positive). With probability at least [`Self::confidence`] it does not exceed the
+    /// true ε.
     pub epsilon_lower_bound: f64,
     /// The simultaneous confidence of all bounds.
     pub confidence: f64,
     /// The δ the bound is for.
     pub delta: f64,
-    /// Runs per input and phase.
+    /// Certification runs per input of each certified pair.
     pub runs: u64,
-    /// One entry per pair, in input order.
+    /// Selection runs per input of every finalist pair.
+    pub selection_runs: u64,
+    /// Screening runs per input of every pair (0 when there was no screening: few pairs).
+    pub screening_runs: u64,
+    /// Runs of the algorithm in all (selection and certification).
+    pub total_runs: u64,
+    /// The certified pairs, in input order.
     pub pairs: Vec<PairAudit>,
+    /// The selection result of every pair, in input order.
+    pub selection: Vec<PairSelection>,
 }
 
 impl StatisticalAudit {
@@ -190,7 +324,7 @@ impl StatisticalAudit {
     }
 
     /// A certified lower bound on δ(ε) at `epsilon`, valid at the same confidence:
-    /// `max(0, max_pairs (p̲_large − e^ε·p̄_small))`.
+    /// `max(0, max_pairs (p̲_large − e^ε·p̄_small))` over the certified pairs.
     pub fn delta_lower_bound(&self, epsilon: f64) -> f64 {
         self.pairs
             .iter()
@@ -203,7 +337,8 @@ impl StatisticalAudit {
 /// pairs. `mechanism(input, rng)` runs the algorithm once.
 ///
 /// # Errors
-/// [`Error::NoPairs`] for an empty pair list; the errors of [`clopper_pearson`].
+/// [`Error::NoPairs`] for an empty pair list, [`Error::TooManyDatasets`] above
+/// [`MAX_PAIRS`]; the errors of [`clopper_pearson`].
 ///
 /// # Example
 /// Randomized response claiming ε = 0.5 but flipping with the probability of ε = 1 is
@@ -233,33 +368,61 @@ where
     I: Sync,
     M: Fn(&I, &mut ChaCha8Rng) -> u64 + Sync,
 {
-    audit(pairs, config, |pair, (a, b)| {
-        let count = |input: &I, side: u64, phase: u64| {
-            collect(
-                config,
-                pair,
-                side,
-                phase,
-                |rng, out: &mut HashMap<u64, u64>| {
-                    *out.entry(mechanism(input, rng)).or_insert(0) += 1;
-                },
-            )
-        };
-        let proposal = (count(a, 0, 0), count(b, 1, 0));
-        let ranking = (count(a, 0, 2), count(b, 1, 2));
-        let (swapped, event) = best_finite_event(&proposal, &ranking, config)?;
-        let (cert_a, cert_b) = (count(a, 0, 1), count(b, 1, 1));
-        let Event::Values(values) = &event else {
-            return Err(Error::NoPairs); // unreachable: finite events are value sets
-        };
-        let hits = |counts: &HashMap<u64, u64>| -> u64 {
-            values
-                .iter()
-                .map(|v| counts.get(v).copied().unwrap_or(0))
-                .sum()
-        };
-        Ok((swapped, event.clone(), hits(&cert_a), hits(&cert_b)))
-    })
+    let count = |input: &I, stream: Stream, runs: u64| -> Counts {
+        collect(config.seed, stream, runs, |rng, out: &mut FiniteCounts| {
+            out.raw.push(mechanism(input, rng));
+        })
+        .counts
+    };
+    audit(
+        pairs,
+        config,
+        |pair, (a, b), scorer| {
+            let stage = scorer.stage;
+            let proposal = (
+                count(
+                    a,
+                    Stream::new(pair, 0, stage.proposal_phase),
+                    stage.proposal_runs,
+                ),
+                count(
+                    b,
+                    Stream::new(pair, 1, stage.proposal_phase),
+                    stage.proposal_runs,
+                ),
+            );
+            let ranking = (
+                count(
+                    a,
+                    Stream::new(pair, 0, stage.ranking_phase),
+                    stage.ranking_runs,
+                ),
+                count(
+                    b,
+                    Stream::new(pair, 1, stage.ranking_phase),
+                    stage.ranking_runs,
+                ),
+            );
+            best_finite_event(&proposal, &ranking, scorer)
+        },
+        |pair, (a, b), event| {
+            let Event::Values(values) = event else {
+                return (0, 0); // finite audits only propose value sets
+            };
+            let hits = |input: &I, side: u64| {
+                collect(
+                    config.seed,
+                    Stream::new(pair, side, CERTIFICATION),
+                    config.runs,
+                    |rng, out: &mut Hits| {
+                        out.0 += u64::from(values.binary_search(&mechanism(input, rng)).is_ok());
+                    },
+                )
+                .0
+            };
+            (hits(a, 0), hits(b, 1))
+        },
+    )
 }
 
 /// Audits an algorithm with real-valued outputs on the given neighbouring pairs, with
@@ -267,7 +430,8 @@ where
 /// outputs fall in no event.
 ///
 /// # Errors
-/// [`Error::NoPairs`] for an empty pair list; the errors of [`clopper_pearson`].
+/// [`Error::NoPairs`] for an empty pair list, [`Error::TooManyDatasets`] above
+/// [`MAX_PAIRS`]; the errors of [`clopper_pearson`].
 ///
 /// # Example
 /// A Laplace mechanism for a sensitivity-1 count claiming ε = 1 but adding noise of scale
@@ -295,33 +459,69 @@ where
     I: Sync,
     M: Fn(&I, &mut ChaCha8Rng) -> f64 + Sync,
 {
-    audit(pairs, config, |pair, (a, b)| {
-        let draw = |input: &I, side: u64, phase: u64| {
-            let mut samples = collect(config, pair, side, phase, |rng, out: &mut Vec<f64>| {
-                out.push(mechanism(input, rng));
-            });
-            samples.retain(|o| !o.is_nan());
-            samples.sort_by(f64::total_cmp);
-            samples
-        };
-        let proposal = (draw(a, 0, 0), draw(b, 1, 0));
-        let ranking = (draw(a, 0, 2), draw(b, 1, 2));
-        let (swapped, event) = best_real_event(&proposal, &ranking, config)?;
-        let (cert_a, cert_b) = (draw(a, 0, 1), draw(b, 1, 1));
-        let hits = |samples: &[f64]| samples.iter().filter(|&&o| event.contains_real(o)).count();
-        Ok((
-            swapped,
-            event.clone(),
-            hits(&cert_a) as u64,
-            hits(&cert_b) as u64,
-        ))
-    })
+    let draw = |input: &I, stream: Stream, runs: u64| {
+        let mut samples = collect(config.seed, stream, runs, |rng, out: &mut Vec<f64>| {
+            out.push(mechanism(input, rng));
+        });
+        samples.retain(|o| !o.is_nan());
+        samples.sort_by(f64::total_cmp);
+        samples
+    };
+    audit(
+        pairs,
+        config,
+        |pair, (a, b), scorer| {
+            let stage = scorer.stage;
+            let proposal = (
+                draw(
+                    a,
+                    Stream::new(pair, 0, stage.proposal_phase),
+                    stage.proposal_runs,
+                ),
+                draw(
+                    b,
+                    Stream::new(pair, 1, stage.proposal_phase),
+                    stage.proposal_runs,
+                ),
+            );
+            let ranking = (
+                draw(
+                    a,
+                    Stream::new(pair, 0, stage.ranking_phase),
+                    stage.ranking_runs,
+                ),
+                draw(
+                    b,
+                    Stream::new(pair, 1, stage.ranking_phase),
+                    stage.ranking_runs,
+                ),
+            );
+            best_real_event(&proposal, &ranking, scorer)
+        },
+        |pair, (a, b), event| {
+            let hits = |input: &I, side: u64| {
+                collect(
+                    config.seed,
+                    Stream::new(pair, side, CERTIFICATION),
+                    config.runs,
+                    |rng, out: &mut Hits| {
+                        out.0 += u64::from(event.contains_real(mechanism(input, rng)));
+                    },
+                )
+                .0
+            };
+            (hits(a, 0), hits(b, 1))
+        },
+    )
 }
 
-/// StatDP's neighbouring query-answer patterns (Ding et al. 2018, §5): for answers of
-/// sensitivity 1 per coordinate, the base vector of ones against one above, one below, one
-/// above and the rest below, one below and the rest above, half and half, all above, all
-/// below, and the X shape. `len` is the number of queries (at least 1).
+/// StatDP's neighbouring query-answer patterns (Ding et al. 2018, §5, in the orientation
+/// of StatDP's input generator, which DP-Sniper reuses): for answers of sensitivity 1 per
+/// coordinate, the base vector of ones against one above, one below, one above and the
+/// rest below, one below and the rest above, half above and half below (the first
+/// `len/2` answers up), all above, all below, and the X shape. Duplicates (for short
+/// vectors some patterns coincide) are listed once. `len` is the number of queries (at
+/// least 1).
 pub fn statdp_patterns(len: usize) -> Vec<(Vec<f64>, Vec<f64>)> {
     let len = len.max(1);
     let base = vec![1.0; len];
@@ -332,38 +532,169 @@ pub fn statdp_patterns(len: usize) -> Vec<(Vec<f64>, Vec<f64>)> {
         with(&|i| if i == 0 { 0.0 } else { 1.0 }),
         with(&|i| if i == 0 { 2.0 } else { 0.0 }),
         with(&|i| if i == 0 { 0.0 } else { 2.0 }),
-        with(&|i| if i < half { 0.0 } else { 2.0 }),
+        with(&|i| if i < half { 2.0 } else { 0.0 }),
         with(&|_| 2.0),
         with(&|_| 0.0),
     ];
-    let mut pairs: Vec<(Vec<f64>, Vec<f64>)> =
-        patterns.into_iter().map(|p| (base.clone(), p)).collect();
-    // X shape: the first half of the answers up by one and the rest down, against the
-    // mirror image.
-    pairs.push((
-        with(&|i| if i < half { 1.0 } else { 0.0 }),
-        with(&|i| if i < half { 0.0 } else { 1.0 }),
-    ));
-    pairs.dedup();
+    let mut pairs: Vec<(Vec<f64>, Vec<f64>)> = Vec::new();
+    let candidates = patterns
+        .into_iter()
+        .map(|p| (base.clone(), p))
+        // X shape: the first half of the answers up by one and the rest down, against the
+        // mirror image.
+        .chain(std::iter::once((
+            with(&|i| if i < half { 1.0 } else { 0.0 }),
+            with(&|i| if i < half { 0.0 } else { 1.0 }),
+        )));
+    for pair in candidates {
+        if pair.0 != pair.1 && !pairs.contains(&pair) {
+            pairs.push(pair);
+        }
+    }
     pairs
 }
 
-/// The shared driver: selects and counts per pair (through `run_pair`), then certifies.
-fn audit<I, F>(pairs: &[(I, I)], config: &BlackBoxConfig, run_pair: F) -> Result<StatisticalAudit>
+/// The phases of an audit, part of every generator stream.
+const PROPOSAL: u64 = 0;
+const CERTIFICATION: u64 = 1;
+const RANKING: u64 = 2;
+const SCREEN_PROPOSAL: u64 = 3;
+const SCREEN_RANKING: u64 = 4;
+
+/// How many pairs per certified pair go on from screening to the full selection.
+pub const FINALISTS_PER_CERTIFIED: usize = 2;
+
+/// One selection stage: runs per input for proposing and ranking, and their phases.
+#[derive(Debug, Clone, Copy)]
+struct Stage {
+    proposal_runs: u64,
+    ranking_runs: u64,
+    proposal_phase: u64,
+    ranking_phase: u64,
+}
+
+impl Stage {
+    /// `runs` per input, the first half proposing and the rest ranking.
+    fn new(runs: u64, proposal_phase: u64, ranking_phase: u64) -> Self {
+        Stage {
+            proposal_runs: runs / 2,
+            ranking_runs: runs - runs / 2,
+            proposal_phase,
+            ranking_phase,
+        }
+    }
+}
+
+/// The generator stream of (pair, side, phase); chunk `c` uses stream `base + c`.
+#[derive(Debug, Clone, Copy)]
+struct Stream(u64);
+
+impl Stream {
+    /// Streams: 2^40 chunks per (pair, side, phase) are far more than [`MAX_TRIALS`] runs
+    /// need, phases are below 8 and pairs below [`MAX_PAIRS`] = 2^20, so distinct triples
+    /// never share a stream.
+    fn new(pair: usize, side: u64, phase: u64) -> Self {
+        Stream(((pair as u64) << 44) | (side << 43) | (phase << 40))
+    }
+}
+
+/// What the selection stage computes from a pair's runs: (swapped, event, score).
+type Candidate = (bool, Event, f64);
+
+/// The shared driver: selects on every pair (through `select`), certifies the best
+/// `certified_pairs` on fresh runs (through `certify`, which returns the hits of a and b).
+fn audit<I, S, C>(
+    pairs: &[(I, I)],
+    config: &BlackBoxConfig,
+    select: S,
+    certify: C,
+) -> Result<StatisticalAudit>
 where
-    F: Fn(u64, (&I, &I)) -> Result<(bool, Event, u64, u64)>,
+    S: Fn(usize, (&I, &I), &Scorer) -> Candidate,
+    C: Fn(usize, (&I, &I), &Event) -> (u64, u64),
 {
     if pairs.is_empty() {
         return Err(Error::NoPairs);
     }
-    // Two one-sided bounds per pair, Bonferroni over all of them; `clopper_pearson` is
-    // two-sided, so a one-sided level `level` is its confidence `1 − 2·level`.
-    let level = (1.0 - config.confidence) / (2.0 * pairs.len() as f64);
+    if pairs.len() > MAX_PAIRS {
+        return Err(Error::TooManyDatasets {
+            count: pairs.len() as u128,
+            what: "neighbouring pairs",
+            limit: MAX_PAIRS,
+        });
+    }
+    let certified = config.certified_pairs.min(pairs.len());
+    // Two one-sided bounds per certified pair, Bonferroni over all of them;
+    // `clopper_pearson` is two-sided, so a one-sided level `level` is its confidence
+    // `1 − 2·level`.
+    let level = (1.0 - config.confidence) / (2.0 * certified as f64);
     let interval_confidence = 1.0 - 2.0 * level;
-    let mut results = Vec::with_capacity(pairs.len());
-    for (index, (a, b)) in pairs.iter().enumerate() {
-        let (swapped, event, hits_a, hits_b) = run_pair(index as u64, (a, b))?;
-        let (hits_large, hits_small) = if swapped {
+    let z = normal_quantile(1.0 - level);
+    let scorer = |stage: Stage| Scorer {
+        stage,
+        runs: config.runs,
+        z,
+        delta: config.delta,
+    };
+    let select_pair = |index: usize, stage: Stage, finalist: bool| {
+        let (a, b) = &pairs[index];
+        let (swapped, event, score) = select(index, (a, b), &scorer(stage));
+        PairSelection {
+            pair: index,
+            swapped,
+            event,
+            score,
+            finalist,
+        }
+    };
+    // The best `count` pairs by score (ties to the lower index), in input order.
+    let best = |selection: &[PairSelection], count: usize| {
+        let mut order: Vec<usize> = (0..selection.len()).collect();
+        order.sort_by(|&x, &y| {
+            selection[y]
+                .score
+                .total_cmp(&selection[x].score)
+                .then(x.cmp(&y))
+        });
+        order.truncate(count);
+        order.sort_unstable();
+        order
+    };
+    let finalists = certified.saturating_mul(FINALISTS_PER_CERTIFIED);
+    let screened = pairs.len() > finalists;
+    let mut selection: Vec<PairSelection> = if screened {
+        (0..pairs.len())
+            .map(|index| select_pair(index, config.screening_stage(), false))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let finalist_indices: Vec<usize> = if screened {
+        best(&selection, finalists)
+    } else {
+        (0..pairs.len()).collect()
+    };
+    for &index in &finalist_indices {
+        let entry = select_pair(index, config.selection_stage(), true);
+        match selection.get_mut(index) {
+            Some(slot) => *slot = entry,
+            None => selection.push(entry),
+        }
+    }
+    let finalist_selection: Vec<PairSelection> = finalist_indices
+        .iter()
+        .map(|&index| selection[index].clone())
+        .collect();
+    let order: Vec<usize> = best(&finalist_selection, certified)
+        .into_iter()
+        .map(|i| finalist_indices[i])
+        .collect();
+    let mut results = Vec::with_capacity(certified);
+    for index in order {
+        let chosen = &selection[index];
+        let (a, b) = &pairs[index];
+        let (hits_a, hits_b) = certify(index, (a, b), &chosen.event);
+        let (hits_large, hits_small) = if chosen.swapped {
             (hits_b, hits_a)
         } else {
             (hits_a, hits_b)
@@ -372,8 +703,8 @@ where
         let (_, small_upper) = clopper_pearson(hits_small, config.runs, interval_confidence)?;
         results.push(PairAudit {
             pair: index,
-            swapped,
-            event,
+            swapped: chosen.swapped,
+            event: chosen.event.clone(),
             hits_large,
             hits_small,
             large_lower,
@@ -381,6 +712,14 @@ where
             epsilon_lower_bound: epsilon_bound(large_lower, small_upper, config.delta),
         });
     }
+    let screening_total = if screened {
+        (pairs.len() as u64).saturating_mul(2 * config.screening_runs)
+    } else {
+        0
+    };
+    let total_runs = screening_total
+        .saturating_add((finalist_indices.len() as u64).saturating_mul(2 * config.selection_runs))
+        .saturating_add((certified as u64).saturating_mul(2 * config.runs));
     Ok(StatisticalAudit {
         epsilon_lower_bound: results
             .iter()
@@ -389,7 +728,11 @@ where
         confidence: config.confidence,
         delta: config.delta,
         runs: config.runs,
+        selection_runs: config.selection_runs,
+        screening_runs: if screened { config.screening_runs } else { 0 },
+        total_runs,
         pairs: results,
+        selection,
     })
 }
 
@@ -405,26 +748,31 @@ fn epsilon_bound(large: f64, small: f64, delta: f64) -> f64 {
     }
 }
 
-/// Runs `config.runs` draws in fixed chunks in parallel and merges the chunk results in
-/// chunk order; chunk `c` of (pair, side, phase) uses its own ChaCha8 stream.
-fn collect<T, F>(config: &BlackBoxConfig, pair: u64, side: u64, phase: u64, draw: F) -> T
+/// The standard normal quantile (for the projected bound; `1 − level` is in (1/2, 1)).
+fn normal_quantile(p: f64) -> f64 {
+    Normal::new(0.0, 1.0).map_or(3.0, |n| n.inverse_cdf(p.clamp(0.5, 1.0 - 1e-16)))
+}
+
+/// Runs `runs` draws in fixed chunks in parallel and merges the chunk results in chunk
+/// order; chunk `c` uses ChaCha8 stream `stream + c` of `seed`.
+fn collect<T, F>(seed: u64, stream: Stream, runs: u64, draw: F) -> T
 where
     T: Default + Send + Merge,
     F: Fn(&mut ChaCha8Rng, &mut T) + Sync,
 {
-    let chunks = config.runs.div_ceil(CHUNK);
+    let chunks = runs.div_ceil(CHUNK);
     let parts: Vec<T> = (0..chunks)
         .into_par_iter()
         .map(|chunk| {
-            let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-            // Streams: 2^40 chunks per (pair, side, phase) are far more than MAX_TRIALS
-            // runs need, so distinct triples never share a stream.
-            rng.set_stream((pair << 43) | (side << 42) | (phase << 40) | chunk);
-            let size = CHUNK.min(config.runs - chunk * CHUNK);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            rng.set_stream(stream.0 | chunk);
+            let size = CHUNK.min(runs - chunk * CHUNK);
             let mut out = T::default();
+            out.reserve_runs(size);
             for _ in 0..size {
                 draw(&mut rng, &mut out);
             }
+            out.finish_chunk();
             out
         })
         .collect();
@@ -437,62 +785,168 @@ where
 
 /// Combining chunk results in order.
 trait Merge {
+    /// Room for `runs` more runs (the chunk size), where results are stored.
+    fn reserve_runs(&mut self, _runs: u64) {}
+    /// Called once a chunk's runs are drawn.
+    fn finish_chunk(&mut self) {}
     fn merge(&mut self, other: Self);
 }
 
-impl Merge for HashMap<u64, u64> {
+/// A hit count.
+#[derive(Debug, Default)]
+struct Hits(u64);
+
+impl Merge for Hits {
     fn merge(&mut self, other: Self) {
-        for (value, count) in other {
-            *self.entry(value).or_insert(0) += count;
-        }
+        self.0 += other.0;
     }
 }
 
 impl Merge for Vec<f64> {
+    fn reserve_runs(&mut self, runs: u64) {
+        self.reserve(runs as usize);
+    }
+
     fn merge(&mut self, other: Self) {
         self.extend(other);
     }
 }
 
-/// The (uncertified) ranking score of an event hit `large` and `small` times in `runs`
-/// runs per side: `ln((p̲ − δ)/p̄)` with Wilson score bounds, which, unlike a plain normal
-/// approximation, keep rare events (a handful of hits) from looking violating.
-fn selection_score(large: u64, small: u64, runs: u64, delta: f64) -> f64 {
-    let low = wilson(large, runs, -SELECTION_Z);
-    let high = wilson(small, runs, SELECTION_Z);
-    if low - delta <= 0.0 {
-        f64::NEG_INFINITY
-    } else {
-        ((low - delta) / high).ln()
+/// Counts of finite outputs: (value, count), sorted by value.
+type Counts = Vec<(u64, u64)>;
+
+/// Finite outputs of a chunk (raw while drawing, then counted) or of several merged
+/// chunks, so memory grows with the distinct values, not the runs.
+#[derive(Debug, Default)]
+struct FiniteCounts {
+    raw: Vec<u64>,
+    counts: Counts,
+}
+
+impl Merge for FiniteCounts {
+    fn reserve_runs(&mut self, runs: u64) {
+        self.raw.reserve(runs as usize);
+    }
+
+    fn finish_chunk(&mut self) {
+        let mut raw = std::mem::take(&mut self.raw);
+        raw.sort_unstable();
+        for value in raw {
+            match self.counts.last_mut() {
+                Some((last, count)) if *last == value => *count += 1,
+                _ => self.counts.push((value, 1)),
+            }
+        }
+    }
+
+    fn merge(&mut self, other: Self) {
+        let mine = std::mem::take(&mut self.counts);
+        let mut merged = Vec::with_capacity(mine.len().max(other.counts.len()));
+        let (mut left, mut right) = (
+            mine.into_iter().peekable(),
+            other.counts.into_iter().peekable(),
+        );
+        loop {
+            let next = match (left.peek(), right.peek()) {
+                (Some(&(x, cx)), Some(&(y, cy))) => {
+                    if x == y {
+                        left.next();
+                        right.next();
+                        (x, cx + cy)
+                    } else if x < y {
+                        left.next();
+                        (x, cx)
+                    } else {
+                        right.next();
+                        (y, cy)
+                    }
+                }
+                (Some(_), None) => match left.next() {
+                    Some(item) => item,
+                    None => break,
+                },
+                (None, Some(_)) => match right.next() {
+                    Some(item) => item,
+                    None => break,
+                },
+                (None, None) => break,
+            };
+            merged.push(next);
+        }
+        self.counts = merged;
     }
 }
 
-/// The Wilson score bound for `hits` in `runs` (lower for `z < 0`, upper for `z > 0`).
-fn wilson(hits: u64, runs: u64, z: f64) -> f64 {
-    let n = runs as f64;
-    let p = hits as f64 / n;
+/// The count of `value` in sorted counts.
+fn count_of(counts: &Counts, value: u64) -> u64 {
+    counts
+        .binary_search_by_key(&value, |&(v, _)| v)
+        .map_or(0, |i| counts[i].1)
+}
+
+/// The selection score: the bound certification would give.
+#[derive(Debug, Clone, Copy)]
+struct Scorer {
+    /// The selection stage (its ranking runs per input set the ranking uncertainty).
+    stage: Stage,
+    /// Certification runs per input.
+    runs: u64,
+    /// The normal quantile of one certified one-sided bound.
+    z: f64,
+    /// The audited δ.
+    delta: f64,
+}
+
+impl Scorer {
+    /// The (uncertified) score of an event hit `large` and `small` times in the ranking
+    /// runs: `ln((p̲ − δ)/p̄)` with Wilson bounds around the ranking frequencies whose
+    /// width combines the certification's own uncertainty (`z` at `runs`) with the ranking
+    /// estimate's ([`RANKING_Z`] standard deviations at the stage's ranking runs): Wilson bounds at
+    /// the normal quantile `z` and the effective size `n` with
+    /// `z²/n = RANKING_Z²/ranking_runs + z²/runs`. The ranking term keeps rare events,
+    /// whose few hits make their ratios mostly noise, from winning the selection on luck;
+    /// the certification term makes the score track the certified Clopper–Pearson bound.
+    fn score(&self, large: u64, small: u64) -> f64 {
+        let n_rank = self.stage.ranking_runs as f64;
+        let z2 = self.z * self.z;
+        let effective = z2 / (RANKING_Z * RANKING_Z / n_rank + z2 / self.runs as f64);
+        let low = wilson_at(large as f64 / n_rank, effective, -self.z);
+        let high = wilson_at(small as f64 / n_rank, effective, self.z);
+        if low - self.delta <= 0.0 || high <= 0.0 {
+            f64::NEG_INFINITY
+        } else {
+            ((low - self.delta) / high).ln()
+        }
+    }
+}
+
+/// The Wilson score bound at frequency `p` in `n` runs (lower for `z < 0`, upper for
+/// `z > 0`).
+fn wilson_at(p: f64, n: f64, z: f64) -> f64 {
     let z2 = z * z;
     let center = p + z2 / (2.0 * n);
     let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     ((center + spread) / (1.0 + z2 / n)).clamp(0.0, 1.0)
 }
 
-type Counts = HashMap<u64, u64>;
-
-/// The best single value or top set, in either direction: candidates from the proposal
-/// counts, ranked on the ranking counts.
+/// The best top set, in either direction: candidates from the proposal counts, ranked on
+/// the ranking counts.
 fn best_finite_event(
     proposal: &(Counts, Counts),
     ranking: &(Counts, Counts),
-    config: &BlackBoxConfig,
-) -> Result<(bool, Event)> {
+    scorer: &Scorer,
+) -> Candidate {
     let (a, b) = proposal;
-    let mut values: Vec<u64> = a.keys().chain(b.keys()).copied().collect();
+    let mut values: Vec<u64> = a.iter().chain(b).map(|&(v, _)| v).collect();
     values.sort_unstable();
     values.dedup();
-    let count = |m: &Counts, v: u64| m.get(&v).copied().unwrap_or(0);
-    let mut best = (f64::NEG_INFINITY, false, Event::Values(vec![]));
-    for swapped in [false, true] {
+    // The best candidate: (score, swapped, the value order of its direction, prefix
+    // length).
+    let mut best: (f64, bool, Vec<u64>, usize) = (f64::NEG_INFINITY, false, Vec::new(), 0);
+    for (swapped, prior) in [false, true]
+        .into_iter()
+        .flat_map(|swapped| RATIO_PRIORS.map(|prior| (swapped, prior)))
+    {
         let (large, small) = if swapped { (b, a) } else { (a, b) };
         let (rank_large, rank_small) = if swapped {
             (&ranking.1, &ranking.0)
@@ -500,35 +954,42 @@ fn best_finite_event(
             (&ranking.0, &ranking.1)
         };
         // Values by decreasing smoothed likelihood ratio on the proposal runs; every
-        // prefix is a candidate, and so is every single value.
-        let mut order = values.clone();
-        let ratio = |v: u64| (count(large, v) as f64 + 1.0) / (count(small, v) as f64 + 1.0);
-        order.sort_by(|&x, &y| ratio(y).total_cmp(&ratio(x)).then(x.cmp(&y)));
+        // prefix is a candidate (a single value in the middle of the order, the other
+        // natural candidate, is a rare event whose ranking score is mostly luck).
+        let mut keyed: Vec<(f64, u64)> = values
+            .iter()
+            .map(|&v| {
+                let ratio =
+                    (count_of(large, v) as f64 + prior) / (count_of(small, v) as f64 + prior);
+                (ratio, v)
+            })
+            .collect();
+        keyed.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        let order: Vec<u64> = keyed.into_iter().map(|(_, v)| v).collect();
         let (mut hits_large, mut hits_small) = (0, 0);
+        let mut found: Option<(f64, usize)> = None;
         for (i, &v) in order.iter().enumerate() {
-            let (vl, vs) = (count(rank_large, v), count(rank_small, v));
-            hits_large += vl;
-            hits_small += vs;
-            let prefix = selection_score(hits_large, hits_small, config.runs, config.delta);
-            if prefix > best.0 {
-                best = (prefix, swapped, Event::Values(order[..=i].to_vec()));
-            }
-            let single = selection_score(vl, vs, config.runs, config.delta);
-            if single > best.0 {
-                best = (single, swapped, Event::Values(vec![v]));
+            hits_large += count_of(rank_large, v);
+            hits_small += count_of(rank_small, v);
+            let prefix = scorer.score(hits_large, hits_small);
+            if prefix > found.map_or(best.0, |f| f.0) {
+                found = Some((prefix, i + 1));
             }
         }
+        if let Some((score, which)) = found {
+            best = (score, swapped, order, which);
+        }
     }
-    if best.0 == f64::NEG_INFINITY {
-        // Nothing looks violating: certify the most frequent value of the first input.
-        let fallback = values
-            .iter()
-            .copied()
-            .max_by_key(|&v| count(a, v))
-            .unwrap_or(0);
-        return Ok((false, Event::Values(vec![fallback])));
+    let (score, swapped, order, len) = best;
+    if score == f64::NEG_INFINITY {
+        // Nothing looks violating: the most frequent value of the first input.
+        let fallback = a.iter().max_by_key(|&&(_, c)| c).map_or(0, |&(v, _)| v);
+        return (false, Event::Values(vec![fallback]), score);
     }
-    Ok((best.1, best.2))
+    let mut event = order[..len].to_vec();
+    // Sorted, for membership by binary search during certification.
+    event.sort_unstable();
+    (swapped, Event::Values(event), score)
 }
 
 /// The best half-line or interval between quantiles of the pooled proposal samples, in
@@ -536,13 +997,13 @@ fn best_finite_event(
 fn best_real_event(
     proposal: &(Vec<f64>, Vec<f64>),
     ranking: &(Vec<f64>, Vec<f64>),
-    config: &BlackBoxConfig,
-) -> Result<(bool, Event)> {
+    scorer: &Scorer,
+) -> Candidate {
     let mut pooled: Vec<f64> = proposal.0.iter().chain(&proposal.1).copied().collect();
     pooled.sort_by(f64::total_cmp);
     pooled.dedup();
     if pooled.is_empty() {
-        return Ok((false, Event::AtMost(0.0)));
+        return (false, Event::AtMost(0.0), f64::NEG_INFINITY);
     }
     let quantiles = |grid: usize| -> Vec<f64> {
         let mut q: Vec<f64> = (0..=grid)
@@ -555,25 +1016,20 @@ fn best_real_event(
     // Number of samples ≤ t and < t (sorted input).
     let at_most = |s: &[f64], t: f64| s.partition_point(|&o| o <= t) as u64;
     let below = |s: &[f64], t: f64| s.partition_point(|&o| o < t) as u64;
-    let mut best = (f64::NEG_INFINITY, false, Event::AtMost(pooled[0]));
+    let mut best = (false, Event::AtMost(pooled[0]), f64::NEG_INFINITY);
     let mut consider = |score: f64, swapped: bool, event: Event| {
-        if score > best.0 {
-            best = (score, swapped, event);
+        if score > best.2 {
+            best = (swapped, event, score);
         }
     };
-    let runs = config.runs;
-    let delta = config.delta;
+    let score = |large: u64, small: u64| scorer.score(large, small);
     for t in quantiles(THRESHOLD_GRID) {
         let (la, lb) = (at_most(a, t), at_most(b, t));
         let (ua, ub) = (a.len() as u64 - la, b.len() as u64 - lb);
-        consider(
-            selection_score(la, lb, runs, delta),
-            false,
-            Event::AtMost(t),
-        );
-        consider(selection_score(lb, la, runs, delta), true, Event::AtMost(t));
-        consider(selection_score(ua, ub, runs, delta), false, Event::Above(t));
-        consider(selection_score(ub, ua, runs, delta), true, Event::Above(t));
+        consider(score(la, lb), false, Event::AtMost(t));
+        consider(score(lb, la), true, Event::AtMost(t));
+        consider(score(ua, ub), false, Event::Above(t));
+        consider(score(ub, ua), true, Event::Above(t));
     }
     let grid = quantiles(INTERVAL_GRID);
     for (i, &low) in grid.iter().enumerate() {
@@ -581,11 +1037,11 @@ fn best_real_event(
             let ia = below(a, high) - below(a, low);
             let ib = below(b, high) - below(b, low);
             let event = || Event::Interval { low, high };
-            consider(selection_score(ia, ib, runs, delta), false, event());
-            consider(selection_score(ib, ia, runs, delta), true, event());
+            consider(score(ia, ib), false, event());
+            consider(score(ib, ia), true, event());
         }
     }
-    Ok((best.1, best.2))
+    best
 }
 
 #[cfg(test)]

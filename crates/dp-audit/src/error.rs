@@ -179,6 +179,16 @@ pub enum Error {
         /// Number of bins left.
         bins: usize,
     },
+    /// A black-box audit was given fewer than two selection runs per input (one proposes
+    /// events, one ranks them).
+    #[error("{runs} selection runs per input, expected at least 2")]
+    TooFewSelectionRuns {
+        /// The selection runs given.
+        runs: u64,
+    },
+    /// A black-box audit was asked to certify no pair.
+    #[error("the number of certified pairs is zero, expected at least 1")]
+    ZeroCertifiedPairs,
     /// A binomial test was given zero trials.
     #[error("number of trials is zero")]
     ZeroTrials,

@@ -84,7 +84,8 @@ pub mod prediction;
 pub mod statistical;
 
 pub use crate::black_box::{
-    BlackBoxConfig, Event, PairAudit, StatisticalAudit, audit_finite, audit_real, statdp_patterns,
+    BlackBoxConfig, Event, FINALISTS_PER_CERTIFIED, MAX_PAIRS, PairAudit, PairSelection,
+    StatisticalAudit, audit_finite, audit_real, statdp_patterns,
 };
 pub use crate::error::{Error, Result};
 pub use crate::exact::{

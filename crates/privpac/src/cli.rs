@@ -105,10 +105,22 @@ pub(crate) struct AuditArgs {
     /// The claimed ε the mechanism is built with and audited against.
     #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
     pub(crate) epsilon: f64,
-    /// Runs per input of each neighbouring pair in each phase (proposal, ranking,
-    /// certification).
+    /// Certification runs per input of each certified pair (fresh runs, never used to
+    /// choose the event).
     #[arg(long, default_value_t = 100_000)]
     pub(crate) runs: u64,
+    /// Selection runs per input of every finalist pair (half propose events, half rank
+    /// them); default: `--runs`.
+    #[arg(long)]
+    pub(crate) selection_runs: Option<u64>,
+    /// Screening runs per input of every pair, when there are more pairs than finalists
+    /// (2 per certified pair); default: an eighth of `--runs`.
+    #[arg(long)]
+    pub(crate) screening_runs: Option<u64>,
+    /// How many pairs, the best on the selection runs, are certified (the confidence is
+    /// split over these only).
+    #[arg(long, default_value_t = 1)]
+    pub(crate) certified_pairs: usize,
     /// The probability that every certified bound holds.
     #[arg(long, default_value_t = 0.99, allow_negative_numbers = true)]
     pub(crate) confidence: f64,

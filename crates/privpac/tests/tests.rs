@@ -1851,6 +1851,11 @@ fn audit_runs_on_every_mechanism() {
             "--json",
         ]);
         assert_eq!(one["audits"][0]["mechanism"], entry.name());
+        // One pair certified by default; the runs add up to at least its certification.
+        let row = &one["audits"][0];
+        assert_eq!(row["pairs_certified"], 1, "{row}");
+        assert!(row["total_runs"].as_u64().unwrap() >= 2 * 200, "{row}");
+        assert!(row["pairs"].as_u64().unwrap() >= 1, "{row}");
     }
 }
 
@@ -1868,6 +1873,36 @@ fn audit_rejects_bad_input() {
     check_error(
         &["audit", "--mechanism", "exponential", "--confidence", "1"],
         "confidence",
+    );
+    check_error(
+        &[
+            "audit",
+            "--mechanism",
+            "exponential",
+            "--selection-runs",
+            "1",
+        ],
+        "selection runs",
+    );
+    check_error(
+        &[
+            "audit",
+            "--mechanism",
+            "exponential",
+            "--screening-runs",
+            "0",
+        ],
+        "selection runs",
+    );
+    check_error(
+        &[
+            "audit",
+            "--mechanism",
+            "exponential",
+            "--certified-pairs",
+            "0",
+        ],
+        "certified pairs",
     );
 }
 

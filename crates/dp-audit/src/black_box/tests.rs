@@ -57,6 +57,22 @@ fn configuration_is_validated() {
         config.with_delta(1.0),
         Err(Error::InvalidDelta { .. })
     ));
+    assert_eq!(
+        config.with_selection_runs(1),
+        Err(Error::TooFewSelectionRuns { runs: 1 })
+    );
+    assert_eq!(
+        config.with_screening_runs(0),
+        Err(Error::TooFewSelectionRuns { runs: 0 })
+    );
+    assert!(matches!(
+        config.with_selection_runs(MAX_TRIALS + 1),
+        Err(Error::TooManyTrials { .. })
+    ));
+    assert_eq!(
+        config.with_certified_pairs(0),
+        Err(Error::ZeroCertifiedPairs)
+    );
     let pairs: [(u64, u64); 0] = [];
     assert_eq!(
         audit_finite(respond(1.0), &pairs, &config).unwrap_err(),
@@ -176,4 +192,74 @@ fn statdp_patterns_move_each_answer_by_at_most_one() {
             assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1.0));
         }
     }
+}
+
+/// Screening, finalists and certification account for their runs, and only the certified
+/// pairs are reported as bounds.
+#[test]
+fn many_pairs_are_screened_and_only_the_best_certified() {
+    let pairs = statdp_patterns(4);
+    assert!(pairs.len() > FINALISTS_PER_CERTIFIED);
+    let config = BlackBoxConfig::new(20_000, 0.95, 5).unwrap();
+    let audit = audit_finite(noisy_max(1.0), &pairs, &config).unwrap();
+    assert_eq!(audit.pairs.len(), 1);
+    assert_eq!(audit.selection.len(), pairs.len());
+    let finalists = audit.selection.iter().filter(|s| s.finalist).count();
+    assert_eq!(finalists, FINALISTS_PER_CERTIFIED);
+    assert_eq!(audit.screening_runs, config.screening_runs);
+    assert_eq!(
+        audit.total_runs,
+        pairs.len() as u64 * 2 * config.screening_runs
+            + finalists as u64 * 2 * config.selection_runs
+            + 2 * config.runs
+    );
+    // The certified pair is the finalist with the best selection score.
+    let best = audit
+        .selection
+        .iter()
+        .filter(|s| s.finalist)
+        .max_by(|x, y| x.score.total_cmp(&y.score))
+        .unwrap();
+    assert_eq!(audit.pairs[0].pair, best.pair);
+    // Certifying three pairs reports three bounds; with two pairs nothing is screened.
+    let three = audit_finite(
+        noisy_max(1.0),
+        &pairs,
+        &config.with_certified_pairs(3).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(three.pairs.len(), 3);
+    let two = audit_finite(noisy_max(1.0), &pairs[..2], &config).unwrap();
+    assert_eq!(two.screening_runs, 0);
+    assert!(two.selection.iter().all(|s| s.finalist));
+}
+
+/// Selection luck is not certified. Two correct mechanisms at exactly their claimed ε:
+/// randomized response offered as 12 identical pairs (the screening and the selection
+/// pick the luckiest copy), and an output uniform on 200 values whatever the input (ε = 0,
+/// so any positive bound is a false alarm; the selection picks the best-looking of
+/// hundreds of top sets). At confidence 0.9 each audit raises a false alarm with probability ≤ 0.1, so over 100
+/// seeded audits of each more than 20 alarms have probability below 10⁻³ (binomial
+/// tail); the test asserts at most 20 for each.
+#[test]
+fn selection_luck_is_not_a_false_alarm() {
+    let copies = vec![(0u64, 1u64); 12];
+    let uniform = |_: &u64, rng: &mut ChaCha8Rng| rng.random_range(0..200u64);
+    let (mut rr_alarms, mut uniform_alarms) = (0, 0);
+    for seed in 0..100 {
+        // Ranking runs (half the selection runs) as many as the certification runs.
+        let config = BlackBoxConfig::new(4_000, 0.9, 500 + seed)
+            .unwrap()
+            .with_selection_runs(8_000)
+            .unwrap();
+        let rr = audit_finite(respond(0.5), &copies, &config).unwrap();
+        rr_alarms += usize::from(rr.refutes(0.5));
+        let flat = audit_finite(uniform, &[(0, 1)], &config).unwrap();
+        uniform_alarms += usize::from(flat.refutes(0.0));
+    }
+    assert!(rr_alarms <= 20, "{rr_alarms} false alarms in 100 audits");
+    assert!(
+        uniform_alarms <= 20,
+        "{uniform_alarms} false alarms in 100 audits"
+    );
 }

@@ -23,14 +23,26 @@ struct AuditRow {
     epsilon_lower_bound: f64,
     /// Whether the bound exceeds the claimed ε.
     refuted: bool,
-    /// Neighbouring pairs audited.
+    /// Neighbouring pairs audited (screened, or all selected when there are few).
     pairs: usize,
+    /// Pairs whose chosen event was certified on fresh runs.
+    pairs_certified: usize,
+    /// Runs of the mechanism in all (selection and certification).
+    total_runs: u64,
+    /// The certified pair with the largest bound and its event, as text.
+    certified_event: String,
 }
 
 /// The JSON of `privpac audit`.
 #[derive(Debug, Serialize)]
 struct AuditReport {
+    /// Certification runs per input of each certified pair.
     runs: u64,
+    /// Selection runs per input of every finalist pair.
+    selection_runs: u64,
+    /// Screening runs per input of every pair (used when there are more pairs than
+    /// finalists).
+    screening_runs: u64,
     confidence: f64,
     seed: u64,
     audits: Vec<AuditRow>,
@@ -57,7 +69,11 @@ impl Render for AuditReport {
             ]);
         }
         format!(
-            "black-box audit: {} runs per input and phase, every bound holds with probability {}\n{}",
+            "black-box audit: {} screening runs per input of every pair (when there are more than \
+             two), {} selection runs per input of each finalist, {} certification runs per input \
+             of each certified pair; every bound holds with probability {}\n{}",
+            self.screening_runs,
+            self.selection_runs,
             self.runs,
             self.confidence,
             table.render()
@@ -75,8 +91,16 @@ pub(crate) fn run(args: &AuditArgs) -> anyhow::Result<()> {
         Some(seed) => seed,
         None => rng(&args.common).next_u64(),
     };
-    // Validates runs (0 and the maximum) and the confidence before any run.
-    let config = BlackBoxConfig::new(args.runs, args.confidence, seed)?;
+    // Validates the runs (0 and the maximum), the confidence and the certified pairs
+    // before any run.
+    let mut config = BlackBoxConfig::new(args.runs, args.confidence, seed)?
+        .with_certified_pairs(args.certified_pairs)?;
+    if let Some(selection_runs) = args.selection_runs {
+        config = config.with_selection_runs(selection_runs)?;
+    }
+    if let Some(screening_runs) = args.screening_runs {
+        config = config.with_screening_runs(screening_runs)?;
+    }
     let bar = progress(entries.len() as u64, "auditing");
     let mut audits = Vec::with_capacity(entries.len());
     for entry in entries {
@@ -88,7 +112,24 @@ pub(crate) fn run(args: &AuditArgs) -> anyhow::Result<()> {
             claimed_delta: entry.claimed_delta(),
             epsilon_lower_bound: audit.epsilon_lower_bound,
             refuted: audit.refutes(args.epsilon),
-            pairs: audit.pairs.len(),
+            pairs: audit.selection.len(),
+            pairs_certified: audit.pairs.len(),
+            total_runs: audit.total_runs,
+            certified_event: audit
+                .pairs
+                .iter()
+                .max_by(|x, y| x.epsilon_lower_bound.total_cmp(&y.epsilon_lower_bound))
+                .map(|p| {
+                    format!(
+                        "pair {}{}: {} (hits {} vs {})",
+                        p.pair,
+                        if p.swapped { " (b → a)" } else { "" },
+                        p.event,
+                        p.hits_large,
+                        p.hits_small
+                    )
+                })
+                .unwrap_or_default(),
         });
         if let Some(bar) = &bar {
             bar.inc(1);
@@ -100,6 +141,8 @@ pub(crate) fn run(args: &AuditArgs) -> anyhow::Result<()> {
     emit(
         &AuditReport {
             runs: config.runs,
+            selection_runs: config.selection_runs,
+            screening_runs: config.screening_runs,
             confidence: config.confidence,
             seed,
             audits,

@@ -1112,7 +1112,7 @@ impl AuditingSection {
             ]);
         }
         format!(
-            "claimed ε = {}, {} runs per input and phase, confidence {}: a bound above the claim \
+            "claimed ε = {}, {} certification runs per input, confidence {}: a bound above the claim \
              refutes it.\n{}\nMore: `privpac audit --all`; figures in docs/experiments/ \
              (`privpac experiment list`).",
             self.claimed_epsilon,
