@@ -378,31 +378,7 @@ where
         pairs,
         config,
         |pair, (a, b), scorer| {
-            let stage = scorer.stage;
-            let proposal = (
-                count(
-                    a,
-                    Stream::new(pair, 0, stage.proposal_phase),
-                    stage.proposal_runs,
-                ),
-                count(
-                    b,
-                    Stream::new(pair, 1, stage.proposal_phase),
-                    stage.proposal_runs,
-                ),
-            );
-            let ranking = (
-                count(
-                    a,
-                    Stream::new(pair, 0, stage.ranking_phase),
-                    stage.ranking_runs,
-                ),
-                count(
-                    b,
-                    Stream::new(pair, 1, stage.ranking_phase),
-                    stage.ranking_runs,
-                ),
-            );
+            let (proposal, ranking) = scorer.stage.samples(pair, (a, b), count);
             best_finite_event(&proposal, &ranking, scorer)
         },
         |pair, (a, b), event| {
@@ -471,31 +447,7 @@ where
         pairs,
         config,
         |pair, (a, b), scorer| {
-            let stage = scorer.stage;
-            let proposal = (
-                draw(
-                    a,
-                    Stream::new(pair, 0, stage.proposal_phase),
-                    stage.proposal_runs,
-                ),
-                draw(
-                    b,
-                    Stream::new(pair, 1, stage.proposal_phase),
-                    stage.proposal_runs,
-                ),
-            );
-            let ranking = (
-                draw(
-                    a,
-                    Stream::new(pair, 0, stage.ranking_phase),
-                    stage.ranking_runs,
-                ),
-                draw(
-                    b,
-                    Stream::new(pair, 1, stage.ranking_phase),
-                    stage.ranking_runs,
-                ),
-            );
+            let (proposal, ranking) = scorer.stage.samples(pair, (a, b), draw);
             best_real_event(&proposal, &ranking, scorer)
         },
         |pair, (a, b), event| {
@@ -574,6 +526,26 @@ struct Stage {
 }
 
 impl Stage {
+    /// The proposal and ranking samples of pair `pair` at this stage, for `a` and for `b`,
+    /// each drawn by `sample` on its own stream (so the two halves are independent).
+    fn samples<I, T>(
+        &self,
+        pair: usize,
+        (a, b): (&I, &I),
+        sample: impl Fn(&I, Stream, u64) -> T,
+    ) -> ((T, T), (T, T)) {
+        let both = |phase: u64, runs: u64| {
+            (
+                sample(a, Stream::new(pair, 0, phase), runs),
+                sample(b, Stream::new(pair, 1, phase), runs),
+            )
+        };
+        (
+            both(self.proposal_phase, self.proposal_runs),
+            both(self.ranking_phase, self.ranking_runs),
+        )
+    }
+
     /// `runs` per input, the first half proposing and the rest ranking.
     fn new(runs: u64, proposal_phase: u64, ranking_phase: u64) -> Self {
         Stage {
