@@ -20,9 +20,22 @@ impl Points {
         Points { domain }
     }
 
-    /// Per point of the sample: (positive labels, negative labels), and the total number of
-    /// positive labels.
-    fn tallies(&self, sample: &LabeledSample) -> (HashMap<u64, (u64, u64)>, u64) {
+    /// Per distinct point index of the sample, in increasing index order: `(index,
+    /// (positive labels, negative labels))`, and the total number of positive labels.
+    ///
+    /// When the domain is at most [`DENSE_FACTOR`]·n + [`DENSE_MIN`] points, the tallies are
+    /// counted in a dense table (no hashing: the hot path of multi-column learners, which
+    /// tally one column after another over a small domain); otherwise in a hash map whose
+    /// entries are then sorted. Both give the same list.
+    fn tallies(&self, sample: &LabeledSample) -> Tallies {
+        let dense_limit = (sample.len() as u128)
+            .saturating_mul(DENSE_FACTOR)
+            .saturating_add(DENSE_MIN);
+        if self.domain.size() <= dense_limit
+            && let Some(tallies) = self.dense_tallies(sample)
+        {
+            return tallies;
+        }
         let mut per_point: HashMap<u64, (u64, u64)> = HashMap::new();
         let mut positives = 0;
         for (x, y) in sample.iter() {
@@ -35,9 +48,46 @@ impl Points {
                 entry.1 += 1;
             }
         }
-        (per_point, positives)
+        let mut present: Vec<(u64, (u64, u64))> = per_point.into_iter().collect();
+        present.sort_unstable();
+        (present, positives)
+    }
+
+    /// The dense-table form of [`Self::tallies`]; `None` if a point's index falls outside
+    /// the table (never after `check_sample`; the hash-map path then handles it).
+    fn dense_tallies(&self, sample: &LabeledSample) -> Option<Tallies> {
+        let size = usize::try_from(self.domain.size()).ok()?;
+        let mut table = vec![(0u64, 0u64); size];
+        let mut positives = 0;
+        for (x, y) in sample.iter() {
+            let index = self.domain.index_of(x).unwrap_or(x);
+            let entry = table.get_mut(usize::try_from(index).ok()?)?;
+            if y {
+                entry.0 += 1;
+                positives += 1;
+            } else {
+                entry.1 += 1;
+            }
+        }
+        let present = table
+            .into_iter()
+            .zip(0u64..)
+            .filter(|((pos, neg), _)| pos + neg > 0)
+            .map(|(counts, index)| (index, counts))
+            .collect();
+        Some((present, positives))
     }
 }
+
+/// Per distinct point index, in increasing order, `(index, (positives, negatives))`; and
+/// the sample's total number of positive labels.
+type Tallies = (Vec<(u64, (u64, u64))>, u64);
+
+/// [`Points::tallies`] counts in a dense table when |X| ≤ `DENSE_FACTOR`·n + `DENSE_MIN`:
+/// the table then costs O(n) memory and time beyond the O(n) pass.
+const DENSE_FACTOR: u128 = 4;
+/// See [`DENSE_FACTOR`].
+const DENSE_MIN: u128 = 4096;
 
 impl ConceptClass for Points {
     fn domain(&self) -> &Domain {
@@ -77,11 +127,9 @@ impl ConceptClass for Points {
     fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
         check_sample(&self.domain, sample)?;
         let (per_point, positives) = self.tallies(sample);
-        let mut present: Vec<(u64, u64)> = per_point
+        let present = per_point
             .into_iter()
-            .map(|(index, (pos, neg))| (index, positives - pos + neg))
-            .collect();
-        present.sort_unstable();
+            .map(|(index, (pos, neg))| (index, positives - pos + neg));
         let total = self.len();
         let mut runs = Vec::with_capacity(2 * present.len() + 1);
         let mut next: u128 = 0;

@@ -35,6 +35,16 @@ proptest! {
         check_fast_path(&Points::new(Domain::ordered(n).unwrap()), &pairs);
     }
 
+    /// Domains above 4·n + 4096 points: the hash-map tallies instead of the dense table.
+    #[test]
+    fn points_fast_path_equals_brute_force_on_sparse_domains(
+        n in 4200u64..4400,
+        pairs in arbitrary_sample(4400, 20),
+    ) {
+        let pairs: Vec<(u64, bool)> = pairs.into_iter().map(|(x, y)| (x % n, y)).collect();
+        check_fast_path(&Points::new(Domain::ordered(n).unwrap()), &pairs);
+    }
+
     #[test]
     fn parities_fast_path_equals_brute_force(d in 1u32..8, pairs in arbitrary_sample(256, 40)) {
         let mask = (1u64 << d) - 1;
