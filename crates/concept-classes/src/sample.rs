@@ -31,9 +31,7 @@ impl LabeledSample {
                 labels: labels.len(),
             });
         }
-        for &x in &points {
-            domain.check(x)?;
-        }
+        domain.check_all(&points)?;
         Ok(LabeledSample { points, labels })
     }
 

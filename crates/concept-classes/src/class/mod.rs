@@ -178,7 +178,7 @@ pub fn run_length_encode(counts: &[u64]) -> Vec<ErrorRun> {
 /// # Errors
 /// [`Error::PointOutsideDomain`] for the first offending point.
 pub(crate) fn check_sample(domain: &Domain, sample: &LabeledSample) -> Result<()> {
-    sample.points().iter().try_for_each(|&x| domain.check(x))
+    domain.check_all(sample.points())
 }
 
 /// Checks that a class is small enough for a dense profile and returns |C|.
