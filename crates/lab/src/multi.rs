@@ -206,14 +206,33 @@ impl MultiScenario {
         let total = self.cumulative.last().copied().unwrap_or(1.0);
         let mut points = Vec::with_capacity(n);
         let mut columns = vec![Vec::with_capacity(n); self.k()];
+        // The clean labels of every support point under every target, evaluated once when
+        // the support is no larger than the sample (then the table costs no more than the
+        // n·k evaluations it saves); the random draws are the same either way.
+        let table: Option<Vec<Vec<bool>>> = (self.support.len() <= n).then(|| {
+            self.support
+                .iter()
+                .map(|&(x, _)| {
+                    self.targets
+                        .iter()
+                        .map(|&target| self.class.eval(target, x))
+                        .collect()
+                })
+                .collect()
+        });
         for _ in 0..n {
             let u = uniform(rng) * total;
             let index = self.cumulative.partition_point(|&c| c <= u).min(last);
             let x = self.support[index].0;
             points.push(x);
-            for (column, &target) in columns.iter_mut().zip(&self.targets) {
+            let row = table.as_ref().and_then(|table| table.get(index));
+            for (j, (column, &target)) in columns.iter_mut().zip(&self.targets).enumerate() {
                 let noisy = self.label_noise > 0.0 && uniform(rng) < self.label_noise;
-                column.push(self.class.eval(target, x) ^ noisy);
+                let clean = match row {
+                    Some(labels) => labels[j],
+                    None => self.class.eval(target, x),
+                };
+                column.push(clean ^ noisy);
             }
         }
         Ok(MultiLabeledSample::from_columns(
