@@ -290,7 +290,13 @@ impl MultiLabeledSample {
                 found: self.k,
             });
         }
-        let labels = (0..self.len()).map(|i| self.label(i, j)).collect();
+        // Unpacked word by word (the column's words hold exactly its n labels).
+        let labels = self
+            .column_words(j)
+            .iter()
+            .flat_map(|&word| (0..64).map(move |bit| word >> bit & 1 == 1))
+            .take(self.len())
+            .collect();
         Ok(LabeledSample::new(
             &self.domain,
             self.points.clone(),
@@ -604,7 +610,10 @@ mod tests {
         for (i, row) in rows.iter().enumerate() {
             assert_eq!(&a.row(i), row);
         }
-        assert_eq!(a.column(4).unwrap().labels(), columns[4].as_slice());
+        for (j, column) in columns.iter().enumerate() {
+            assert_eq!(a.column(j).unwrap().labels(), column.as_slice());
+            assert_eq!(a.column(j).unwrap().points(), a.points());
+        }
     }
 
     #[test]
