@@ -202,6 +202,16 @@ impl MultiScenario {
     /// constructor.
     pub fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Result<MultiLabeledSample> {
         check_count("sample size", n, MAX_SAMPLE_SIZE)?;
+        if self.label_noise == 0.0 && self.support.len() <= n {
+            self.sample_clean(n, rng)
+        } else {
+            self.sample_general(n, rng)
+        }
+    }
+
+    /// [`Self::sample`] in general: row by row, each label evaluated (or looked up) and
+    /// flipped with probability η.
+    fn sample_general<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Result<MultiLabeledSample> {
         let last = self.support.len() - 1;
         let total = self.cumulative.last().copied().unwrap_or(1.0);
         let mut points = Vec::with_capacity(n);
@@ -239,6 +249,43 @@ impl MultiScenario {
             self.class.domain(),
             points,
             &columns,
+        )?)
+    }
+
+    /// [`Self::sample`] without label noise and with a support no larger than n: the points
+    /// are drawn exactly as in the general path (without noise no other draws happen, so the
+    /// sample is the same), and each column's bits are set straight into the packed matrix
+    /// from the support's clean labels under that column's target.
+    fn sample_clean<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Result<MultiLabeledSample> {
+        let last = self.support.len() - 1;
+        let total = self.cumulative.last().copied().unwrap_or(1.0);
+        let mut points = Vec::with_capacity(n);
+        let mut indices = Vec::with_capacity(n);
+        for _ in 0..n {
+            let u = uniform(rng) * total;
+            let index = self.cumulative.partition_point(|&c| c <= u).min(last);
+            points.push(self.support[index].0);
+            indices.push(index);
+        }
+        let words_per_column = n.div_ceil(64);
+        let mut words = vec![0u64; self.k() * words_per_column];
+        for (column, &target) in words.chunks_mut(words_per_column.max(1)).zip(&self.targets) {
+            let labels: Vec<bool> = self
+                .support
+                .iter()
+                .map(|&(x, _)| self.class.eval(target, x))
+                .collect();
+            for (i, &index) in indices.iter().enumerate() {
+                if labels[index] {
+                    column[i / 64] |= 1 << (i % 64);
+                }
+            }
+        }
+        Ok(MultiLabeledSample::from_bit_columns(
+            self.class.domain(),
+            points,
+            self.k(),
+            words,
         )?)
     }
 
@@ -553,4 +600,47 @@ pub fn sample_complexity_curve(
         points,
         fit,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use concept_classes::{Domain, Points, Thresholds};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    /// Without noise, the packed fast path draws the same sample as the general row-by-row
+    /// path, for sizes around a word boundary and for several k and classes.
+    #[test]
+    fn the_noise_free_fast_path_draws_the_general_paths_sample() {
+        let classes: [fn() -> Box<dyn ConceptClass>; 2] = [
+            || Box::new(Points::new(Domain::ordered(64).unwrap())),
+            || Box::new(Thresholds::new(64).unwrap()),
+        ];
+        for class in classes {
+            for k in [1, 3, 70] {
+                let scenario = MultiScenario::on_support(
+                    class(),
+                    vec![(7, 0.4), (60, 0.3), (42, 0.2), (33, 0.05), (12, 0.05)],
+                    MultiTargets::Random { k, seed: 5 },
+                    0.0,
+                )
+                .unwrap();
+                for n in [5, 63, 64, 65, 200] {
+                    let fast = scenario
+                        .sample_clean(n, &mut ChaCha8Rng::seed_from_u64(n as u64))
+                        .unwrap();
+                    let general = scenario
+                        .sample_general(n, &mut ChaCha8Rng::seed_from_u64(n as u64))
+                        .unwrap();
+                    assert_eq!(fast, general, "k = {k}, n = {n}");
+                    let public = scenario
+                        .sample(n, &mut ChaCha8Rng::seed_from_u64(n as u64))
+                        .unwrap();
+                    assert_eq!(public, general, "k = {k}, n = {n}");
+                }
+            }
+        }
+    }
 }
