@@ -813,12 +813,32 @@ fn disagreement(
         } else {
             format!(" (`composition` column: {})", rules.join(", "))
         };
+        // The same fit over the measured k at or above the crossover only (the regime the
+        // table's exponent describes), when there are at least two such points.
+        let above: Vec<(f64, f64)> = rows
+            .iter()
+            .filter_map(|r| Some((r.get("k")?.as_f64()?, r.get("sample_size")?.as_f64()?)))
+            .filter(|&(k, _)| k >= crossover as f64)
+            .collect();
+        let regime = match fit_log_log(&above) {
+            Ok(fit) if above.len() >= 2 => format!(
+                " Over the measured k ≥ {crossover} alone ({}), the fitted exponent is {:.2}, against the table's {:.2}.",
+                above
+                    .iter()
+                    .map(|&(k, _)| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                fit.slope,
+                table_exponent
+            ),
+            _ => String::new(),
+        };
         return format!(
             "{head}. The √k of the table comes from advanced composition of the k per-column selections, but with \
              δ = {delta:e} advanced composition only gives a larger per-column ε than basic composition (ε/k) once \
              k > 2E + √(2k·ln(2/δ)), i.e. from k = {crossover} on (E = {budget} is the selections' budget){rule_column}. \
              Of the measured k, {} lie below that crossover, where the learner splits by basic composition and its n grows like k; \
-             a fit dominated by them measures the basic-composition regime, not the table's asymptotic √k.",
+             a fit dominated by them measures the basic-composition regime, not the table's asymptotic √k.{regime}",
             measured.join(", ")
         );
     }
