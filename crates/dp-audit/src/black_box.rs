@@ -152,14 +152,8 @@ impl BlackBoxConfig {
     /// [`Error::TooFewSelectionRuns`] below 2 (one to propose, one to rank);
     /// [`Error::TooManyTrials`] above [`MAX_TRIALS`].
     pub fn with_selection_runs(self, runs: u64) -> Result<Self> {
-        if runs < 2 {
-            return Err(Error::TooFewSelectionRuns { runs });
-        }
-        if runs > MAX_TRIALS {
-            return Err(Error::TooManyTrials { trials: runs });
-        }
         Ok(BlackBoxConfig {
-            selection_runs: runs,
+            selection_runs: check_stage_runs(runs)?,
             ..self
         })
     }
@@ -170,14 +164,8 @@ impl BlackBoxConfig {
     /// [`Error::TooFewSelectionRuns`] below 2; [`Error::TooManyTrials`] above
     /// [`MAX_TRIALS`].
     pub fn with_screening_runs(self, runs: u64) -> Result<Self> {
-        if runs < 2 {
-            return Err(Error::TooFewSelectionRuns { runs });
-        }
-        if runs > MAX_TRIALS {
-            return Err(Error::TooManyTrials { trials: runs });
-        }
         Ok(BlackBoxConfig {
-            screening_runs: runs,
+            screening_runs: check_stage_runs(runs)?,
             ..self
         })
     }
@@ -515,6 +503,18 @@ const SCREEN_RANKING: u64 = 4;
 
 /// How many pairs per certified pair go on from screening to the full selection.
 pub const FINALISTS_PER_CERTIFIED: usize = 2;
+
+/// Runs per input of a selection or screening stage: at least 2 (one to propose, one to
+/// rank) and at most [`MAX_TRIALS`].
+fn check_stage_runs(runs: u64) -> Result<u64> {
+    if runs < 2 {
+        return Err(Error::TooFewSelectionRuns { runs });
+    }
+    if runs > MAX_TRIALS {
+        return Err(Error::TooManyTrials { trials: runs });
+    }
+    Ok(runs)
+}
 
 /// One selection stage: runs per input for proposing and ranking, and their phases.
 #[derive(Debug, Clone, Copy)]
