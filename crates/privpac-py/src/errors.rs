@@ -208,6 +208,7 @@ fn lab_kind(error: &lab::Error) -> Kind {
         | E::UnknownLearner { .. }
         | E::UnknownSanitizer { .. }
         | E::MissingParameter { .. }
+        | E::UnknownDistribution { .. }
         | E::PureOnly { .. } => Kind::InvalidParameter,
         E::BadDataLine { .. } | E::EmptyData => Kind::BadInput,
         E::TooLarge { .. } | E::DomainTooLarge { .. } => Kind::TooLarge,

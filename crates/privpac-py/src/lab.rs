@@ -76,7 +76,7 @@ fn scale(text: &str) -> PyResult<Scale> {
 }
 
 fn distribution(text: &str) -> PyResult<DistributionChoice> {
-    text.parse::<DistributionChoice>().map_err(invalid)
+    text.parse::<DistributionChoice>().map_err(errors::lab)
 }
 
 /// The request of the keyword arguments shared by the sample-complexity functions.
