@@ -73,10 +73,12 @@ const POINT_SCAN_LIMIT: u64 = 4096;
 #[non_exhaustive]
 pub enum CodeKind {
     /// Boneh–Shaw in the multiplicity form, compatible with thresholds (Theorem 4.3,
-    /// Lemma 4.5); d = ⌈2n²·ln(2n/ξ)⌉ repetitions per column type at least.
+    /// Lemma 4.5), in privpac's variant that traces soundly for every pirate word:
+    /// n + 1 column types with d = ⌊4n²·ln(2n/ξ)⌋ + 1 repetitions each
+    /// ([`BonehShaw::for_security`]), length (n + 1)·d.
     BonehShaw,
     /// Tardos, fully collusion resistant (Theorem 4.7, Proposition 4.9); length
-    /// 100n²·⌈ln(n/ξ)⌉.
+    /// 100c²·⌈ln(n/ξ)⌉ with c = max(n, 4) ([`Tardos::fully_collusion_resistant`]).
     Tardos,
 }
 
@@ -756,8 +758,9 @@ mod tests {
         assert!(report.epsilon_lower_bound.unwrap() > 0.5, "{report:?}");
     }
 
-    /// Private learners at their claimed ε: innocents are accused at most ξ (Tardos:
-    /// unconditionally, ≤ ξ/n per trial; Boneh–Shaw: on feasible words), so over 60 trials
+    /// Private learners at their claimed ε: innocents are accused at most ξ (both codes
+    /// trace soundly for every pirate word: Tardos ≤ ξ/n per user, Boneh–Shaw ≤ ξ/(2n)
+    /// per user), so over 60 trials
     /// more than 15 accusations has probability < 10⁻³, and the certified bound stays
     /// below the claim (it is false with probability ≤ 1 − confidence = 0.05).
     #[test]

@@ -29,6 +29,18 @@ use crate::error::{Error, Result};
 /// Largest codebook (users × length bits) this module builds.
 pub const MAX_CODEBOOK_BITS: u128 = 1 << 32;
 
+/// The smallest coalition bound c of [`Tardos::fully_collusion_resistant`]: Tardos's
+/// completeness failure ε₁^{c/4} is at most ε₁ only once c ≥ 4.
+pub const FULL_RESISTANCE_MIN_COALITION: usize = 4;
+
+/// The length `100·c²·⌈ln(n/ξ)⌉` (c = max(n, 4)) of
+/// [`Tardos::fully_collusion_resistant`] for n users at security ξ, as a real number so
+/// that the lower-bound searches can evaluate it past [`MAX_CODEBOOK_BITS`].
+pub fn fully_resistant_tardos_length(users: f64, xi: f64) -> f64 {
+    let c = users.max(FULL_RESISTANCE_MIN_COALITION as f64);
+    100.0 * c * c * (users / xi).ln().ceil().max(1.0)
+}
+
 fn invalid(name: &'static str, requirement: &'static str, value: f64) -> Error {
     Error::InvalidParameter {
         name,
@@ -450,6 +462,12 @@ impl Tardos {
         if coalition == 0 || coalition > users {
             return Err(invalid("coalition size", "in 1..=users", coalition as f64));
         }
+        Tardos::build(users, coalition, epsilon1)
+    }
+
+    /// [`Self::new`] without the `coalition ≤ users` check: a code against coalitions of
+    /// at most c ≥ n users is one against every coalition.
+    fn build(users: usize, coalition: usize, epsilon1: f64) -> Result<Self> {
         if !(epsilon1 > 0.0 && epsilon1 < 1.0) {
             return Err(invalid("epsilon1", "in (0, 1)", epsilon1));
         }
@@ -469,16 +487,30 @@ impl Tardos {
         Ok(code)
     }
 
-    /// Full collusion resistance at security ξ: c = n and ε₁ = ξ/n (Bun–Nissim–Stemmer,
-    /// Proposition 4.9).
+    /// Full collusion resistance at security ξ (Bun–Nissim–Stemmer, Proposition 4.9):
+    /// ε₁ = ξ/n and coalition bound c = max(n, 4), so that [`FingerprintingCode::security`]
+    /// is exactly ξ. Tardos's completeness failure is ε₁^{c/4}; with c = n it exceeds ξ
+    /// for n < 4 ((ξ/2)^{1/2} ≈ 0.224 at n = 2, ξ = 0.1), and c ≥ 4 makes it at most
+    /// ε₁ ≤ ξ. A code against coalitions of up to c ≥ n users resists every coalition.
+    /// The length is `100·c²·⌈ln(n/ξ)⌉`.
     ///
     /// # Errors
-    /// As for [`Self::new`].
+    /// As for [`Self::new`], and [`Error::InvalidParameter`] for ξ outside (0, 1).
     pub fn fully_collusion_resistant(users: usize, xi: f64) -> Result<Self> {
         if !(xi > 0.0 && xi < 1.0) {
             return Err(invalid("security xi", "in (0, 1)", xi));
         }
-        Tardos::new(users, users, xi / users as f64)
+        if users < 2 {
+            return Err(invalid("users", "at least 2", users as f64));
+        }
+        // ε₁ = ξ/n rounded so that n·ε₁ ≤ ξ holds exactly (fl(ξ/n) may round up; the fused
+        // multiply-add gives the exact sign of n·ε₁ − ξ).
+        let n = users as f64;
+        let mut epsilon1 = xi / n;
+        while n.mul_add(epsilon1, -xi) > 0.0 {
+            epsilon1 = epsilon1.next_down();
+        }
+        Tardos::build(users, users.max(FULL_RESISTANCE_MIN_COALITION), epsilon1)
     }
 
     /// k = ⌈ln(1/ε₁)⌉.
@@ -513,11 +545,25 @@ impl FingerprintingCode for Tardos {
     }
 
     /// `max(n·ε₁, ε₁^{c/4})`: the union bound over innocent users and the completeness
-    /// failure.
+    /// failure, rounded up (n·ε₁ exactly via a fused multiply-add; for c < 4 the power is
+    /// stepped 4 floats up, covering the platform `powf`'s error of a few ulps; for c ≥ 4
+    /// it is at most ε₁ ≤ n·ε₁ and needs no evaluation).
     fn security(&self) -> f64 {
-        (self.users as f64 * self.epsilon1)
-            .max(self.epsilon1.powf(self.coalition as f64 / 4.0))
-            .min(1.0)
+        let n = self.users as f64;
+        let mut union = n * self.epsilon1;
+        if n.mul_add(self.epsilon1, -union) > 0.0 {
+            union = union.next_up();
+        }
+        let completeness = if self.coalition >= FULL_RESISTANCE_MIN_COALITION {
+            0.0
+        } else {
+            let mut p = self.epsilon1.powf(self.coalition as f64 / 4.0);
+            for _ in 0..4 {
+                p = p.next_up();
+            }
+            p
+        };
+        union.max(completeness).min(1.0)
     }
 
     fn generate(&self, rng: &mut dyn Rng) -> (Codebook, TardosSecret) {
@@ -678,6 +724,38 @@ mod tests {
                 assert!(m.innocent_accused <= 4, "Tardos {strategy:?} {size}: {m:?}");
                 assert!(m.traced >= 6, "Tardos {strategy:?} {size}: {m:?}");
             }
+        }
+    }
+
+    /// The fully collusion-resistant Tardos code guarantees the requested ξ at every n,
+    /// the small n included (with c = n its completeness failure (ξ/n)^{n/4} was 0.224 at
+    /// n = 2, ξ = 0.1), and its length is the one the lower bounds use.
+    #[test]
+    fn tardos_security_is_xi_at_small_n() {
+        for n in 2..=12 {
+            for xi in [0.01, 0.1, 0.5, 0.9] {
+                let code = Tardos::fully_collusion_resistant(n, xi).unwrap();
+                assert!(
+                    code.security() <= xi,
+                    "n = {n}, ξ = {xi}: {}",
+                    code.security()
+                );
+                assert_eq!(
+                    code.length() as f64,
+                    fully_resistant_tardos_length(n as f64, xi),
+                    "n = {n}, ξ = {xi}"
+                );
+            }
+        }
+        // Measured at n = 2, ξ = 0.1: a full coalition is traced in at least 1 − ξ of the
+        // trials (a sharper completeness than the bound: failures here are rarer still).
+        // Over 60 codebooks, 13 or more untraced trials at rate ≤ 0.1 has probability
+        // below 10⁻³ (binomial tail).
+        let code = Tardos::fully_collusion_resistant(2, 0.1).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        for strategy in Pirate::ALL {
+            let m = measure_security(&code, 2, strategy, 60, &mut rng).unwrap();
+            assert!(m.nobody + m.innocent_accused <= 12, "{strategy:?}: {m:?}");
         }
     }
 

@@ -10,7 +10,8 @@
 //! - fingerprinting, Theorems 4.3 and 4.7: with an (n, k)-code of security ξ, no
 //!   (α ≤ 1/3, β)-accurate empirical k-learner with n examples is (ε, δ)-DP for
 //!   `δ < (1 − ξ − β)/n − e^ε·ξ`; Boneh–Shaw's length (Lemma 4.5,
-//!   k ≥ 2n³·ln(2n/ξ)) and Tardos' explicit length 100n²·⌈ln(n/ξ)⌉ (the fully
+//!   k ≥ 2n³·ln(2n/ξ), or privpac's runnable variant of length (n+1)·(⌊4n²·ln(2n/ξ)⌋ + 1))
+//!   and Tardos' explicit length 100c²·⌈ln(n/ξ)⌉ with c = max(n, 4) (the fully
 //!   collusion-resistant instance of Proposition 4.9 built in [`crate::fingerprinting`])
 //!   turn this into the largest n a given k rules out (Corollaries 4.6 and 4.10).
 //!
@@ -19,6 +20,7 @@
 //! are labelled as such.
 
 use crate::error::{Error, Result};
+use crate::fingerprinting::fully_resistant_tardos_length;
 
 fn invalid(name: &'static str, requirement: &'static str, value: f64) -> Error {
     Error::InvalidParameter {
@@ -176,11 +178,18 @@ pub struct FingerprintingLowerBound {
 }
 
 /// Corollary 4.6 with Boneh–Shaw's length as the paper quotes it (Lemma 4.5,
-/// `k ≥ 2n³·ln(2n/ξ)`; the variant privpac runs as an attack, sound for every pirate word,
-/// is about twice as long, see [`crate::fingerprinting::BonehShaw`]): the largest n the
-/// code supports for this k; every improper (α, β)-accurate empirical k-learner for
-/// `THRESH_X` that is (ε, δ)-DP with δ below [`fingerprinting_delta_bound`] needs more than
-/// `min(|X|, n)` examples (`min(|X|, n/(3α))` with padding).
+/// `k ≥ 2n³·ln(2n/ξ)`): the largest n that code length supports for this k; every
+/// improper (α, β)-accurate empirical k-learner for `THRESH_X` that is (ε, δ)-DP with δ
+/// below [`fingerprinting_delta_bound`] needs more than `min(|X|, n)` examples
+/// (`min(|X|, n/(3α))` with padding).
+///
+/// **What certifies it.** This n rests on the quoted length `2n³·ln(2n/ξ)`, i.e. on
+/// Boneh–Shaw's own analysis of their code Γ₀, which privpac does not run (Γ₀'s tracing
+/// is sound only for words that satisfy the marking assumption; see
+/// [`crate::fingerprinting::BonehShaw`]). The bound certified by a code privpac builds and
+/// traces is [`thresholds_lower_bound_runnable`], for the length
+/// `(n+1)·(⌊4n²·ln(2n/ξ)⌋ + 1)` of [`crate::fingerprinting::BonehShaw::for_security`]
+/// (about twice as long, so its n is about 2^{-1/3} ≈ 0.79 times this one).
 ///
 /// # Errors
 /// [`Error::InvalidParameter`] for ξ ∉ (0, 1), α ∉ (0, 1/3] or an empty domain.
@@ -195,7 +204,30 @@ pub fn thresholds_lower_bound(
     Ok(capped(users, alpha, domain_size))
 }
 
-/// Corollary 4.10 with the explicit Tardos length 100n²·⌈ln(n/ξ)⌉ (c = n, ε₁ = ξ/n): the
+/// Corollary 4.6 certified by the Boneh–Shaw variant privpac runs
+/// ([`crate::fingerprinting::BonehShaw::for_security`], sound for every pirate word,
+/// length `(n+1)·(⌊4n²·ln(2n/ξ)⌋ + 1)`): the largest n whose code fits in k columns, with
+/// the same implication as [`thresholds_lower_bound`]. This is the n that
+/// [`crate::attack::AttackConfig`] accepts for Boneh–Shaw at this k and ξ.
+///
+/// # Errors
+/// As for [`thresholds_lower_bound`].
+pub fn thresholds_lower_bound_runnable(
+    k: usize,
+    xi: f64,
+    alpha: f64,
+    domain_size: u64,
+) -> Result<FingerprintingLowerBound> {
+    check_code_parameters(xi, alpha, domain_size)?;
+    let users = largest_fitting(k as f64, 3, |n| {
+        (n + 1.0) * ((4.0 * n * n * (2.0 * n / xi).ln()).floor() + 1.0)
+    });
+    Ok(capped(users, alpha, domain_size))
+}
+
+/// Corollary 4.10 with the explicit Tardos length 100c²·⌈ln(n/ξ)⌉ (c = max(n, 4),
+/// ε₁ = ξ/n, [`fully_resistant_tardos_length`]; c = n alone would leave the security above
+/// ξ for n < 4, see [`crate::fingerprinting::Tardos::fully_collusion_resistant`]): the
 /// largest n a code of length ≤ k supports; every improper agnostic (α, β)-accurate
 /// empirical k-learner for a class with two concepts that disagree on a point (`POINT_X`,
 /// `THRESH_X`, `PAR_d`) that is (ε, δ)-DP with δ below [`fingerprinting_delta_bound`] needs
@@ -210,9 +242,7 @@ pub fn agnostic_lower_bound(
     domain_size: u64,
 ) -> Result<FingerprintingLowerBound> {
     check_code_parameters(xi, alpha, domain_size)?;
-    let users = largest_fitting(k as f64, 2, |n| {
-        100.0 * n * n * (n / xi).ln().ceil().max(1.0)
-    });
+    let users = largest_fitting(k as f64, 2, |n| fully_resistant_tardos_length(n, xi));
     Ok(capped(users, alpha, domain_size))
 }
 
@@ -220,7 +250,7 @@ pub fn agnostic_lower_bound(
 /// unstated constant**: with d = log₂ n, an (n, k)-code of security ξ rules out improper
 /// agnostic (α ≤ 1/6, β, ε = O(1), δ = o(1/n))-PAC k-learners for `PAR_d` with fewer than
 /// Ω(n) examples. Returns n = 2^d when the explicit Tardos code for 2^d users at security ξ
-/// (length 100n²·⌈ln(n/ξ)⌉, as in [`agnostic_lower_bound`]) fits in k columns, `None`
+/// (length 100c²·⌈ln(n/ξ)⌉, c = max(n, 4), as in [`agnostic_lower_bound`]) fits in k columns, `None`
 /// otherwise; the Ω hides a constant the proof sketch does not state.
 ///
 /// # Errors
@@ -233,7 +263,7 @@ pub fn parity_agnostic_lower_bound_o_form(d: u32, k: usize, xi: f64) -> Result<O
         return Err(invalid("xi", "in (0, 1)", xi));
     }
     let n = 1u64 << d;
-    let length = 100.0 * (n as f64).powi(2) * (n as f64 / xi).ln().ceil().max(1.0);
+    let length = fully_resistant_tardos_length(n as f64, xi);
     Ok((length <= k as f64).then_some(n))
 }
 
@@ -308,7 +338,9 @@ pub struct TableEntry {
     /// `true` for agnostic learning, `false` for PAC (realizable) learning.
     pub agnostic: bool,
     /// `Some(true)` proper only, `Some(false)` improper, `None` the table does not
-    /// distinguish.
+    /// distinguish (one cell for both). A lower bound tagged `Some(false)` or `None` holds
+    /// for improper learners, hence for proper ones too; one tagged `Some(true)` is the
+    /// stronger bound that binds proper learners only.
     pub proper: Option<bool>,
     /// The entry as printed.
     pub bound: &'static str,
@@ -458,22 +490,25 @@ pub const SECTION_1_3_TABLES: &[TableEntry] = {
             1.0,
             "Thm 5.1, BNS13",
         ),
+        // One cell for proper and improper: Theorem 5.1 is for "proper or improper"
+        // learners, and the log|C| term for thresholds is Feldman–Xiao's improper bound.
         entry(
             Pure,
             Lower,
             "THRESH_X",
             false,
-            Some(true),
+            None,
             "k + log|C|",
             1.0,
             "Thm 5.1, BNS13, FX14",
         ),
+        // Theorem 5.4 binds improper learners too (Lemma 5.3 rounds them to proper ones).
         entry(
             Pure,
             Lower,
             "PAR_d (uniform)",
             false,
-            Some(true),
+            None,
             "k·log|C|",
             1.0,
             "Thm 5.4",
@@ -733,6 +768,40 @@ mod tests {
         assert!(remark_5_2_o_form(3, 1.0, 0.5).is_err());
     }
 
+    /// Each fingerprinting bound's n is exactly the largest n whose code (the one the
+    /// bound is stated for) fits in k columns: the runnable Boneh–Shaw and the Tardos code
+    /// privpac builds fit at n and not at n + 1, for k away from any grid.
+    #[test]
+    fn bounds_match_the_codes_privpac_builds() {
+        use crate::fingerprinting::{BonehShaw, FingerprintingCode, Tardos};
+        for &xi in &[0.01, 0.1, 0.3] {
+            for k in [1usize, 100, 1_000, 4_799, 4_800, 9_999, 123_457, 2_000_001] {
+                let bs = thresholds_lower_bound_runnable(k, xi, 1.0 / 3.0, u64::MAX).unwrap();
+                let quoted = thresholds_lower_bound(k, xi, 1.0 / 3.0, u64::MAX).unwrap();
+                assert!(bs.users <= quoted.users, "k = {k}: {bs:?} {quoted:?}");
+                if bs.users >= 3 {
+                    let code = BonehShaw::for_security(bs.users, xi).unwrap();
+                    assert!(code.length() <= k, "k = {k}, n = {}", bs.users);
+                }
+                let next = BonehShaw::for_security(bs.users.max(2) + 1, xi).unwrap();
+                assert!(next.length() > k, "k = {k}, n = {}", bs.users);
+                let td = agnostic_lower_bound(k, xi, 1.0 / 3.0, u64::MAX).unwrap();
+                if td.users >= 2 {
+                    let code = Tardos::fully_collusion_resistant(td.users, xi).unwrap();
+                    assert!(code.length() <= k, "k = {k}, n = {}", td.users);
+                    assert!(
+                        code.security() <= xi,
+                        "n = {}: {}",
+                        td.users,
+                        code.security()
+                    );
+                }
+                let next = Tardos::fully_collusion_resistant(td.users.max(1) + 1, xi).unwrap();
+                assert!(next.length() > k, "k = {k}, n = {}", td.users);
+            }
+        }
+    }
+
     #[test]
     fn tables_have_every_setting_and_sane_exponents() {
         assert_eq!(SECTION_1_3_TABLES.len(), 27);
@@ -751,6 +820,14 @@ mod tests {
         .collect();
         assert_eq!(points.len(), 1);
         assert_eq!(points[0].k_exponent, 0.0);
+        // The pure packing bounds for thresholds and parities bind improper learners too
+        // (Theorem 5.1 is for proper or improper learners; Lemma 5.3 for parities).
+        for class in ["THRESH_X", "PAR_d (uniform)"] {
+            let lower: Vec<_> =
+                table_entries(class, TablePrivacy::Pure, BoundKind::Lower, false).collect();
+            assert_eq!(lower.len(), 1, "{class}");
+            assert_ne!(lower[0].proper, Some(true), "{:?}", lower[0]);
+        }
         // Every approximate lower bound is at most the matching upper bound's exponent.
         for lower in SECTION_1_3_TABLES
             .iter()
