@@ -248,8 +248,10 @@ pub fn theorem_3_13_o_form(epsilon: f64, delta: f64, alpha: f64, beta: f64) -> f
 ///
 /// * **E1** (every x with `μ(x) ≥ α` has `#_S(x)/n ≥ α/10`), failure β/4: by the
 ///   multiplicative Chernoff bound `Pr[X ≤ (1 − θ)np] ≤ e^{−θ²np/2}` with θ = 9/10 and a
-///   union over the at most 1/α such points, `n ≥ (200/81)·ln(4/(αβ))/α`. (The proof cites
-///   Theorem 2.11 with an unspecified VC constant; this replaces it.)
+///   union over the at most 1/α such points, `n ≥ (200/81)·ln(4/(αβ))/α`. (The proof
+///   cites Theorem 2.11 for the class `POINT_X ∪ {0}` of VC dimension 1; its explicit form,
+///   [`theorem_2_11_realizable_sample_size`], asks for `(32/α′)(ln(32/α′) + ln(8/β′))`
+///   examples at the proof's α′ = α/20, far more than this direct Chernoff bound.)
 /// * **E2** (the synthetic database is α/30-accurate), failure β/4: the sanitizer at
 ///   (ε/2, δ/2) with `m = ⌈60/α⌉` has max point error at most
 ///   `max(2t/n + 1/m, (τ_s − 1 + t)/n)`, `t = b_s·ln(8n/β)`
@@ -315,9 +317,92 @@ fn sanitizer_examples(
     Ok(high)
 }
 
+/// Theorem 2.11, realizable case, with the constants it states: an (α, β)-accurate
+/// empirical k-learner for C with hypothesis class H, run on
+/// `max{n, ⌈(32/α)·(VC(H ⊕ C)·ln(32/α) + ln(8/β′))⌉}` i.i.d. examples, is a
+/// (2α, β + β′)-accurate PAC k-learner. (The theorem applies Theorem 2.7, stated with
+/// `64/α` and `ln(64/α)` for the events "error ≤ α/2 on the sample, > α on the
+/// distribution", at accuracy 2α, which is where 32 comes from; the logarithms are
+/// natural, as in Theorem 2.7.) `empirical_examples` is the n the empirical learner needs.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for α or β′ outside (0, 1).
+pub fn theorem_2_11_realizable_sample_size(
+    empirical_examples: usize,
+    vc_h_xor_c: u32,
+    alpha: f64,
+    beta_prime: f64,
+) -> Result<f64> {
+    check_probability("alpha", alpha)?;
+    check_probability("beta'", beta_prime)?;
+    let d = f64::from(vc_h_xor_c);
+    let generalization =
+        (32.0 / alpha * (d * (32.0 / alpha).ln() + (8.0 / beta_prime).ln())).ceil();
+    Ok(generalization.max(empirical_examples as f64))
+}
+
+/// Theorem 2.11, agnostic case, with the constants it states: an agnostic (α, β)-accurate
+/// empirical k-learner with hypothesis class H ⊇ C, run on
+/// `max{n, ⌈(64/α²)·(VC(H)·ln(6/α) + ln(8k/β′))⌉}` i.i.d. examples, has every column's
+/// excess error at most **3α** except with probability β + β′. The theorem prints 2α for
+/// both cases, but its proof chains three deviations in the agnostic case (Theorem 2.8 at
+/// β′/k per column makes every h ∈ H's empirical and true errors α-close, so
+/// `err(h_j) ≤ err_S(h_j) + α ≤ min_{c∈C} err_S(c) + 2α ≤ min_{c∈C} err(c) + 3α`); 3α is
+/// what it supports, and what this function claims.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for α or β′ outside (0, 1) or k = 0.
+pub fn theorem_2_11_agnostic_sample_size(
+    empirical_examples: usize,
+    vc_h: u32,
+    k: usize,
+    alpha: f64,
+    beta_prime: f64,
+) -> Result<f64> {
+    check_probability("alpha", alpha)?;
+    check_probability("beta'", beta_prime)?;
+    if k == 0 {
+        return Err(Error::InvalidParameter {
+            name: "k",
+            requirement: "at least 1",
+            value: 0.0,
+        });
+    }
+    let d = f64::from(vc_h);
+    let per_column = (8.0 * k as f64 / beta_prime).ln();
+    let generalization = (64.0 / (alpha * alpha) * (d * (6.0 / alpha).ln() + per_column)).ceil();
+    Ok(generalization.max(empirical_examples as f64))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Theorem 2.11's stated constants, by hand: realizable d = 2, α = 0.1, β′ = 0.05:
+    /// 320·(2·ln 320 + ln 160) = 320·(11.5364 + 5.0752) = 5315.7…, so 5316; agnostic
+    /// VC(H) = 1, k = 10, α = 0.1, β′ = 0.05: 6400·(ln 60 + ln 1600) = 6400·(4.0943 +
+    /// 7.3778) = 73421.6…, so 73422; a larger empirical n wins the maximum.
+    #[test]
+    fn theorem_2_11_uses_the_stated_constants() {
+        let r = theorem_2_11_realizable_sample_size(10, 2, 0.1, 0.05).unwrap();
+        let expected = (320.0 * (2.0 * 320f64.ln() + 160f64.ln())).ceil();
+        assert_eq!(r, expected);
+        assert_eq!(r, 5316.0);
+        let a = theorem_2_11_agnostic_sample_size(10, 1, 10, 0.1, 0.05).unwrap();
+        assert_eq!(a, (6400.0 * (60f64.ln() + 1600f64.ln())).ceil());
+        assert_eq!(a, 73422.0);
+        assert_eq!(
+            theorem_2_11_realizable_sample_size(1_000_000, 2, 0.1, 0.05).unwrap(),
+            1_000_000.0
+        );
+        // The agnostic size grows with k only through ln(8k/β′).
+        let a1000 = theorem_2_11_agnostic_sample_size(10, 1, 1000, 0.1, 0.05).unwrap();
+        assert_eq!(a1000, (6400.0 * (60f64.ln() + 160_000f64.ln())).ceil());
+        assert!(theorem_2_11_realizable_sample_size(1, 1, 0.0, 0.1).is_err());
+        assert!(theorem_2_11_realizable_sample_size(1, 1, 0.1, 1.0).is_err());
+        assert!(theorem_2_11_agnostic_sample_size(1, 1, 0, 0.1, 0.1).is_err());
+        assert!(theorem_2_11_agnostic_sample_size(1, 1, 1, f64::NAN, 0.1).is_err());
+    }
 
     #[test]
     fn parity_plan_is_flat_in_k_and_linear_in_d() {

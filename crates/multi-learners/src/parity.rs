@@ -57,7 +57,8 @@ pub enum ParityOutcome {
 /// candidate's count moves by at most 1 (sensitivity 1). The votes are then released only
 /// through `A_dist`, which is (ε, δ)-DP for sensitivity-1 qualities with noise
 /// `Lap_Z(2/ε)` and threshold `2 + ⌈(2/ε)·ln(1/δ)⌉ + 1` (the paper's Algorithm 3 prints
-/// `Lap(1/ε)` and `(1/ε)·ln(1/δ)`, which is only about (2ε, δ)-DP; see
+/// `Lap(1/ε)` and `(1/ε)·ln(1/δ)`, which is only about (2ε, e^{2ε}·δ/2)-DP, because the
+/// gap between the best and second-best score has sensitivity 2; see
 /// `dp_mechanisms::StableSelection`). Checked exactly on all neighbouring vote multisets of
 /// tiny instances, with the paper's calibration as a negative control.
 ///
