@@ -358,18 +358,10 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
                         if measured.is_empty() {
                             continue;
                         }
-                        lines.push(Series {
-                            label: format!("{class}, {learner}"),
-                            points: measured,
-                            dashed: false,
-                        });
+                        lines.push(Series::measured(format!("{class}, {learner}"), measured));
                         let bound = series(rows, mine, sweep, "bound");
                         if !bound.is_empty() {
-                            lines.push(Series {
-                                label: format!("{class}, {learner}: bound"),
-                                points: bound,
-                                dashed: true,
-                            });
+                            lines.push(Series::bound(format!("{class}, {learner}: bound"), bound));
                         }
                     }
                 }
@@ -393,18 +385,13 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
             let mut lines = Vec::new();
             for learner in ["generic", "erm"] {
                 let mine = |r: &Map<String, Value>| get_str(r, "learner") == learner;
-                lines.push(Series {
-                    label: format!("{learner}: measured"),
-                    points: series(rows, mine, "log2_domain", "sample_size"),
-                    dashed: false,
-                });
+                lines.push(Series::measured(
+                    format!("{learner}: measured"),
+                    series(rows, mine, "log2_domain", "sample_size"),
+                ));
                 let bound = series(rows, mine, "log2_domain", "bound");
                 if !bound.is_empty() {
-                    lines.push(Series {
-                        label: format!("{learner}: bound"),
-                        points: bound,
-                        dashed: true,
-                    });
+                    lines.push(Series::bound(format!("{learner}: bound"), bound));
                 }
             }
             let file = "sample-complexity-vs-domain.svg".to_string();
@@ -430,22 +417,20 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
                     };
                     let mut points = series(rows, mine, "littlestone_dimension", "mistakes");
                     points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-                    lines.push(Series {
-                        label: format!("{learner}, {adversary} adversary"),
+                    lines.push(Series::measured(
+                        format!("{learner}, {adversary} adversary"),
                         points,
-                        dashed: adversary == "random",
-                    });
+                    ));
                 }
             }
             let max = rows
                 .iter()
                 .filter_map(|r| r.get("littlestone_dimension")?.as_f64())
                 .fold(1.0, f64::max);
-            lines.push(Series {
-                label: "mistakes = Ldim".into(),
-                points: vec![(0.0, 0.0), (max, max)],
-                dashed: true,
-            });
+            lines.push(Series::reference(
+                "mistakes = Ldim (SOA's bound)",
+                vec![(0.0, 0.0), (max, max)],
+            ));
             let file = "mistakes-vs-ldim.svg".to_string();
             plots.push((
                 file.clone(),

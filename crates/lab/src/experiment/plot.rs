@@ -1,27 +1,84 @@
-//! SVG line plots (plotters, SVG backend only, no font files: text is laid out with
-//! plotters' built-in size estimate and rendered by the viewer). Log axes are drawn by
-//! plotting log₁₀ of the values and labelling the ticks with the values.
+//! SVG line plots for the experiment reports (plotters, SVG backend only, no font files:
+//! text is laid out with plotters' built-in size estimate and rendered by the viewer).
+//!
+//! What makes them printable: tick positions are chosen here, not by the backend (1-2-5
+//! multiples of a power of ten on logarithmic axes, a 1-2-5 step on linear ones) and
+//! labelled with just enough digits that no two labels coincide; the legend sits in its
+//! own panel to the right of the data; bounds are drawn dashed in the colour of the
+//! measurement they belong to, and standalone references (a claimed ε, a diagonal) dashed
+//! in grey. Log axes plot log₁₀ of the values; non-positive values are dropped there.
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{Error, Result};
+
+/// How a series is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Style {
+    /// A measurement: solid line with markers, in the next colour.
+    Measured,
+    /// A bound or guide for the measurement before it: dashed, the same colour.
+    Bound,
+    /// A standalone reference line: dashed, grey.
+    Reference,
+}
 
 /// One line of a plot.
 #[derive(Debug, Clone)]
 pub(super) struct Series {
     pub(super) label: String,
     pub(super) points: Vec<(f64, f64)>,
-    pub(super) dashed: bool,
+    pub(super) style: Style,
 }
 
-const COLORS: [RGBColor; 6] = [
+impl Series {
+    /// A measured series.
+    pub(super) fn measured(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Series {
+            label: label.into(),
+            points,
+            style: Style::Measured,
+        }
+    }
+
+    /// A bound or guide drawn in the colour of the preceding measured series.
+    pub(super) fn bound(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Series {
+            label: label.into(),
+            points,
+            style: Style::Bound,
+        }
+    }
+
+    /// A standalone reference line.
+    pub(super) fn reference(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Series {
+            label: label.into(),
+            points,
+            style: Style::Reference,
+        }
+    }
+}
+
+const COLORS: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
     RGBColor(255, 127, 14),
     RGBColor(23, 190, 207),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
 ];
+
+const GREY: RGBColor = RGBColor(110, 110, 110);
+const GRID: RGBColor = RGBColor(225, 225, 225);
+
+const WIDTH: u32 = 960;
+const HEIGHT: u32 = 500;
+const FONT: u32 = 13;
 
 fn plot_error(name: &str, reason: impl std::fmt::Display) -> Error {
     Error::Plot {
@@ -30,9 +87,101 @@ fn plot_error(name: &str, reason: impl std::fmt::Display) -> Error {
     }
 }
 
-/// A line plot of `series` as SVG text. Solid and dashed series alternate colours in
-/// pairs (a measured line and its bound share a colour). Non-positive values are dropped
-/// on log axes.
+/// One tick: its position on the (possibly log₁₀-transformed) axis and its label.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Tick {
+    pub(super) at: f64,
+    pub(super) label: String,
+}
+
+/// Ticks for the axis range `[lo, hi]` (in plot coordinates: log₁₀ of the values on a log
+/// axis). Log axes tick at 1, 2, 5 × 10^e (only at powers of ten when that would give more
+/// than 12 ticks, and at every integer multiple when the range holds fewer than 3);
+/// linear axes at multiples of a 1-2-5 step giving 4 to 10 ticks.
+pub(super) fn ticks(lo: f64, hi: f64, log: bool) -> Vec<Tick> {
+    if !(lo.is_finite() && hi.is_finite() && lo < hi) {
+        return Vec::new();
+    }
+    if log {
+        log_ticks(lo, hi)
+    } else {
+        linear_ticks(lo, hi)
+    }
+}
+
+fn log_ticks(lo: f64, hi: f64) -> Vec<Tick> {
+    let first = lo.floor() as i32 - 1;
+    let last = hi.ceil() as i32 + 1;
+    let within = |mantissas: &[f64]| -> Vec<f64> {
+        (first..=last)
+            .flat_map(|e| mantissas.iter().map(move |&m| m * 10f64.powi(e)))
+            .filter(|v| (lo..=hi).contains(&v.log10()))
+            .collect()
+    };
+    let mut values = within(&[1.0, 2.0, 5.0]);
+    if values.len() > 12 {
+        values = within(&[1.0]);
+    } else if values.len() < 3 {
+        values = within(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
+    }
+    if values.len() < 3 {
+        // Less than a factor of ~3 across: evenly spaced values, placed logarithmically.
+        return linear_ticks(10f64.powf(lo), 10f64.powf(hi))
+            .into_iter()
+            .filter(|t| t.at > 0.0)
+            .map(|t| Tick {
+                at: t.at.log10(),
+                label: t.label,
+            })
+            .collect();
+    }
+    values
+        .into_iter()
+        .map(|v| Tick {
+            at: v.log10(),
+            label: format_value(v),
+        })
+        .collect()
+}
+
+fn linear_ticks(lo: f64, hi: f64) -> Vec<Tick> {
+    let raw = (hi - lo) / 6.0;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|&s| s >= raw)
+        .unwrap_or(10.0 * magnitude);
+    let decimals = (-step.log10().floor()).max(0.0) as usize;
+    let start = (lo / step).ceil() as i64;
+    let end = (hi / step).floor() as i64;
+    (start..=end)
+        .map(|i| {
+            let v = i as f64 * step;
+            Tick {
+                at: v,
+                label: format!("{:.*}", decimals, v + 0.0),
+            }
+        })
+        .collect()
+}
+
+/// A positive tick value with the digits it needs: integers as integers (powers of ten
+/// from 10⁶ as `1e6`), fractions with as many decimals as their leading digit needs.
+fn format_value(v: f64) -> String {
+    if v >= 1e6 {
+        let e = v.log10().floor();
+        let m = (v / 10f64.powf(e)).round();
+        return format!("{m}e{e}");
+    }
+    if v >= 1.0 {
+        return format!("{}", v.round());
+    }
+    let decimals = (-v.log10().floor()) as usize;
+    format!("{v:.decimals$}")
+}
+
+/// A line plot of `series` as SVG text; see the module docs for the conventions.
 pub(super) fn line_plot(
     name: &str,
     title: &str,
@@ -44,7 +193,9 @@ pub(super) fn line_plot(
 ) -> Result<String> {
     let tx = |v: f64| if log_x { v.log10() } else { v };
     let ty = |v: f64| if log_y { v.log10() } else { v };
-    let keep = |&(x, y): &(f64, f64)| (!log_x || x > 0.0) && (!log_y || y > 0.0);
+    let keep = |&(x, y): &(f64, f64)| {
+        x.is_finite() && y.is_finite() && (!log_x || x > 0.0) && (!log_y || y > 0.0)
+    };
     let lines: Vec<(&Series, Vec<(f64, f64)>)> = series
         .iter()
         .map(|s| {
@@ -70,86 +221,280 @@ pub(super) fn line_plot(
     if !(x0.is_finite() && y0.is_finite()) {
         (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
     }
-    let pad = |lo: f64, hi: f64| {
-        let span = (hi - lo).max(1e-9);
+    let pad = |lo: f64, hi: f64, log: bool| {
+        // A degenerate range gets a window around its value: a decade on a log axis.
+        let span = if hi > lo {
+            hi - lo
+        } else if log {
+            2.0
+        } else {
+            lo.abs().max(1.0)
+        };
         (lo - 0.05 * span, hi + 0.05 * span)
     };
-    let (x0, x1) = pad(x0, x1);
-    let (y0, y1) = pad(y0, y1);
+    let (x0, x1) = pad(x0, x1, log_x);
+    let (y0, y1) = pad(y0, y1, log_y);
+    let legend_width = legend_width(series);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (760, 480)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| plot_error(name, e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(42)
-            .y_label_area_size(64)
+        let root = root
+            .titled(title, ("sans-serif", 17))
+            .map_err(|e| plot_error(name, e))?;
+        let (plot_area, legend_area) = root.split_horizontally(WIDTH - legend_width);
+        let mut chart = ChartBuilder::on(&plot_area)
+            .margin(10)
+            .x_label_area_size(44)
+            .y_label_area_size(70)
             .build_cartesian_2d(x0..x1, y0..y1)
             .map_err(|e| plot_error(name, e))?;
-        let fmt = |log: bool| {
-            move |v: &f64| {
-                if log {
-                    let value = 10f64.powf(*v);
-                    if value >= 10.0 {
-                        format!("{value:.0}")
-                    } else {
-                        format!("{value:.2}")
-                    }
-                } else {
-                    format!("{v:.0}")
-                }
-            }
-        };
-        let x_fmt = fmt(log_x);
-        let y_fmt = fmt(log_y);
+        // Axes and their descriptions from plotters; ticks, labels and grid from here.
         chart
             .configure_mesh()
+            .disable_mesh()
+            .x_labels(0)
+            .y_labels(0)
             .x_desc(x_label)
             .y_desc(y_label)
-            .x_label_formatter(&x_fmt)
-            .y_label_formatter(&y_fmt)
+            .axis_desc_style(("sans-serif", FONT + 1))
             .draw()
             .map_err(|e| plot_error(name, e))?;
-        let mut colour = 0;
-        for (i, (s, points)) in lines.iter().enumerate() {
-            if i > 0 && !s.dashed {
-                colour += 1;
-            }
-            let color = COLORS[colour % COLORS.len()];
+        let x_ticks = ticks(x0, x1, log_x);
+        let y_ticks = ticks(y0, y1, log_y);
+        let label_style = TextStyle::from(("sans-serif", FONT).into_font()).color(&BLACK);
+        // `backend_coord` is absolute; text on the panel is relative to its corner.
+        let (base_x, base_y) = plot_area.get_base_pixel();
+        for tick in &x_ticks {
+            chart
+                .draw_series(LineSeries::new(
+                    [(tick.at, y0), (tick.at, y1)],
+                    ShapeStyle::from(&GRID).stroke_width(1),
+                ))
+                .map_err(|e| plot_error(name, e))?;
+            let (px, py) = chart.backend_coord(&(tick.at, y0));
+            let style = label_style.pos(Pos::new(HPos::Center, VPos::Top));
+            plot_area
+                .draw(&Text::new(
+                    tick.label.clone(),
+                    (px - base_x, py - base_y + 6),
+                    style,
+                ))
+                .map_err(|e| plot_error(name, e))?;
+        }
+        for tick in &y_ticks {
+            chart
+                .draw_series(LineSeries::new(
+                    [(x0, tick.at), (x1, tick.at)],
+                    ShapeStyle::from(&GRID).stroke_width(1),
+                ))
+                .map_err(|e| plot_error(name, e))?;
+            let (px, py) = chart.backend_coord(&(x0, tick.at));
+            let style = label_style.pos(Pos::new(HPos::Right, VPos::Center));
+            plot_area
+                .draw(&Text::new(
+                    tick.label.clone(),
+                    (px - base_x - 6, py - base_y),
+                    style,
+                ))
+                .map_err(|e| plot_error(name, e))?;
+        }
+        let colours = colours(series);
+        for ((s, points), &color) in lines.iter().zip(&colours) {
             let style = ShapeStyle::from(&color).stroke_width(2);
-            if s.dashed {
-                chart
-                    .draw_series(DashedLineSeries::new(points.iter().copied(), 6, 4, style))
-                    .map_err(|e| plot_error(name, e))?
-                    .label(s.label.clone())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 8, y)], ShapeStyle::from(&color))
-                    });
-            } else {
-                chart
-                    .draw_series(LineSeries::new(points.iter().copied(), style))
-                    .map_err(|e| plot_error(name, e))?
-                    .label(s.label.clone())
-                    .legend(move |(x, y)| {
-                        PathElement::new(
-                            vec![(x, y), (x + 16, y)],
-                            ShapeStyle::from(&color).stroke_width(2),
-                        )
-                    });
-                chart
-                    .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
-                    .map_err(|e| plot_error(name, e))?;
+            match s.style {
+                Style::Measured => {
+                    chart
+                        .draw_series(LineSeries::new(points.iter().copied(), style))
+                        .map_err(|e| plot_error(name, e))?;
+                    chart
+                        .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                        .map_err(|e| plot_error(name, e))?;
+                }
+                Style::Bound | Style::Reference => {
+                    chart
+                        .draw_series(DashedLineSeries::new(points.iter().copied(), 7, 5, style))
+                        .map_err(|e| plot_error(name, e))?;
+                }
             }
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| plot_error(name, e))?;
+        draw_legend(&legend_area, series, &colours).map_err(|e| plot_error(name, e))?;
         root.present().map_err(|e| plot_error(name, e))?;
     }
     Ok(svg)
+}
+
+/// The colour of each series: a new one per measured series, the previous one for a
+/// bound, grey for a reference.
+fn colours(series: &[Series]) -> Vec<RGBColor> {
+    let mut next = 0;
+    let mut current = COLORS[0];
+    series
+        .iter()
+        .map(|s| match s.style {
+            Style::Measured => {
+                current = COLORS[next % COLORS.len()];
+                next += 1;
+                current
+            }
+            Style::Bound => current,
+            Style::Reference => GREY,
+        })
+        .collect()
+}
+
+/// The legend panel's width: room for the longest label at about 0.6 em per character.
+fn legend_width(series: &[Series]) -> u32 {
+    let longest = series
+        .iter()
+        .map(|s| s.label.chars().count())
+        .max()
+        .unwrap_or(0) as u32;
+    (48 + longest * FONT * 6 / 10).clamp(140, 380)
+}
+
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    series: &[Series],
+    colours: &[RGBColor],
+) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let style = TextStyle::from(("sans-serif", FONT).into_font())
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, (s, &color)) in series.iter().zip(colours).enumerate() {
+        let y = 24 + 20 * i as i32;
+        let stroke = ShapeStyle::from(&color).stroke_width(2);
+        match s.style {
+            Style::Measured => {
+                area.draw(&PathElement::new(vec![(6, y), (34, y)], stroke))?;
+                area.draw(&Circle::new((20, y), 3, color.filled()))?;
+            }
+            Style::Bound | Style::Reference => {
+                for (a, b) in [(6, 13), (17, 24), (28, 34)] {
+                    area.draw(&PathElement::new(vec![(a, y), (b, y)], stroke))?;
+                }
+            }
+        }
+        area.draw(&Text::new(s.label.clone(), (42, y), style.clone()))?;
+    }
+    Ok(())
+}
+
+/// A dashed guide of slope `exponent` on log-log axes through the first point of
+/// `points` (sorted by x), over the same x range: `y = y₀·(x/x₀)^exponent`.
+pub(super) fn slope_guide(points: &[(f64, f64)], exponent: f64) -> Vec<(f64, f64)> {
+    let positive: Vec<(f64, f64)> = points
+        .iter()
+        .copied()
+        .filter(|&(x, y)| x > 0.0 && y > 0.0)
+        .collect();
+    let (Some(&(x0, y0)), Some(x1)) = (
+        positive.iter().min_by(|a, b| a.0.total_cmp(&b.0)),
+        positive.iter().map(|p| p.0).max_by(f64::total_cmp),
+    ) else {
+        return Vec::new();
+    };
+    if !exponent.is_finite() || x1 <= x0 {
+        return Vec::new();
+    }
+    vec![(x0, y0), (x1, y0 * (x1 / x0).powf(exponent))]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(lo: f64, hi: f64, log: bool) -> Vec<String> {
+        ticks(lo, hi, log).into_iter().map(|t| t.label).collect()
+    }
+
+    /// Over many ranges, linear and logarithmic, the tick labels are distinct, in range
+    /// and at least three (the tracing plot once read "0, 0, 1, 2, 2, 2, 3, 4, 4, 4").
+    #[test]
+    fn tick_labels_are_distinct() {
+        let mut ranges = vec![(0.0, 4.5), (-0.3, 4.8), (0.0, 1.0), (0.9, 1.1), (-7.0, 3.0)];
+        for e in -6..7 {
+            let base = 10f64.powi(e);
+            ranges.push((0.0, 3.7 * base));
+            ranges.push((base, 1.5 * base));
+            ranges.push((-base, 9.0 * base));
+        }
+        for &(lo, hi) in &ranges {
+            let t = labels(lo, hi, false);
+            assert!(t.len() >= 3, "{lo}..{hi}: {t:?}");
+            let mut sorted = t.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), t.len(), "{lo}..{hi}: {t:?}");
+        }
+        for lo in [-6.0, -3.3, -1.0, -0.2, 0.0, 0.7, 2.0, 5.5] {
+            for width in [0.1, 0.35, 1.0, 2.2, 4.0, 9.0] {
+                let t = labels(lo, lo + width, true);
+                assert!(t.len() >= 2, "{lo}+{width}: {t:?}");
+                let mut sorted = t.clone();
+                sorted.sort();
+                sorted.dedup();
+                assert_eq!(sorted.len(), t.len(), "{lo}+{width}: {t:?}");
+            }
+        }
+    }
+
+    /// Log axes tick at 1-2-5 values: over 0.1 … 7 they are 0.1, 0.2, 0.5, 1, 2, 5, not
+    /// the 0.16, 0.40, 0.63 of evenly spaced exponents.
+    #[test]
+    fn log_ticks_are_one_two_five() {
+        assert_eq!(
+            labels(0.1f64.log10(), 7f64.log10(), true),
+            ["0.1", "0.2", "0.5", "1", "2", "5"]
+        );
+        // Six decades: powers of ten only.
+        assert_eq!(
+            labels(0.0, 6.0, true),
+            ["1", "10", "100", "1000", "10000", "100000", "1e6"]
+        );
+        assert_eq!(labels(0.0, 4.5, false), ["0", "1", "2", "3", "4"]);
+        assert_eq!(
+            labels(0.0, 0.25, false),
+            ["0.00", "0.05", "0.10", "0.15", "0.20", "0.25"]
+        );
+    }
+
+    #[test]
+    fn guides_follow_their_exponent() {
+        let g = slope_guide(&[(4.0, 10.0), (1.0, 5.0), (64.0, 80.0)], 0.5);
+        assert_eq!(g, vec![(1.0, 5.0), (64.0, 40.0)]);
+        assert!(slope_guide(&[(1.0, 5.0)], 0.5).is_empty());
+        assert!(slope_guide(&[], 0.5).is_empty());
+    }
+
+    /// The legend is outside the data: every legend label is drawn right of the plotting
+    /// panel, and bounds share their measurement's colour.
+    #[test]
+    fn legend_sits_outside_the_data_and_bounds_share_colours() {
+        let series = [
+            Series::measured("measured", vec![(1.0, 1.0), (10.0, 3.0)]),
+            Series::bound("its bound", vec![(1.0, 2.0), (10.0, 6.0)]),
+            Series::measured("other", vec![(1.0, 4.0), (10.0, 5.0)]),
+            Series::reference("claim", vec![(1.0, 4.5), (10.0, 4.5)]),
+        ];
+        let c = colours(&series);
+        assert_eq!(c[0], c[1]);
+        assert_ne!(c[0], c[2]);
+        assert_eq!(c[3], GREY);
+        let svg = line_plot("t", "title", "x", "y", &series, true, false).unwrap();
+        let panel = WIDTH - legend_width(&series);
+        for label in ["measured", "its bound", "other", "claim"] {
+            let at = svg
+                .find(&format!(">\n{label}\n</text>"))
+                .unwrap_or_else(|| panic!("{label} missing"));
+            let tag = &svg[svg[..at].rfind("<text").unwrap()..at];
+            let x: f64 = tag
+                .split("x=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("no x in {tag}"));
+            assert!(x > f64::from(panel), "{label} at x = {x}, panel at {panel}");
+        }
+    }
 }

@@ -21,7 +21,7 @@ use rand_chacha::ChaCha8Rng;
 use sanitizers::{Mwem, MwemVariant, Sanitizer, max_query_error};
 use serde_json::{Map, Value, json};
 
-use super::super::plot::{Series, line_plot};
+use super::super::plot::{Series, line_plot, slope_guide};
 use super::super::{Error, Result, Scale};
 use super::{get_f64, get_str, not_reached_note, series, table, unique};
 use crate::{
@@ -496,14 +496,25 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
     let mut plots = Vec::new();
     match name {
         "k-curves" => {
-            let lines: Vec<Series> = unique(rows, "curve")
-                .into_iter()
-                .map(|curve| Series {
-                    points: series(rows, |r| get_str(r, "curve") == curve, "k", "sample_size"),
-                    label: curve,
-                    dashed: false,
-                })
-                .collect();
+            // Each curve with the §1.3 exponent of its matching upper bound as a slope
+            // guide through its first point (dashed, same colour).
+            let mut lines = Vec::new();
+            for curve in unique(rows, "curve") {
+                let mine = |r: &Map<String, Value>| get_str(r, "curve") == curve;
+                let points = series(rows, mine, "k", "sample_size");
+                let exponent = rows
+                    .iter()
+                    .find(|r| mine(r))
+                    .map_or(f64::NAN, |r| get_f64(r, "table_exponent"));
+                let guide = slope_guide(&points, exponent);
+                lines.push(Series::measured(curve.clone(), points));
+                if !guide.is_empty() {
+                    lines.push(Series::bound(
+                        format!("{curve}: §1.3 slope, n ∝ {}", k_power(exponent)),
+                        guide,
+                    ));
+                }
+            }
             let file = "sample-complexity-vs-k.svg".to_string();
             plots.push((
                 file.clone(),
@@ -521,13 +532,12 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
         "sanitizer-error" => {
             let lines: Vec<Series> = unique(rows, "sanitizer")
                 .into_iter()
-                .map(|s| Series {
-                    points: series(rows, |r| get_str(r, "sanitizer") == s, "n", "mean_error")
+                .map(|s| {
+                    let points = series(rows, |r| get_str(r, "sanitizer") == s, "n", "mean_error")
                         .into_iter()
                         .filter(|p| p.1 > 0.0)
-                        .collect(),
-                    label: s,
-                    dashed: false,
+                        .collect();
+                    Series::measured(s, points)
                 })
                 .collect();
             let file = "max-query-error-vs-n.svg".to_string();
@@ -545,14 +555,16 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
             ));
         }
         "tracing-attack" => {
-            for (column, title, file) in [
+            for (column, axis, title, file) in [
                 (
                     "completeness",
+                    "completeness (traced and feasible)",
                     "tracing attack: completeness against n",
                     "completeness-vs-n.svg",
                 ),
                 (
                     "epsilon_lower_bound",
+                    "certified ε lower bound (95%)",
                     "tracing attack: certified ε lower bound against n (claimed ε = 1 for the direct sum)",
                     "epsilon-bound-vs-n.svg",
                 ),
@@ -567,23 +579,51 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
                             column,
                         );
                         if !points.is_empty() {
-                            lines.push(Series {
-                                label: format!("{learner}, {code}"),
-                                points,
-                                dashed: code == "tardos",
-                            });
+                            lines.push(Series::measured(format!("{learner}, {code}"), points));
                         }
                     }
                 }
+                // The direct sum's claim, which a certified bound above it would refute.
+                let claims: Vec<f64> = rows
+                    .iter()
+                    .filter_map(|r| r.get("claimed_epsilon")?.as_f64())
+                    .collect();
+                let users: Vec<f64> = rows.iter().map(|r| get_f64(r, "users")).collect();
+                if let ("epsilon_lower_bound", Some(&claim), Some(lo), Some(hi)) = (
+                    column,
+                    claims.first(),
+                    users.iter().copied().reduce(f64::min),
+                    users.iter().copied().reduce(f64::max),
+                ) {
+                    lines.push(Series::reference(
+                        format!("claimed ε = {} (direct sum)", two(claim)),
+                        vec![(lo, claim), (hi, claim)],
+                    ));
+                }
                 plots.push((
                     file.to_string(),
-                    line_plot(file, title, "users n", column, &lines, false, false)?,
+                    line_plot(file, title, "users n", axis, &lines, false, false)?,
                 ));
             }
         }
         _ => {}
     }
     Ok(plots)
+}
+
+/// `k^e` as a reader writes it: 1 (flat), k^{1/3}, √k, k.
+fn k_power(exponent: f64) -> String {
+    if exponent == 0.0 {
+        "1 (flat in k)".into()
+    } else if (exponent - 1.0 / 3.0).abs() < 1e-12 {
+        "k^(1/3)".into()
+    } else if exponent == 0.5 {
+        "√k".into()
+    } else if exponent == 1.0 {
+        "k".into()
+    } else {
+        format!("k^{}", two(exponent))
+    }
 }
 
 fn two(x: f64) -> String {
