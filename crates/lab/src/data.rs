@@ -184,22 +184,21 @@ pub(crate) fn read_text(path: &Path) -> Result<String> {
 
 fn labeled_header(labels: usize) -> String {
     if labels == 1 {
-        "x,y".to_string()
+        "x,y or x,y1".to_string()
     } else {
         format!("x,y1,…,y{labels}")
     }
 }
 
+/// `x,y1,…,yk` for any k (so a one-column k-labeled file's `x,y1` too), and `x,y` for one
+/// label.
 fn is_labeled_header(fields: &[&str], labels: usize) -> bool {
+    let numbered = fields[1..]
+        .iter()
+        .enumerate()
+        .all(|(i, f)| f.eq_ignore_ascii_case(&format!("y{}", i + 1)));
     fields[0].eq_ignore_ascii_case("x")
-        && if labels == 1 {
-            fields[1].eq_ignore_ascii_case("y")
-        } else {
-            fields[1..]
-                .iter()
-                .enumerate()
-                .all(|(i, f)| f.eq_ignore_ascii_case(&format!("y{}", i + 1)))
-        }
+        && (numbered || (labels == 1 && fields[1].eq_ignore_ascii_case("y")))
 }
 
 fn is_bit_string(field: &str) -> bool {
@@ -298,6 +297,30 @@ mod tests {
             parse_rows(&domain, "3,1\n", RowShape::Labeled { labels: 2 }),
             Err(Error::BadDataLine { line: 1, .. })
         ));
+        // One label column: `x,y1` (a k-labeled file with k = 1) and `x,y` both name it;
+        // a wrong header is still refused.
+        for header in ["x,y1", "x,y", "X,Y1"] {
+            let rows = parse_rows(
+                &domain,
+                &format!("{header}\n3,1\n"),
+                RowShape::Labeled { labels: 1 },
+            )
+            .unwrap();
+            assert_eq!(rows.len(), 1, "{header}");
+        }
+        for header in ["x,y2", "x,z", "x,y1,y2"] {
+            assert!(
+                matches!(
+                    parse_rows(
+                        &domain,
+                        &format!("{header}\n3,1\n"),
+                        RowShape::Labeled { labels: 1 }
+                    ),
+                    Err(Error::BadDataLine { line: 1, .. })
+                ),
+                "{header}"
+            );
+        }
     }
 
     #[test]

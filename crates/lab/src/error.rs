@@ -69,6 +69,13 @@ pub enum Error {
         /// The rejected name.
         name: String,
     },
+    /// The learner's reported guarantee stays above the requested (ε, δ) however its
+    /// shares are shrunk (not expected for any shipped learner; a guard, not a limit).
+    #[error("{learner}: no split of the budget gives a reported guarantee within the request")]
+    BudgetDoesNotFit {
+        /// The learner.
+        learner: String,
+    },
     /// A parameter the chosen learner needs was not given.
     #[error("{learner} needs {name}")]
     MissingParameter {

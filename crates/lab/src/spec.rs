@@ -408,13 +408,27 @@ pub fn build_learner(
         name: "epsilon",
     })?;
     if let LearnerSpec::Sanitizer(sanitizer) = spec {
-        // ε is split evenly: ε/2 (with δ) for the sanitizer, ε/2 for the selection.
-        let half = Privacy::new(epsilon / 2.0, params.delta)?;
-        let built = build_sanitizer(sanitizer, half, &params.sanitizer)?;
-        return Ok(Box::new(SanitizerLearner::new(
-            built,
-            Privacy::pure(epsilon / 2.0)?,
-        )?));
+        // ε is split evenly: ε/2 (with δ) for the sanitizer, ε/2 for the selection. The
+        // learner reports the two halves composed and rounded up (and a sanitizer may
+        // report a few ulps above its budget): shrink both shares until the reported
+        // guarantee is within the requested (ε, δ).
+        let requested = Privacy::new(epsilon, params.delta)?;
+        let (mut half, mut delta) = (epsilon / 2.0, params.delta);
+        for _ in 0..64 {
+            let built = build_sanitizer(sanitizer, Privacy::new(half, delta)?, &params.sanitizer)?;
+            let learner = SanitizerLearner::new(built, Privacy::pure(half)?)?;
+            let fits = learner.guarantee(examples).privacy().is_none_or(|p| {
+                p.epsilon() <= requested.epsilon() && p.delta() <= requested.delta()
+            });
+            if fits {
+                return Ok(Box::new(learner));
+            }
+            half *= 1.0 - 1e-12;
+            delta *= 1.0 - 1e-12;
+        }
+        return Err(Error::BudgetDoesNotFit {
+            learner: spec.to_string(),
+        });
     }
     let privacy = Privacy::new(epsilon, params.delta)?;
     if !privacy.is_pure() {

@@ -122,13 +122,15 @@ impl DirectSum {
     ///   `2k·ε₀² + √(2k ln(2/δ))·ε₀ = ε` (valid as solved for ε₀ ≤ 1; larger roots are
     ///   checked against the Dwork–Roth form and rejected if they exceed ε).
     ///
-    /// ε₀ is then lowered by ulps until the composition (computed as
-    /// [`MultiLearner::guarantee`] computes it, rounded up) is within `total`. A pure inner
-    /// learner ignores δ₀.
+    /// ε₀ and δ₀ are then each lowered (by a relative 10⁻¹², at least one float, per step)
+    /// until the composition, computed as [`MultiLearner::guarantee`] computes it and
+    /// rounded up, is within `total` in both coordinates: `fl(δ/k)` may round up, and `k`
+    /// times it, rounded up, would then exceed δ. A pure inner learner ignores δ₀.
     ///
     /// # Errors
     /// [`Error::NoLabelColumns`] for k = 0; [`Error::BudgetTooSmall`] if ε₀ would fall below
-    /// [`MIN_EPSILON`] or δ₀ underflows to 0; [`Error::Learner`] from the factory.
+    /// [`MIN_EPSILON`], or if no split fits (δ/k below the smallest positive float, far
+    /// outside any meaningful δ); [`Error::Learner`] from the factory.
     pub fn for_total(total: Privacy, k: usize, factory: &LearnerFactory<'_>) -> Result<Self> {
         let (per_column, rule) = split_budget(total, k)?;
         let inner = factory(per_column)?;
@@ -202,7 +204,7 @@ pub fn split_budget(total: Privacy, k: usize) -> Result<(Privacy, CompositionRul
         too_small(if total.is_pure() {
             "epsilon / k is not a valid epsilon"
         } else {
-            "delta / k underflows or no rule fits"
+            "no per-column split composes to within the total"
         })
     })?;
     if per_column.epsilon() < MIN_EPSILON {
@@ -211,16 +213,28 @@ pub fn split_budget(total: Privacy, k: usize) -> Result<(Privacy, CompositionRul
     Ok((per_column, rule))
 }
 
-/// Lowers ε₀ until the composition under `rule` fits `total`; None if it never does.
+/// Lowers ε₀ and δ₀, each while its composed coordinate exceeds `total`'s, until the
+/// composition under `rule` fits `total`; None if it never does.
 fn fit(candidate: Privacy, rule: CompositionRule, total: Privacy, k: usize) -> Option<Privacy> {
-    let mut epsilon = candidate.epsilon();
-    for _ in 0..64 {
-        let p = Privacy::new(epsilon, candidate.delta()).ok()?;
+    let shrink = |x: f64| (x * (1.0 - 1e-12)).min(x.next_down()).max(0.0);
+    let (mut epsilon, mut delta) = (candidate.epsilon(), candidate.delta());
+    for _ in 0..128 {
+        let p = Privacy::new(epsilon, delta).ok()?;
         let composed = compose_privacy(p, k, rule).ok()?;
-        if composed.epsilon() <= total.epsilon() && composed.delta() <= total.delta() {
+        let epsilon_fits = composed.epsilon() <= total.epsilon();
+        let delta_fits = composed.delta() <= total.delta();
+        if epsilon_fits && delta_fits {
             return Some(p);
         }
-        epsilon *= 1.0 - 1e-12;
+        if !epsilon_fits {
+            epsilon = shrink(epsilon);
+        }
+        if !delta_fits {
+            delta = shrink(delta);
+            if delta == 0.0 {
+                return None;
+            }
+        }
     }
     None
 }

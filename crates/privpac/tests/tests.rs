@@ -2328,3 +2328,46 @@ fn sample_complexity_with_k_fits_a_slope_and_checks_counts() {
         "--delta applies to multi-learners",
     );
 }
+
+/// Points over [64] with k label columns, target of column j is point j.
+fn k_column_data(name: &str, k: usize, n: u64) -> std::path::PathBuf {
+    let header: Vec<String> = (1..=k).map(|j| format!("y{j}")).collect();
+    let mut csv = format!("x,{}\n", header.join(","));
+    for i in 0..n {
+        let x = (i * 37) % 64;
+        let labels: Vec<&str> = (0..k as u64)
+            .map(|j| if x == j { "1" } else { "0" })
+            .collect();
+        csv.push_str(&format!("{x},{}\n", labels.join(",")));
+    }
+    data_file(name, &csv)
+}
+
+/// The direct sum at (ε, δ) = (1, 10⁻⁶) once refused k = 9, 13, 50 and 100 ("budget too
+/// small to split": fl(δ/k) rounded up); every k builds now and reports within the total.
+/// k = 1 also checks that the one-column header `x,y1` is accepted.
+#[test]
+fn multi_learn_direct_sum_splits_every_k() {
+    for k in [1usize, 9, 13, 50] {
+        let path = k_column_data(&format!("split-k{k}.csv"), k, 200);
+        let parsed = json_of(&[
+            "multi-learn",
+            "--class",
+            "points:64",
+            "--learner",
+            "direct-sum",
+            "--epsilon",
+            "1",
+            "--delta",
+            "1e-6",
+            "--data",
+            path.to_str().unwrap(),
+            "--seed",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(parsed["k"], k, "{parsed}");
+        assert!(parsed["epsilon"].as_f64().unwrap() <= 1.0, "{parsed}");
+        assert!(parsed["delta"].as_f64().unwrap() <= 1e-6, "{parsed}");
+    }
+}
