@@ -6,6 +6,9 @@
 //! learners; ERM is not private). The sanitizer-based single learner (ε/2 to the sanitizer,
 //! ε/2 to the selection) is checked the same way over the ε grid.
 
+// clippy's allow-unwrap-in-tests does not cover helper functions of integration tests.
+#![allow(clippy::unwrap_used)]
+
 use dp_mechanisms::Privacy;
 use lab::{
     Error, LearnerParams, LearnerSpec, MultiLearnerSpec, SanitizerSpec, build_learner,

@@ -8,6 +8,9 @@
 //! The direct sum once failed at k = 9, 13, 50, 100 for (ε, δ) = (1, 10⁻⁶): `fl(δ/k)` can
 //! round up, and k times it, rounded up, then exceeded δ.
 
+// clippy's allow-unwrap-in-tests does not cover helper functions of integration tests.
+#![allow(clippy::unwrap_used)]
+
 use dp_mechanisms::{CompositionRule, Privacy};
 use multi_learners::{
     DirectSum, Error, MultiLearner, SanitizerMultiLearner, compose_privacy, split_budget,
