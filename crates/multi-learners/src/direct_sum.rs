@@ -216,9 +216,18 @@ pub fn split_budget(total: Privacy, k: usize) -> Result<(Privacy, CompositionRul
 /// Lowers ε₀ and δ₀, each while its composed coordinate exceeds `total`'s, until the
 /// composition under `rule` fits `total`; None if it never does.
 fn fit(candidate: Privacy, rule: CompositionRule, total: Privacy, k: usize) -> Option<Privacy> {
-    let shrink = |x: f64| (x * (1.0 - 1e-12)).min(x.next_down()).max(0.0);
+    // One float at a time first (the excess is usually a rounding of a few ulps), then
+    // relative steps of 10⁻¹² for the larger excess of an inexact closed-form root.
     let (mut epsilon, mut delta) = (candidate.epsilon(), candidate.delta());
-    for _ in 0..128 {
+    for step in 0..160 {
+        let shrink = |x: f64| {
+            let next = if step < 32 {
+                x.next_down()
+            } else {
+                (x * (1.0 - 1e-12)).min(x.next_down())
+            };
+            next.max(0.0)
+        };
         let p = Privacy::new(epsilon, delta).ok()?;
         let composed = compose_privacy(p, k, rule).ok()?;
         let epsilon_fits = composed.epsilon() <= total.epsilon();

@@ -28,6 +28,62 @@ fn check_error(args: &[&str], needle: &str) {
         output.stdout.is_empty(),
         "{args:?}: stdout must be empty on error"
     );
+    assert_each_cause_once(&stderr);
+}
+
+/// No cause in an error line is printed twice ("EOF while parsing …: EOF while parsing …"
+/// once came from an error quoting its own source): the `": "`-separated segments of the
+/// line are distinct.
+#[track_caller]
+fn assert_each_cause_once(stderr: &str) {
+    let line = stderr.trim_end().trim_start_matches("privpac: error: ");
+    let segments: Vec<&str> = line.split(": ").map(str::trim).collect();
+    for (i, a) in segments.iter().enumerate() {
+        for b in &segments[i + 1..] {
+            assert!(a.len() < 8 || a != b, "repeated cause {a:?} in {stderr}");
+        }
+    }
+}
+
+/// Failure modes whose causes come from nested library errors, each printed once.
+#[test]
+fn error_lines_state_each_cause_once() {
+    let bad = data_file("bad-results.jsonl", "{\n");
+    let dir = std::env::temp_dir().join(format!("privpac-missing-{}", std::process::id()));
+    let missing = dir.join("none.csv");
+    let cases: [&[&str]; 4] = [
+        &["experiment", "merge", "k-curves", bad.to_str().unwrap()],
+        &[
+            "learn",
+            "--class",
+            "points:8",
+            "--learner",
+            "generic",
+            "--epsilon",
+            "1",
+            "--data",
+            missing.to_str().unwrap(),
+        ],
+        &["dim", "--class", &format!("matrix:{}", missing.display())],
+        &[
+            "multi-learn",
+            "--class",
+            "points:8",
+            "--learner",
+            "direct-sum",
+            "--epsilon",
+            "1",
+            "--data",
+            missing.to_str().unwrap(),
+        ],
+    ];
+    for args in cases {
+        let output = privpac(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert_each_cause_once(&stderr);
+    }
 }
 
 #[test]
@@ -1709,7 +1765,7 @@ fn attack_traces_the_non_private_erm_learner() {
 /// (Tardos: on every word; ≤ 15 of 60 at a rate ≤ 0.1 fails with probability < 10⁻³).
 #[test]
 fn attack_does_not_refute_private_learners() {
-    // Tardos for n = 3 users at ξ = 0.1: 100·9·⌈ln 30⌉ = 3600 columns.
+    // Tardos for n = 3 users at ξ = 0.1: c = max(n, 4) = 4, 100·16·⌈ln 30⌉ = 6400 columns.
     for (learner, class) in [
         ("direct-sum", "points:4"),
         ("direct-sum:generic", "thresholds:8"),
@@ -1725,7 +1781,7 @@ fn attack_does_not_refute_private_learners() {
             "--n",
             "3",
             "--k",
-            "3600",
+            "6400",
             "--code",
             "tardos",
             "--trials",
@@ -1741,9 +1797,11 @@ fn attack_does_not_refute_private_learners() {
             report["innocent_accused"].as_u64().unwrap() <= 15,
             "{learner}: {report}"
         );
-        assert_eq!(
-            report["claimed_epsilon"].as_f64(),
-            Some(1.0),
+        // The claim is the requested ε = 1, or (where the split over k columns had to
+        // round ε/k down) a few ulps below it; never above.
+        let claimed = report["claimed_epsilon"].as_f64().unwrap();
+        assert!(
+            claimed <= 1.0 && claimed >= 1.0 - 1e-12,
             "{learner}: {report}"
         );
     }
