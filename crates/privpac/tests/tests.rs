@@ -1801,7 +1801,7 @@ fn attack_does_not_refute_private_learners() {
         // round ε/k down) a few ulps below it; never above.
         let claimed = report["claimed_epsilon"].as_f64().unwrap();
         assert!(
-            claimed <= 1.0 && claimed >= 1.0 - 1e-12,
+            (1.0 - 1e-12..=1.0).contains(&claimed),
             "{learner}: {report}"
         );
     }
