@@ -53,7 +53,8 @@ use rand::{Rng, RngExt};
 
 use crate::error::{Error, Result};
 use crate::fingerprinting::{
-    BonehShaw, Codebook, ColumnTypes, FingerprintingCode, Tardos, TardosSecret,
+    BonehShaw, Codebook, ColumnTypes, FingerprintingCode, MAX_CODEBOOK_BITS, Tardos, TardosSecret,
+    fully_resistant_tardos_length,
 };
 use crate::learner::MultiLearner;
 use crate::lower_bounds::epsilon_implied_by_tracing;
@@ -224,6 +225,38 @@ enum BuiltCode {
     Tardos(Tardos),
 }
 
+/// The codebook size in bits (n × length, as a real number) of the code an attack on
+/// `users` users at security ξ builds.
+fn codebook_bits(code: CodeKind, users: f64, xi: f64) -> f64 {
+    let length = match code {
+        CodeKind::BonehShaw => {
+            (users + 1.0) * ((4.0 * users * users * (2.0 * users / xi).ln()).floor() + 1.0)
+        }
+        CodeKind::Tardos => fully_resistant_tardos_length(users, xi),
+    };
+    users * length
+}
+
+/// The most users an attack at security ξ can have: the largest n whose codebook fits
+/// [`MAX_CODEBOOK_BITS`] (the sizes grow with n).
+pub fn max_attack_users(code: CodeKind, xi: f64) -> usize {
+    let fits = |n: usize| codebook_bits(code, n as f64, xi) <= MAX_CODEBOOK_BITS as f64;
+    let (mut low, mut high) = (1usize, 2usize);
+    while fits(high) {
+        low = high;
+        high *= 2;
+    }
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if fits(mid) {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    low
+}
+
 /// A drawn codebook's secret.
 enum Secret {
     BonehShaw(ColumnTypes),
@@ -234,6 +267,33 @@ impl BuiltCode {
     /// Checks n and k: Boneh–Shaw uses `d = ⌊k/(n+1)⌋` repetitions, at least
     /// [`BonehShaw::for_security`]'s; Tardos its fully collusion-resistant length.
     fn new(code: CodeKind, users: usize, k: usize, xi: f64) -> Result<Self> {
+        let min_users = match code {
+            CodeKind::BonehShaw => 3,
+            CodeKind::Tardos => 2,
+        };
+        if users < min_users {
+            return Err(Error::InvalidParameter {
+                name: "n (users)",
+                requirement: match code {
+                    CodeKind::BonehShaw => "at least 3 for the Boneh-Shaw attack",
+                    CodeKind::Tardos => "at least 2 for the Tardos attack",
+                },
+                value: users as f64,
+            });
+        }
+        if !(xi > 0.0 && xi < 1.0) {
+            return Err(invalid("xi", "in (0, 1)", xi));
+        }
+        let max_users = max_attack_users(code, xi);
+        if users > max_users {
+            return Err(Error::TooManyUsers {
+                code: code.name(),
+                users,
+                xi,
+                max_users,
+                limit: MAX_CODEBOOK_BITS,
+            });
+        }
         match code {
             CodeKind::BonehShaw => {
                 let needed = BonehShaw::for_security(users, xi)?;

@@ -135,6 +135,22 @@ pub enum Error {
         /// The limit in bits.
         limit: u128,
     },
+    /// An attack with more users than any codebook within the size limit can serve.
+    #[error(
+        "n = {users} users is too many for the {code} code at security xi = {xi}: its codebook (n × code length) would exceed {limit} bits; n can be at most {max_users}"
+    )]
+    TooManyUsers {
+        /// The code.
+        code: &'static str,
+        /// The number of users asked for.
+        users: usize,
+        /// The security ξ.
+        xi: f64,
+        /// The largest n that fits.
+        max_users: usize,
+        /// The limit in bits.
+        limit: u128,
+    },
     /// A pirate word or coalition does not fit the codebook.
     #[error("{what}: {reason}")]
     CodeMismatch {

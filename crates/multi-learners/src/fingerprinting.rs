@@ -302,6 +302,9 @@ impl BonehShaw {
         if !(xi > 0.0 && xi < 1.0) {
             return Err(invalid("security xi", "in (0, 1)", xi));
         }
+        if users < 2 {
+            return Err(invalid("users", "at least 2", users as f64));
+        }
         let n = users as f64;
         let d = (4.0 * n * n * (2.0 * n / xi).ln()).floor() + 1.0;
         if !d.is_finite() || d > MAX_CODEBOOK_BITS as f64 {

@@ -185,7 +185,7 @@ fn multi_kind(error: &multi_learners::Error) -> Kind {
         | E::EmptySample
         | E::HypothesisCount { .. }
         | E::CodeMismatch { .. } => Kind::BadInput,
-        E::CodebookTooLarge { .. } | E::TooLarge { .. } => Kind::TooLarge,
+        E::CodebookTooLarge { .. } | E::TooManyUsers { .. } | E::TooLarge { .. } => Kind::TooLarge,
         _ => Kind::Other,
     }
 }

@@ -1831,8 +1831,51 @@ fn attack_rejects_bad_input() {
         "1",
         "2766",
         &[],
-        "users must be at least 2",
+        "n (users) must be at least 3 for the Boneh-Shaw attack, got 1",
     );
+    // n = 0 and an n no codebook can serve once read "a codebook of 0 users ×
+    // 340282366920938463463374607431768211455 positions".
+    run(
+        "erm",
+        "thresholds:8",
+        "0",
+        "2766",
+        &[],
+        "n (users) must be at least 3 for the Boneh-Shaw attack, got 0",
+    );
+    run(
+        "erm",
+        "points:4",
+        "0",
+        "2766",
+        &["--code", "tardos"],
+        "n (users) must be at least 2 for the Tardos attack, got 0",
+    );
+    for code in ["boneh-shaw", "tardos"] {
+        let output = privpac(&[
+            "attack",
+            "--learner",
+            "erm",
+            "--class",
+            "points:4",
+            "--n",
+            "100000",
+            "--k",
+            "100",
+            "--code",
+            code,
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("n = 100000 users is too many") && stderr.contains("n can be at most"),
+            "{stderr}"
+        );
+        assert!(
+            !stderr.contains("340282366920938463463374607431768211455"),
+            "{stderr}"
+        );
+    }
     run(
         "erm",
         "thresholds:8",
