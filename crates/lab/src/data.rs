@@ -174,11 +174,13 @@ pub fn read_points_csv(path: &Path, domain: &Domain) -> Result<Vec<Point>> {
     parse_points_csv(domain, &read_text(path)?)
 }
 
-/// Reads a whole text file, naming the path on failure.
+/// Reads a whole text file of at most [`crate::limits::MAX_INPUT_BYTES`], naming the path
+/// on failure.
 pub(crate) fn read_text(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| Error::Io {
+    let bytes = crate::limits::read_capped(path)?;
+    String::from_utf8(bytes).map_err(|e| Error::Io {
         path: path.display().to_string(),
-        reason: e.to_string(),
+        reason: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
     })
 }
 

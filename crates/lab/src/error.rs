@@ -100,6 +100,14 @@ pub enum Error {
         /// The operating system's message.
         reason: String,
     },
+    /// A file is larger than the lab reads ([`crate::limits::MAX_INPUT_BYTES`]).
+    #[error("{path} is larger than the {limit}-byte limit on input files")]
+    FileTooLarge {
+        /// The path.
+        path: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// A line of a data file could not be read.
     #[error("line {line}: {reason}")]
     BadDataLine {

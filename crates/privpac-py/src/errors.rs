@@ -211,7 +211,7 @@ fn lab_kind(error: &lab::Error) -> Kind {
         | E::UnknownDistribution { .. }
         | E::PureOnly { .. } => Kind::InvalidParameter,
         E::BadDataLine { .. } | E::EmptyData => Kind::BadInput,
-        E::TooLarge { .. } | E::DomainTooLarge { .. } => Kind::TooLarge,
+        E::TooLarge { .. } | E::DomainTooLarge { .. } | E::FileTooLarge { .. } => Kind::TooLarge,
         _ => Kind::Other,
     }
 }

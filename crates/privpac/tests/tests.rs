@@ -2472,3 +2472,95 @@ fn multi_learn_direct_sum_splits_every_k() {
         assert!(parsed["delta"].as_f64().unwrap() <= 1e-6, "{parsed}");
     }
 }
+
+/// Resuming after a kill mid-write: the torn last line of the results file is dropped with
+/// a one-line warning, its unit reruns, and the outputs equal an uninterrupted run's.
+#[test]
+fn experiment_resumes_past_a_torn_last_line() {
+    let root = std::env::temp_dir().join(format!("privpac-torn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let run = |out: &str| {
+        privpac(&[
+            "experiment",
+            "online-mistakes",
+            "--scale",
+            "tiny",
+            "--seed",
+            "4",
+            "--out",
+            root.join(out).to_str().unwrap(),
+            "--json",
+        ])
+    };
+    let clean = run("clean");
+    assert!(
+        clean.status.success(),
+        "{}",
+        String::from_utf8_lossy(&clean.stderr)
+    );
+    let units = root.join("clean").join("units-tiny.jsonl");
+    let text = std::fs::read_to_string(&units).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::create_dir_all(root.join("torn")).unwrap();
+    let torn_file = root.join("torn").join("units-tiny.jsonl");
+    std::fs::write(
+        &torn_file,
+        format!("{}\n{}", lines[0], &lines[1][..lines[1].len() / 2]),
+    )
+    .unwrap();
+    let resumed = run("torn");
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning") && stderr.contains("torn last line (line 2"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("torn").join("results.json")).unwrap(),
+        std::fs::read_to_string(root.join("clean").join("results.json")).unwrap()
+    );
+    // A bad line that is not the last stays an error (exit 2, one line).
+    std::fs::write(&torn_file, format!("{{broken\n{}\n", lines[0])).unwrap();
+    check_error(
+        &[
+            "experiment",
+            "online-mistakes",
+            "--scale",
+            "tiny",
+            "--seed",
+            "4",
+            "--out",
+            root.join("torn").to_str().unwrap(),
+        ],
+        "line 1",
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Reading an endless file stops at the input limit with a one-line error
+/// (`dim --class matrix:/dev/zero` never returned).
+#[test]
+fn endless_input_files_stop_at_the_size_limit() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    check_error(
+        &["dim", "--class", "matrix:/dev/zero"],
+        "larger than the 536870912-byte limit on input files",
+    );
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "points:8",
+            "--learner",
+            "generic",
+            "--epsilon",
+            "1",
+            "--data",
+            "/dev/zero",
+        ],
+        "larger than the 536870912-byte limit",
+    );
+}

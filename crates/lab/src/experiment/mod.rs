@@ -30,7 +30,7 @@ mod plot;
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rand::Rng as _;
@@ -71,6 +71,22 @@ pub enum Error {
         path: PathBuf,
         /// The cause.
         source: std::io::Error,
+    },
+    /// A results file larger than [`crate::limits::MAX_INPUT_BYTES`].
+    #[error("{path} is larger than the {limit}-byte limit on input files")]
+    ResultsTooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// A results line that is not UTF-8 text (anywhere but a torn last line).
+    #[error("{path}, line {line}: not UTF-8 text")]
+    ResultsNotText {
+        /// The file.
+        path: PathBuf,
+        /// The line number (from 1).
+        line: usize,
     },
     /// A results line that is not valid JSON of the expected shape.
     #[error("{path}, line {line}: {source}")]
@@ -328,7 +344,9 @@ pub fn run_unit(name: &str, scale: Scale, seed: u64, unit: usize) -> Result<Unit
 
 /// Runs the units of `shard` that are not yet in `results` (created if absent), appending
 /// each finished unit as one JSON line (flushed), and calls `progress(done, total)` after
-/// each (counting this shard's units). Returns the number of units run now.
+/// each (counting this shard's units). Returns the number of units run now. A torn last
+/// line (a run killed mid-write) is dropped first by [`repair_torn_tail`] and its unit
+/// reruns; any other bad line is an error.
 ///
 /// # Errors
 /// Unknown names, files of another run ([`Error::MismatchedResults`]), I/O errors, unit
@@ -345,6 +363,7 @@ pub fn run_shard(
     let total_units = catalog::units(info.name, scale).len();
     let mut done = BTreeMap::new();
     if results.exists() {
+        repair_torn_tail(results)?;
         for record in read_records(results)? {
             check_record(&record, info.name, scale, seed, Some(results))?;
             done.insert(record.unit, record);
@@ -512,16 +531,37 @@ fn io(path: &Path, source: std::io::Error) -> Error {
     }
 }
 
-fn read_records(path: &Path) -> Result<Vec<UnitRecord>> {
+/// The bytes of a results file, at most [`crate::limits::MAX_INPUT_BYTES`].
+fn read_results_bytes(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read as _;
     let file = File::open(path).map_err(|source| io(path, source))?;
+    let limit = crate::limits::MAX_INPUT_BYTES;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| io(path, source))?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::ResultsTooLarge {
+            path: path.to_path_buf(),
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+fn read_records(path: &Path) -> Result<Vec<UnitRecord>> {
+    let bytes = read_results_bytes(path)?;
     let mut records = Vec::new();
-    for (number, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|source| io(path, source))?;
+    for (number, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = std::str::from_utf8(line).map_err(|_| Error::ResultsNotText {
+            path: path.to_path_buf(),
+            line: number + 1,
+        })?;
         if line.trim().is_empty() {
             continue;
         }
         records.push(
-            serde_json::from_str(&line).map_err(|source| Error::BadResultsLine {
+            serde_json::from_str(line).map_err(|source| Error::BadResultsLine {
                 path: path.to_path_buf(),
                 line: number + 1,
                 source,
@@ -529,6 +569,60 @@ fn read_records(path: &Path) -> Result<Vec<UnitRecord>> {
         );
     }
     Ok(records)
+}
+
+/// A torn last line dropped from a results file by [`repair_torn_tail`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TornLine {
+    /// Its line number (from 1).
+    pub line: usize,
+    /// How many bytes were dropped.
+    pub bytes: usize,
+}
+
+/// Drops a torn last line from a results file, the trace of a run killed while appending
+/// a record (each record is written as one line ending in a newline, so a torn write is a
+/// last line with no newline that is not a whole record). The file is truncated to the
+/// end of its last complete line and the torn line's unit, now missing, runs again on
+/// resume. A last record that is whole but lacks its newline gets the newline. Anything
+/// else that is wrong with the file (a bad line followed by others, a bad line that ends
+/// in a newline) is left for [`run_shard`] to report as an error. [`run_shard`] calls this
+/// itself; a front end calls it first to warn its user (returns the dropped line).
+///
+/// # Errors
+/// I/O errors; [`Error::ResultsTooLarge`].
+pub fn repair_torn_tail(path: &Path) -> Result<Option<TornLine>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let bytes = read_results_bytes(path)?;
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(None);
+    }
+    let start = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let tail = &bytes[start..];
+    let whole = std::str::from_utf8(tail).is_ok_and(|text| {
+        text.trim().is_empty() || serde_json::from_str::<UnitRecord>(text).is_ok()
+    });
+    let mut file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|source| io(path, source))?;
+    if whole {
+        use std::io::Seek as _;
+        file.seek(std::io::SeekFrom::End(0))
+            .and_then(|_| file.write_all(b"\n"))
+            .map_err(|source| io(path, source))?;
+        return Ok(None);
+    }
+    file.set_len(start as u64)
+        .map_err(|source| io(path, source))?;
+    let line = bytes[..start].iter().filter(|&&b| b == b'\n').count() + 1;
+    Ok(Some(TornLine {
+        line,
+        bytes: tail.len(),
+    }))
 }
 
 fn check_record(

@@ -136,6 +136,71 @@ fn reruns_resume_without_redoing_finished_units() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A run killed while appending leaves a torn last line: resuming drops it, reruns its
+/// unit and gives the outputs of an uninterrupted run; a whole last record without its
+/// newline is kept; a bad line anywhere else is still an error.
+#[test]
+fn a_torn_last_line_is_dropped_and_its_unit_rerun() {
+    let dir = scratch("torn");
+    let name = "online-mistakes";
+    let total = unit_count(name, Scale::Tiny).unwrap();
+    let clean = dir.join("clean.jsonl");
+    run_shard(name, Scale::Tiny, 1, Shard::whole(), &clean, &mut |_, _| {}).unwrap();
+    let text = std::fs::read_to_string(&clean).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let expected = merge(name, Scale::Tiny, 1, std::slice::from_ref(&clean)).unwrap();
+    // Two whole lines and half of the third, cut inside a multi-byte character if any.
+    let path = dir.join("torn.jsonl");
+    let third = lines[2].as_bytes();
+    let mut torn = format!("{}\n{}\n", lines[0], lines[1]).into_bytes();
+    torn.extend_from_slice(&third[..third.len() / 2]);
+    std::fs::write(&path, &torn).unwrap();
+    let repaired = repair_torn_tail(&path).unwrap();
+    assert_eq!(
+        repaired,
+        Some(TornLine {
+            line: 3,
+            bytes: third.len() / 2
+        })
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        format!("{}\n{}\n", lines[0], lines[1])
+    );
+    std::fs::write(&path, &torn).unwrap();
+    let ran = run_shard(name, Scale::Tiny, 1, Shard::whole(), &path, &mut |_, _| {}).unwrap();
+    assert_eq!(ran, total - 2);
+    assert_eq!(
+        merge(name, Scale::Tiny, 1, std::slice::from_ref(&path)).unwrap(),
+        expected
+    );
+    // A whole last record without its newline is kept (and gets the newline).
+    let whole = dir.join("whole.jsonl");
+    std::fs::write(&whole, format!("{}\n{}", lines[0], lines[1])).unwrap();
+    assert_eq!(repair_torn_tail(&whole).unwrap(), None);
+    let ran = run_shard(name, Scale::Tiny, 1, Shard::whole(), &whole, &mut |_, _| {}).unwrap();
+    assert_eq!(ran, total - 2);
+    assert_eq!(
+        merge(name, Scale::Tiny, 1, std::slice::from_ref(&whole)).unwrap(),
+        expected
+    );
+    // Corruption before the last line, or a bad last line that ends in a newline, stays
+    // an error and the file is left alone.
+    for bad in [
+        format!("{}\n{{broken\n{}\n", lines[0], lines[1]),
+        format!("{}\n{{broken\n", lines[0]),
+    ] {
+        let path = dir.join("bad.jsonl");
+        std::fs::write(&path, &bad).unwrap();
+        assert!(matches!(
+            run_shard(name, Scale::Tiny, 1, Shard::whole(), &path, &mut |_, _| {}),
+            Err(Error::BadResultsLine { line: 2, .. })
+        ));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), bad);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn mixed_incomplete_or_conflicting_results_are_typed_errors() {
     let dir = scratch("errors");

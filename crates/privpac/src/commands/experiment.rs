@@ -160,6 +160,14 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
                 )),
                 None => dir.join(format!("units-{scale}.jsonl")),
             });
+            if let Some(torn) = experiment::repair_torn_tail(&results)? {
+                eprintln!(
+                    "privpac: warning: {}: dropped a torn last line (line {}, {} bytes, from an interrupted run); its unit runs again",
+                    results.display(),
+                    torn.line,
+                    torn.bytes
+                );
+            }
             let bar = progress_bar(name);
             let ran = experiment::run_shard(
                 name,
