@@ -23,7 +23,7 @@ use pyo3::prelude::*;
 
 use crate::arrays::{bool_matrix, slice, u64_vector};
 use crate::errors;
-use crate::rng::rng;
+use crate::rng::{Seed, rng};
 
 /// A concept class: a set of 0/1 functions (concepts, with ids 0..len) over a domain.
 ///
@@ -644,7 +644,7 @@ fn run_online(
     adversary: &str,
     rounds: usize,
     tie: &str,
-    seed: Option<u64>,
+    seed: Option<Seed>,
 ) -> PyResult<OnlineResult> {
     lab::check_count("rounds", rounds, concept_classes::online::MAX_ONLINE_ROUNDS)
         .map_err(errors::lab)?;

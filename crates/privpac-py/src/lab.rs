@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::errors::{self, Kind, bad_input, invalid, raise};
+use crate::rng::Seed;
 
 /// A JSON text as the Python value `json.loads` makes of it.
 fn from_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -161,7 +162,7 @@ fn sample_complexity<'py>(
     epsilon: f64,
     alpha: f64,
     beta: f64,
-    seed: u64,
+    seed: Seed,
     distribution: &str,
     target: Option<u64>,
     label_noise: f64,
@@ -172,6 +173,7 @@ fn sample_complexity<'py>(
     voters: usize,
     vote_epsilon: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let seed = seed.0;
     let request = request(
         class_spec,
         learner,
@@ -222,7 +224,7 @@ fn run_trials<'py>(
     sample_size: usize,
     epsilon: f64,
     alpha: f64,
-    seed: u64,
+    seed: Seed,
     beta: f64,
     distribution: &str,
     target: Option<u64>,
@@ -233,6 +235,7 @@ fn run_trials<'py>(
     voters: usize,
     vote_epsilon: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let seed = seed.0;
     let request = request(
         class_spec,
         learner,
@@ -282,7 +285,7 @@ fn sample_complexity_curve<'py>(
     epsilons: Vec<f64>,
     alpha: f64,
     beta: f64,
-    seed: u64,
+    seed: Seed,
     distribution: &str,
     target: Option<u64>,
     label_noise: f64,
@@ -293,6 +296,7 @@ fn sample_complexity_curve<'py>(
     voters: usize,
     vote_epsilon: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let seed = seed.0;
     let requests = epsilons
         .iter()
         .map(|&epsilon| {
@@ -387,9 +391,10 @@ fn run_unit<'py>(
     py: Python<'py>,
     name: &str,
     scale: &str,
-    seed: u64,
+    seed: Seed,
     unit: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let seed = seed.0;
     let scale = self::scale(scale)?;
     let record = py
         .detach(|| experiment::run_unit(name, scale, seed, unit))
@@ -411,7 +416,7 @@ fn merge<'py>(
     records: &Bound<'py, PyAny>,
     name: Option<&str>,
     scale: Option<&str>,
-    seed: Option<u64>,
+    seed: Option<Seed>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let records: Vec<UnitRecord> = serde_json::from_str(&to_json(records, "records")?)
         .map_err(|e| bad_input(format!("records: {e}")))?;
@@ -427,7 +432,7 @@ fn merge<'py>(
         (None, None) => return Err(bad_input("no records and no scale")),
     };
     let seed = match (seed, first) {
-        (Some(seed), _) => seed,
+        (Some(Seed(seed)), _) => seed,
         (None, Some(record)) => record.seed,
         (None, None) => return Err(bad_input("no records and no seed")),
     };
@@ -449,10 +454,11 @@ fn write_outputs(
     py: Python<'_>,
     name: &str,
     scale: &str,
-    seed: u64,
+    seed: Seed,
     rows: &Bound<'_, PyAny>,
     out_dir: std::path::PathBuf,
 ) -> PyResult<Vec<String>> {
+    let seed = seed.0;
     let scale = self::scale(scale)?;
     let rows: Vec<experiment::Row> = serde_json::from_str(&to_json(rows, "rows")?)
         .map_err(|e| bad_input(format!("rows: {e}")))?;

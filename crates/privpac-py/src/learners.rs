@@ -19,7 +19,7 @@ use crate::arrays::{bool_matrix, bool_vector, slice, u64_vector};
 use crate::classes::ConceptClass;
 use crate::errors;
 use crate::mechanisms::{Guarantee, Privacy};
-use crate::rng::rng;
+use crate::rng::{Seed, rng};
 
 /// The points of a sample as an owned vector (the Rust samples own their points).
 fn points_of(points: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
@@ -85,7 +85,7 @@ impl Hypothesis {
         &self,
         py: Python<'py>,
         points: &Bound<'py, PyAny>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let points = self.checked_points(points)?;
         let labels: Vec<bool> = py.detach(|| {
@@ -300,7 +300,7 @@ impl Learner {
         concept_class: &ConceptClass,
         points: &Bound<'_, PyAny>,
         labels: &Bound<'_, PyAny>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<Hypothesis> {
         let class = concept_class.inner.clone();
         let sample = labeled_sample(class.as_ref(), points, labels)?;
@@ -445,7 +445,7 @@ impl Sanitizer {
         py: Python<'_>,
         concept_class: &ConceptClass,
         points: &Bound<'_, PyAny>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<SyntheticDatabase> {
         let class = concept_class.inner.clone();
         let points = u64_vector(points, "points")?;
@@ -546,7 +546,7 @@ impl MultiLearner {
         concept_class: &ConceptClass,
         points: &Bound<'_, PyAny>,
         labels: &Bound<'_, PyAny>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<Vec<Hypothesis>> {
         let class = concept_class.inner.clone();
         let points = points_of(points)?;

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 
 use crate::arrays::{f64_vector, i64_vector, slice};
 use crate::errors;
-use crate::rng::rng;
+use crate::rng::{Seed, rng};
 
 /// A validated privacy guarantee (ε, δ): ε finite and > 0, δ in [0, 1). δ = 0 is pure ε-DP.
 ///
@@ -192,7 +192,7 @@ impl ExponentialMechanism {
         &self,
         py: Python<'_>,
         scores: &Bound<'_, PyAny>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<usize> {
         let scores = f64_vector(scores, "scores")?;
         let scores = slice(&scores);
@@ -315,7 +315,7 @@ impl DiscreteLaplace {
         &self,
         py: Python<'py>,
         size: usize,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         check_size("size", size, MAX_DRAWS)?;
         let noise = self.inner;
@@ -381,7 +381,7 @@ impl DiscreteLaplaceMechanism {
         &self,
         py: Python<'py>,
         value: &Bound<'py, PyAny>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mechanism = self.inner;
         if let Ok(single) = value.extract::<i64>() {
@@ -449,7 +449,7 @@ impl ReportNoisyMax {
         &self,
         py: Python<'_>,
         scores: &Bound<'_, PyAny>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<usize> {
         let scores = i64_vector(scores, "scores")?;
         let scores = slice(&scores);
@@ -499,7 +499,7 @@ impl StableSelection {
         &self,
         py: Python<'_>,
         scores: &Bound<'_, PyAny>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<Option<usize>> {
         let scores = i64_vector(scores, "scores")?;
         let scores = slice(&scores);
@@ -570,7 +570,7 @@ impl SparseVector {
         delta: f64,
         sensitivity: u64,
         max_above: u64,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<Self> {
         let privacy = dp_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
         let mut generator = rng(seed);

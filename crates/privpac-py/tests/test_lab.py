@@ -127,8 +127,14 @@ def test_lab_errors_are_typed():
         privpac.sample_complexity("thresholds:1024", "generic", max_size=8, **base)
     with pytest.raises(TooLargeError):
         privpac.run_trials("thresholds:8", "generic", 10**15, **base)
-    with pytest.raises(OverflowError):
-        privpac.sample_complexity("thresholds:8", "generic", **{**base, "seed": -1})
+    # Seeds outside [0, 2^64 - 1] are invalid parameters (they were a bare OverflowError).
+    for seed in (-1, 2**64):
+        with pytest.raises(InvalidParameterError, match=r"seed must be an integer in \[0, 2\^64 - 1\]"):
+            privpac.sample_complexity("thresholds:8", "generic", **{**base, "seed": seed})
+        with pytest.raises(InvalidParameterError, match="seed"):
+            experiment.run_unit("online-mistakes", "tiny", seed, 0)
+    with pytest.raises(TypeError):
+        privpac.sample_complexity("thresholds:8", "generic", **{**base, "seed": "one"})
 
 
 def all_units(name, scale, seed):

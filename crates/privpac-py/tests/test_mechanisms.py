@@ -43,6 +43,8 @@ def test_exponential_select_is_seeded_and_accepts_lists_and_views():
     scores = np.linspace(0.0, 5.0, 11)
     first = mech.select(scores, seed=7)
     assert first == mech.select(scores, seed=7)
+    with pytest.raises(InvalidParameterError, match="seed"):
+        mech.select(scores, seed=-1)
     assert first == mech.select(list(scores), seed=7)
     # A strided view goes through the non-contiguous path with the same result.
     doubled = np.repeat(scores, 2)[::2]
