@@ -36,6 +36,17 @@ pub enum Domain {
 }
 
 impl Domain {
+    /// A point as data files write it: a bit string of length d with coordinate 0 first on
+    /// `{0,1}^d` (so `1000` is the point 1), a decimal integer otherwise.
+    pub fn format_point(&self, x: Point) -> String {
+        match self {
+            Domain::Hypercube { dim } => (0..*dim)
+                .map(|i| if x >> i & 1 == 1 { '1' } else { '0' })
+                .collect(),
+            _ => x.to_string(),
+        }
+    }
+
     /// `[size]`.
     ///
     /// # Errors

@@ -71,6 +71,61 @@ impl Hypothesis {
         }
     }
 
+    /// What the hypothesis is, in the data's terms: `concept 46: parity of coordinates
+    /// {1, 2, 3, 5} (bit string 0111010000)`, `all zeros`, a table's listed points, a
+    /// randomized predictor's base and noise (see [`ConceptClass::describe`]).
+    pub fn describe(&self, class: &dyn ConceptClass) -> String {
+        const SHOWN: usize = 8;
+        match self {
+            Hypothesis::Concept { id } => format!("concept {id}: {}", class.describe(*id)),
+            Hypothesis::Constant { label: false } => "all zeros".into(),
+            Hypothesis::Constant { label: true } => "all ones".into(),
+            Hypothesis::Table {
+                points,
+                labels,
+                default,
+            } => {
+                let domain = class.domain();
+                let listed: Vec<String> = points
+                    .iter()
+                    .zip(labels)
+                    .take(SHOWN)
+                    .map(|(&x, &y)| format!("{} ↦ {}", domain.format_point(x), u8::from(y)))
+                    .collect();
+                let more = if points.len() > SHOWN {
+                    format!(", … ({} points in all)", points.len())
+                } else {
+                    String::new()
+                };
+                format!(
+                    "table {{{}{more}}}, {} elsewhere",
+                    listed.join(", "),
+                    u8::from(*default)
+                )
+            }
+            Hypothesis::Flipped {
+                base,
+                flip_probability,
+            } => format!(
+                "{} with labels flipped w.p. {flip_probability}",
+                base.describe(class)
+            ),
+            Hypothesis::NoisyVote { members, epsilon } => {
+                let shown: Vec<String> = members
+                    .iter()
+                    .take(SHOWN)
+                    .map(|m| m.describe(class))
+                    .collect();
+                let more = if members.len() > SHOWN { ", …" } else { "" };
+                format!(
+                    "noisy vote (ε = {epsilon}) of {} members: {}{more}",
+                    members.len(),
+                    shown.join("; ")
+                )
+            }
+        }
+    }
+
     /// Whether the hypothesis is deterministic.
     pub fn is_deterministic(&self) -> bool {
         !matches!(

@@ -120,6 +120,8 @@ pub struct SampleComplexityReport {
     pub learner_spec: LearnerSpec,
     /// The target concept id.
     pub target: u64,
+    /// What the target is in the data's terms (`1 on x ≤ 17`, a parity's bit string).
+    pub target_description: String,
     /// The distribution of examples.
     pub distribution: ExampleDistribution,
     /// The label noise.
@@ -263,6 +265,10 @@ pub fn run_sample_complexity(
         learner: prepared.learner_name,
         learner_spec: prepared.spec,
         target: prepared.scenario.target(),
+        target_description: prepared
+            .scenario
+            .class()
+            .describe(prepared.scenario.target()),
         distribution: prepared.distribution,
         label_noise: request.label_noise,
         scenario: prepared.scenario.kind(),

@@ -19,9 +19,12 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         match obj.extract::<u64>() {
             Ok(seed) => Ok(Seed(seed)),
-            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(crate::errors::invalid(
-                format!("seed must be an integer in [0, 2^64 - 1], got {}", obj.as_any()),
-            )),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                Err(crate::errors::invalid(format!(
+                    "seed must be an integer in [0, 2^64 - 1], got {}",
+                    obj.as_any()
+                )))
+            }
             Err(e) => Err(e),
         }
     }

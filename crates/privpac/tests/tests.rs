@@ -1175,6 +1175,7 @@ fn sample_complexity_json_schema() {
                 ("learner", Ty::Str),
                 ("learner_spec", Ty::Str),
                 ("target", Ty::Int),
+                ("target_description", Ty::Str),
                 ("distribution", Ty::Obj),
                 ("label_noise", Ty::Num),
                 ("scenario", Ty::Str),
@@ -2562,5 +2563,81 @@ fn endless_input_files_stop_at_the_size_limit() {
             "/dev/zero",
         ],
         "larger than the 536870912-byte limit",
+    );
+}
+
+/// Hypotheses are shown in the data's terms: the parity learner's output for the target
+/// whose bit string in the data is 0111010000 names that bit string and its coordinates
+/// next to the class's id (46: bit i of the id is coordinate i, the first character).
+#[test]
+fn hypotheses_are_described_in_the_data_orientation() {
+    let targets = ["0111010000", "1000000001"];
+    let mut csv = String::from("x,y1,y2\n");
+    let mut state = 12345u64;
+    for _ in 0..2000 {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let x: Vec<u8> = (0..10).map(|i| (state >> (20 + i) & 1) as u8).collect();
+        let labels: Vec<String> = targets
+            .iter()
+            .map(|t| {
+                let dot: u32 = t
+                    .bytes()
+                    .zip(&x)
+                    .map(|(b, &xi)| u32::from(b == b'1') * u32::from(xi))
+                    .sum();
+                (dot % 2).to_string()
+            })
+            .collect();
+        let bits: String = x.iter().map(|b| b.to_string()).collect();
+        csv.push_str(&format!("{bits},{}\n", labels.join(",")));
+    }
+    let path = data_file("parity-describe.csv", &csv);
+    let parsed = json_of(&[
+        "multi-learn",
+        "--class",
+        "parities:10",
+        "--learner",
+        "parity",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-6",
+        "--data",
+        path.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let texts: Vec<&str> = parsed["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["hypothesis_text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "concept 46: parity of coordinates {1, 2, 3, 5} (bit string 0111010000)",
+            "concept 513: parity of coordinates {0, 9} (bit string 1000000001)",
+        ],
+        "{parsed}"
+    );
+    // A threshold learned by ERM names its cut point.
+    let path = data_file("threshold-describe.csv", "x,y\n1,1\n3,1\n4,0\n7,0\n");
+    let parsed = json_of(&[
+        "learn",
+        "--class",
+        "thresholds:8",
+        "--learner",
+        "erm",
+        "--data",
+        path.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(
+        parsed["hypothesis_text"], "concept 3: 1 on x ≤ 3",
+        "{parsed}"
     );
 }

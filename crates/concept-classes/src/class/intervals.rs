@@ -70,4 +70,12 @@ impl ConceptClass for Intervals {
     fn name(&self) -> String {
         format!("intervals:{}", self.size)
     }
+
+    /// `1 on [3, 9]`, or `empty interval (all zeros)`.
+    fn describe(&self, id: u64) -> String {
+        match self.bounds(id) {
+            Some((a, b)) => format!("1 on [{a}, {b}]"),
+            None => "empty interval (all zeros)".into(),
+        }
+    }
 }

@@ -50,4 +50,9 @@ impl ConceptClass for ExplicitClass {
     fn name(&self) -> String {
         self.name.clone()
     }
+
+    /// `matrix row 3` (rows counted from 0, in file order).
+    fn describe(&self, id: u64) -> String {
+        format!("matrix row {id}")
+    }
 }

@@ -65,6 +65,13 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
     /// A short name, in the syntax of class specs where one exists (`thresholds:64`).
     fn name(&self) -> String;
 
+    /// What concept `id` is in the data's own terms (a point's x, a threshold's cut, an
+    /// interval's ends, a parity's coordinates and bit string in the orientation data files
+    /// use), for reports next to the id. The provided form is `concept {id}`.
+    fn describe(&self, id: u64) -> String {
+        format!("concept {id}")
+    }
+
     /// Always false: classes have at least one concept. (Present for clippy's
     /// `len_without_is_empty`.)
     fn is_empty(&self) -> bool {
@@ -107,6 +114,9 @@ impl<T: ConceptClass + ?Sized> ConceptClass for &T {
     fn name(&self) -> String {
         (**self).name()
     }
+    fn describe(&self, id: u64) -> String {
+        (**self).describe(id)
+    }
     fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
         (**self).error_counts(sample)
     }
@@ -128,6 +138,9 @@ impl<T: ConceptClass + ?Sized> ConceptClass for Box<T> {
     }
     fn name(&self) -> String {
         (**self).name()
+    }
+    fn describe(&self, id: u64) -> String {
+        (**self).describe(id)
     }
     fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
         (**self).error_counts(sample)

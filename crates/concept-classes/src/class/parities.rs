@@ -43,6 +43,25 @@ impl ConceptClass for Parities {
         format!("parities:{}", self.dim)
     }
 
+    /// `parity of coordinates {1, 2, 3, 5} (bit string 0111010000)`: concept `a` is
+    /// `x ↦ ⟨a, x⟩ mod 2`, and its bit string is `a` written as a point of the domain
+    /// (coordinate 0 first), the orientation of data files.
+    fn describe(&self, id: u64) -> String {
+        let coordinates: Vec<String> = (0..self.dim)
+            .filter(|i| id >> i & 1 == 1)
+            .map(|i| i.to_string())
+            .collect();
+        let bits = self.domain.format_point(id);
+        if coordinates.is_empty() {
+            format!("parity of no coordinates (all zeros; bit string {bits})")
+        } else {
+            format!(
+                "parity of coordinates {{{}}} (bit string {bits})",
+                coordinates.join(", ")
+            )
+        }
+    }
+
     /// The fast Walsh–Hadamard transform, O(n + d·2^d): with `f(x) = Σ_{i: x_i = x}
     /// (−1)^{y_i}`, the transform `F(a) = Σ_x f(x)(−1)^{⟨a,x⟩}` counts agreements minus
     /// disagreements of concept `a`, so `errors(a) = (n − F(a))/2`.

@@ -102,6 +102,14 @@ impl ConceptClass for Points {
         self.domain.point_at(id) == Some(x)
     }
 
+    /// `1 only at x = 42` (x written as the data writes it).
+    fn describe(&self, id: u64) -> String {
+        match self.domain.point_at(id) {
+            Some(x) => format!("1 only at x = {}", self.domain.format_point(x)),
+            None => format!("concept {id}"),
+        }
+    }
+
     fn name(&self) -> String {
         match &self.domain {
             Domain::Ordered { size } => format!("points:{size}"),

@@ -235,3 +235,90 @@ fn samples_from_another_domain_are_errors_not_panics() {
         Err(Error::PointOutsideDomain { point: 200, .. })
     ));
 }
+
+/// The labels a description states, parsed back the way data files are read (a bit string
+/// with coordinate 0 first, decimal points otherwise), agree with the concept on every
+/// point of small domains, for every concept of every family.
+#[test]
+fn descriptions_state_the_labels() {
+    let bit_string_point = |s: &str| -> u64 {
+        s.chars()
+            .enumerate()
+            .map(|(i, c)| u64::from(c == '1') << i)
+            .sum()
+    };
+    let between = |text: &str, start: &str, end: &str| -> String {
+        let from = text.find(start).unwrap() + start.len();
+        let rest = &text[from..];
+        rest[..rest.find(end).unwrap_or(rest.len())].to_string()
+    };
+    // Parities over {0,1}^6: the bit string is the concept's vector in data orientation,
+    // and the coordinate set matches it.
+    let parities = Parities::new(6).unwrap();
+    for id in 0..64 {
+        let text = parities.describe(id);
+        let bits = between(&text, "bit string ", ")");
+        assert_eq!(bits.len(), 6, "{text}");
+        let a = bit_string_point(&bits);
+        for x in 0..64u64 {
+            assert_eq!(
+                parities.eval(id, x),
+                (a & x).count_ones() % 2 == 1,
+                "{text}"
+            );
+        }
+        if id != 0 {
+            let coordinates: u64 = between(&text, "{", "}")
+                .split(", ")
+                .map(|c| 1u64 << c.parse::<u32>().unwrap())
+                .sum();
+            assert_eq!(coordinates, a, "{text}");
+        }
+    }
+    // The example: id 46 is the parity whose bit string is 0111010000.
+    assert!(
+        Parities::new(10)
+            .unwrap()
+            .describe(46)
+            .contains("coordinates {1, 2, 3, 5} (bit string 0111010000)")
+    );
+    let thresholds = Thresholds::new(12).unwrap();
+    for id in 0..12 {
+        let text = thresholds.describe(id);
+        let cut: u64 = between(&text, "x ≤ ", "\n").parse().unwrap();
+        for x in 0..12 {
+            assert_eq!(thresholds.eval(id, x), x <= cut, "{text}");
+        }
+    }
+    let intervals = Intervals::new(7).unwrap();
+    for id in 0..intervals.len() as u64 {
+        let text = intervals.describe(id);
+        for x in 0..7 {
+            let expected = if text.starts_with("empty") {
+                false
+            } else {
+                let a: u64 = between(&text, "[", ",").parse().unwrap();
+                let b: u64 = between(&text, ", ", "]").parse().unwrap();
+                a <= x && x <= b
+            };
+            assert_eq!(intervals.eval(id, x), expected, "{text}");
+        }
+    }
+    for domain in [Domain::ordered(9).unwrap(), Domain::hypercube(3).unwrap()] {
+        let points = Points::new(domain.clone());
+        for id in 0..points.len() as u64 {
+            let text = points.describe(id);
+            let written = between(&text, "x = ", "\n");
+            let x = match domain {
+                Domain::Hypercube { .. } => bit_string_point(&written),
+                _ => written.parse().unwrap(),
+            };
+            for y in 0..points.len() as u64 {
+                assert_eq!(points.eval(id, y), y == x, "{text}");
+            }
+        }
+    }
+    let with_zero = WithZero::new(Thresholds::new(4).unwrap()).unwrap();
+    assert_eq!(with_zero.describe(4), "all zeros");
+    assert_eq!(with_zero.describe(2), "1 on x ≤ 2");
+}

@@ -55,6 +55,11 @@ impl ConceptClass for Thresholds {
         x <= id
     }
 
+    /// `1 on x ≤ 17`.
+    fn describe(&self, id: u64) -> String {
+        format!("1 on x ≤ {id}")
+    }
+
     fn name(&self) -> String {
         format!("thresholds:{}", self.size)
     }

@@ -62,6 +62,15 @@ impl<C: ConceptClass> ConceptClass for Xor<C> {
     fn name(&self) -> String {
         format!("xor({})", self.inner.name())
     }
+
+    fn describe(&self, id: u64) -> String {
+        let (i, j) = self.pair(id);
+        format!(
+            "({}) xor ({})",
+            self.inner.describe(i),
+            self.inner.describe(j)
+        )
+    }
 }
 
 /// `C ∪ {0}`: the class plus the constant-0 concept, which gets the id `|C|`.
@@ -103,5 +112,13 @@ impl<C: ConceptClass> ConceptClass for WithZero<C> {
 
     fn name(&self) -> String {
         format!("zero({})", self.inner.name())
+    }
+
+    fn describe(&self, id: u64) -> String {
+        if u128::from(id) < self.inner.len() {
+            self.inner.describe(id)
+        } else {
+            "all zeros".into()
+        }
     }
 }

@@ -75,35 +75,12 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
         learner_spec: spec,
         examples: sample.len(),
         empirical_error: empirical_error(class.as_ref(), &sample, &hypothesis),
-        hypothesis_text: describe_hypothesis(&hypothesis),
+        hypothesis_text: hypothesis.describe(class.as_ref()),
         hypothesis,
         guarantee,
         guarantee_text: guarantee.to_string(),
     };
     emit(&report, args.common.json)
-}
-
-fn describe_hypothesis(hypothesis: &Hypothesis) -> String {
-    match hypothesis {
-        Hypothesis::Concept { id } => format!("concept {id}"),
-        Hypothesis::Flipped {
-            base,
-            flip_probability,
-        } => format!(
-            "{} with labels flipped w.p. {flip_probability}",
-            describe_hypothesis(base)
-        ),
-        Hypothesis::NoisyVote { members, epsilon } => format!(
-            "noisy vote (ε = {epsilon}) of {} members: {}",
-            members.len(),
-            members
-                .iter()
-                .map(describe_hypothesis)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        other => serde_json::to_string(other).unwrap_or_else(|_| "a hypothesis".to_string()),
-    }
 }
 
 /// The fraction of examples the hypothesis mislabels (in expectation for randomized ones).
@@ -129,12 +106,13 @@ impl Render for SampleComplexityReport {
             Bound::NoExplicitConstants { reason } => reason.clone(),
         };
         format!(
-            "class: {}   learner: {}   target: {}   scenario: {:?}\n\
+            "class: {}   learner: {}   target: {} ({})   scenario: {:?}\n\
              empirical n = {} (success {:.2}, 95% CI [{:.2}, {:.2}] over {} trials)\n\
              guarantee at that n: {}\n{bound}\n",
             self.class,
             self.learner,
             self.target,
+            self.target_description,
             self.scenario,
             self.empirical_sample_size,
             self.success_rate,

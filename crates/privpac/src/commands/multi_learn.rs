@@ -71,13 +71,6 @@ impl Render for MultiLearnReport {
     }
 }
 
-fn describe(h: &Hypothesis) -> String {
-    match h {
-        Hypothesis::Concept { id } => format!("concept {id}"),
-        other => serde_json::to_string(other).unwrap_or_else(|_| "a hypothesis".to_string()),
-    }
-}
-
 fn column_error(
     class: &dyn ConceptClass,
     sample: &MultiLabeledSample,
@@ -108,7 +101,7 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
         .enumerate()
         .map(|(j, h)| ColumnReport {
             column: j + 1,
-            hypothesis_text: describe(&h),
+            hypothesis_text: h.describe(class.as_ref()),
             empirical_error: column_error(class.as_ref(), &sample, j, &h),
             hypothesis: h,
         })
