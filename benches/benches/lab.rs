@@ -1,6 +1,10 @@
 //! Benches of the lab: one trial of the generic learner (draw n = 10^3 examples, learn with
 //! ε = 1, exact true error) with the closed-form true error against the O(|X|) reference sum,
-//! the true error of one hypothesis alone, and the trial runner's parallel throughput.
+//! the true error of one hypothesis alone, the trial runner's parallel throughput, and the
+//! whole k-curves of the point multi-learner on points over 2^40 (the heavy-point default
+//! scenario, listed support) and of the parity multi-learner on parities over {0,1}^32 (the
+//! structured closed forms) for k = 1, 8, 64, 512 with 20 trials per size: the targets of
+//! "the multi-label lab, independent of |X|" (under 60 s each on two cores).
 //!
 //! Every iteration of a `trial` bench runs the next trial of the master seed 1 (trial `i`
 //! uses ChaCha8 stream `i`, as [`run_trials`] does), so the median is over many different
@@ -112,9 +116,57 @@ fn trial_runner(c: &mut Criterion) {
     group.finish();
 }
 
+/// One whole k-curve (the CLI's `sample-complexity --k 1,8,64,512 --trials 20`).
+fn k_curve(class: &str, spec: &str, heavy: bool) -> lab::KCurve {
+    let class_spec: lab::ClassSpec = class.parse().expect("valid class");
+    let spec: lab::MultiLearnerSpec = spec.parse().expect("valid spec");
+    let total = Privacy::new(1.0, 1e-6).expect("valid");
+    let params = lab::LearnerParams::default();
+    let scenario_for = |k: usize| {
+        if heavy {
+            lab::MultiScenario::heavy_points(class_spec.build()?, k, 1, 0.0)
+        } else {
+            lab::MultiScenario::new(
+                class_spec.build()?,
+                &ExampleDistribution::Uniform,
+                lab::MultiTargets::Random { k, seed: 1 },
+                0.0,
+            )
+        }
+    };
+    let learner_for = |k: usize| lab::build_multi_learner(spec, total, k, &params, 1 << 20);
+    lab::sample_complexity_curve(
+        &[1, 8, 64, 512],
+        &scenario_for,
+        &learner_for,
+        lab::SearchConfig {
+            alpha: 0.1,
+            beta: 0.1,
+            trials: 20,
+            master_seed: 1,
+            start: 4,
+            max_size: 1 << 20,
+        },
+        &mut |_, _| {},
+    )
+    .expect("the curve runs")
+}
+
+fn k_curves(c: &mut Criterion) {
+    let mut group = c.benchmark_group("k_curve");
+    group.sample_size(10);
+    group.bench_function("point/points:2^40", |b| {
+        b.iter(|| black_box(k_curve("points:1099511627776", "point", true)))
+    });
+    group.bench_function("parity/parities:32", |b| {
+        b.iter(|| black_box(k_curve("parities:32", "parity", false)))
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = lab;
     config = config();
-    targets = one_trial, true_error, trial_runner
+    targets = one_trial, true_error, trial_runner, k_curves
 }
 criterion_main!(lab);

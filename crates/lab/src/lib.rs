@@ -67,9 +67,9 @@ pub use data::{
 pub use error::{Error, Result};
 pub use limits::check_count;
 pub use multi::{
-    KCurve, KPoint, LogLogFit, MAX_COLUMNS, MultiScenario, MultiTargets,
-    empirical_multi_sample_complexity, fit_log_log, multi_trial_rng, run_multi_trials,
-    sample_complexity_curve,
+    ConstantBaseline, HEAVY_MASSES, KCurve, KPoint, LogLogFit, MAX_COLUMNS, MAX_LISTED_DOMAIN,
+    MultiScenario, MultiTargets, TrivialK, empirical_multi_sample_complexity, fit_log_log,
+    multi_trial_rng, run_multi_trials, sample_complexity_curve,
 };
 pub use multi_spec::{
     MultiLearnerSpec, build_multi_learner, parse_multi_labeled_csv, read_multi_labeled_csv,

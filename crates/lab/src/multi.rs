@@ -4,7 +4,13 @@
 //! A [`MultiScenario`] fixes a class, a distribution over points and k target concepts
 //! (drawn from the class with a seed, or given), with optional independent label noise
 //! per column (the agnostic setting). True errors are exact: sums over the distribution's
-//! support. [`run_multi_trials`] measures a multi-learner's success rate (every column
+//! support, or, for the structured classes and distributions of [`crate::structured`]
+//! (thresholds, points and intervals over an ordered domain, parities over the hypercube,
+//! under the uniform, point-mass and Zipf distributions) over more than
+//! [`MAX_LISTED_DOMAIN`] points, closed forms in time independent of |X|, with points drawn
+//! without any table ([`MultiScenario::is_structured`]). [`MultiScenario::constant_baseline`]
+//! says when the constant hypotheses already meet α, so that a k-curve reports such a
+//! scenario as trivial instead of a meaningless sample complexity. [`run_multi_trials`] measures a multi-learner's success rate (every column
 //! within α of the best concept) at one (k, n); [`empirical_multi_sample_complexity`]
 //! searches n for one k; [`sample_complexity_curve`] does it for several k and fits
 //! `log n = a + s·log k` ([`LogLogFit`], with a 95% confidence interval for the slope s).
@@ -24,7 +30,17 @@ use crate::error::{Error, Result};
 use crate::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS, check_count};
 use crate::sample_complexity::{SampleComplexity, SearchConfig, search_observed};
 use crate::scenario::{ExampleDistribution, MAX_EXACT_DOMAIN, distribution_weights, uniform};
+use crate::structured::Structure;
 use crate::trials::{TrialOutcome, wilson_interval};
+
+/// Domains up to this many points are listed (support table, exact sums); larger ones
+/// use the closed forms of [`crate::structured`] when the class and distribution are
+/// structured (and must be at most [`MAX_EXACT_DOMAIN`] otherwise). Listing is cheap at
+/// this size and keeps the draws of small scenarios what they always were.
+pub const MAX_LISTED_DOMAIN: u128 = 1 << 16;
+
+/// The masses of [`MultiScenario::heavy_points`].
+pub const HEAVY_MASSES: [f64; 5] = [0.4, 0.3, 0.2, 0.05, 0.05];
 
 /// Most label columns k of a multi-label scenario (targets are stored; each sampled row
 /// evaluates k concepts).
@@ -57,14 +73,30 @@ pub struct MultiScenario {
     cumulative: Vec<f64>,
     targets: Vec<u64>,
     label_noise: f64,
+    /// Closed forms and table-free sampling (structured scenarios above
+    /// [`MAX_LISTED_DOMAIN`]; `support` and `cumulative` are then empty).
+    structure: Option<Structure>,
+}
+
+/// The best constant hypotheses of a scenario: per column the better of all-zeros and
+/// all-ones, and the largest excess error over the columns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConstantBaseline {
+    /// `all zeros`, `all ones`, or `all zeros or all ones (per column)`.
+    pub hypothesis: String,
+    /// The largest excess error over the columns of that choice (the multi-error).
+    pub excess_error: f64,
 }
 
 impl MultiScenario {
-    /// A scenario over the whole (finite, at most [`MAX_EXACT_DOMAIN`] points) domain.
+    /// A scenario over the whole domain: listed when it has at most [`MAX_LISTED_DOMAIN`]
+    /// points, in closed form above that for the structured classes and distributions,
+    /// listed again (up to [`MAX_EXACT_DOMAIN`] points) for the others.
     ///
     /// # Errors
-    /// [`Error::DomainTooLarge`]; the distribution's errors (as for
-    /// [`crate::Scenario::new`]); as for [`Self::on_support`].
+    /// [`Error::DomainTooLarge`] for an unstructured scenario above [`MAX_EXACT_DOMAIN`];
+    /// the distribution's errors (as for [`crate::Scenario::new`]); as for
+    /// [`Self::on_support`].
     pub fn new(
         class: Box<dyn ConceptClass>,
         distribution: &ExampleDistribution,
@@ -72,6 +104,20 @@ impl MultiScenario {
         label_noise: f64,
     ) -> Result<Self> {
         let size = class.domain().size();
+        if size > MAX_LISTED_DOMAIN
+            && let Some(structure) = Structure::recognize(class.as_ref(), distribution)
+        {
+            check_noise(label_noise)?;
+            let targets = resolve_targets(class.as_ref(), targets)?;
+            return Ok(MultiScenario {
+                class,
+                support: Vec::new(),
+                cumulative: Vec::new(),
+                targets,
+                label_noise,
+                structure: Some(structure),
+            });
+        }
         if size > MAX_EXACT_DOMAIN {
             return Err(Error::DomainTooLarge {
                 size,
@@ -102,31 +148,8 @@ impl MultiScenario {
         targets: MultiTargets,
         label_noise: f64,
     ) -> Result<Self> {
-        if !(0.0..0.5).contains(&label_noise) {
-            return Err(Error::InvalidParameter {
-                name: "label noise",
-                requirement: "in [0, 1/2)",
-                value: label_noise,
-            });
-        }
-        let targets = match targets {
-            MultiTargets::Random { k, seed } => {
-                check_count("k (targets)", k, MAX_COLUMNS)?;
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                let len = u64::try_from(class.len()).unwrap_or(u64::MAX);
-                (0..k).map(|_| rng.random_range(0..len)).collect()
-            }
-            MultiTargets::Given { targets } => {
-                check_count("k (targets)", targets.len(), MAX_COLUMNS)?;
-                targets
-            }
-        };
-        if targets.is_empty() {
-            return Err(multi_learners::Error::NoLabelColumns.into());
-        }
-        for &t in &targets {
-            check_concept(class.as_ref(), t)?;
-        }
+        check_noise(label_noise)?;
+        let targets = resolve_targets(class.as_ref(), targets)?;
         if support.is_empty() {
             return Err(Error::InvalidParameter {
                 name: "support size",
@@ -167,7 +190,58 @@ impl MultiScenario {
             cumulative,
             targets,
             label_noise,
+            structure: None,
         })
+    }
+
+    /// The default scenario for point functions with k targets: five points of the domain
+    /// (fewer on a smaller domain) drawn with `seed`, with masses 0.4, 0.3, 0.2, 0.05, 0.05
+    /// (renormalized if fewer), and target j the point function of point `j mod 5`: every
+    /// column has positive mass on its target, so the constant hypotheses do not solve it
+    /// for α below 0.4 (under the uniform distribution on a large domain they do). The
+    /// support is listed, so everything takes time independent of |X|.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] unless the class is a `points` class; as for
+    /// [`Self::on_support`].
+    pub fn heavy_points(
+        class: Box<dyn ConceptClass>,
+        k: usize,
+        seed: u64,
+        label_noise: f64,
+    ) -> Result<Self> {
+        if !class.name().starts_with("points") {
+            return Err(Error::InvalidParameter {
+                name: "class of the heavy-point scenario",
+                requirement: "a points class (point functions)",
+                value: f64::NAN,
+            });
+        }
+        check_count("k (targets)", k, MAX_COLUMNS)?;
+        let len = u64::try_from(class.len()).unwrap_or(u64::MAX);
+        let count = len.min(HEAVY_MASSES.len() as u64) as usize;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut ids: Vec<u64> = Vec::with_capacity(count);
+        while ids.len() < count {
+            let id = rng.random_range(0..len);
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        let domain = class.domain();
+        let support = ids
+            .iter()
+            .zip(HEAVY_MASSES)
+            .map(|(&id, mass)| (domain.point_at(id).unwrap_or(id), mass))
+            .collect();
+        let targets = (0..k).map(|j| ids[j % count]).collect();
+        Self::on_support(class, support, MultiTargets::Given { targets }, label_noise)
+    }
+
+    /// Whether true errors and sampling take time independent of |X| (a structured class
+    /// and distribution over more than [`MAX_LISTED_DOMAIN`] points).
+    pub fn is_structured(&self) -> bool {
+        self.structure.is_some()
     }
 
     /// The class.
@@ -190,7 +264,8 @@ impl MultiScenario {
         self.label_noise
     }
 
-    /// The distribution's support with probabilities.
+    /// The distribution's support with probabilities (empty for a structured scenario,
+    /// whose distribution is never listed).
     pub fn support(&self) -> &[(Point, f64)] {
         &self.support
     }
@@ -202,11 +277,44 @@ impl MultiScenario {
     /// constructor.
     pub fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Result<MultiLabeledSample> {
         check_count("sample size", n, MAX_SAMPLE_SIZE)?;
+        if let Some(structure) = &self.structure {
+            return self.sample_structured(structure, n, rng);
+        }
         if self.label_noise == 0.0 && self.support.len() <= n {
             self.sample_clean(n, rng)
         } else {
             self.sample_general(n, rng)
         }
+    }
+
+    /// [`Self::sample`] for a structured scenario: each point drawn by the distribution's
+    /// table-free sampler, each label evaluated and (with noise) flipped with probability η,
+    /// packed straight into the bit matrix.
+    fn sample_structured<R: Rng + ?Sized>(
+        &self,
+        structure: &Structure,
+        n: usize,
+        rng: &mut R,
+    ) -> Result<MultiLabeledSample> {
+        let words_per_column = n.div_ceil(64).max(1);
+        let mut words = vec![0u64; self.k() * words_per_column];
+        let mut points = Vec::with_capacity(n);
+        for i in 0..n {
+            let x = structure.sample_point(rng);
+            points.push(x);
+            for (j, &target) in self.targets.iter().enumerate() {
+                let noisy = self.label_noise > 0.0 && uniform(rng) < self.label_noise;
+                if self.class.eval(target, x) ^ noisy {
+                    words[j * words_per_column + i / 64] |= 1 << (i % 64);
+                }
+            }
+        }
+        Ok(MultiLabeledSample::from_bit_columns(
+            self.class.domain(),
+            points,
+            self.k(),
+            words,
+        )?)
     }
 
     /// [`Self::sample`] in general: row by row, each label evaluated (or looked up) and
@@ -305,6 +413,21 @@ impl MultiScenario {
             .into());
         }
         let scale = 1.0 - 2.0 * self.label_noise;
+        if let Some(structure) = &self.structure {
+            return hypotheses
+                .iter()
+                .zip(&self.targets)
+                .map(|(h, &target)| {
+                    structure
+                        .disagreement(self.class.as_ref(), target, h)
+                        .map(|d| scale * d)
+                        .ok_or(Error::DomainTooLarge {
+                            size: self.class.domain().size(),
+                            limit: MAX_EXACT_DOMAIN,
+                        })
+                })
+                .collect();
+        }
         Ok(hypotheses
             .iter()
             .zip(&self.targets)
@@ -326,6 +449,43 @@ impl MultiScenario {
             .collect())
     }
 
+    /// The best constant hypotheses: per column the better of all-zeros and all-ones (by
+    /// excess error), and the largest excess error over the columns. When it is at most α
+    /// the constant hypotheses already solve the scenario and a sample complexity measured
+    /// on it means nothing (under the uniform distribution on `points:2^24` the all-zero
+    /// hypothesis has error 2^-24).
+    ///
+    /// # Errors
+    /// As for [`Self::excess_errors`].
+    pub fn constant_baseline(&self) -> Result<ConstantBaseline> {
+        let k = self.k();
+        let zeros = self.excess_errors(&vec![Hypothesis::Constant { label: false }; k])?;
+        let ones = self.excess_errors(&vec![Hypothesis::Constant { label: true }; k])?;
+        let zeros_max = zeros.iter().copied().fold(0.0, f64::max);
+        let ones_max = ones.iter().copied().fold(0.0, f64::max);
+        let mixed_max = zeros
+            .iter()
+            .zip(&ones)
+            .map(|(a, b)| a.min(*b))
+            .fold(0.0, f64::max);
+        Ok(if zeros_max <= mixed_max {
+            ConstantBaseline {
+                hypothesis: "all zeros".into(),
+                excess_error: zeros_max,
+            }
+        } else if ones_max <= mixed_max {
+            ConstantBaseline {
+                hypothesis: "all ones".into(),
+                excess_error: ones_max,
+            }
+        } else {
+            ConstantBaseline {
+                hypothesis: "all zeros or all ones (per column)".into(),
+                excess_error: mixed_max,
+            }
+        })
+    }
+
     /// The largest excess error over the columns (the (agnostic) multi-error of
     /// Definitions 2.3–2.4 relative to the best concepts).
     ///
@@ -337,6 +497,40 @@ impl MultiScenario {
             .into_iter()
             .fold(0.0, f64::max))
     }
+}
+
+fn check_noise(label_noise: f64) -> Result<()> {
+    if !(0.0..0.5).contains(&label_noise) {
+        return Err(Error::InvalidParameter {
+            name: "label noise",
+            requirement: "in [0, 1/2)",
+            value: label_noise,
+        });
+    }
+    Ok(())
+}
+
+/// The target ids: drawn (with the seed) or given, checked against the class.
+fn resolve_targets(class: &dyn ConceptClass, targets: MultiTargets) -> Result<Vec<u64>> {
+    let targets = match targets {
+        MultiTargets::Random { k, seed } => {
+            check_count("k (targets)", k, MAX_COLUMNS)?;
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let len = u64::try_from(class.len()).unwrap_or(u64::MAX);
+            (0..k).map(|_| rng.random_range(0..len)).collect()
+        }
+        MultiTargets::Given { targets } => {
+            check_count("k (targets)", targets.len(), MAX_COLUMNS)?;
+            targets
+        }
+    };
+    if targets.is_empty() {
+        return Err(multi_learners::Error::NoLabelColumns.into());
+    }
+    for &t in &targets {
+        check_concept(class, t)?;
+    }
+    Ok(targets)
 }
 
 /// The generator of trial `trial` at `(k, n)`: ChaCha8 seeded with a SplitMix64 hash of
@@ -536,19 +730,34 @@ fn student_t_975(df: usize) -> f64 {
     TABLE.get(df.wrapping_sub(1)).copied().unwrap_or(2.0)
 }
 
+/// A k at which the constant hypotheses already meet α: no sample complexity is measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrivialK {
+    /// The number of columns.
+    pub k: usize,
+    /// The constant hypotheses and their multi-error (at most α).
+    pub baseline: ConstantBaseline,
+}
+
 /// The empirical sample complexity of a multi-learner for several k, with the log–log fit.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KCurve {
     /// The learner's name (at the largest k).
     pub learner: String,
-    /// One point per k, in the order given.
+    /// One point per measured k, in the order given.
     pub points: Vec<KPoint>,
+    /// The k at which the constant hypotheses already meet α (not measured: any learner
+    /// that outputs a constant succeeds with n = 0, so a sample complexity would mean
+    /// nothing).
+    pub trivial: Vec<TrivialK>,
     /// The fit of `ln n` against `ln k` (None for a single k).
     pub fit: Option<LogLogFit>,
 }
 
 /// [`empirical_multi_sample_complexity`] for each k in `ks`, with `scenario_for(k)` and
-/// `learner_for(k)`, and the log–log fit of n against k.
+/// `learner_for(k)`, and the log–log fit of n against k. A k whose scenario the constant
+/// hypotheses already solve ([`MultiScenario::constant_baseline`] at most α) is listed in
+/// [`KCurve::trivial`] instead of being measured.
 ///
 /// # Errors
 /// [`Error::InvalidParameter`] for an empty list or k = 0; the builders' and searches'
@@ -568,12 +777,18 @@ pub fn sample_complexity_curve(
         });
     }
     let mut points = Vec::with_capacity(ks.len());
+    let mut trivial = Vec::new();
     let mut name = String::new();
     for &k in ks {
         check_count("k", k, MAX_COLUMNS)?;
         let scenario = scenario_for(k)?;
         let learner = learner_for(k)?;
         name = learner.name();
+        let baseline = scenario.constant_baseline()?;
+        if baseline.excess_error <= config.alpha {
+            trivial.push(TrivialK { k, baseline });
+            continue;
+        }
         let found =
             empirical_multi_sample_complexity(&scenario, learner.as_ref(), config, &mut |o| {
                 observe(k, o)
@@ -598,6 +813,7 @@ pub fn sample_complexity_curve(
     Ok(KCurve {
         learner: name,
         points,
+        trivial,
         fit,
     })
 }
@@ -609,6 +825,98 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+
+    /// Above [`MAX_LISTED_DOMAIN`] the structured classes and distributions take the closed
+    /// forms: their excess errors (of concepts, constants and flipped hypotheses, with and
+    /// without label noise) equal the exact sums over the listed domain, and their samples
+    /// are labeled by the targets (without noise) inside the domain.
+    #[test]
+    fn structured_scenarios_match_the_listed_exact_errors() {
+        use concept_classes::{Intervals, Parities};
+        let size = (MAX_LISTED_DOMAIN as u64) * 2;
+        type Build = fn() -> Box<dyn ConceptClass>;
+        let classes: [(Build, bool); 4] = [
+            (
+                || Box::new(Points::new(Domain::ordered(1 << 17).unwrap())),
+                true,
+            ),
+            (|| Box::new(Thresholds::new(1 << 17).unwrap()), true),
+            (|| Box::new(Intervals::new(1 << 17).unwrap()), true),
+            (|| Box::new(Parities::new(17).unwrap()), false),
+        ];
+        assert_eq!(size, 1 << 17);
+        for (class, ordered) in classes {
+            let mut distributions = vec![
+                ExampleDistribution::Uniform,
+                ExampleDistribution::PointMass {
+                    point: 4242,
+                    mass: 0.3,
+                },
+            ];
+            if ordered {
+                distributions.push(ExampleDistribution::Zipf { exponent: 1.1 });
+            }
+            for distribution in &distributions {
+                for noise in [0.0, 0.1] {
+                    let targets = MultiTargets::Random { k: 6, seed: 3 };
+                    let structured =
+                        MultiScenario::new(class(), distribution, targets.clone(), noise).unwrap();
+                    assert!(structured.is_structured(), "{distribution:?}");
+                    let domain = class().domain().clone();
+                    let points: Vec<Point> =
+                        (0..size).map(|i| domain.point_at(i).unwrap_or(i)).collect();
+                    let weights = distribution_weights(distribution, &points).unwrap();
+                    let listed = MultiScenario::on_support(
+                        class(),
+                        points.into_iter().zip(weights).collect(),
+                        targets,
+                        noise,
+                    )
+                    .unwrap();
+                    assert!(!listed.is_structured());
+                    assert_eq!(structured.targets(), listed.targets());
+                    let mut rng = ChaCha8Rng::seed_from_u64(11);
+                    let len = u64::try_from(class().len()).unwrap_or(u64::MAX);
+                    let mut hypotheses: Vec<Hypothesis> = (0..6)
+                        .map(|_| Hypothesis::Concept {
+                            id: rng.random_range(0..len),
+                        })
+                        .collect();
+                    hypotheses[1] = Hypothesis::Constant { label: false };
+                    hypotheses[2] = Hypothesis::Constant { label: true };
+                    hypotheses[3] = Hypothesis::Concept {
+                        id: structured.targets()[3],
+                    };
+                    hypotheses[4] = Hypothesis::Flipped {
+                        base: Box::new(hypotheses[0].clone()),
+                        flip_probability: 0.2,
+                    };
+                    let fast = structured.excess_errors(&hypotheses).unwrap();
+                    let exact = listed.excess_errors(&hypotheses).unwrap();
+                    for (f, e) in fast.iter().zip(&exact) {
+                        assert!(
+                            (f - e).abs() < 1e-9,
+                            "{distribution:?}, η = {noise}: {fast:?} vs {exact:?}"
+                        );
+                    }
+                    assert_eq!(
+                        structured.constant_baseline().unwrap().hypothesis,
+                        listed.constant_baseline().unwrap().hypothesis
+                    );
+                    if noise == 0.0 {
+                        let sample = structured.sample(300, &mut rng).unwrap();
+                        for i in 0..sample.len() {
+                            let x = sample.points()[i];
+                            assert!(structured.class().domain().contains(x));
+                            for (j, &t) in structured.targets().iter().enumerate() {
+                                assert_eq!(sample.label(i, j), structured.class().eval(t, x));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Without noise, the packed fast path draws the same sample as the general row-by-row
     /// path, for sizes around a word boundary and for several k and classes.

@@ -3,6 +3,7 @@
 //! both build a [`SampleComplexityRequest`] and call [`run_sample_complexity`], so the same
 //! inputs and seed give the same [`SampleComplexityReport`] (the CLI's `--json`) in both.
 
+use concept_classes::Hypothesis;
 use dp_mechanisms::Guarantee;
 use learners::Learner;
 use serde::{Deserialize, Serialize};
@@ -142,6 +143,10 @@ pub struct SampleComplexityReport {
     pub interval: (f64, f64),
     /// Trials at that size.
     pub trials: usize,
+    /// Set when a constant hypothesis (all zeros or all ones) already has true error at
+    /// most α on this scenario: the measured n then says nothing about the learner
+    /// (under the uniform distribution on `points:N` the all-zero hypothesis errs 1/N).
+    pub trivial: Option<crate::ConstantBaseline>,
     /// The bound with explicit constants for this learner and scenario kind, if any.
     pub bound: Bound,
     /// The learner's guarantee at the empirical sample size (from the learner as built).
@@ -249,6 +254,19 @@ pub fn run_sample_complexity(
     observe: &mut dyn FnMut(&TrialOutcome),
 ) -> Result<SampleComplexityReport> {
     let prepared = Prepared::new(request)?;
+    let trivial = [false, true]
+        .into_iter()
+        .filter_map(|label| {
+            let error = prepared
+                .scenario
+                .try_true_error(&Hypothesis::Constant { label })
+                .ok()?;
+            (error <= request.alpha).then(|| crate::ConstantBaseline {
+                hypothesis: if label { "all ones" } else { "all zeros" }.into(),
+                excess_error: error,
+            })
+        })
+        .min_by(|a, b| a.excess_error.total_cmp(&b.excess_error));
     let learner_for = |n: usize| prepared.learner_for(n);
     let found = empirical_sample_complexity_observed(
         &prepared.scenario,
@@ -279,6 +297,7 @@ pub fn run_sample_complexity(
         success_rate: outcome.success_rate,
         interval: outcome.interval,
         trials: outcome.trials,
+        trivial,
         bound: prepared.bound,
         guarantee,
         guarantee_text: guarantee.to_string(),

@@ -241,8 +241,22 @@ pub(crate) enum DistributionName {
     Uniform,
     /// Zipf with exponent 1 over the domain's order.
     Zipf,
-    /// Mass 2α on the target's first positive point (or point 0), the rest uniform.
+    /// Mass 2α on the target's first positive point (or point 0), the rest uniform; with
+    /// --k (point functions only): five points with masses 0.4, 0.3, 0.2, 0.05, 0.05, drawn
+    /// with --seed, the k targets cycling over them.
     Point,
+}
+
+impl DistributionName {
+    /// `--distribution` as given, or the default for the class spec: `point` for point
+    /// functions, `uniform` otherwise.
+    pub(crate) fn or_default_for(given: Option<Self>, class_spec: &str) -> Self {
+        given.unwrap_or(if class_spec.trim().starts_with("points") {
+            DistributionName::Point
+        } else {
+            DistributionName::Uniform
+        })
+    }
 }
 
 #[derive(Debug, Args)]
@@ -263,9 +277,10 @@ pub(crate) struct SampleComplexityArgs {
     /// Confidence β: the target success rate is 1 − β.
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) beta: f64,
-    /// The distribution of examples.
-    #[arg(long, value_enum, default_value_t = DistributionName::Uniform)]
-    pub(crate) distribution: DistributionName,
+    /// The distribution of examples [default: point for point functions (under the uniform
+    /// distribution the all-zero hypothesis already has error 1/|X|), uniform otherwise].
+    #[arg(long, value_enum)]
+    pub(crate) distribution: Option<DistributionName>,
     /// The target concept id (default: the middle of the class).
     #[arg(long)]
     pub(crate) target: Option<u64>,

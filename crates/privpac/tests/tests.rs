@@ -819,6 +819,8 @@ enum Ty {
     /// A number, or null when the field does not apply.
     NumOrNull,
     IntOrNull,
+    /// An object, or null when the field does not apply.
+    ObjOrNull,
     ArrOrNull,
     /// A string or an object (serde's externally tagged unit/struct variants).
     StrOrObj,
@@ -838,6 +840,7 @@ fn has_type(value: &Value, ty: Ty) -> bool {
         Ty::Obj => value.is_object(),
         Ty::NumOrNull => value.is_number() || value.is_null(),
         Ty::IntOrNull => value.is_u64() || value.is_null(),
+        Ty::ObjOrNull => value.is_object() || value.is_null(),
         Ty::ArrOrNull => value.is_array() || value.is_null(),
         Ty::StrOrObj => value.is_string() || value.is_object(),
         Ty::Privacy => is_privacy(value),
@@ -1190,6 +1193,7 @@ fn sample_complexity_json_schema() {
                 ("guarantee", Ty::Guarantee),
                 ("guarantee_text", Ty::Str),
                 ("evaluations", Ty::Arr),
+                ("trivial", Ty::ObjOrNull),
             ],
             learner,
         );
@@ -2345,7 +2349,7 @@ fn sample_complexity_with_k_fits_a_slope_and_checks_counts() {
         &[
             ("class", Ty::Str),
             ("learner_spec", Ty::Str),
-            ("distribution", Ty::Obj),
+            ("distribution", Ty::Str),
             ("label_noise", Ty::Num),
             ("scenario", Ty::Str),
             ("epsilon", Ty::Num),
@@ -2361,7 +2365,12 @@ fn sample_complexity_with_k_fits_a_slope_and_checks_counts() {
     let curve = &parsed["curve"];
     check_schema(
         curve,
-        &[("learner", Ty::Str), ("points", Ty::Arr), ("fit", Ty::Obj)],
+        &[
+            ("learner", Ty::Str),
+            ("points", Ty::Arr),
+            ("trivial", Ty::Arr),
+            ("fit", Ty::Obj),
+        ],
         "curve",
     );
     let points = curve["points"].as_array().unwrap();
@@ -2640,4 +2649,112 @@ fn hypotheses_are_described_in_the_data_orientation() {
         parsed["hypothesis_text"], "concept 3: 1 on x ≤ 3",
         "{parsed}"
     );
+}
+
+/// A scenario the constant hypotheses already solve is reported as trivial, not measured:
+/// under the uniform distribution on 2^24 points the all-zero hypothesis errs 2^-24. The
+/// default point scenario (five heavy points, the targets cycling over them) measures,
+/// over 2^40 points, and names its distribution.
+#[test]
+fn trivial_scenarios_are_reported_and_the_point_default_measures() {
+    let base = [
+        "sample-complexity",
+        "--class",
+        "points:16777216",
+        "--learner",
+        "point",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-6",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+        "--trials",
+        "5",
+        "--seed",
+        "1",
+        "--k",
+        "1,8",
+    ];
+    let mut uniform = base.to_vec();
+    uniform.extend(["--distribution", "uniform", "--json"]);
+    let parsed = json_of(&uniform);
+    let curve = &parsed["curve"];
+    assert_eq!(curve["points"].as_array().unwrap().len(), 0, "{parsed}");
+    let trivial = curve["trivial"].as_array().unwrap();
+    assert_eq!(trivial.len(), 2, "{parsed}");
+    for t in trivial {
+        assert_eq!(t["baseline"]["hypothesis"], "all zeros", "{parsed}");
+        assert!(
+            t["baseline"]["excess_error"].as_f64().unwrap() <= 1e-6,
+            "{parsed}"
+        );
+    }
+    let text = stdout(&privpac(&uniform[..uniform.len() - 1]));
+    assert!(
+        text.contains("warning: at k = 1, 8 the constant hypotheses"),
+        "{text}"
+    );
+    // The default for point functions: heavy points, measured, over 2^40 points.
+    let mut heavy = base.to_vec();
+    heavy[2] = "points:1099511627776";
+    heavy.push("--json");
+    let parsed = json_of(&heavy);
+    assert!(
+        parsed["distribution"]
+            .as_str()
+            .unwrap()
+            .starts_with("heavy points"),
+        "{parsed}"
+    );
+    assert_eq!(
+        parsed["curve"]["points"].as_array().unwrap().len(),
+        2,
+        "{parsed}"
+    );
+    assert_eq!(
+        parsed["curve"]["trivial"].as_array().unwrap().len(),
+        0,
+        "{parsed}"
+    );
+    // Single-concept: the same warning in the report and the text.
+    let single = [
+        "sample-complexity",
+        "--class",
+        "points:4096",
+        "--learner",
+        "generic",
+        "--epsilon",
+        "1",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+        "--trials",
+        "5",
+        "--seed",
+        "1",
+        "--distribution",
+        "uniform",
+    ];
+    let text = stdout(&privpac(&single));
+    assert!(
+        text.contains("trivial scenario: the constant hypothesis (all zeros)"),
+        "{text}"
+    );
+    let mut json = single.to_vec();
+    json.push("--json");
+    let parsed = json_of(&json);
+    assert_eq!(parsed["trivial"]["hypothesis"], "all zeros", "{parsed}");
+    // Without --distribution, point functions get mass on the target: not trivial.
+    let parsed = json_of(
+        &json[..json.len() - 3]
+            .iter()
+            .copied()
+            .chain(["--json"])
+            .collect::<Vec<_>>(),
+    );
+    assert!(parsed["trivial"].is_null(), "{parsed}");
 }

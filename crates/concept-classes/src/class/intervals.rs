@@ -40,16 +40,26 @@ impl Intervals {
             return None;
         }
         // Ids 1.. enumerate a = 0 with b = 0..N, then a = 1 with b = 1..N, …; the block of
-        // a starts after Σ_{j<a} (N − j) intervals.
-        let n = self.size;
-        let mut rank = id - 1;
-        let mut a = 0;
-        // Solve by stepping blocks; O(N) worst case but only used by eval on small classes.
-        while rank >= n - a {
-            rank -= n - a;
+        // a starts after S(a) = Σ_{j<a} (N − j) = a·N − a(a − 1)/2 intervals. The largest a
+        // with S(a) ≤ rank is the smaller root of a² − (2N + 1)a + 2·rank = 0, estimated in
+        // floating point and corrected exactly in integers (O(1), where stepping through
+        // the blocks was O(N) per call).
+        let n = u128::from(self.size);
+        let rank = u128::from(id - 1);
+        let start = |a: u128| a * n - a * a.saturating_sub(1) / 2;
+        let two_n1 = (2 * n + 1) as f64;
+        let estimate = ((two_n1 - (two_n1 * two_n1 - 8.0 * rank as f64).max(0.0).sqrt()) / 2.0)
+            .floor()
+            .max(0.0) as u128;
+        let mut a = estimate.min(n.saturating_sub(1));
+        while a > 0 && start(a) > rank {
+            a -= 1;
+        }
+        while a + 1 < n && start(a + 1) <= rank {
             a += 1;
         }
-        Some((a, a + rank))
+        let b = a + (rank - start(a));
+        Some((a as u64, b as u64))
     }
 }
 

@@ -322,3 +322,31 @@ fn descriptions_state_the_labels() {
     assert_eq!(with_zero.describe(4), "all zeros");
     assert_eq!(with_zero.describe(2), "1 on x ≤ 2");
 }
+
+/// The closed-form decoding of interval ids agrees with enumerating the blocks, on every
+/// id of small classes and on ids at the block boundaries of a large one.
+#[test]
+fn interval_bounds_match_the_enumeration() {
+    for n in [1u64, 2, 3, 7, 31, 64] {
+        let class = Intervals::new(n).unwrap();
+        let mut id = 1;
+        for a in 0..n {
+            for b in a..n {
+                assert_eq!(class.bounds(id), Some((a, b)), "N = {n}, id = {id}");
+                id += 1;
+            }
+        }
+        assert_eq!(class.bounds(id), None, "past the last id of N = {n}");
+    }
+    let n = 1u64 << 31;
+    let class = Intervals::new(n).unwrap();
+    for a in [0u64, 1, 2, 1000, n / 2, n - 2, n - 1] {
+        // The first and last interval of block a.
+        let start =
+            u128::from(a) * u128::from(n) - u128::from(a) * u128::from(a.saturating_sub(1)) / 2;
+        let first = (start + 1) as u64;
+        assert_eq!(class.bounds(first), Some((a, a)), "a = {a}");
+        let last = first + (n - a - 1);
+        assert_eq!(class.bounds(last), Some((a, n - 1)), "a = {a}");
+    }
+}

@@ -105,15 +105,24 @@ impl Render for SampleComplexityReport {
             } => format!("bound ({name}; {source}): n ≤ {sample_size:.0}"),
             Bound::NoExplicitConstants { reason } => reason.clone(),
         };
-        format!(
-            "class: {}   learner: {}   target: {} ({})   scenario: {:?}\n\
-             empirical n = {} (success {:.2}, 95% CI [{:.2}, {:.2}] over {} trials)\n\
-             guarantee at that n: {}\n{bound}\n",
+        let head = format!(
+            "class: {}   learner: {}   target: {} ({})   scenario: {:?}\ndistribution: {:?}\n",
             self.class,
             self.learner,
             self.target,
             self.target_description,
             self.scenario,
+            self.distribution,
+        );
+        if let Some(trivial) = &self.trivial {
+            return format!(
+                "{head}trivial scenario: the constant hypothesis ({}) already has true error {:.3e} ≤ α = {}, so no sample complexity is reported; use a distribution with mass on the target (--distribution point)\n",
+                trivial.hypothesis, trivial.excess_error, self.alpha
+            );
+        }
+        format!(
+            "{head}empirical n = {} (success {:.2}, 95% CI [{:.2}, {:.2}] over {} trials)\n\
+             guarantee at that n: {}\n{bound}\n",
             self.empirical_sample_size,
             self.success_rate,
             self.interval.0,
@@ -142,7 +151,7 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
         epsilon: args.epsilon,
         alpha: args.alpha,
         beta: args.beta,
-        distribution: match args.distribution {
+        distribution: match DistributionName::or_default_for(args.distribution, &args.class) {
             DistributionName::Uniform => DistributionChoice::Uniform,
             DistributionName::Zipf => DistributionChoice::Zipf,
             DistributionName::Point => DistributionChoice::Point,

@@ -130,7 +130,8 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
 struct KCurveReport {
     class: String,
     learner_spec: MultiLearnerSpec,
-    distribution: ExampleDistribution,
+    /// The distribution of examples, in words (the heavy points listed).
+    distribution: String,
     label_noise: f64,
     scenario: ScenarioKind,
     epsilon: f64,
@@ -164,12 +165,39 @@ impl Render for KCurveReport {
             ),
             None => String::new(),
         };
+        for t in &self.curve.trivial {
+            table.row(vec![
+                t.k.to_string(),
+                "— (trivial)".into(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]);
+        }
+        let trivial = if self.curve.trivial.is_empty() {
+            String::new()
+        } else {
+            let ks: Vec<String> = self.curve.trivial.iter().map(|t| t.k.to_string()).collect();
+            let worst = self
+                .curve
+                .trivial
+                .iter()
+                .map(|t| t.baseline.excess_error)
+                .fold(0.0, f64::max);
+            format!(
+                "warning: at k = {} the constant hypotheses ({}) already have multi-error {worst:.3e} ≤ α = {}: no sample complexity is measured there; choose a distribution with mass on the targets\n",
+                ks.join(", "),
+                self.curve.trivial[0].baseline.hypothesis,
+                self.alpha
+            )
+        };
         format!(
-            "class: {}   learner: {}   scenario: {:?}   seed: {}\n{}{fit}",
+            "class: {}   learner: {}   scenario: {:?}   seed: {}\ndistribution: {}\n{}{fit}{trivial}",
             self.class,
             self.curve.learner,
             self.scenario,
             self.seed,
+            self.distribution,
             table.render()
         )
     }
@@ -194,13 +222,18 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
     let spec: MultiLearnerSpec = args.learner.parse()?;
     let total = Privacy::new(args.epsilon, args.delta)?;
     let class_spec = args.class.parse::<ClassSpec>()?;
-    let distribution = match args.distribution {
-        DistributionName::Uniform => ExampleDistribution::Uniform,
-        DistributionName::Zipf => ExampleDistribution::Zipf { exponent: 1.0 },
-        DistributionName::Point => {
-            bail!("--distribution point has one target; with --k use uniform or zipf")
-        }
+    let choice = DistributionName::or_default_for(args.distribution, &args.class);
+    let distribution = match choice {
+        DistributionName::Uniform => Some(ExampleDistribution::Uniform),
+        DistributionName::Zipf => Some(ExampleDistribution::Zipf { exponent: 1.0 }),
+        // The heavy-point scenario: its distribution is drawn with the seed.
+        DistributionName::Point => None,
     };
+    if distribution.is_none() && !class_spec.to_string().starts_with("points") {
+        bail!(
+            "--distribution point with --k is for point functions (five heavy points, the targets cycling over them); use uniform or zipf"
+        );
+    }
     let params = learner_params(
         Some(args.epsilon),
         args.delta,
@@ -216,12 +249,36 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
     build_multi_learner(spec, total, largest, &params, args.max_size)?;
     let seed = args.common.seed.unwrap_or_else(rand::random);
     let scenario_for = |k: usize| -> lab::Result<MultiScenario> {
-        MultiScenario::new(
-            class_spec.build()?,
-            &distribution,
-            MultiTargets::Random { k, seed },
-            args.label_noise,
-        )
+        match &distribution {
+            Some(distribution) => MultiScenario::new(
+                class_spec.build()?,
+                distribution,
+                MultiTargets::Random { k, seed },
+                args.label_noise,
+            ),
+            None => MultiScenario::heavy_points(class_spec.build()?, k, seed, args.label_noise),
+        }
+    };
+    // The distribution as a reader needs it (the heavy points are the same at every k).
+    let distribution_text = match &distribution {
+        Some(ExampleDistribution::Uniform) => "uniform over the domain".to_string(),
+        Some(ExampleDistribution::Zipf { exponent }) => {
+            format!("Zipf with exponent {exponent} over the domain's order")
+        }
+        Some(other) => format!("{other:?}"),
+        None => {
+            let scenario = scenario_for(1)?;
+            let points: Vec<String> = scenario
+                .support()
+                .iter()
+                .map(|&(x, p)| format!("{} (mass {p})", scenario.class().domain().format_point(x)))
+                .collect();
+            format!(
+                "heavy points {} (drawn with the seed); target j is the point function of point j mod {}",
+                points.join(", "),
+                points.len()
+            )
+        }
     };
     let learner_for = |k: usize| -> lab::Result<Box<dyn MultiLearner>> {
         build_multi_learner(spec, total, k, &params, args.max_size)
@@ -257,7 +314,7 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
     let report = KCurveReport {
         class: class_spec.build()?.name(),
         learner_spec: spec,
-        distribution,
+        distribution: distribution_text,
         label_noise: args.label_noise,
         scenario: if args.label_noise > 0.0 {
             ScenarioKind::Agnostic
