@@ -6,14 +6,14 @@
 use std::hint::black_box;
 
 use benches::{FirstConcepts, bench_rng, config, labeled_sample};
-use concept_classes::{ConceptClass, Thresholds, brute_force_error_counts};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use dp_mechanisms::{ExponentialMechanism, Privacy};
-use learners::{
+use privpac_classes::{ConceptClass, Thresholds, brute_force_error_counts};
+use privpac_learners::{
     DaganFeldmanPredictor, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor,
     SanitizedCover, StableLearner, VotingPredictor,
 };
-use sanitizers::{Mwem, Sanitizer};
+use privpac_mechanisms::{ExponentialMechanism, Privacy};
+use privpac_sanitizers::{Mwem, Sanitizer};
 
 const DOMAIN: u64 = 1 << 20;
 const EXAMPLES: usize = 100_000;
@@ -31,7 +31,7 @@ fn generic_learner(c: &mut Criterion) {
         ExponentialMechanism::new(Privacy::pure(1.0).expect("valid"), 1.0).expect("valid");
     let mut rng = bench_rng();
     let brute_force = |class: &dyn ConceptClass,
-                       sample: &concept_classes::LabeledSample,
+                       sample: &privpac_classes::LabeledSample,
                        rng: &mut rand_chacha::ChaCha8Rng| {
         let counts = brute_force_error_counts(class, sample).expect("small");
         let scores: Vec<i64> = counts.iter().map(|&e| -(e as i64)).collect();
@@ -115,7 +115,7 @@ fn sanitized_cover(c: &mut Criterion) {
     let points: Vec<u64> = (0..3000u64).map(|i| (i * 389) % 1024).collect();
     let mwem = Mwem::new(Privacy::pure(1.0).expect("valid"), 10).expect("valid");
     let mut rng = bench_rng();
-    let xor = concept_classes::Xor::new(&class).expect("valid");
+    let xor = privpac_classes::Xor::new(&class).expect("valid");
     let synthetic = mwem.sanitize(&xor, &points, &mut rng).expect("sanitizes");
     let mut group = c.benchmark_group("sanitized_cover");
     for (name, size) in [("fast", 100usize), ("reference", 1 << 20)] {

@@ -7,12 +7,14 @@
 use std::hint::black_box;
 
 use benches::{INPUT_SEED, bench_rng, config};
-use concept_classes::{Domain, Points, Thresholds};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use dp_mechanisms::Privacy;
+use privpac_classes::{Domain, Points, Thresholds};
+use privpac_mechanisms::Privacy;
+use privpac_sanitizers::{
+    Mwem, MwemVariant, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
+};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sanitizers::{Mwem, MwemVariant, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer};
 
 const QUERIES: u64 = 1024;
 const EXAMPLES: usize = 100_000;

@@ -8,9 +8,9 @@
 
 use std::time::Duration;
 
-use concept_classes::{ConceptClass, Domain, LabeledSample, Point};
 use criterion::Criterion;
-use dp_mechanisms::ScoreLevel;
+use privpac_classes::{ConceptClass, Domain, LabeledSample, Point};
+use privpac_mechanisms::ScoreLevel;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -8,6 +8,8 @@
 //! - internal dependencies are written `name.workspace = true`, and the root
 //!   `[workspace.dependencies]` gives every internal crate both a `path` and a `version`;
 //! - every member's `Cargo.toml` has `[lints]` with `workspace = true`;
+//! - no source file is over 1,000 lines, and no crate has an import cycle between its
+//!   top-level modules (`tidy/layout.rs`);
 //! - every declared dependency is used: its crate name appears in the package's Rust sources
 //!   (`name::`, `use name` or `extern crate name`), unless `INDIRECT_DEPENDENCIES` explains why not.
 //!
@@ -31,6 +33,9 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
 }
 
 #[cfg(test)]
+mod layout;
+
+#[cfg(test)]
 mod tests {
     use std::{
         collections::BTreeSet,
@@ -45,33 +50,70 @@ mod tests {
 
     /// Our library crates, lowest layers first.
     const LIBRARIES: &[&str] = &[
-        "dp-mechanisms",
-        "concept-classes",
-        "dp-audit",
-        "sanitizers",
-        "learners",
-        "multi-learners",
-        "lab",
+        "privpac-mechanisms",
+        "privpac-classes",
+        "privpac-audit",
+        "privpac-zoo",
+        "privpac-sanitizers",
+        "privpac-learners",
+        "privpac-multi",
+        "privpac-engine",
+        "privpac-toolkit",
+        "privpac-experiments",
     ];
 
     /// The internal crates that `krate` may depend on: arrows only point down. `None` for a
     /// crate that is not in the table yet.
     fn allowed_dependencies(krate: &str) -> Option<&'static [&'static str]> {
         let allowed: &'static [&'static str] = match krate {
-            // The foundations, and dp-audit, which takes plain data so every crate can use it.
-            "dp-mechanisms" | "concept-classes" | "dp-audit" => &[],
-            "sanitizers" => &["dp-mechanisms", "concept-classes"],
-            "learners" => &["dp-mechanisms", "concept-classes", "sanitizers"],
-            // The tracing attack certifies its ε bound with dp-audit's Clopper–Pearson bounds.
-            "multi-learners" => &[
-                "dp-mechanisms",
-                "concept-classes",
-                "dp-audit",
-                "sanitizers",
-                "learners",
+            // The foundations, and privpac-audit, which takes plain data so every crate can
+            // use it.
+            "privpac-mechanisms" | "privpac-classes" | "privpac-audit" => &[],
+            // Mechanisms and their broken twins, next to the auditor that tests them.
+            "privpac-zoo" => &["privpac-mechanisms", "privpac-audit"],
+            "privpac-sanitizers" => &["privpac-mechanisms", "privpac-classes"],
+            "privpac-learners" => &[
+                "privpac-mechanisms",
+                "privpac-classes",
+                "privpac-sanitizers",
             ],
-            // The lab, the CLI, the Python bindings and the benches sit on top of every library.
-            "lab" | "privpac" | "privpac-py" | "benches" => LIBRARIES,
+            // The tracing attack certifies its ε bound with privpac-audit's Clopper–Pearson
+            // bounds.
+            "privpac-multi" => &[
+                "privpac-mechanisms",
+                "privpac-classes",
+                "privpac-audit",
+                "privpac-sanitizers",
+                "privpac-learners",
+            ],
+            // The measurement engine runs built learners; it names none of them.
+            "privpac-engine" => &[
+                "privpac-mechanisms",
+                "privpac-classes",
+                "privpac-sanitizers",
+                "privpac-learners",
+                "privpac-multi",
+            ],
+            // The front-end toolkit builds learners from specs and runs them on the engine.
+            "privpac-toolkit" => &[
+                "privpac-mechanisms",
+                "privpac-classes",
+                "privpac-sanitizers",
+                "privpac-learners",
+                "privpac-multi",
+                "privpac-engine",
+            ],
+            "privpac-experiments" => &[
+                "privpac-mechanisms",
+                "privpac-classes",
+                "privpac-sanitizers",
+                "privpac-learners",
+                "privpac-multi",
+                "privpac-engine",
+                "privpac-toolkit",
+            ],
+            // The CLI, the Python bindings and the benches sit on top of every library.
+            "privpac" | "privpac-py" | "benches" => LIBRARIES,
             // xtask must build in seconds on a fresh clone.
             "xtask" => &[],
             _ => return None,
@@ -79,11 +121,14 @@ mod tests {
         Some(allowed)
     }
 
-    /// Dev-dependencies may also include dp-audit, for any library.
+    /// Dev-dependencies may also include privpac-audit, for any library.
     fn allowed_dev_dependencies(krate: &str) -> Option<Vec<&'static str>> {
         let mut allowed = allowed_dependencies(krate)?.to_vec();
-        if LIBRARIES.contains(&krate) && !allowed.contains(&"dp-audit") && krate != "dp-audit" {
-            allowed.push("dp-audit");
+        if LIBRARIES.contains(&krate)
+            && !allowed.contains(&"privpac-audit")
+            && krate != "privpac-audit"
+        {
+            allowed.push("privpac-audit");
         }
         Some(allowed)
     }
@@ -107,6 +152,28 @@ mod tests {
                 errors.extend(module_doc_error(&display_path(&root, &path), &text));
             }
         }
+        assert_no_errors(&errors);
+    }
+
+    #[test]
+    fn no_source_file_is_too_long() {
+        let root = project_root();
+        let errors: Vec<String> = ["crates", "xtask", "benches"]
+            .iter()
+            .flat_map(|top| super::layout::long_file_errors(&root, &root.join(top)))
+            .collect();
+        assert_no_errors(&errors);
+    }
+
+    #[test]
+    fn no_crate_has_an_import_cycle() {
+        let root = project_root();
+        let workspace = Workspace::read();
+        let errors: Vec<String> = workspace
+            .packages
+            .iter()
+            .flat_map(|package| super::layout::cycle_errors(&root, &package.dir.join("src")))
+            .collect();
         assert_no_errors(&errors);
     }
 
@@ -170,7 +237,7 @@ mod tests {
     // ---- Module docs. ----
 
     /// Every `.rs` file under `dir`, skipping `target/` and hidden folders.
-    fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
         let mut files = Vec::new();
         let mut pending = vec![dir.to_path_buf()];
         while let Some(dir) = pending.pop() {
@@ -212,7 +279,7 @@ mod tests {
         }
     }
 
-    fn display_path(root: &Path, path: &Path) -> String {
+    pub(super) fn display_path(root: &Path, path: &Path) -> String {
         let relative = path.strip_prefix(root).unwrap_or(path);
         let parts: Vec<String> = relative
             .iter()
@@ -679,19 +746,19 @@ mod tests {
         use DependencyKind::{Build, Dev, Normal};
         let manifest = "[package]\nname = \"x\"\n\n[dependencies]\nrand.workspace = true\n\
              sanitizers = { workspace = true, features = [\"a\"] }\nserde = \"1\"  # comment\n\n\
-             [dev-dependencies.dp-audit]\nworkspace = true\n\n\
+             [dev-dependencies.privpac-audit]\nworkspace = true\n\n\
              [target.'cfg(unix)'.build-dependencies]\ncc = { version = \"1\" }\n";
         let line = |key: &str, kind| declaration(manifest, key, kind).map(|(line, _)| line);
         assert_eq!(line("rand", Normal), Some(5));
         assert_eq!(line("sanitizers", Normal), Some(6));
         assert_eq!(line("serde", Normal), Some(7));
-        assert_eq!(line("dp-audit", Dev), Some(9));
+        assert_eq!(line("privpac-audit", Dev), Some(9));
         assert_eq!(line("cc", Build), Some(13));
         // `name` under [package] is not a dependency; `rand` is not a dev-dependency.
         assert_eq!(line("name", Normal), None);
         assert_eq!(line("rand", Dev), None);
         assert_eq!(
-            declaration(manifest, "dp-audit", Dev).map(|(_, body)| body.trim().to_owned()),
+            declaration(manifest, "privpac-audit", Dev).map(|(_, body)| body.trim().to_owned()),
             Some("workspace = true".to_owned())
         );
     }
@@ -699,46 +766,46 @@ mod tests {
     #[test]
     fn arrow_check_rejects_upward_and_allows_dev_audit() {
         use DependencyKind::{Dev, Normal};
-        let manifest = "[package]\nname = \"learners\"\n\n[dependencies]\n\
-             sanitizers.workspace = true\nmulti-learners.workspace = true\nrand.workspace = true\n\n\
-             [dev-dependencies]\ndp-audit.workspace = true\n";
+        let manifest = "[package]\nname = \"privpac-learners\"\n\n[dependencies]\n\
+             privpac-sanitizers.workspace = true\nprivpac-multi.workspace = true\nrand.workspace = true\n\n\
+             [dev-dependencies]\nprivpac-audit.workspace = true\n";
         let learners = package(
-            "learners",
+            "privpac-learners",
             manifest,
             vec![
-                internal_dependency("sanitizers", Normal),
-                internal_dependency("multi-learners", Normal),
+                internal_dependency("privpac-sanitizers", Normal),
+                internal_dependency("privpac-multi", Normal),
                 dependency("rand", Normal, false, "^0.10"),
-                internal_dependency("dp-audit", Dev),
+                internal_dependency("privpac-audit", Dev),
             ],
         );
         let errors = arrow_errors(&learners, &internal());
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(
             errors[0].starts_with(
-                "crates/learners/Cargo.toml:6: `learners` may not depend on `multi-learners`"
+                "crates/privpac-learners/Cargo.toml:6: `privpac-learners` may not depend on `privpac-multi`"
             ),
             "{}",
             errors[0]
         );
 
         let sanitizers = package(
-            "sanitizers",
-            "[dependencies]\ndp-audit.workspace = true\n[dev-dependencies]\nlab.workspace = true\n",
+            "privpac-sanitizers",
+            "[dependencies]\nprivpac-audit.workspace = true\n[dev-dependencies]\nprivpac-toolkit.workspace = true\n",
             vec![
-                internal_dependency("dp-audit", Normal),
-                internal_dependency("lab", Dev),
+                internal_dependency("privpac-audit", Normal),
+                internal_dependency("privpac-toolkit", Dev),
             ],
         );
         let errors = arrow_errors(&sanitizers, &internal());
         assert_eq!(errors.len(), 2, "{errors:?}");
-        assert!(errors[0].starts_with("crates/sanitizers/Cargo.toml:2: "));
-        assert!(errors[1].starts_with("crates/sanitizers/Cargo.toml:4: "));
+        assert!(errors[0].starts_with("crates/privpac-sanitizers/Cargo.toml:2: "));
+        assert!(errors[1].starts_with("crates/privpac-sanitizers/Cargo.toml:4: "));
 
         let audit = package(
-            "dp-audit",
-            "[dev-dependencies]\ndp-mechanisms.workspace = true\n",
-            vec![internal_dependency("dp-mechanisms", Dev)],
+            "privpac-audit",
+            "[dev-dependencies]\nprivpac-mechanisms.workspace = true\n",
+            vec![internal_dependency("privpac-mechanisms", Dev)],
         );
         assert_eq!(arrow_errors(&audit, &internal()).len(), 1);
     }
@@ -765,29 +832,29 @@ mod tests {
     #[test]
     fn workspace_check_wants_inheritance_and_a_path_and_version() {
         use DependencyKind::Normal;
-        let lab = package(
-            "lab",
-            "[dependencies]\nrand = \"0.10\"\nlearners = { path = \"../learners\" }\n\
-             sanitizers = { workspace = true, features = [\"x\"] }\nconcept-classes.workspace = true\n",
+        let toolkit = package(
+            "privpac-toolkit",
+            "[dependencies]\nrand = \"0.10\"\nprivpac-learners = { path = \"../privpac-learners\" }\n\
+             privpac-sanitizers = { workspace = true, features = [\"x\"] }\nprivpac-classes.workspace = true\n",
             vec![
                 dependency("rand", Normal, false, "^0.10"),
-                dependency("learners", Normal, true, "*"),
-                internal_dependency("sanitizers", Normal),
+                dependency("privpac-learners", Normal, true, "*"),
+                internal_dependency("privpac-sanitizers", Normal),
                 // Inherited, but the root gives no version.
-                dependency("concept-classes", Normal, true, "*"),
+                dependency("privpac-classes", Normal, true, "*"),
             ],
         );
-        let errors = workspace_dependency_errors(&lab, &internal());
+        let errors = workspace_dependency_errors(&toolkit, &internal());
         assert_eq!(errors.len(), 2, "{errors:?}");
         assert!(
             errors[0].starts_with(
-                "crates/lab/Cargo.toml:3: write the internal dependency as `learners.workspace = true`"
+                "crates/privpac-toolkit/Cargo.toml:3: write the internal dependency as `privpac-learners.workspace = true`"
             ),
             "{}",
             errors[0]
         );
         assert!(
-            errors[1].starts_with("Cargo.toml: internal crate `concept-classes`"),
+            errors[1].starts_with("Cargo.toml: internal crate `privpac-classes`"),
             "{}",
             errors[1]
         );
@@ -849,14 +916,14 @@ mod tests {
             vec![
                 dependency("rand", Normal, false, "^0.10"),
                 renamed,
-                internal_dependency("concept-classes", Dev),
+                internal_dependency("privpac-classes", Dev),
                 dependency("proptest", Dev, false, "^1"),
                 dependency("rand", Dev, false, "^0.10"),
             ],
         );
         let sources = [
             "//! Lab.\nuse rand::Rng;\nfn f() { json::to_string(&1); }\n".to_owned(),
-            "//! Tests.\nuse concept_classes::Points;\n// proptest::proptest! is not used\n"
+            "//! Tests.\nuse privpac_classes::Points;\n// proptest::proptest! is not used\n"
                 .to_owned(),
         ];
         let errors = unused_dependency_errors(&lab, &sources, "crates/lab");

@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use dp_mechanisms::{ExponentialMechanism, Privacy};
+use privpac_mechanisms::{ExponentialMechanism, Privacy};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -1,4 +1,4 @@
-//! Concept-class bindings: classes from spec strings (the CLI's, through `lab::ClassSpec`)
+//! Concept-class bindings: classes from spec strings (the CLI's, through `privpac_toolkit::ClassSpec`)
 //! or numpy 0/1 matrices, exact VC and Littlestone dimensions with their witnesses as Python
 //! objects (re-checked by the Rust checkers on request), and the online learners SOA and
 //! Halving, interactively and in the CLI's adversarial harness.
@@ -9,16 +9,16 @@
 
 use std::sync::{Arc, OnceLock};
 
-use concept_classes::dimension::{
+use numpy::{PyArray1, PyArray2, prelude::*};
+use privpac_classes::dimension::{
     Budget, Engine, LittlestoneTree as RustTree, check_littlestone_tree, check_shattered,
     littlestone_dimension, vc_dimension,
 };
-use concept_classes::online::{Adversary, Halving as RustHalving, OnlineLearner, Soa as RustSoa};
-use concept_classes::online::{TieRule, run_online as rust_run_online};
-use concept_classes::{
+use privpac_classes::online::{Adversary, Halving as RustHalving, OnlineLearner, Soa as RustSoa};
+use privpac_classes::online::{TieRule, run_online as rust_run_online};
+use privpac_classes::{
     ClassMatrix, ConceptClass as RustClass, DEFAULT_CELL_LIMIT, ExplicitClass, Point, materialize,
 };
-use numpy::{PyArray1, PyArray2, prelude::*};
 use pyo3::prelude::*;
 
 use crate::arrays::{bool_matrix, slice, u64_vector};
@@ -88,7 +88,7 @@ impl ConceptClass {
     /// InvalidParameterError for a bad spec, BadInputError for a bad matrix file.
     #[staticmethod]
     fn from_spec(spec: &str) -> PyResult<Self> {
-        let spec: lab::ClassSpec = spec.parse().map_err(errors::lab)?;
+        let spec: privpac_toolkit::ClassSpec = spec.parse().map_err(errors::lab)?;
         let class = spec.build().map_err(errors::lab)?;
         Ok(ConceptClass::new(Arc::from(class)))
     }
@@ -154,7 +154,7 @@ impl ConceptClass {
         points: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         if u128::from(concept) >= self.inner.len() {
-            return Err(errors::classes(concept_classes::Error::ConceptOutOfRange {
+            return Err(errors::classes(privpac_classes::Error::ConceptOutOfRange {
                 id: concept,
                 len: self.inner.len(),
             }));
@@ -170,7 +170,7 @@ impl ConceptClass {
                         class.domain().check(x)?;
                         Ok(class.eval(concept, x))
                     })
-                    .collect::<Result<Vec<bool>, concept_classes::Error>>()
+                    .collect::<Result<Vec<bool>, privpac_classes::Error>>()
             })
             .map_err(errors::classes)?;
         Ok(labels.into_pyarray(py))
@@ -487,8 +487,8 @@ impl OnlineState {
     fn with_learner<T>(
         &self,
         kind: OnlineKind,
-        f: impl FnOnce(&mut dyn OnlineLearner) -> concept_classes::Result<T>,
-    ) -> concept_classes::Result<T> {
+        f: impl FnOnce(&mut dyn OnlineLearner) -> privpac_classes::Result<T>,
+    ) -> privpac_classes::Result<T> {
         let mut learner: Box<dyn OnlineLearner + '_> = match kind {
             OnlineKind::Soa => Box::new(RustSoa::new(
                 &self.matrix,
@@ -646,7 +646,7 @@ fn run_online(
     tie: &str,
     seed: Option<Seed>,
 ) -> PyResult<OnlineResult> {
-    lab::check_count("rounds", rounds, concept_classes::online::MAX_ONLINE_ROUNDS)
+    privpac_toolkit::check_count("rounds", rounds, privpac_classes::online::MAX_ONLINE_ROUNDS)
         .map_err(errors::lab)?;
     let kind = match learner {
         "soa" => OnlineKind::Soa,
@@ -669,8 +669,8 @@ fn run_online(
     let tie_rule = tie_rule(tie)?;
     let matrix = concept_class.class_matrix(py)?;
     let report = py
-        .detach(|| -> concept_classes::Result<_> {
-            let mut solver = concept_classes::dimension::LittlestoneSolver::new(
+        .detach(|| -> privpac_classes::Result<_> {
+            let mut solver = privpac_classes::dimension::LittlestoneSolver::new(
                 &matrix,
                 Engine::Pruned,
                 Budget::default(),

@@ -63,8 +63,8 @@ pub(crate) fn bad_input(message: impl Display) -> PyErr {
     raise(Kind::BadInput, message)
 }
 
-fn mechanisms_kind(error: &dp_mechanisms::Error) -> Kind {
-    use dp_mechanisms::Error as E;
+fn mechanisms_kind(error: &privpac_mechanisms::Error) -> Kind {
+    use privpac_mechanisms::Error as E;
     match error {
         E::InvalidEpsilon { .. }
         | E::InvalidDelta { .. }
@@ -88,13 +88,13 @@ fn mechanisms_kind(error: &dp_mechanisms::Error) -> Kind {
     }
 }
 
-/// A `dp_mechanisms::Error` as a Python exception.
-pub(crate) fn mechanisms(error: dp_mechanisms::Error) -> PyErr {
+/// A `privpac_mechanisms::Error` as a Python exception.
+pub(crate) fn mechanisms(error: privpac_mechanisms::Error) -> PyErr {
     raise(mechanisms_kind(&error), error)
 }
 
-fn classes_kind(error: &concept_classes::Error) -> Kind {
-    use concept_classes::Error as E;
+fn classes_kind(error: &privpac_classes::Error) -> Kind {
+    use privpac_classes::Error as E;
     match error {
         E::InvalidDomain { .. } | E::InvalidClass { .. } | E::BadSpec { .. } => {
             Kind::InvalidParameter
@@ -114,13 +114,13 @@ fn classes_kind(error: &concept_classes::Error) -> Kind {
     }
 }
 
-/// A `concept_classes::Error` as a Python exception.
-pub(crate) fn classes(error: concept_classes::Error) -> PyErr {
+/// A `privpac_classes::Error` as a Python exception.
+pub(crate) fn classes(error: privpac_classes::Error) -> PyErr {
     raise(classes_kind(&error), error)
 }
 
-fn learners_kind(error: &learners::Error) -> Kind {
-    use learners::Error as E;
+fn learners_kind(error: &privpac_learners::Error) -> Kind {
+    use privpac_learners::Error as E;
     match error {
         E::Class(inner) => classes_kind(inner),
         E::Mechanism(inner) => mechanisms_kind(inner),
@@ -130,13 +130,13 @@ fn learners_kind(error: &learners::Error) -> Kind {
     }
 }
 
-/// A `learners::Error` as a Python exception.
-pub(crate) fn learners(error: learners::Error) -> PyErr {
+/// A `privpac_learners::Error` as a Python exception.
+pub(crate) fn learners(error: privpac_learners::Error) -> PyErr {
     raise(learners_kind(&error), error)
 }
 
-fn sanitizers_kind(error: &sanitizers::Error) -> Kind {
-    use sanitizers::Error as E;
+fn sanitizers_kind(error: &privpac_sanitizers::Error) -> Kind {
+    use privpac_sanitizers::Error as E;
     match error {
         E::Class(inner) => classes_kind(inner),
         E::Mechanism(inner) => mechanisms_kind(inner),
@@ -156,13 +156,13 @@ fn sanitizers_kind(error: &sanitizers::Error) -> Kind {
     }
 }
 
-/// A `sanitizers::Error` as a Python exception.
-pub(crate) fn sanitizers(error: sanitizers::Error) -> PyErr {
+/// A `privpac_sanitizers::Error` as a Python exception.
+pub(crate) fn sanitizers(error: privpac_sanitizers::Error) -> PyErr {
     raise(sanitizers_kind(&error), error)
 }
 
-fn multi_kind(error: &multi_learners::Error) -> Kind {
-    use multi_learners::Error as E;
+fn multi_kind(error: &privpac_multi::Error) -> Kind {
+    use privpac_multi::Error as E;
     match error {
         E::Class(inner) => classes_kind(inner),
         E::Mechanism(inner) => mechanisms_kind(inner),
@@ -190,13 +190,13 @@ fn multi_kind(error: &multi_learners::Error) -> Kind {
     }
 }
 
-/// A `multi_learners::Error` as a Python exception.
-pub(crate) fn multi(error: multi_learners::Error) -> PyErr {
+/// A `privpac_multi::Error` as a Python exception.
+pub(crate) fn multi(error: privpac_multi::Error) -> PyErr {
     raise(multi_kind(&error), error)
 }
 
-fn lab_kind(error: &lab::Error) -> Kind {
-    use lab::Error as E;
+fn lab_kind(error: &privpac_toolkit::Error) -> Kind {
+    use privpac_toolkit::Error as E;
     match error {
         E::Class(inner) => classes_kind(inner),
         E::Learner(inner) => learners_kind(inner),
@@ -216,7 +216,7 @@ fn lab_kind(error: &lab::Error) -> Kind {
     }
 }
 
-/// A `lab::Error` as a Python exception.
-pub(crate) fn lab(error: lab::Error) -> PyErr {
+/// A `privpac_toolkit::Error` as a Python exception.
+pub(crate) fn lab(error: privpac_toolkit::Error) -> PyErr {
     raise(lab_kind(&error), error)
 }

@@ -3,17 +3,17 @@
 //! as work units for any scheduler (the submodule `privpac.experiment`: `names`, `units`,
 //! `run_unit`, `merge`, `write_outputs`), which `privpac.dask` runs on a Dask cluster.
 //!
-//! Every function builds the lab's own request (`lab::SampleComplexityRequest`) or calls
-//! `lab::experiment` directly, the code paths of `privpac sample-complexity` and
+//! Every function builds the lab's own request (`privpac_toolkit::SampleComplexityRequest`) or calls
+//! `privpac_experiments` directly, the code paths of `privpac sample-complexity` and
 //! `privpac experiment`, so the same inputs and seed give the same numbers as the CLI.
 //! Results cross the boundary as plain Python values (dicts, lists, numbers, strings) made
 //! from the Rust values' JSON (the CLI's `--json` and the results files), or as numpy arrays
 //! for curves; floats round-trip exactly (shortest representation both ways). Long runs
 //! release the GIL; every failure is one of `privpac.errors`' exceptions.
 
-use lab::experiment::{self, Scale, UnitRecord};
-use lab::{DistributionChoice, SampleComplexityRequest};
 use numpy::PyArray1;
+use privpac_experiments::{Scale, UnitRecord};
+use privpac_toolkit::{DistributionChoice, SampleComplexityRequest};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -43,8 +43,8 @@ fn json_error(error: serde_json::Error) -> PyErr {
 /// An experiment error as a Python exception: names, scales and unit indices out of range
 /// are `InvalidParameterError`, results that do not fit together `BadInputError`, a failure
 /// inside a unit the class of the underlying lab error (the message names the unit).
-fn experiment_error(py: Python<'_>, error: experiment::Error) -> PyErr {
-    use experiment::Error as E;
+fn experiment_error(py: Python<'_>, error: privpac_experiments::Error) -> PyErr {
+    use privpac_experiments::Error as E;
     let (unit, inner) = match error {
         E::Unit { unit, source } => (unit, errors::lab(*source)),
         E::Class { unit, source } => (unit, errors::classes(source)),
@@ -192,7 +192,7 @@ fn sample_complexity<'py>(
         vote_epsilon,
     )?;
     let report = py
-        .detach(|| lab::run_sample_complexity(&request, &mut |_| {}))
+        .detach(|| privpac_toolkit::run_sample_complexity(&request, &mut |_| {}))
         .map_err(errors::lab)?;
     from_json(py, &serde_json::to_string(&report).map_err(json_error)?)
 }
@@ -254,7 +254,7 @@ fn run_trials<'py>(
         vote_epsilon,
     )?;
     let outcome = py
-        .detach(|| lab::run_trials_at(&request, sample_size))
+        .detach(|| privpac_toolkit::run_trials_at(&request, sample_size))
         .map_err(errors::lab)?;
     from_json(py, &serde_json::to_string(&outcome).map_err(json_error)?)
 }
@@ -323,8 +323,8 @@ fn sample_complexity_curve<'py>(
         .detach(|| {
             requests
                 .iter()
-                .map(|request| lab::run_sample_complexity(request, &mut |_| {}))
-                .collect::<lab::Result<Vec<_>>>()
+                .map(|request| privpac_toolkit::run_sample_complexity(request, &mut |_| {}))
+                .collect::<privpac_toolkit::Result<Vec<_>>>()
         })
         .map_err(errors::lab)?;
     let sizes: Vec<i64> = reports
@@ -355,7 +355,7 @@ fn sample_complexity_curve<'py>(
 #[pyfunction]
 fn names<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
     let list = PyList::empty(py);
-    for info in experiment::EXPERIMENTS {
+    for info in privpac_experiments::EXPERIMENTS {
         let entry = PyDict::new(py);
         entry.set_item("name", info.name)?;
         entry.set_item("summary", info.summary)?;
@@ -371,8 +371,8 @@ fn names<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
 #[pyfunction]
 #[pyo3(signature = (name, scale = "quick"))]
 fn units<'py>(py: Python<'py>, name: &str, scale: &str) -> PyResult<Bound<'py, PyAny>> {
-    let units =
-        experiment::units(name, self::scale(scale)?).map_err(|e| experiment_error(py, e))?;
+    let units = privpac_experiments::units(name, self::scale(scale)?)
+        .map_err(|e| experiment_error(py, e))?;
     from_json(py, &serde_json::to_string(&units).map_err(json_error)?)
 }
 
@@ -397,7 +397,7 @@ fn run_unit<'py>(
     let seed = seed.0;
     let scale = self::scale(scale)?;
     let record = py
-        .detach(|| experiment::run_unit(name, scale, seed, unit))
+        .detach(|| privpac_experiments::run_unit(name, scale, seed, unit))
         .map_err(|e| experiment_error(py, e))?;
     from_json(py, &serde_json::to_string(&record).map_err(json_error)?)
 }
@@ -436,7 +436,7 @@ fn merge<'py>(
         (None, Some(record)) => record.seed,
         (None, None) => return Err(bad_input("no records and no seed")),
     };
-    let rows = experiment::merge_records(&name, scale, seed, records)
+    let rows = privpac_experiments::merge_records(&name, scale, seed, records)
         .map_err(|e| experiment_error(py, e))?;
     from_json(py, &serde_json::to_string(&rows).map_err(json_error)?)
 }
@@ -460,10 +460,10 @@ fn write_outputs(
 ) -> PyResult<Vec<String>> {
     let seed = seed.0;
     let scale = self::scale(scale)?;
-    let rows: Vec<experiment::Row> = serde_json::from_str(&to_json(rows, "rows")?)
+    let rows: Vec<privpac_experiments::Row> = serde_json::from_str(&to_json(rows, "rows")?)
         .map_err(|e| bad_input(format!("rows: {e}")))?;
     let written = py
-        .detach(|| experiment::write_outputs(name, scale, seed, &rows, &out_dir))
+        .detach(|| privpac_experiments::write_outputs(name, scale, seed, &rows, &out_dir))
         .map_err(|e| experiment_error(py, e))?;
     Ok(written
         .into_iter()

@@ -1,6 +1,6 @@
 //! Learner, sanitizer and multi-learner bindings, built from the CLI's spec strings with the
-//! lab's builders (`lab::LearnerSpec` + `build_learner`, `lab::SanitizerSpec` +
-//! `build_sanitizer`, `lab::MultiLearnerSpec` + `build_multi_learner`) and the CLI's
+//! lab's builders (`privpac_toolkit::LearnerSpec` + `build_learner`, `privpac_toolkit::SanitizerSpec` +
+//! `build_sanitizer`, `privpac_toolkit::MultiLearnerSpec` + `build_multi_learner`) and the CLI's
 //! defaults, so the same spec, parameters, data and seed give the same hypothesis as
 //! `privpac learn`, `privpac sanitize` and `privpac multi-learn`. Data come in as numpy
 //! arrays (points, 0/1 labels, 0/1 label matrices); hypotheses evaluate on numpy arrays and
@@ -8,11 +8,13 @@
 
 use std::sync::Arc;
 
-use concept_classes::{ConceptClass as RustClass, Hypothesis as RustHypothesis, LabeledSample};
-use dp_mechanisms::{Guarantee as RustGuarantee, Privacy as RustPrivacy, Private};
-use lab::{LearnerParams, LearnerSpec, MultiLearnerSpec, SanitizerParams, SanitizerSpec};
-use multi_learners::MultiLabeledSample;
 use numpy::{PyArray1, PyUntypedArrayMethods, prelude::*};
+use privpac_classes::{ConceptClass as RustClass, Hypothesis as RustHypothesis, LabeledSample};
+use privpac_mechanisms::{Guarantee as RustGuarantee, Privacy as RustPrivacy, Private};
+use privpac_multi::MultiLabeledSample;
+use privpac_toolkit::{
+    LearnerParams, LearnerSpec, MultiLearnerSpec, SanitizerParams, SanitizerSpec,
+};
 use pyo3::prelude::*;
 
 use crate::arrays::{bool_matrix, bool_vector, slice, u64_vector};
@@ -141,7 +143,7 @@ impl Hypothesis {
     ) -> PyResult<f64> {
         let sample = labeled_sample(self.class.as_ref(), points, labels)?;
         if sample.is_empty() {
-            return Err(errors::classes(concept_classes::Error::EmptySample));
+            return Err(errors::classes(privpac_classes::Error::EmptySample));
         }
         Ok(py.detach(|| {
             let total: f64 = sample
@@ -240,12 +242,12 @@ impl Learner {
         &self,
         class: &dyn RustClass,
         examples: usize,
-    ) -> PyResult<Box<dyn learners::Learner>> {
+    ) -> PyResult<Box<dyn privpac_learners::Learner>> {
         let params = LearnerParams {
             class_size: Some(class.len()),
             ..self.params
         };
-        lab::build_learner(self.spec, &params, examples).map_err(errors::lab)
+        privpac_toolkit::build_learner(self.spec, &params, examples).map_err(errors::lab)
     }
 }
 
@@ -339,7 +341,7 @@ impl Learner {
 #[derive(Debug)]
 pub(crate) struct SyntheticDatabase {
     class: Arc<dyn RustClass>,
-    inner: sanitizers::SyntheticDatabase,
+    inner: privpac_sanitizers::SyntheticDatabase,
     privacy: RustPrivacy,
     sanitizer: String,
 }
@@ -365,7 +367,7 @@ impl SyntheticDatabase {
     /// labels 1. Raises BadInputError for a concept id out of range.
     fn answer(&self, concept: u64) -> PyResult<f64> {
         if u128::from(concept) >= self.class.len() {
-            return Err(errors::classes(concept_classes::Error::ConceptOutOfRange {
+            return Err(errors::classes(privpac_classes::Error::ConceptOutOfRange {
                 id: concept,
                 len: self.class.len(),
             }));
@@ -377,7 +379,7 @@ impl SyntheticDatabase {
     /// attaining it, as (error, concept id). Not private: it reads the real data.
     fn max_query_error(&self, py: Python<'_>, points: &Bound<'_, PyAny>) -> PyResult<(f64, u64)> {
         let points = points_of(points)?;
-        py.detach(|| sanitizers::max_query_error(self.class.as_ref(), &points, &self.inner))
+        py.detach(|| privpac_sanitizers::max_query_error(self.class.as_ref(), &points, &self.inner))
             .map_err(errors::sanitizers)
     }
 
@@ -410,7 +412,7 @@ impl SyntheticDatabase {
 #[pyclass(frozen, module = "privpac", name = "Sanitizer")]
 #[derive(Debug)]
 pub(crate) struct Sanitizer {
-    inner: Box<dyn sanitizers::Sanitizer>,
+    inner: Box<dyn privpac_sanitizers::Sanitizer>,
 }
 
 #[pymethods]
@@ -427,7 +429,7 @@ impl Sanitizer {
     ) -> PyResult<Self> {
         let spec: SanitizerSpec = spec.parse().map_err(errors::lab)?;
         let privacy = RustPrivacy::new(epsilon, delta).map_err(errors::mechanisms)?;
-        let inner = lab::build_sanitizer(
+        let inner = privpac_toolkit::build_sanitizer(
             spec,
             privacy,
             &sanitizer_params(alpha, rounds, database_size),
@@ -491,8 +493,8 @@ pub(crate) struct MultiLearner {
 }
 
 impl MultiLearner {
-    fn build(&self, k: usize, examples: usize) -> PyResult<Box<dyn multi_learners::MultiLearner>> {
-        lab::build_multi_learner(self.spec, self.total, k, &self.params, examples)
+    fn build(&self, k: usize, examples: usize) -> PyResult<Box<dyn privpac_multi::MultiLearner>> {
+        privpac_toolkit::build_multi_learner(self.spec, self.total, k, &self.params, examples)
             .map_err(errors::lab)
     }
 }
@@ -554,7 +556,7 @@ impl MultiLearner {
         let view = matrix.as_array();
         let (rows, k) = view.dim();
         if k == 0 {
-            return Err(errors::multi(multi_learners::Error::NoLabelColumns));
+            return Err(errors::multi(privpac_multi::Error::NoLabelColumns));
         }
         // Rows are read in place from a C-ordered matrix; any other layout (Fortran order,
         // a strided view) is copied once in row-major order.

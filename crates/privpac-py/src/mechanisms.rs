@@ -1,10 +1,12 @@
 //! Mechanism bindings: privacy parameters and guarantees, the exponential mechanism, discrete
 //! Laplace, report-noisy-max, `A_dist` (stable selection), sparse vector, composition and
-//! the accountant. Each class wraps the `dp-mechanisms` type of the same name and states the
+//! the accountant. Each class wraps the `privpac-mechanisms` type of the same name and states the
 //! guarantee it provides; every randomized method takes `seed=` (see `rng.rs`).
 
-use dp_mechanisms::{ExponentialMechanism as RustExponential, Guarantee as RustGuarantee, Private};
 use numpy::{PyArray1, prelude::*};
+use privpac_mechanisms::{
+    ExponentialMechanism as RustExponential, Guarantee as RustGuarantee, Private,
+};
 use pyo3::prelude::*;
 
 use crate::arrays::{f64_vector, i64_vector, slice};
@@ -18,7 +20,7 @@ use crate::rng::{Seed, rng};
 #[pyclass(frozen, module = "privpac", name = "Privacy", eq, from_py_object)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Privacy {
-    pub(crate) inner: dp_mechanisms::Privacy,
+    pub(crate) inner: privpac_mechanisms::Privacy,
 }
 
 #[pymethods]
@@ -26,7 +28,7 @@ impl Privacy {
     #[new]
     #[pyo3(signature = (epsilon, delta = 0.0))]
     fn new(epsilon: f64, delta: f64) -> PyResult<Self> {
-        let inner = dp_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
+        let inner = privpac_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
         Ok(Privacy { inner })
     }
 
@@ -61,14 +63,14 @@ impl Privacy {
     }
 }
 
-impl From<dp_mechanisms::Privacy> for Privacy {
-    fn from(inner: dp_mechanisms::Privacy) -> Self {
+impl From<privpac_mechanisms::Privacy> for Privacy {
+    fn from(inner: privpac_mechanisms::Privacy) -> Self {
         Privacy { inner }
     }
 }
 
 /// What an algorithm promises about its output, as reported by learners and sanitizers
-/// (`dp_mechanisms::Guarantee`).
+/// (`privpac_mechanisms::Guarantee`).
 ///
 /// `kind` is one of:
 /// - "differential-privacy": the whole output is (ε, δ)-DP (`epsilon`, `delta` set);
@@ -176,7 +178,7 @@ impl ExponentialMechanism {
     #[new]
     #[pyo3(signature = (epsilon, sensitivity = 1.0))]
     fn new(epsilon: f64, sensitivity: f64) -> PyResult<Self> {
-        let privacy = dp_mechanisms::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
+        let privacy = privpac_mechanisms::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
         let inner = RustExponential::new(privacy, sensitivity).map_err(errors::mechanisms)?;
         Ok(ExponentialMechanism { inner })
     }
@@ -265,7 +267,7 @@ fn guarantee_arg(obj: &Bound<'_, PyAny>) -> PyResult<RustGuarantee> {
 }
 
 /// A list of `Privacy` values.
-fn privacy_list(items: &Bound<'_, PyAny>) -> PyResult<Vec<dp_mechanisms::Privacy>> {
+fn privacy_list(items: &Bound<'_, PyAny>) -> PyResult<Vec<privpac_mechanisms::Privacy>> {
     items
         .try_iter()?
         .map(|item| {
@@ -286,14 +288,14 @@ fn privacy_list(items: &Bound<'_, PyAny>) -> PyResult<Vec<dp_mechanisms::Privacy
 #[pyclass(frozen, module = "privpac", name = "DiscreteLaplace")]
 #[derive(Debug)]
 pub(crate) struct DiscreteLaplace {
-    inner: dp_mechanisms::DiscreteLaplace,
+    inner: privpac_mechanisms::DiscreteLaplace,
 }
 
 #[pymethods]
 impl DiscreteLaplace {
     #[new]
     fn new(scale: f64) -> PyResult<Self> {
-        let inner = dp_mechanisms::DiscreteLaplace::new(scale).map_err(errors::mechanisms)?;
+        let inner = privpac_mechanisms::DiscreteLaplace::new(scale).map_err(errors::mechanisms)?;
         Ok(DiscreteLaplace { inner })
     }
 
@@ -355,7 +357,7 @@ fn check_size(name: &str, value: usize, limit: usize) -> PyResult<()> {
 #[pyclass(frozen, module = "privpac", name = "DiscreteLaplaceMechanism")]
 #[derive(Debug)]
 pub(crate) struct DiscreteLaplaceMechanism {
-    inner: dp_mechanisms::DiscreteLaplaceMechanism,
+    inner: privpac_mechanisms::DiscreteLaplaceMechanism,
 }
 
 #[pymethods]
@@ -363,8 +365,8 @@ impl DiscreteLaplaceMechanism {
     #[new]
     #[pyo3(signature = (epsilon, sensitivity = 1))]
     fn new(epsilon: f64, sensitivity: u64) -> PyResult<Self> {
-        let privacy = dp_mechanisms::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
-        let inner = dp_mechanisms::DiscreteLaplaceMechanism::new(privacy, sensitivity)
+        let privacy = privpac_mechanisms::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
+        let inner = privpac_mechanisms::DiscreteLaplaceMechanism::new(privacy, sensitivity)
             .map_err(errors::mechanisms)?;
         Ok(DiscreteLaplaceMechanism { inner })
     }
@@ -428,7 +430,7 @@ impl DiscreteLaplaceMechanism {
 #[pyclass(frozen, module = "privpac", name = "ReportNoisyMax")]
 #[derive(Debug)]
 pub(crate) struct ReportNoisyMax {
-    inner: dp_mechanisms::ReportNoisyMax,
+    inner: privpac_mechanisms::ReportNoisyMax,
 }
 
 #[pymethods]
@@ -436,9 +438,9 @@ impl ReportNoisyMax {
     #[new]
     #[pyo3(signature = (epsilon, sensitivity = 1))]
     fn new(epsilon: f64, sensitivity: u64) -> PyResult<Self> {
-        let privacy = dp_mechanisms::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
-        let inner =
-            dp_mechanisms::ReportNoisyMax::new(privacy, sensitivity).map_err(errors::mechanisms)?;
+        let privacy = privpac_mechanisms::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
+        let inner = privpac_mechanisms::ReportNoisyMax::new(privacy, sensitivity)
+            .map_err(errors::mechanisms)?;
         Ok(ReportNoisyMax { inner })
     }
 
@@ -478,7 +480,7 @@ impl ReportNoisyMax {
 #[pyclass(frozen, module = "privpac", name = "StableSelection")]
 #[derive(Debug)]
 pub(crate) struct StableSelection {
-    inner: dp_mechanisms::StableSelection,
+    inner: privpac_mechanisms::StableSelection,
 }
 
 #[pymethods]
@@ -486,8 +488,9 @@ impl StableSelection {
     #[new]
     #[pyo3(signature = (epsilon, delta, sensitivity = 1))]
     fn new(epsilon: f64, delta: f64, sensitivity: u64) -> PyResult<Self> {
-        let privacy = dp_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
-        let inner = dp_mechanisms::StableSelection::new(privacy, sensitivity)
+        let privacy =
+            privpac_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
+        let inner = privpac_mechanisms::StableSelection::new(privacy, sensitivity)
             .map_err(errors::mechanisms)?;
         Ok(StableSelection { inner })
     }
@@ -508,7 +511,7 @@ impl StableSelection {
             .detach(|| mechanism.select(&scores, &mut rng(seed)))
             .map_err(errors::mechanisms)?;
         Ok(match outcome {
-            dp_mechanisms::StableSelectionOutcome::Selected(index) => Some(index),
+            privpac_mechanisms::StableSelectionOutcome::Selected(index) => Some(index),
             _ => None,
         })
     }
@@ -556,7 +559,7 @@ impl StableSelection {
 #[pyclass(module = "privpac", name = "SparseVector")]
 #[derive(Debug)]
 pub(crate) struct SparseVector {
-    inner: dp_mechanisms::SparseVector,
+    inner: privpac_mechanisms::SparseVector,
     rng: rand_chacha::ChaCha8Rng,
 }
 
@@ -572,9 +575,10 @@ impl SparseVector {
         max_above: u64,
         seed: Option<Seed>,
     ) -> PyResult<Self> {
-        let privacy = dp_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
+        let privacy =
+            privpac_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
         let mut generator = rng(seed);
-        let inner = dp_mechanisms::SparseVector::new(
+        let inner = privpac_mechanisms::SparseVector::new(
             privacy,
             sensitivity,
             threshold,
@@ -614,7 +618,7 @@ impl SparseVector {
 #[pyfunction]
 fn basic_composition(guarantees: &Bound<'_, PyAny>) -> PyResult<Privacy> {
     let list = privacy_list(guarantees)?;
-    dp_mechanisms::basic_composition(&list)
+    privpac_mechanisms::basic_composition(&list)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -623,7 +627,7 @@ fn basic_composition(guarantees: &Bound<'_, PyAny>) -> PyResult<Privacy> {
 /// mε(e^ε − 1), mδ + δ')-DP (Dwork–Roth Theorem 3.20). Rounded up, never down.
 #[pyfunction]
 fn advanced_composition(each: &Privacy, m: u64, delta_prime: f64) -> PyResult<Privacy> {
-    dp_mechanisms::advanced_composition(each.inner, m, delta_prime)
+    privpac_mechanisms::advanced_composition(each.inner, m, delta_prime)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -637,7 +641,7 @@ fn heterogeneous_advanced_composition(
     delta_prime: f64,
 ) -> PyResult<Privacy> {
     let list = privacy_list(guarantees)?;
-    dp_mechanisms::heterogeneous_advanced_composition(&list, delta_prime)
+    privpac_mechanisms::heterogeneous_advanced_composition(&list, delta_prime)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -647,7 +651,7 @@ fn heterogeneous_advanced_composition(
 /// Differential Privacy", Lemma 2.2 for δ > 0). Rounded up, never down.
 #[pyfunction]
 fn group_privacy(each: &Privacy, k: u64) -> PyResult<Privacy> {
-    dp_mechanisms::group_privacy(each.inner, k)
+    privpac_mechanisms::group_privacy(each.inner, k)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -666,9 +670,9 @@ fn amplification_by_subsampling(
     population_size: Option<u64>,
 ) -> PyResult<Privacy> {
     let sampling = match (rate, sample_size, population_size) {
-        (Some(rate), None, None) => dp_mechanisms::Subsampling::Poisson { rate },
+        (Some(rate), None, None) => privpac_mechanisms::Subsampling::Poisson { rate },
         (None, Some(sample_size), Some(population_size)) => {
-            dp_mechanisms::Subsampling::WithoutReplacement {
+            privpac_mechanisms::Subsampling::WithoutReplacement {
                 sample_size,
                 population_size,
             }
@@ -679,7 +683,7 @@ fn amplification_by_subsampling(
             ));
         }
     };
-    dp_mechanisms::amplification_by_subsampling(each.inner, sampling)
+    privpac_mechanisms::amplification_by_subsampling(each.inner, sampling)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -690,7 +694,7 @@ fn amplification_by_subsampling(
 /// (6εn/m, 4·exp(6εn/m)·(n/m)·δ)-DP. Rounded up, never down.
 #[pyfunction]
 fn secrecy_of_the_sample(each: &Privacy, inner_size: u64, outer_size: u64) -> PyResult<Privacy> {
-    dp_mechanisms::secrecy_of_the_sample(each.inner, inner_size, outer_size)
+    privpac_mechanisms::secrecy_of_the_sample(each.inner, inner_size, outer_size)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -702,7 +706,7 @@ fn secrecy_of_the_sample(each: &Privacy, inner_size: u64, outer_size: u64) -> Py
 #[pyclass(module = "privpac", name = "Accountant")]
 #[derive(Debug, Default)]
 pub(crate) struct Accountant {
-    inner: dp_mechanisms::Accountant,
+    inner: privpac_mechanisms::Accountant,
 }
 
 #[pymethods]
@@ -734,11 +738,13 @@ impl Accountant {
     #[pyo3(signature = (rule = "basic", *, delta_prime = None))]
     fn total(&self, rule: &str, delta_prime: Option<f64>) -> PyResult<Privacy> {
         let rule = match (rule, delta_prime) {
-            ("basic", None) => dp_mechanisms::CompositionRule::Basic,
+            ("basic", None) => privpac_mechanisms::CompositionRule::Basic,
             ("advanced", Some(delta_prime)) => {
-                dp_mechanisms::CompositionRule::Advanced { delta_prime }
+                privpac_mechanisms::CompositionRule::Advanced { delta_prime }
             }
-            ("best", Some(delta_prime)) => dp_mechanisms::CompositionRule::Best { delta_prime },
+            ("best", Some(delta_prime)) => {
+                privpac_mechanisms::CompositionRule::Best { delta_prime }
+            }
             ("basic", Some(_)) => {
                 return Err(errors::invalid("rule \"basic\" takes no delta_prime"));
             }

@@ -1,12 +1,12 @@
 //! `privpac attack`: the fingerprinting attack of the multi-learning lower bounds
-//! (`multi_learners::attack`) against a multi-learner chosen by name, with the ε lower
+//! (`privpac_multi::attack`) against a multi-learner chosen by name, with the ε lower
 //! bound it certifies printed beside the learner's claimed ε.
 
 use anyhow::bail;
-use dp_mechanisms::{Guarantee, Privacy};
-use lab::{ClassSpec, LearnerParams, LearnerSpec, build_learner};
-use multi_learners::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
-use multi_learners::{DirectSum, MultiLearner, ParityLearner, PointLearner, split_budget};
+use privpac_mechanisms::{Guarantee, Privacy};
+use privpac_multi::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
+use privpac_multi::{DirectSum, MultiLearner, ParityLearner, PointLearner, split_budget};
+use privpac_toolkit::{ClassSpec, LearnerParams, LearnerSpec, build_learner};
 use serde::Serialize;
 
 use crate::cli::{AttackArgs, CodeArg};

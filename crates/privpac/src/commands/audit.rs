@@ -1,9 +1,9 @@
-//! `privpac audit`: the black-box auditor (`dp_audit::black_box`) on a mechanism of the
-//! zoo (`lab::zoo`: every shipped mechanism and every known-broken one), with the
+//! `privpac audit`: the black-box auditor (`privpac_audit::black_box`) on a mechanism of the
+//! zoo (`privpac_zoo`: every shipped mechanism and every known-broken one), with the
 //! certified ε lower bound printed beside the claimed ε.
 
-use dp_audit::black_box::BlackBoxConfig;
-use lab::zoo::Zoo;
+use privpac_audit::black_box::BlackBoxConfig;
+use privpac_zoo::Zoo;
 use rand::Rng as _;
 use serde::Serialize;
 

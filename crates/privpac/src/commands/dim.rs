@@ -4,12 +4,12 @@
 use std::time::Instant;
 
 use anyhow::Context as _;
-use concept_classes::dimension::{
+use privpac_classes::dimension::{
     Budget, Engine, LittlestoneTree, check_littlestone_tree, check_shattered,
     littlestone_dimension, vc_dimension,
 };
-use concept_classes::{DEFAULT_CELL_LIMIT, materialize};
-use lab::ClassSpec;
+use privpac_classes::{DEFAULT_CELL_LIMIT, materialize};
+use privpac_toolkit::ClassSpec;
 use serde::Serialize;
 
 use crate::cli::{DimArgs, EngineArg};

@@ -1,12 +1,12 @@
 //! `privpac experiment`: run a named, seeded experiment (or one shard of it), merge shards,
 //! and write its CSV, JSON, SVG plots and Markdown report (the machinery is
-//! `lab::experiment`; this file parses, shows progress and prints).
+//! `privpac_experiments`; this file parses, shows progress and prints).
 
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
-use lab::experiment::{self, EXPERIMENTS, Scale, Shard};
+use privpac_experiments::{EXPERIMENTS, Scale, Shard};
 use serde::Serialize;
 
 use crate::cli::ExperimentArgs;
@@ -123,9 +123,14 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
             };
             let scale = scale(args)?;
             let files: Vec<PathBuf> = files.iter().map(PathBuf::from).collect();
-            let rows = experiment::merge(name, scale, seed, &files)?;
-            let outputs =
-                experiment::write_outputs(name, scale, seed, &rows, &out_dir(args, name, scale))?;
+            let rows = privpac_experiments::merge(name, scale, seed, &files)?;
+            let outputs = privpac_experiments::write_outputs(
+                name,
+                scale,
+                seed,
+                &rows,
+                &out_dir(args, name, scale),
+            )?;
             emit(
                 &ExperimentReport {
                     experiment: name.clone(),
@@ -149,7 +154,7 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
                 Some(text) => Some(text.parse::<Shard>()?),
                 None => None,
             };
-            let total = experiment::unit_count(name, scale)?;
+            let total = privpac_experiments::unit_count(name, scale)?;
             let dir = out_dir(args, name, scale);
             std::fs::create_dir_all(&dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
@@ -160,7 +165,7 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
                 )),
                 None => dir.join(format!("units-{scale}.jsonl")),
             });
-            if let Some(torn) = experiment::repair_torn_tail(&results)? {
+            if let Some(torn) = privpac_experiments::repair_torn_tail(&results)? {
                 eprintln!(
                     "privpac: warning: {}: dropped a torn last line (line {}, {} bytes, from an interrupted run); its unit runs again",
                     results.display(),
@@ -169,7 +174,7 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
                 );
             }
             let bar = progress_bar(name);
-            let ran = experiment::run_shard(
+            let ran = privpac_experiments::run_shard(
                 name,
                 scale,
                 seed,
@@ -187,8 +192,9 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
             }
             // A whole run writes the outputs; a shard waits for `merge`.
             let outputs = if shard.is_none() {
-                let rows = experiment::merge(name, scale, seed, std::slice::from_ref(&results))?;
-                experiment::write_outputs(name, scale, seed, &rows, &dir)?
+                let rows =
+                    privpac_experiments::merge(name, scale, seed, std::slice::from_ref(&results))?;
+                privpac_experiments::write_outputs(name, scale, seed, &rows, &dir)?
             } else {
                 Vec::new()
             };

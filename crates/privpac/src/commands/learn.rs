@@ -1,12 +1,12 @@
 //! `privpac learn` and `privpac sample-complexity`: thin front ends over the lab (specs →
-//! `lab::build_learner` → the learner → a report; `sample-complexity` hands a
-//! `lab::SampleComplexityRequest` to `lab::run_sample_complexity`, as the Python bindings do).
+//! `privpac_toolkit::build_learner` → the learner → a report; `sample-complexity` hands a
+//! `privpac_toolkit::SampleComplexityRequest` to `privpac_toolkit::run_sample_complexity`, as the Python bindings do).
 
 use anyhow::bail;
-use concept_classes::{ConceptClass, Hypothesis, LabeledSample};
-use dp_mechanisms::Guarantee;
-use lab::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
-use lab::{
+use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
+use privpac_mechanisms::Guarantee;
+use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
+use privpac_toolkit::{
     Bound, ClassSpec, DistributionChoice, LearnerSpec, SampleComplexityReport,
     SampleComplexityRequest, build_learner, read_labeled_csv,
 };
@@ -62,7 +62,7 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
     let class = args.class.parse::<ClassSpec>()?.build()?;
     let sample = read_labeled_csv(&args.data, class.domain())?;
     let spec = learner_spec(&args.learner, args.epsilon)?;
-    let params = lab::LearnerParams {
+    let params = privpac_toolkit::LearnerParams {
         class_size: Some(class.len()),
         ..learner_params(args.epsilon, args.delta, args.tuning, args.options)
     };
@@ -143,8 +143,8 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
             "--delta applies to multi-learners (with --k); the single-concept learners here are pure"
         );
     }
-    lab::check_count("--trials", args.trials, MAX_TRIALS)?;
-    lab::check_count("--max-size", args.max_size, MAX_SAMPLE_SIZE)?;
+    privpac_toolkit::check_count("--trials", args.trials, MAX_TRIALS)?;
+    privpac_toolkit::check_count("--max-size", args.max_size, MAX_SAMPLE_SIZE)?;
     let request = SampleComplexityRequest {
         class: args.class.clone(),
         learner: learner_spec(&args.learner, Some(args.epsilon))?.to_string(),
@@ -167,7 +167,7 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
         vote_epsilon: args.tuning.vote_epsilon,
     };
     let bar = progress(0, "sizes tried");
-    let report = lab::run_sample_complexity(&request, &mut |outcome| {
+    let report = privpac_toolkit::run_sample_complexity(&request, &mut |outcome| {
         if let Some(bar) = &bar {
             bar.inc_length(1);
             bar.inc(1);

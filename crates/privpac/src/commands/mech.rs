@@ -1,11 +1,11 @@
 //! `privpac mech …`: run one mechanism from the command line.
 
 use anyhow::{Context as _, bail};
-use dp_mechanisms::{
+use privpac_mechanisms::{
     DiscreteLaplaceMechanism, ExponentialMechanism, LaplaceMechanism, Privacy, Private,
     basic_composition,
 };
-use lab::limits::MAX_RELEASES;
+use privpac_toolkit::limits::MAX_RELEASES;
 use serde::Serialize;
 
 use crate::cli::{ExponentialArgs, LaplaceArgs};
@@ -128,7 +128,7 @@ pub(crate) fn laplace(args: &LaplaceArgs) -> anyhow::Result<()> {
     if args.count == 0 {
         bail!("--count must be at least 1");
     }
-    lab::check_count("--count", args.count, MAX_RELEASES)?;
+    privpac_toolkit::check_count("--count", args.count, MAX_RELEASES)?;
     let mut rng = rng(&args.common);
     let (releases, each, kind, sensitivity) = if args.discrete {
         let value: i64 = args

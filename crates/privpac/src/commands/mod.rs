@@ -46,8 +46,8 @@ pub(crate) fn rng(common: &Common) -> ChaCha8Rng {
 }
 
 /// The sanitizer knobs of the command line as lab's parameters.
-pub(crate) fn sanitizer_params(options: SanitizerOptions) -> lab::SanitizerParams {
-    lab::SanitizerParams {
+pub(crate) fn sanitizer_params(options: SanitizerOptions) -> privpac_toolkit::SanitizerParams {
+    privpac_toolkit::SanitizerParams {
         alpha: options.alpha,
         rounds: options.rounds,
         database_size: options.database_size,
@@ -60,8 +60,8 @@ pub(crate) fn learner_params(
     delta: f64,
     tuning: LearnerTuning,
     options: SanitizerOptions,
-) -> lab::LearnerParams {
-    lab::LearnerParams {
+) -> privpac_toolkit::LearnerParams {
+    privpac_toolkit::LearnerParams {
         epsilon,
         delta,
         subset_size: tuning.subset_size,

@@ -2,15 +2,15 @@
 //! lab's multi-learner specs, k-labeled data and k-curves.
 
 use anyhow::bail;
-use concept_classes::{ConceptClass, Hypothesis};
-use dp_mechanisms::{Guarantee, Privacy};
-use lab::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
-use lab::{
+use privpac_classes::{ConceptClass, Hypothesis};
+use privpac_mechanisms::{Guarantee, Privacy};
+use privpac_multi::{MultiLabeledSample, MultiLearner};
+use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
+use privpac_toolkit::{
     ClassSpec, ExampleDistribution, KCurve, MultiLearnerSpec, MultiScenario, MultiTargets,
     ScenarioKind, SearchConfig, build_multi_learner, read_multi_labeled_csv,
     sample_complexity_curve,
 };
-use multi_learners::{MultiLabeledSample, MultiLearner};
 use serde::Serialize;
 
 use crate::cli::{DistributionName, MultiLearnArgs, SampleComplexityArgs};
@@ -205,11 +205,11 @@ impl Render for KCurveReport {
 
 /// `privpac sample-complexity --k K[,K...]`.
 pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> anyhow::Result<()> {
-    lab::check_count("--trials", args.trials, MAX_TRIALS)?;
-    lab::check_count("--max-size", args.max_size, MAX_SAMPLE_SIZE)?;
-    lab::check_count("number of k values", ks.len(), 64)?;
+    privpac_toolkit::check_count("--trials", args.trials, MAX_TRIALS)?;
+    privpac_toolkit::check_count("--max-size", args.max_size, MAX_SAMPLE_SIZE)?;
+    privpac_toolkit::check_count("number of k values", ks.len(), 64)?;
     for &k in ks {
-        lab::check_count("--k", k, lab::MAX_COLUMNS)?;
+        privpac_toolkit::check_count("--k", k, privpac_toolkit::MAX_COLUMNS)?;
         if k == 0 {
             bail!("--k values must be at least 1");
         }
@@ -240,15 +240,15 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
         args.tuning,
         crate::cli::SanitizerOptions {
             alpha: args.alpha,
-            rounds: lab::SanitizerParams::default().rounds,
-            database_size: lab::SanitizerParams::default().database_size,
+            rounds: privpac_toolkit::SanitizerParams::default().rounds,
+            database_size: privpac_toolkit::SanitizerParams::default().database_size,
         },
     );
     // Build once at the largest k so that invalid parameters fail before any trial.
     let largest = ks.iter().copied().max().unwrap_or(1);
     build_multi_learner(spec, total, largest, &params, args.max_size)?;
     let seed = args.common.seed.unwrap_or_else(rand::random);
-    let scenario_for = |k: usize| -> lab::Result<MultiScenario> {
+    let scenario_for = |k: usize| -> privpac_toolkit::Result<MultiScenario> {
         match &distribution {
             Some(distribution) => MultiScenario::new(
                 class_spec.build()?,
@@ -280,7 +280,7 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
             )
         }
     };
-    let learner_for = |k: usize| -> lab::Result<Box<dyn MultiLearner>> {
+    let learner_for = |k: usize| -> privpac_toolkit::Result<Box<dyn MultiLearner>> {
         build_multi_learner(spec, total, k, &params, args.max_size)
     };
     let bar = progress(0, "sizes tried");

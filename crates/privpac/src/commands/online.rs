@@ -1,11 +1,11 @@
 //! `privpac online`: play an online-learning game and compare mistakes with the bound.
 
 use anyhow::Context as _;
-use concept_classes::dimension::{Budget, Engine, LittlestoneSolver};
-use concept_classes::online::{Adversary, Halving, OnlineLearner, Soa, TieRule, run_online};
-use concept_classes::{DEFAULT_CELL_LIMIT, materialize};
-use lab::ClassSpec;
-use lab::limits::MAX_ONLINE_ROUNDS;
+use privpac_classes::dimension::{Budget, Engine, LittlestoneSolver};
+use privpac_classes::online::{Adversary, Halving, OnlineLearner, Soa, TieRule, run_online};
+use privpac_classes::{DEFAULT_CELL_LIMIT, materialize};
+use privpac_toolkit::ClassSpec;
+use privpac_toolkit::limits::MAX_ONLINE_ROUNDS;
 use serde::Serialize;
 
 use crate::cli::{AdversaryArg, LearnerArg, OnlineArgs, TieArg};
@@ -50,7 +50,7 @@ impl Render for OnlineReport {
 /// Runs `privpac online`.
 pub(crate) fn run(args: &OnlineArgs) -> anyhow::Result<()> {
     // The transcript keeps every round: check the count before anything is built.
-    lab::check_count("--rounds", args.rounds, MAX_ONLINE_ROUNDS)?;
+    privpac_toolkit::check_count("--rounds", args.rounds, MAX_ONLINE_ROUNDS)?;
     let class = args.class.parse::<ClassSpec>()?.build()?;
     let matrix = materialize(class.as_ref(), DEFAULT_CELL_LIMIT)
         .with_context(|| format!("cannot materialize {}", class.name()))?;

@@ -1,8 +1,8 @@
 //! `privpac sanitize`: private synthetic data for the counting queries of a class.
 
-use dp_mechanisms::{Privacy, Private as _};
-use lab::{ClassSpec, SanitizerSpec, build_sanitizer, read_points_csv};
-use sanitizers::{SyntheticDatabase, max_query_error};
+use privpac_mechanisms::{Privacy, Private as _};
+use privpac_sanitizers::{SyntheticDatabase, max_query_error};
+use privpac_toolkit::{ClassSpec, SanitizerSpec, build_sanitizer, read_points_csv};
 use serde::Serialize;
 
 use crate::cli::SanitizeArgs;

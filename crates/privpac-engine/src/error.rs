@@ -1,0 +1,141 @@
+//! The crate's error type.
+
+/// Everything that can go wrong when building specs, reading data, building scenarios or
+/// running trials.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An error from the privpac-classes crate.
+    #[error(transparent)]
+    Class(#[from] privpac_classes::Error),
+    /// An error from a learner.
+    #[error(transparent)]
+    Learner(#[from] privpac_learners::Error),
+    /// An error from a sanitizer.
+    #[error(transparent)]
+    Sanitizer(#[from] privpac_sanitizers::Error),
+    /// An error from a multi-learner.
+    #[error(transparent)]
+    Multi(#[from] privpac_multi::Error),
+    /// A multi-learner name that no `MultiLearnerSpec` (privpac-toolkit) matches.
+    #[error(
+        "unknown multi-learner {name:?} (expected direct-sum[:NAME], generic[:SANITIZER], parity or point)"
+    )]
+    UnknownMultiLearner {
+        /// The rejected name.
+        name: String,
+    },
+    /// An error from a mechanism or a privacy parameter.
+    #[error(transparent)]
+    Mechanism(#[from] privpac_mechanisms::Error),
+    /// A scenario or trial parameter is out of range.
+    #[error("{name} must be {requirement}, got {value}")]
+    InvalidParameter {
+        /// The parameter.
+        name: &'static str,
+        /// What it must satisfy.
+        requirement: &'static str,
+        /// The rejected value.
+        value: f64,
+    },
+    /// A user-given count or size is above the limit this crate accepts (checked before
+    /// anything is allocated in proportion to it).
+    #[error("{name} is {value}, above the limit of {limit}")]
+    TooLarge {
+        /// The count.
+        name: &'static str,
+        /// The limit.
+        limit: u64,
+        /// The rejected value.
+        value: u64,
+    },
+    /// A learner name that no `LearnerSpec` (privpac-toolkit) matches.
+    #[error(
+        "unknown learner {name:?} (expected erm, generic, stable, private-prediction, voting, relabeling or sanitizer[:NAME])"
+    )]
+    UnknownLearner {
+        /// The rejected name.
+        name: String,
+    },
+    /// A distribution name other than uniform, zipf or point.
+    #[error("unknown distribution {name:?} (expected uniform, zipf or point)")]
+    UnknownDistribution {
+        /// The rejected name.
+        name: String,
+    },
+    /// A sanitizer name that no `SanitizerSpec` (privpac-toolkit) matches.
+    #[error("unknown sanitizer {name:?} (expected point, blr, pmw, mwem or tree)")]
+    UnknownSanitizer {
+        /// The rejected name.
+        name: String,
+    },
+    /// The learner's reported guarantee stays above the requested (ε, δ) however its
+    /// shares are shrunk (not expected for any shipped learner; a guard, not a limit).
+    #[error("{learner}: no split of the budget gives a reported guarantee within the request")]
+    BudgetDoesNotFit {
+        /// The learner.
+        learner: String,
+    },
+    /// A parameter the chosen learner needs was not given.
+    #[error("{learner} needs {name}")]
+    MissingParameter {
+        /// The learner.
+        learner: String,
+        /// The parameter.
+        name: &'static str,
+    },
+    /// The learner is pure ε-DP but δ > 0 was asked for.
+    #[error("{learner} is pure ε-DP; δ must be 0, got {delta}")]
+    PureOnly {
+        /// The learner.
+        learner: String,
+        /// The rejected δ.
+        delta: f64,
+    },
+    /// A file could not be read.
+    #[error("cannot read {path}: {reason}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The operating system's message.
+        reason: String,
+    },
+    /// A file is larger than the lab reads ([`crate::limits::MAX_INPUT_BYTES`]).
+    #[error("{path} is larger than the {limit}-byte limit on input files")]
+    FileTooLarge {
+        /// The path.
+        path: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// A line of a data file could not be read.
+    #[error("line {line}: {reason}")]
+    BadDataLine {
+        /// 1-based line number.
+        line: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A data file holds no example (it is empty, or has only a header and comments).
+    #[error("no data: the file is empty or has only a header and comments")]
+    EmptyData,
+    /// The domain is too large to compute true errors exactly.
+    #[error("the domain has {size} points; exact true errors support at most {limit}")]
+    DomainTooLarge {
+        /// |X|.
+        size: u128,
+        /// The limit.
+        limit: u128,
+    },
+    /// The search for an empirical sample complexity gave up.
+    #[error("no sample size up to {max_size} reached success rate {target}")]
+    SampleComplexityNotReached {
+        /// The largest size tried.
+        max_size: usize,
+        /// The target success rate 1 − β.
+        target: f64,
+    },
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,493 @@
+//! Exact true errors in time independent of |X| for the structured classes (thresholds,
+//! points, intervals over an ordered domain; parities over the hypercube) under the
+//! structured distributions (uniform, point mass plus uniform, Zipf), and sampling from
+//! those distributions without materializing the domain.
+//!
+//! The true error of a hypothesis h against target t with label noise η is
+//! `η + (1 − 2η)·Pr_x[h(x) ≠ t(x)]` (at a point where h and t agree the error is η, where
+//! they disagree 1 − η; linear in h's probability of 1, so it holds for randomized h with
+//! `Pr` over h's coins too). So everything reduces to the D-mass of the disagreement set:
+//!
+//! * over an ordered domain every concept of the three classes is one index interval
+//!   `[a, b)` (threshold t: `[0, t + 1)`; point i: `[i, i + 1)`; interval `[a, b]`:
+//!   `[a, b + 1)`), and the symmetric difference of two intervals with sorted endpoints
+//!   `e₀ ≤ e₁ ≤ e₂ ≤ e₃` is `[e₀, e₁) ∪ [e₂, e₃)`;
+//! * two distinct parities disagree exactly on the points where the parity `c ⊕ t` is 1,
+//!   half of the cube (so the uniform error is 0 or 1/2).
+//!
+//! The mass of an index interval is `(b − a)/N` under the uniform distribution,
+//! `count·r + [p ∈ [a, b)]·(m − r)` with `r = (1 − m)/(N − 1)` under mass m on p plus
+//! uniform, and `Σ_{k=a+1}^{b} k^{−s} / Σ_{k=1}^{N} k^{−s}` under Zipf, where the partial
+//! sums are direct for the first [`ZIPF_DIRECT_TERMS`] terms and Euler–Maclaurin
+//! (three Bernoulli terms, remainder below `10⁻¹⁴` relative) for the rest. Zipf over the
+//! hypercube has no closed form here: those scenarios use the O(|X|) reference.
+//!
+//! The classes are recognized from their name and domain (`thresholds:N`, `points:N`,
+//! `intervals:N` over `Ordered{N}`, `parities:d` over `Hypercube{d}`) and a few spot checks
+//! of `eval`; anything else has no structure and uses the reference. The reference stays
+//! in [`crate::Scenario::reference_true_error`] and a property test compares the two.
+
+use privpac_classes::{ConceptClass, Domain, Hypothesis, Intervals, Point};
+use rand::{Rng, RngExt};
+
+use crate::distribution::ExampleDistribution;
+
+/// Terms of a Zipf partial sum added directly before the Euler–Maclaurin tail.
+pub const ZIPF_DIRECT_TERMS: u64 = 256;
+
+/// The shape of a recognized class.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Shape {
+    Thresholds,
+    Points,
+    Intervals(Intervals),
+    Parities { dim: u32 },
+}
+
+/// A recognized class with a distribution whose masses have closed forms.
+#[derive(Debug, Clone)]
+pub(crate) struct Structure {
+    shape: Shape,
+    /// |X| as a float (exact up to 2^53; only ratios are taken).
+    size: u64,
+    distribution: ExampleDistribution,
+    /// Σ_{k=1}^{N} k^{−s} for Zipf.
+    zipf_total: f64,
+}
+
+/// A subset of the domain given by enumeration index.
+enum Set {
+    /// A union of half-open index intervals.
+    Ranges([(u64, u64); 2]),
+    /// The points where the parity with this (non-zero) id is 1.
+    ParityOnes(u64),
+    Empty,
+}
+
+impl Structure {
+    /// Recognizes `class` and checks that `distribution` has closed-form masses on it.
+    pub(crate) fn recognize(
+        class: &dyn ConceptClass,
+        distribution: &ExampleDistribution,
+    ) -> Option<Structure> {
+        let name = class.name();
+        let (kind, _) = name.split_once(':')?;
+        let (shape, size) = match (kind, class.domain()) {
+            ("thresholds", Domain::Ordered { size }) if class.len() == u128::from(*size) => {
+                (Shape::Thresholds, *size)
+            }
+            ("points", Domain::Ordered { size }) if class.len() == u128::from(*size) => {
+                (Shape::Points, *size)
+            }
+            ("intervals", Domain::Ordered { size }) => {
+                let intervals = Intervals::new(*size).ok()?;
+                if intervals.len() != class.len() {
+                    return None;
+                }
+                (Shape::Intervals(intervals), *size)
+            }
+            ("parities", Domain::Hypercube { dim }) if *dim <= 62 => {
+                (Shape::Parities { dim: *dim }, 1u64 << dim)
+            }
+            _ => return None,
+        };
+        let zipf_total = match distribution {
+            ExampleDistribution::Uniform => 0.0,
+            ExampleDistribution::PointMass { point, mass } => {
+                if !(0.0..=1.0).contains(mass) || *point >= size {
+                    return None;
+                }
+                0.0
+            }
+            ExampleDistribution::Zipf { exponent } => {
+                if matches!(shape, Shape::Parities { .. })
+                    || !(exponent.is_finite() && *exponent > 0.0)
+                {
+                    return None;
+                }
+                zipf_partial(0, size, *exponent)
+            }
+            ExampleDistribution::Explicit { .. } => return None,
+        };
+        let structure = Structure {
+            shape,
+            size,
+            distribution: distribution.clone(),
+            zipf_total,
+        };
+        structure.spot_check(class).then_some(structure)
+    }
+
+    /// Compares `eval` with the recognized shape on a few concepts and points.
+    fn spot_check(&self, class: &dyn ConceptClass) -> bool {
+        let last = self.size - 1;
+        let concepts = [0, 1, last / 3, last / 2, last]
+            .map(|c| c.min(u64::try_from(class.len() - 1).unwrap_or(u64::MAX)));
+        let points = [0, 1, last / 3, last / 2, last / 2 + 1, last].map(|x| x.min(last));
+        concepts.iter().all(|&c| {
+            points
+                .iter()
+                .all(|&x| class.eval(c, x) == self.concept_set(c).contains(x))
+        })
+    }
+
+    /// The set of points concept `id` labels 1.
+    fn concept_set(&self, id: u64) -> Set {
+        match &self.shape {
+            Shape::Thresholds => Set::Ranges([(0, id.saturating_add(1)), (0, 0)]),
+            Shape::Points => Set::Ranges([(id, id.saturating_add(1)), (0, 0)]),
+            Shape::Intervals(intervals) => match intervals.bounds(id) {
+                Some((a, b)) => Set::Ranges([(a, b.saturating_add(1)), (0, 0)]),
+                None => Set::Empty,
+            },
+            Shape::Parities { .. } => {
+                if id == 0 {
+                    Set::Empty
+                } else {
+                    Set::ParityOnes(id)
+                }
+            }
+        }
+    }
+
+    /// The symmetric difference of two concepts' positive sets.
+    fn difference(&self, c: u64, t: u64) -> Set {
+        match (self.concept_set(c), self.concept_set(t)) {
+            (Set::Empty, other) | (other, Set::Empty) => other,
+            (Set::ParityOnes(a), Set::ParityOnes(b)) => {
+                if a == b {
+                    Set::Empty
+                } else {
+                    Set::ParityOnes(a ^ b)
+                }
+            }
+            (Set::Ranges([(a0, a1), _]), Set::Ranges([(b0, b1), _])) => {
+                let mut e = [a0, a1, b0, b1];
+                e.sort_unstable();
+                Set::Ranges([(e[0], e[1]), (e[2], e[3])])
+            }
+            // Parities and ranges never mix within one class.
+            _ => Set::Empty,
+        }
+    }
+
+    /// The D-mass of a set.
+    fn mass(&self, set: &Set) -> f64 {
+        match set {
+            Set::Empty => 0.0,
+            Set::Ranges(ranges) => ranges.iter().map(|&(a, b)| self.range_mass(a, b)).sum(),
+            Set::ParityOnes(id) => {
+                let half = (self.size / 2) as f64;
+                match &self.distribution {
+                    ExampleDistribution::PointMass { point, mass } => {
+                        let inside = (id & point).count_ones() % 2 == 1;
+                        self.point_mass_count(half, inside, *mass)
+                    }
+                    // Uniform (Zipf over the cube is never recognized).
+                    _ => 0.5,
+                }
+            }
+        }
+    }
+
+    /// Mass of `count` points, `inside` saying whether the heavy point is among them.
+    fn point_mass_count(&self, count: f64, inside: bool, mass: f64) -> f64 {
+        if self.size == 1 {
+            return if inside { 1.0 } else { 0.0 };
+        }
+        let rest = (1.0 - mass) / (self.size - 1) as f64;
+        if inside {
+            mass + (count - 1.0) * rest
+        } else {
+            count * rest
+        }
+    }
+
+    /// The mass of the index range `[a, b)` (clamped to the domain).
+    fn range_mass(&self, a: u64, b: u64) -> f64 {
+        let b = b.min(self.size);
+        if a >= b {
+            return 0.0;
+        }
+        match &self.distribution {
+            ExampleDistribution::Uniform => (b - a) as f64 / self.size as f64,
+            ExampleDistribution::PointMass { point, mass } => {
+                self.point_mass_count((b - a) as f64, (a..b).contains(point), *mass)
+            }
+            ExampleDistribution::Zipf { exponent } => {
+                zipf_partial(a, b, *exponent) / self.zipf_total
+            }
+            ExampleDistribution::Explicit { .. } => 0.0,
+        }
+    }
+
+    /// `Pr_x[h(x) ≠ t(x)]` (over h's coins too), or `None` for hypotheses without a
+    /// closed form here (noisy votes).
+    pub(crate) fn disagreement(
+        &self,
+        class: &dyn ConceptClass,
+        target: u64,
+        hypothesis: &Hypothesis,
+    ) -> Option<f64> {
+        match hypothesis {
+            Hypothesis::Concept { id } => {
+                if u128::from(*id) >= class.len() {
+                    return None;
+                }
+                Some(self.mass(&self.difference(*id, target)))
+            }
+            Hypothesis::Constant { label } => {
+                let positive = self.mass(&self.concept_set(target));
+                Some(if *label { 1.0 - positive } else { positive })
+            }
+            Hypothesis::Table {
+                points,
+                labels,
+                default,
+            } => {
+                let mut d =
+                    self.disagreement(class, target, &Hypothesis::Constant { label: *default })?;
+                for (&x, &label) in points.iter().zip(labels) {
+                    if x >= self.size {
+                        continue;
+                    }
+                    let truth = class.eval(target, x);
+                    let weight = self.range_mass(x, x + 1);
+                    d += weight
+                        * (f64::from(u8::from(label != truth))
+                            - f64::from(u8::from(*default != truth)));
+                }
+                Some(d)
+            }
+            Hypothesis::Flipped {
+                base,
+                flip_probability,
+            } => {
+                let q = *flip_probability;
+                Some(q + (1.0 - 2.0 * q) * self.disagreement(class, target, base)?)
+            }
+            Hypothesis::NoisyVote { .. } => None,
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    /// Draws one point index (= point: the recognized domains enumerate points as
+    /// themselves) without materializing the domain.
+    pub(crate) fn sample_point<R: Rng + ?Sized>(&self, rng: &mut R) -> Point {
+        match &self.distribution {
+            ExampleDistribution::PointMass { point, mass } if self.size > 1 => {
+                if uniform(rng) < *mass {
+                    *point
+                } else {
+                    let other = rng.random_range(0..self.size - 1);
+                    if other >= *point { other + 1 } else { other }
+                }
+            }
+            ExampleDistribution::Zipf { exponent } => {
+                // rand_distr's Zipf draws k ∈ [1, N] with Pr ∝ k^{−s} (rejection-inversion).
+                match rand_distr::Zipf::new(self.size as f64, *exponent) {
+                    Ok(zipf) => {
+                        let k: f64 = rng.sample(zipf);
+                        ((k as u64).max(1) - 1).min(self.size - 1)
+                    }
+                    Err(_) => 0,
+                }
+            }
+            ExampleDistribution::PointMass { point, .. } => *point,
+            _ => rng.random_range(0..self.size),
+        }
+    }
+}
+
+impl Set {
+    fn contains(&self, x: u64) -> bool {
+        match self {
+            Set::Empty => false,
+            Set::Ranges(ranges) => ranges.iter().any(|&(a, b)| (a..b).contains(&x)),
+            Set::ParityOnes(id) => (id & x).count_ones() % 2 == 1,
+        }
+    }
+}
+
+fn uniform<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// `Σ_{k=a+1}^{b} k^{−s}`: the Zipf weights of indices `a..b` (index i has weight
+/// `(i + 1)^{−s}`). Direct for the first [`ZIPF_DIRECT_TERMS`] terms; the rest by
+/// Euler–Maclaurin, `Σ_{k=m}^{b} f(k) = ∫_m^b f + (f(m) + f(b))/2
+/// + Σ_{j=1}^{3} B_{2j}/(2j)!·(f^{(2j−1)}(b) − f^{(2j−1)}(m)) + R` with `f(x) = x^{−s}`,
+/// `|R| ≲ |B₈/8!·f^{(7)}(m)|`, below `10⁻¹⁴·f(m)` for m ≥ 257 and s ≤ 4.
+pub fn zipf_partial(a: u64, b: u64, s: f64) -> f64 {
+    if a >= b {
+        return 0.0;
+    }
+    let direct_end = b.min(a.saturating_add(ZIPF_DIRECT_TERMS));
+    let mut sum: f64 = ((a + 1)..=direct_end).map(|k| (k as f64).powf(-s)).sum();
+    if direct_end == b {
+        return sum;
+    }
+    let m = (direct_end + 1) as f64;
+    let n = b as f64;
+    let f = |x: f64| x.powf(-s);
+    let integral = if (s - 1.0).abs() < 1e-12 {
+        (n / m).ln()
+    } else {
+        // m^{1−s}·(exp((1−s)·ln(n/m)) − 1)/(1 − s), stable near s = 1.
+        m.powf(1.0 - s) * ((1.0 - s) * (n / m).ln()).exp_m1() / (1.0 - s)
+    };
+    // f'(x) = −s x^{−s−1}; f'''(x) = −s(s+1)(s+2) x^{−s−3};
+    // f⁽⁵⁾(x) = −s(s+1)(s+2)(s+3)(s+4) x^{−s−5}.
+    let d1 = |x: f64| -s * x.powf(-s - 1.0);
+    let d3 = |x: f64| -s * (s + 1.0) * (s + 2.0) * x.powf(-s - 3.0);
+    let d5 = |x: f64| -s * (s + 1.0) * (s + 2.0) * (s + 3.0) * (s + 4.0) * x.powf(-s - 5.0);
+    let correction = (1.0 / 12.0) * (d1(n) - d1(m)) - (1.0 / 720.0) * (d3(n) - d3(m))
+        + (1.0 / 30_240.0) * (d5(n) - d5(m));
+    sum += integral + (f(m) + f(n)) / 2.0 + correction;
+    sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zipf_partial_sums_match_direct_summation() {
+        for s in [0.5, 1.0, 1.3, 2.0, 3.5] {
+            for (a, b) in [(0u64, 10u64), (0, 5_000), (3, 100_000), (1_000, 300_000)] {
+                let direct: f64 = ((a + 1)..=b).map(|k| (k as f64).powf(-s)).sum();
+                let fast = zipf_partial(a, b, s);
+                assert!(
+                    ((fast - direct) / direct).abs() < 1e-12,
+                    "s = {s}, [{a}, {b}): {fast} vs {direct}"
+                );
+            }
+        }
+    }
+
+    /// Sampling on domains that are never materialized. Seeded; each check allows six
+    /// standard deviations of its binomial or mean (false-failure rate below 10⁻⁸ each).
+    #[test]
+    fn large_domains_sample_from_the_stated_distribution() {
+        use privpac_classes::Thresholds;
+        use rand::SeedableRng;
+        use rand_chacha::ChaCha8Rng;
+
+        use crate::{ExampleDistribution, Scenario};
+
+        let draws = 20_000usize;
+        let n = draws as f64;
+        let big = |size: u64, distribution| {
+            Scenario::new(
+                Box::new(Thresholds::new(size).unwrap()),
+                distribution,
+                7,
+                0.0,
+            )
+            .unwrap()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        // Point mass 0.3 on point 5 of 2^40.
+        let scenario = big(
+            1 << 40,
+            ExampleDistribution::PointMass {
+                point: 5,
+                mass: 0.3,
+            },
+        );
+        let sample = scenario.sample(draws, &mut rng).unwrap();
+        let heavy = sample.points().iter().filter(|&&x| x == 5).count() as f64;
+        assert!(
+            (heavy - 0.3 * n).abs() < 6.0 * (n * 0.3 * 0.7).sqrt(),
+            "{heavy}"
+        );
+        assert!(sample.iter().all(|(x, y)| y == (x <= 7)));
+        // Uniform over 2^40: the mean of x/N is 1/2 with standard deviation 1/√(12 n).
+        let scenario = big(1 << 40, ExampleDistribution::Uniform);
+        let sample = scenario.sample(draws, &mut rng).unwrap();
+        let mean = sample
+            .points()
+            .iter()
+            .map(|&x| x as f64 / (1u64 << 40) as f64)
+            .sum::<f64>()
+            / n;
+        assert!((mean - 0.5).abs() < 6.0 / (12.0 * n).sqrt(), "{mean}");
+        // Zipf(2) over 2^30: Pr[x = 0] = 1/H(2^30, 2) and Pr[x = 1] = 2^-2/H(2^30, 2).
+        let scenario = big(1 << 30, ExampleDistribution::Zipf { exponent: 2.0 });
+        let sample = scenario.sample(draws, &mut rng).unwrap();
+        let total = zipf_partial(0, 1 << 30, 2.0);
+        for (x, p) in [(0u64, 1.0 / total), (1, 0.25 / total)] {
+            let count = sample.points().iter().filter(|&&y| y == x).count() as f64;
+            assert!(
+                (count - p * n).abs() < 6.0 * (n * p * (1.0 - p)).sqrt(),
+                "{x}: {count} vs {}",
+                p * n
+            );
+        }
+    }
+
+    mod against_reference {
+        use privpac_classes::{ConceptClass, Hypothesis, Intervals, Parities, Points, Thresholds};
+        use proptest::prelude::*;
+
+        use crate::{ExampleDistribution, Scenario};
+
+        fn class(kind: u8, size: u64) -> Box<dyn ConceptClass> {
+            match kind % 4 {
+                0 => Box::new(Thresholds::new(size).unwrap()),
+                1 => Box::new(Points::new(privpac_classes::Domain::ordered(size).unwrap())),
+                2 => Box::new(Intervals::new(size).unwrap()),
+                _ => Box::new(Parities::new((size.ilog2()).clamp(1, 10)).unwrap()),
+            }
+        }
+
+        fn distribution(kind: u8, point: u64, mass: f64, exponent: f64) -> ExampleDistribution {
+            match kind % 3 {
+                0 => ExampleDistribution::Uniform,
+                1 => ExampleDistribution::PointMass { point, mass },
+                _ => ExampleDistribution::Zipf { exponent },
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(400))]
+            #[test]
+            fn fast_true_errors_match_the_reference(
+                class_kind in 0u8..4, size in 1u64..700, dist_kind in 0u8..3,
+                point_seed in any::<u64>(), mass in 0.0f64..=1.0, exponent in 0.2f64..3.0,
+                target_seed in any::<u64>(), concept_seed in any::<u64>(),
+                noise in 0.0f64..0.45, flip in 0.0f64..0.5,
+                table in proptest::collection::vec((any::<u64>(), any::<bool>()), 0..6),
+                default in any::<bool>(),
+            ) {
+                let class = class(class_kind, size);
+                let domain_size = class.domain().size() as u64;
+                let concepts = class.len() as u64;
+                let distribution = distribution(dist_kind, point_seed % domain_size, mass, exponent);
+                let target = target_seed % concepts;
+                let scenario = Scenario::new(class, distribution.clone(), target, noise).unwrap();
+                let structured = !(class_kind % 4 == 3 && dist_kind % 3 == 2);
+                prop_assert_eq!(scenario.has_fast_true_errors(), structured);
+                let mut points: Vec<u64> = table.iter().map(|(x, _)| x % domain_size).collect();
+                points.sort_unstable();
+                points.dedup();
+                let labels: Vec<bool> = points.iter().zip(&table).map(|(_, (_, y))| *y).collect();
+                let concept = Hypothesis::Concept { id: concept_seed % concepts };
+                let hypotheses = [
+                    concept.clone(),
+                    Hypothesis::Concept { id: target },
+                    Hypothesis::Constant { label: default },
+                    Hypothesis::Flipped { base: Box::new(concept), flip_probability: flip },
+                    Hypothesis::Table { points, labels, default },
+                ];
+                for h in &hypotheses {
+                    let fast = scenario.true_error(h);
+                    let reference = scenario.reference_true_error(h);
+                    prop_assert!((fast - reference).abs() < 1e-9,
+                        "{:?} {:?}: fast {} reference {}", distribution, h, fast, reference);
+                }
+            }
+        }
+    }
+}

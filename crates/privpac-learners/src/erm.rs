@@ -1,0 +1,72 @@
+//! Non-private baselines: empirical risk minimization over the class.
+
+use privpac_classes::{ConceptClass, ErrorRun, Hypothesis, LabeledSample};
+use privpac_mechanisms::Guarantee;
+use rand::Rng;
+
+use crate::error::{Error, Result};
+use crate::learner::Learner;
+
+/// Whether ERM assumes a consistent concept exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ErmMode {
+    /// Return a concept with zero mistakes, or fail with [`Error::NotRealizable`].
+    Realizable,
+    /// Return a concept with the fewest mistakes (ties: the smallest id).
+    #[default]
+    Agnostic,
+}
+
+/// Empirical risk minimization (not private): the first concept (smallest id) with the
+/// fewest mistakes on the sample, found from the class's error profile (its fast path when
+/// the class has one).
+///
+/// # Sample complexity
+/// Realizable: `O((d ln(1/α) + ln(1/β))/α)` examples for VC dimension d; agnostic:
+/// `O((d + ln(1/β))/α²)` (see [`crate::bounds`]).
+///
+/// # Running time
+/// One error profile (O(n log n) for thresholds and points, O(n + d·2^d) for parities,
+/// O(|C|·n) by brute force otherwise) plus a pass over its runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Erm {
+    /// Realizable or agnostic.
+    pub mode: ErmMode,
+}
+
+impl Learner for Erm {
+    fn learn(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+        _rng: &mut dyn Rng,
+    ) -> Result<Hypothesis> {
+        let runs = class.error_runs(sample)?;
+        let best = best_run(&runs).ok_or(Error::EmptySample)?;
+        if self.mode == ErmMode::Realizable && best.errors > 0 {
+            return Err(Error::NotRealizable {
+                class: class.name(),
+                best: best.errors,
+            });
+        }
+        Ok(Hypothesis::Concept { id: best.first })
+    }
+
+    fn guarantee(&self, _examples: usize) -> Guarantee {
+        Guarantee::None
+    }
+
+    fn name(&self) -> String {
+        match self.mode {
+            ErmMode::Realizable => "erm-realizable".into(),
+            ErmMode::Agnostic => "erm".into(),
+        }
+    }
+}
+
+/// The first run with the fewest mistakes.
+pub(crate) fn best_run(runs: &[ErrorRun]) -> Option<ErrorRun> {
+    runs.iter()
+        .copied()
+        .reduce(|best, run| if run.errors < best.errors { run } else { best })
+}

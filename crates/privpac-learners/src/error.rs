@@ -1,0 +1,50 @@
+//! The crate's error type.
+
+/// Everything that can go wrong when learning.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An error from the privpac-classes crate (sizes, domains, budgets).
+    #[error(transparent)]
+    Class(#[from] privpac_classes::Error),
+    /// An error from the mechanisms crate (privacy parameters, candidate limits).
+    #[error(transparent)]
+    Mechanism(#[from] privpac_mechanisms::Error),
+    /// The sanitizer of a sanitizer-based learner failed.
+    #[error("sanitizer: {0}")]
+    Sanitizer(String),
+    /// The learner needs at least one example.
+    #[error("the sample is empty")]
+    EmptySample,
+    /// A realizable learner found no concept consistent with the sample.
+    #[error(
+        "no concept of {class} is consistent with the sample (the least number of mistakes is {best})"
+    )]
+    NotRealizable {
+        /// The class name.
+        class: String,
+        /// The smallest number of mistakes of any concept.
+        best: u64,
+    },
+    /// The sample is too small for the learner's parameters.
+    #[error("the sample has {got} examples; this learner needs at least {needed}")]
+    SampleTooSmall {
+        /// The fewest examples the learner accepts.
+        needed: usize,
+        /// The sample size.
+        got: usize,
+    },
+    /// A learner parameter is out of range.
+    #[error("{name} must be {requirement}, got {value}")]
+    InvalidParameter {
+        /// The parameter.
+        name: &'static str,
+        /// What it must satisfy.
+        requirement: &'static str,
+        /// The rejected value.
+        value: f64,
+    },
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

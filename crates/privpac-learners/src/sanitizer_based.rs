@@ -1,0 +1,182 @@
+//! The sanitizer-based learner: sanitize the sample's points with respect to C⊕, draw a
+//! small database from the synthetic distribution, then choose among one representative
+//! per dichotomy of C on it (through the reusable [`crate::SanitizedCover`]).
+
+use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
+use privpac_mechanisms::{ExponentialMechanism, Guarantee, Privacy, Private, basic_composition};
+use privpac_sanitizers::Sanitizer;
+use rand::Rng;
+
+use crate::error::{Error, Result};
+use crate::learner::Learner;
+use crate::sanitized_cover::{SanitizedCover, order_support_size};
+
+/// The default accuracy parameter α of the default small-database size
+/// ([`SupportSize::Order`]).
+pub const DEFAULT_SUPPORT_ALPHA: f64 = 0.1;
+
+/// How many points the sanitizer-based learner draws from the synthetic distribution
+/// before building its cover (see [`crate::SanitizedCover`] for why, and for the
+/// functions behind each choice).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum SupportSize {
+    /// Exactly this many draws (when the synthetic support is larger).
+    Points(usize),
+    /// [`crate::order_support_size`]`(d, α)` = `⌈d·ln(1/α)/α²⌉` (constant 1, ours), with d
+    /// the given VC-dimension bound, or `⌊log₂|C|⌋` (a VC bound for every class: shattering
+    /// d points takes 2^d concepts) when `None`.
+    Order {
+        /// An upper bound on VC(C), if known.
+        vc_dimension: Option<u32>,
+        /// The accuracy parameter α.
+        alpha: f64,
+    },
+}
+
+impl Default for SupportSize {
+    /// `Order { vc_dimension: None, alpha: 0.1 }`.
+    fn default() -> Self {
+        SupportSize::Order {
+            vc_dimension: None,
+            alpha: DEFAULT_SUPPORT_ALPHA,
+        }
+    }
+}
+
+impl SupportSize {
+    /// The number of draws for `class`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for zero points or α outside (0, 1).
+    pub fn resolve(&self, class: &dyn ConceptClass) -> Result<usize> {
+        match *self {
+            SupportSize::Points(0) => Err(Error::InvalidParameter {
+                name: "small database size",
+                requirement: "at least 1",
+                value: 0.0,
+            }),
+            SupportSize::Points(m) => Ok(m),
+            SupportSize::Order {
+                vc_dimension,
+                alpha,
+            } => {
+                let d = vc_dimension.unwrap_or_else(|| class.len().max(1).ilog2());
+                order_support_size(d, alpha)
+            }
+        }
+    }
+}
+
+/// The sanitizer-based learner of Beimel, Nissim and Stemmer, as stated in Bun–Nissim–
+/// Stemmer, "Simultaneous private learning of multiple concepts", Theorem 2.23 (Algorithm 2
+/// with k = 1), generic over any [`Sanitizer`]:
+///
+/// 1. sanitize the sample's points (labels unused) with respect to the XOR class
+///    `C⊕ = {f ⊕ g : f, g ∈ C}`, giving a synthetic database D̂;
+/// 2. draw a small database D̃ of m points i.i.d. from D̂ when D̂'s support has more than m
+///    points (post-processing; m from [`SupportSize`]), and let B be D̃'s distinct points;
+/// 3. take one representative concept per dichotomy of C on B (a cover H, at most
+///    `Π_C(m) ≤ Σ_{i≤d} C(m, i)` concepts);
+/// 4. choose from H with the exponential mechanism, score −(mistakes on the sample).
+///
+/// Steps 1–3 are [`SanitizedCover::build`], step 4 [`SanitizedCover::select`].
+///
+/// # Theorem 2.23 (as stated in the paper)
+/// If there is an (α, β)-accurate, (ε, δ)-DP sanitizer for C⊕ with sample complexity m_s,
+/// there is a proper (2α, 2β)-PAC, (ε + ε′, δ)-DP learner for C with sample complexity
+/// `O(m_s + VC(C)·log(1/α)/(α³ε′) + log(1/β)/(αε′))`. The second term is the
+/// exponential mechanism over `|H| ≤ (e|D̃|/d)^d` candidates with
+/// `|D̃| = O(VC(C)·log(1/α)/α²)`: `ln|H| = O(d·log(1/α))` up to `log d`, paid at accuracy
+/// α and privacy ε′. It needs the small database: with B the support of a dense
+/// histogram, H is all of C and the term is `ln|C|/(αε′)` again.
+///
+/// Why it learns: the best concept's representative h agrees with it on B, so
+/// `(h ⊕ c*)(D̃) = 0`; if D̃ is 2α/5-accurate for C⊕ (sanitizer α/5 plus the draws α/5),
+/// h disagrees with c* on at most a 2α/5 fraction of the sample; the exponential
+/// mechanism then finds a hypothesis nearly as good. With the default [`SupportSize`]
+/// the draws' accuracy is not proved (the constant is ours); use
+/// `SupportSize::Points(`[`crate::proved_support_size`]`(d, α, β))` for the proved
+/// version.
+///
+/// # Privacy
+/// Basic composition of the sanitizer's (ε₁, δ₁) (step 1 sees only the points; replacing
+/// one example replaces at most one point) and the exponential mechanism's ε₂ (step 4;
+/// steps 2–3 are post-processing of D̂): `(ε₁ + ε₂, δ₁)`.
+///
+/// # Running time
+/// The sanitizer on |C|² queries, m draws, then O(|C|·(|B| + n)) for the cover and scores;
+/// classes up to the dense-profile limit.
+#[derive(Debug)]
+pub struct SanitizerLearner {
+    sanitizer: Box<dyn Sanitizer>,
+    mechanism: ExponentialMechanism,
+    privacy: Privacy,
+    support_size: SupportSize,
+}
+
+impl SanitizerLearner {
+    /// Combines a sanitizer with a selection step spending `selection` (pure), with the
+    /// default small-database size ([`SupportSize::default`]).
+    ///
+    /// # Errors
+    /// [`Error::Mechanism`] for an invalid selection guarantee or a vacuous composition.
+    pub fn new(sanitizer: Box<dyn Sanitizer>, selection: Privacy) -> Result<Self> {
+        let mechanism = ExponentialMechanism::new(selection, 1.0)?;
+        let privacy = basic_composition(&[sanitizer.privacy(), selection])?;
+        Ok(SanitizerLearner {
+            sanitizer,
+            mechanism,
+            privacy,
+            support_size: SupportSize::default(),
+        })
+    }
+
+    /// The same learner drawing `support_size` points (step 2).
+    pub fn with_support_size(mut self, support_size: SupportSize) -> Self {
+        self.support_size = support_size;
+        self
+    }
+
+    /// The small-database size rule.
+    pub fn support_size(&self) -> SupportSize {
+        self.support_size
+    }
+
+    /// Steps 1–3: the cover H this learner would select from (for inspection and tests).
+    ///
+    /// # Errors
+    /// As for [`SanitizedCover::build`] and [`SupportSize::resolve`].
+    pub fn cover(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+        rng: &mut dyn Rng,
+    ) -> Result<SanitizedCover> {
+        let m = self.support_size.resolve(class)?;
+        SanitizedCover::build(self.sanitizer.as_ref(), class, sample.points(), m, rng)
+    }
+}
+
+impl Learner for SanitizerLearner {
+    fn learn(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+        rng: &mut dyn Rng,
+    ) -> Result<Hypothesis> {
+        if sample.is_empty() {
+            return Err(Error::EmptySample);
+        }
+        let cover = self.cover(class, sample, rng)?;
+        cover.select(class, sample, &self.mechanism, rng)
+    }
+
+    fn guarantee(&self, _examples: usize) -> Guarantee {
+        self.privacy.into()
+    }
+
+    fn name(&self) -> String {
+        format!("sanitizer:{}", self.sanitizer.name())
+    }
+}

@@ -1,0 +1,189 @@
+//! A small privacy accountant: record mechanisms as they run, report the total.
+
+use crate::accounting::{basic_composition, heterogeneous_advanced_composition};
+use crate::error::{Error, Result};
+use crate::guarantee::Guarantee;
+use crate::privacy::{Privacy, Private};
+
+/// The composition theorem used to total an [`Accountant`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CompositionRule {
+    /// [`basic_composition`].
+    Basic,
+    /// [`heterogeneous_advanced_composition`] with the given slack δ'.
+    Advanced {
+        /// The additional δ' of the advanced composition theorem.
+        delta_prime: f64,
+    },
+    /// The smaller ε of the two rules above (both are valid, so their minimum is).
+    Best {
+        /// The δ' used for the advanced rule.
+        delta_prime: f64,
+    },
+}
+
+/// One recorded mechanism run.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Entry {
+    /// A label for reports.
+    pub label: String,
+    /// Its guarantee.
+    pub guarantee: Guarantee,
+}
+
+/// Records the guarantees of a sequence of (possibly adaptively chosen) mechanism runs on
+/// the same dataset and reports their composition.
+///
+/// Any [`Guarantee`] can be recorded: whole-output (ε, δ) guarantees of mechanisms,
+/// sanitizers and private learners, and per-prediction guarantees (each released
+/// prediction counts as one ε-DP release). A total over entries that are not differential
+/// privacy (uniform stability, or a non-private run on the same data) is an error naming the
+/// first such entry: there is no (ε, δ) to report.
+///
+/// # Example
+/// ```
+/// use privpac_mechanisms::{Accountant, CompositionRule, Privacy};
+/// let mut accountant = Accountant::new();
+/// for round in 0..100 {
+///     accountant.record(format!("query {round}"), Privacy::pure(0.01)?);
+/// }
+/// let basic = accountant.total(CompositionRule::Basic)?;
+/// let best = accountant.total(CompositionRule::Best { delta_prime: 1e-6 })?;
+/// assert!((basic.epsilon() - 1.0).abs() < 1e-12);
+/// assert!(best.epsilon() <= basic.epsilon());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Accountant {
+    entries: Vec<Entry>,
+}
+
+impl Accountant {
+    /// An empty accountant.
+    pub fn new() -> Self {
+        Accountant::default()
+    }
+
+    /// Records one run with its guarantee (a [`Privacy`] or any [`Guarantee`]).
+    pub fn record(&mut self, label: impl Into<String>, guarantee: impl Into<Guarantee>) {
+        self.entries.push(Entry {
+            label: label.into(),
+            guarantee: guarantee.into(),
+        });
+    }
+
+    /// Records one run of any [`Private`] algorithm (boxed and borrowed ones included),
+    /// with its reported guarantee.
+    pub fn record_run(&mut self, label: impl Into<String>, algorithm: &(impl Private + ?Sized)) {
+        self.record(label, algorithm.privacy());
+    }
+
+    /// The recorded runs, in order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The total guarantee under `rule`.
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidCount`] if nothing was recorded;
+    /// [`crate::Error::NotDifferentiallyPrivate`] if an entry has no (ε, δ) guarantee; the
+    /// errors of the chosen rule otherwise.
+    pub fn total(&self, rule: CompositionRule) -> Result<Privacy> {
+        let guarantees = self
+            .entries
+            .iter()
+            .map(|e| {
+                e.guarantee
+                    .released_privacy()
+                    .ok_or_else(|| Error::NotDifferentiallyPrivate {
+                        label: e.label.clone(),
+                        guarantee: e.guarantee.to_string(),
+                    })
+            })
+            .collect::<Result<Vec<Privacy>>>()?;
+        match rule {
+            CompositionRule::Basic => basic_composition(&guarantees),
+            CompositionRule::Advanced { delta_prime } => {
+                heterogeneous_advanced_composition(&guarantees, delta_prime)
+            }
+            CompositionRule::Best { delta_prime } => {
+                let basic = basic_composition(&guarantees)?;
+                match heterogeneous_advanced_composition(&guarantees, delta_prime) {
+                    Ok(advanced) if advanced.epsilon() < basic.epsilon() => Ok(advanced),
+                    Ok(_) => Ok(basic),
+                    Err(error) => Err(error),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Error;
+
+    #[test]
+    fn totals_follow_the_rules() {
+        let mut accountant = Accountant::new();
+        accountant.record("a", Privacy::pure(0.5).unwrap());
+        accountant.record("b", Privacy::new(0.5, 1e-7).unwrap());
+        let basic = accountant.total(CompositionRule::Basic).unwrap();
+        assert!(basic.epsilon() >= 1.0 && basic.epsilon() < 1.0 + 1e-15);
+        assert!(basic.delta() >= 1e-7 && basic.delta() < 1e-7 + 1e-22);
+        // For two runs advanced composition is worse, so Best picks basic.
+        let best = accountant
+            .total(CompositionRule::Best { delta_prime: 1e-6 })
+            .unwrap();
+        assert_eq!(best, basic);
+        let advanced = accountant
+            .total(CompositionRule::Advanced { delta_prime: 1e-6 })
+            .unwrap();
+        assert!(advanced.epsilon() > basic.epsilon());
+        assert_eq!(accountant.entries().len(), 2);
+    }
+
+    #[test]
+    fn records_any_private_algorithm() {
+        let rr = crate::RandomizedResponse::new(Privacy::pure(0.3).unwrap());
+        let mut accountant = Accountant::new();
+        accountant.record_run("labels", &rr);
+        let total = accountant.total(CompositionRule::Basic).unwrap().epsilon();
+        assert!((0.3..0.3 + 1e-15).contains(&total));
+    }
+
+    #[test]
+    fn records_per_prediction_and_refuses_non_dp_entries() {
+        let mut accountant = Accountant::new();
+        accountant.record("prediction 1", Guarantee::per_prediction(0.25).unwrap());
+        accountant.record("prediction 2", Guarantee::per_prediction(0.25).unwrap());
+        let total = accountant.total(CompositionRule::Basic).unwrap();
+        assert!((0.5..0.5 + 1e-15).contains(&total.epsilon()));
+        accountant.record("stable model", Guarantee::UniformStability { beta: 0.1 });
+        assert!(matches!(
+            accountant.total(CompositionRule::Basic),
+            Err(Error::NotDifferentiallyPrivate { label, .. }) if label == "stable model"
+        ));
+    }
+
+    #[test]
+    fn records_boxed_algorithms() {
+        let boxed: Box<dyn Private> =
+            Box::new(crate::RandomizedResponse::new(Privacy::pure(0.3).unwrap()));
+        let mut accountant = Accountant::new();
+        accountant.record_run("boxed", &boxed);
+        accountant.record_run("unsized", boxed.as_ref());
+        let total = accountant.total(CompositionRule::Basic).unwrap().epsilon();
+        assert!((0.6..0.6 + 1e-15).contains(&total));
+    }
+
+    #[test]
+    fn empty_accountant_is_an_error() {
+        assert!(matches!(
+            Accountant::new().total(CompositionRule::Basic),
+            Err(Error::InvalidCount { .. })
+        ));
+    }
+}

@@ -1,0 +1,100 @@
+//! Differential-privacy building blocks whose guarantees hold for the implementation, not
+//! only on paper: validated privacy parameters, exact integer noise, the exponential
+//! mechanism, report-noisy-max, stability-based selection, sparse vector, randomized
+//! response, and privacy accounting.
+//!
+//! This crate is for researchers and engineers who compose private algorithms (the
+//! learners and sanitizers of privpac are built from it) and for implementers of new
+//! mechanisms. It depends on no other privpac crate.
+//!
+//! # Map
+//! - [`Privacy`]: a validated (ε, δ); [`Private`]: the trait every private algorithm
+//!   implements to report its guarantee; [`Guarantee`]: the one vocabulary for weaker
+//!   promises too (per-prediction ε, uniform stability, none), shared by learners and the
+//!   accountant.
+//! - Noise: [`DiscreteLaplace`] / [`DiscreteLaplaceMechanism`] (exact, for counts) and
+//!   [`LaplaceMechanism`] (real values rounded to a power-of-two grid plus exact discrete
+//!   Laplace noise in grid units, sound for the implementation). The noise types implement
+//!   [`rand::distr::Distribution`]. The textbook floating-point `Laplace` sampler exists
+//!   only behind the opt-in feature `unsound-float-laplace`, without a privacy claim.
+//! - Selection: [`ExponentialMechanism`] (general, integer and count-weighted
+//!   [`ScoreLevel`] paths), [`ReportNoisyMax`], [`StableSelection`] (A_dist).
+//! - [`SparseVector`] (AboveThreshold and its c-fold version), [`RandomizedResponse`].
+//! - Accounting: [`basic_composition`], [`advanced_composition`], [`group_privacy`],
+//!   [`amplification_by_subsampling`], [`secrecy_of_the_sample`], and the [`Accountant`].
+//! - [`RandomBits`]: exact coins (`Bernoulli(a/b)`, `Bernoulli(exp(-γ))`) for implementers.
+//!
+//! # Design decisions
+//! - **Exact where it matters.** Integer noise is sampled from random bits with exact
+//!   rational arithmetic (Canonne–Kamath–Steinke 2020), so there is no floating-point
+//!   leakage of the kind Mironov (2012) exploited; real-valued queries are rounded to a
+//!   grid and get integer noise in grid units, so no mechanism adds floating-point noise. The exponential mechanism samples
+//!   *exactly* in proportion to floating-point weights and pays for their proven rounding
+//!   error out of ε (see [`ExponentialMechanism`]).
+//! - **Log space.** Selection works with score gaps relative to the best candidate, so
+//!   scores of 10^9 and ε of 10^3 neither overflow nor underflow.
+//! - **Explicit randomness.** Every randomized function takes `rng: &mut R` with
+//!   `R: Rng + ?Sized`; nothing seeds itself. Seeded examples and tests use the named
+//!   generators of `rand_chacha`, never `StdRng` (whose algorithm may change between
+//!   `rand` versions); `tests/reproducibility.rs` pins seeded outputs.
+//! - **Typed errors.** Invalid parameters give an [`Error`] variant naming the value; no
+//!   function panics on user input.
+//!
+//! # Example
+//! ```
+//! use privpac_mechanisms::{Accountant, CompositionRule, DiscreteLaplaceMechanism,
+//!     ExponentialMechanism, Privacy};
+//! use rand::SeedableRng;
+//!
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+//! let mut accountant = Accountant::new();
+//!
+//! // A private count.
+//! let count = DiscreteLaplaceMechanism::new(Privacy::pure(0.5)?, 1)?;
+//! let noisy = count.release(1234, &mut rng)?;
+//! accountant.record_run("count", &count);
+//!
+//! // A private choice among candidates scored by utility.
+//! let choose = ExponentialMechanism::new(Privacy::pure(1.0)?, 1.0)?;
+//! let best = choose.select(&[10.0, 2.0, 9.5], &mut rng)?;
+//! accountant.record_run("choice", &choose);
+//!
+//! let total = accountant.total(CompositionRule::Basic)?;
+//! assert!((total.epsilon() - 1.5).abs() < 1e-12); // rounded up, never down
+//! # let _ = (noisy, best);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![doc(test(attr(deny(warnings))))]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod accounting;
+mod error;
+mod exact_bits;
+mod guarantee;
+mod noise;
+mod privacy;
+mod randomized_response;
+mod selection;
+mod sparse_vector;
+
+pub use accounting::{
+    Accountant, CompositionRule, Entry, Subsampling, advanced_composition,
+    amplification_by_subsampling, basic_composition, group_privacy,
+    heterogeneous_advanced_composition, secrecy_of_the_sample,
+};
+pub use error::{Error, Result};
+pub use exact_bits::RandomBits;
+pub use guarantee::Guarantee;
+#[cfg(feature = "unsound-float-laplace")]
+#[cfg_attr(docsrs, doc(cfg(feature = "unsound-float-laplace")))]
+pub use noise::Laplace;
+pub use noise::{DiscreteLaplace, DiscreteLaplaceMechanism, LaplaceMechanism};
+pub use privacy::{Privacy, Private};
+pub use randomized_response::{
+    RandomizedResponse, epsilon_for_flip_probability, flip_probability_for,
+};
+pub use selection::{
+    ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MIN_EPSILON, ReportNoisyMax,
+    SCORE_CLAMP, ScoreLevel, StableSelection, StableSelectionOutcome,
+};
+pub use sparse_vector::SparseVector;

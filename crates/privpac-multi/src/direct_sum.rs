@@ -1,0 +1,325 @@
+//! The direct sum (Bun–Nissim–Stemmer 2016, Observation 3.2): a single-concept learner
+//! run once per label column, with the k runs composed.
+
+use privpac_classes::{ConceptClass, Hypothesis};
+use privpac_learners::Learner;
+use privpac_mechanisms::{CompositionRule, Guarantee, MIN_EPSILON, Privacy, advanced_composition};
+use rand::Rng;
+
+use crate::error::{Error, Result};
+use crate::learner::MultiLearner;
+use crate::sample::{MultiLabeledSample, check_columns_and_domain};
+
+/// A factory that builds the single-concept learner for a per-column budget.
+pub type LearnerFactory<'a> = dyn Fn(Privacy) -> privpac_learners::Result<Box<dyn Learner>> + 'a;
+
+/// The direct sum: learner `A` run on `S|_1, …, S|_k` independently, `h_j = A(S|_j)`.
+///
+/// # Privacy
+/// Observation 3.2 of Bun–Nissim–Stemmer 2016: the k runs each read the whole sample, so
+/// if `A` is (ε₀, δ₀)-DP the k-tuple is, by Theorem 2.16 (composition),
+/// * **basic**: `(k·ε₀, k·δ₀)`-DP (the only rule for pure DP), and
+/// * **advanced**: `(√(2k ln(1/δ'))·ε₀ + 2k·ε₀², k·δ₀ + δ')`-DP for any δ' ∈ (0, 1) (for
+///   ε₀ > 1 the always-valid Dwork–Roth form `√(2k ln(1/δ'))·ε₀ + k·ε₀(e^{ε₀} − 1)`).
+///
+/// [`MultiLearner::guarantee`] composes the inner learner's reported guarantee under the
+/// rule the direct sum was built with (`CompositionRule::Best` reports the smaller ε);
+/// floating-point results are rounded up. A per-prediction ε composes to `k·ε` for one
+/// query of the k-tuple per model (basic composition); uniform stability β to `min(1, kβ)`.
+///
+/// [`DirectSum::for_total`] takes the total (ε, δ) the user wants and solves for the
+/// per-column budget under the better of the two rules (see there).
+///
+/// # Sample complexity
+/// With an (α, β/k)-accurate inner learner the union bound makes the k-tuple
+/// (α, β)-accurate (Observation 3.2 states `kβ` for per-column β). With the generic
+/// learner this is Corollary 3.4 (`O(k log|C| + k log k)` pure, `O(√k log|C| + √k log k)`
+/// approximate), with parities Example 3.5 (`O(kd + k log k)`); see
+/// [`crate::bounds::direct_sum_generic_sample_size`].
+///
+/// # Running time
+/// k runs of the inner learner, plus O(n·k) to split the columns.
+///
+/// # Errors
+/// Construction: [`Error::NoLabelColumns`] for k = 0, [`Error::BudgetTooSmall`],
+/// [`Error::Learner`] from the factory. Learning: [`Error::LabelCountMismatch`] unless the
+/// data has k columns, [`Error::DomainMismatch`], [`Error::Learner`] from the inner learner.
+///
+/// # Example
+/// ```
+/// use privpac_classes::{Domain, Points};
+/// use privpac_mechanisms::Privacy;
+/// use privpac_learners::{GenericLearner, Learner};
+/// use privpac_multi::{DirectSum, MultiLabeledSample, MultiLearner};
+/// use rand::SeedableRng;
+///
+/// let class = Points::new(Domain::ordered(64)?);
+/// let points: Vec<u64> = (0..3000).map(|i| i % 8).collect();
+/// let sample = MultiLabeledSample::label_with(&class, points, &[1, 2, 3, 5])?;
+/// let learner = DirectSum::for_total(Privacy::pure(4.0)?, 4, &|per_column| {
+///     Ok(Box::new(GenericLearner::new(per_column)?) as Box<dyn Learner>)
+/// })?;
+/// assert_eq!(learner.per_column().epsilon(), 1.0);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+/// let hypotheses = learner.learn(&class, &sample, &mut rng)?;
+/// assert_eq!(hypotheses.len(), 4);
+/// assert_eq!(learner.guarantee(3000, 4).epsilon(), Some(4.0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # References
+/// M. Bun, K. Nissim, U. Stemmer, "Simultaneous private learning of multiple concepts",
+/// ITCS 2016 / JMLR 2019, Observation 3.2, Corollaries 3.3–3.4, Example 3.5.
+#[derive(Debug)]
+pub struct DirectSum {
+    inner: Box<dyn Learner>,
+    k: usize,
+    rule: CompositionRule,
+    per_column: Privacy,
+}
+
+impl DirectSum {
+    /// The direct sum of `inner` over k columns, composed under `rule`. `per_column` is
+    /// what [`Self::per_column`] reports (the budget `inner` was built with); the reported
+    /// guarantee always composes `inner`'s own [`Learner::guarantee`].
+    ///
+    /// # Errors
+    /// [`Error::NoLabelColumns`] for k = 0; [`Error::InvalidParameter`] for a δ' outside
+    /// (0, 1).
+    pub fn new(
+        inner: Box<dyn Learner>,
+        k: usize,
+        rule: CompositionRule,
+        per_column: Privacy,
+    ) -> Result<Self> {
+        if k == 0 {
+            return Err(Error::NoLabelColumns);
+        }
+        if let CompositionRule::Advanced { delta_prime } | CompositionRule::Best { delta_prime } =
+            rule
+            && !(delta_prime > 0.0 && delta_prime < 1.0)
+        {
+            return Err(Error::InvalidParameter {
+                name: "delta_prime",
+                requirement: "in (0, 1)",
+                value: delta_prime,
+            });
+        }
+        Ok(DirectSum {
+            inner,
+            k,
+            rule,
+            per_column,
+        })
+    }
+
+    /// The direct sum whose k-tuple is `total`-DP: solves for the per-column budget and
+    /// builds the inner learner with `factory(per_column)`.
+    ///
+    /// * Pure total (δ = 0): basic composition, `ε₀ = ε/k`.
+    /// * Approximate total: the larger ε₀ of basic (`ε₀ = ε/k`, `δ₀ = δ/k`) and advanced
+    ///   composition with `δ' = δ/2`, `δ₀ = δ/(2k)` and ε₀ the positive root of
+    ///   `2k·ε₀² + √(2k ln(2/δ))·ε₀ = ε` (valid as solved for ε₀ ≤ 1; larger roots are
+    ///   checked against the Dwork–Roth form and rejected if they exceed ε).
+    ///
+    /// ε₀ and δ₀ are then each lowered (by a relative 10⁻¹², at least one float, per step)
+    /// until the composition, computed as [`MultiLearner::guarantee`] computes it and
+    /// rounded up, is within `total` in both coordinates: `fl(δ/k)` may round up, and `k`
+    /// times it, rounded up, would then exceed δ. A pure inner learner ignores δ₀.
+    ///
+    /// # Errors
+    /// [`Error::NoLabelColumns`] for k = 0; [`Error::BudgetTooSmall`] if ε₀ would fall below
+    /// [`MIN_EPSILON`], or if no split fits (δ/k below the smallest positive float, far
+    /// outside any meaningful δ); [`Error::Learner`] from the factory.
+    pub fn for_total(total: Privacy, k: usize, factory: &LearnerFactory<'_>) -> Result<Self> {
+        let (per_column, rule) = split_budget(total, k)?;
+        let inner = factory(per_column)?;
+        DirectSum::new(inner, k, rule, per_column)
+    }
+
+    /// The per-column budget the inner learner was built with.
+    pub fn per_column(&self) -> Privacy {
+        self.per_column
+    }
+
+    /// The composition rule.
+    pub fn rule(&self) -> CompositionRule {
+        self.rule
+    }
+
+    /// The number of columns k.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// The inner single-concept learner.
+    pub fn inner(&self) -> &dyn Learner {
+        self.inner.as_ref()
+    }
+}
+
+/// The per-column budget and rule of [`DirectSum::for_total`].
+///
+/// # Errors
+/// As for [`DirectSum::for_total`] (without the factory's).
+pub fn split_budget(total: Privacy, k: usize) -> Result<(Privacy, CompositionRule)> {
+    if k == 0 {
+        return Err(Error::NoLabelColumns);
+    }
+    let too_small = |reason| Error::BudgetTooSmall {
+        epsilon: total.epsilon(),
+        delta: total.delta(),
+        k,
+        reason,
+    };
+    let kf = k as f64;
+    let basic = Privacy::new(total.epsilon() / kf, total.delta() / kf);
+    let mut candidates: Vec<(Privacy, CompositionRule)> = Vec::new();
+    if let Ok(p) = basic
+        && (total.is_pure() || p.delta() > 0.0)
+    {
+        candidates.push((p, CompositionRule::Basic));
+    }
+    if !total.is_pure() {
+        let delta_prime = total.delta() / 2.0;
+        let delta0 = total.delta() / (2.0 * kf);
+        let a = (2.0 * kf * (1.0 / delta_prime).ln()).sqrt();
+        let root = (-a + (a * a + 8.0 * kf * total.epsilon()).sqrt()) / (4.0 * kf);
+        if delta0 > 0.0
+            && let Ok(p) = Privacy::new(root, delta0)
+        {
+            candidates.push((p, CompositionRule::Advanced { delta_prime }));
+        }
+    }
+    let mut best: Option<(Privacy, CompositionRule)> = None;
+    for (candidate, rule) in candidates {
+        let Some(fitted) = fit(candidate, rule, total, k) else {
+            continue;
+        };
+        if best.is_none_or(|(b, _)| fitted.epsilon() > b.epsilon()) {
+            best = Some((fitted, rule));
+        }
+    }
+    let (per_column, rule) = best.ok_or_else(|| {
+        too_small(if total.is_pure() {
+            "epsilon / k is not a valid epsilon"
+        } else {
+            "no per-column split composes to within the total"
+        })
+    })?;
+    if per_column.epsilon() < MIN_EPSILON {
+        return Err(too_small("the per-column epsilon would be below 1e-9"));
+    }
+    Ok((per_column, rule))
+}
+
+/// Lowers ε₀ and δ₀, each while its composed coordinate exceeds `total`'s, until the
+/// composition under `rule` fits `total`; None if it never does.
+fn fit(candidate: Privacy, rule: CompositionRule, total: Privacy, k: usize) -> Option<Privacy> {
+    // One float at a time first (the excess is usually a rounding of a few ulps), then
+    // relative steps of 10⁻¹² for the larger excess of an inexact closed-form root.
+    let (mut epsilon, mut delta) = (candidate.epsilon(), candidate.delta());
+    for step in 0..160 {
+        let shrink = |x: f64| {
+            let next = if step < 32 {
+                x.next_down()
+            } else {
+                (x * (1.0 - 1e-12)).min(x.next_down())
+            };
+            next.max(0.0)
+        };
+        let p = Privacy::new(epsilon, delta).ok()?;
+        let composed = compose_privacy(p, k, rule).ok()?;
+        let epsilon_fits = composed.epsilon() <= total.epsilon();
+        let delta_fits = composed.delta() <= total.delta();
+        if epsilon_fits && delta_fits {
+            return Some(p);
+        }
+        if !epsilon_fits {
+            epsilon = shrink(epsilon);
+        }
+        if !delta_fits {
+            delta = shrink(delta);
+            if delta == 0.0 {
+                return None;
+            }
+        }
+    }
+    None
+}
+
+/// `k·x` rounded up (never below the exact product).
+fn times_up(x: f64, k: usize) -> f64 {
+    let kf = k as f64;
+    let product = x * kf;
+    // The rounding error of one product, exactly: positive iff the true product is above.
+    if x.mul_add(kf, -product) > 0.0 {
+        product.next_up()
+    } else {
+        product
+    }
+}
+
+/// Composes k runs of a `per_run`-DP mechanism under `rule` (rounded up).
+///
+/// # Errors
+/// [`Error::Mechanism`] for a vacuous composition (δ ≥ 1) or an invalid δ'.
+pub fn compose_privacy(per_run: Privacy, k: usize, rule: CompositionRule) -> Result<Privacy> {
+    let basic = || -> Result<Privacy> {
+        let delta = times_up(per_run.delta(), k);
+        if delta >= 1.0 {
+            return Err(privpac_mechanisms::Error::VacuousGuarantee {
+                reason: "basic composition gives delta >= 1",
+            }
+            .into());
+        }
+        Ok(Privacy::new(times_up(per_run.epsilon(), k), delta)?)
+    };
+    match rule {
+        CompositionRule::Basic => basic(),
+        CompositionRule::Advanced { delta_prime } => {
+            Ok(advanced_composition(per_run, k as u64, delta_prime)?)
+        }
+        CompositionRule::Best { delta_prime } => {
+            let advanced = advanced_composition(per_run, k as u64, delta_prime);
+            match (basic(), advanced) {
+                (Ok(b), Ok(a)) => Ok(if a.epsilon() < b.epsilon() { a } else { b }),
+                (Ok(b), Err(_)) => Ok(b),
+                (Err(_), Ok(a)) => Ok(a),
+                (Err(e), Err(_)) => Err(e),
+            }
+        }
+    }
+}
+
+impl MultiLearner for DirectSum {
+    fn learn(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &MultiLabeledSample,
+        rng: &mut dyn Rng,
+    ) -> Result<Vec<Hypothesis>> {
+        check_columns_and_domain(class, sample, self.k)?;
+        (0..self.k)
+            .map(|j| Ok(self.inner.learn(class, &sample.column(j)?, rng)?))
+            .collect()
+    }
+
+    fn guarantee(&self, examples: usize, k: usize) -> Guarantee {
+        match self.inner.guarantee(examples) {
+            Guarantee::DifferentialPrivacy(p) => compose_privacy(p, k, self.rule)
+                .map_or(Guarantee::None, Guarantee::DifferentialPrivacy),
+            Guarantee::PerPrediction { epsilon } => {
+                Guarantee::per_prediction(times_up(epsilon, k)).unwrap_or(Guarantee::None)
+            }
+            Guarantee::UniformStability { beta } => {
+                Guarantee::uniform_stability(times_up(beta, k).min(1.0)).unwrap_or(Guarantee::None)
+            }
+            _ => Guarantee::None,
+        }
+    }
+
+    fn name(&self) -> String {
+        format!("direct-sum({})", self.inner.name())
+    }
+}

@@ -1,0 +1,34 @@
+//! The [`MultiLearner`] trait shared by every multi-learner.
+
+use privpac_classes::{ConceptClass, Hypothesis};
+use privpac_mechanisms::Guarantee;
+use rand::Rng;
+
+use crate::error::Result;
+use crate::sample::MultiLabeledSample;
+
+/// A (possibly private) PAC k-learner (Bun–Nissim–Stemmer 2016, Definitions 2.3 and 2.4):
+/// a k-labeled sample in, k hypotheses out (`h_j` for label column `j`).
+///
+/// Object-safe like `privpac_learners::Learner` (the generator is `&mut dyn Rng`), so the lab can
+/// hold `Box<dyn MultiLearner>` and run multi-learners side by side.
+pub trait MultiLearner: std::fmt::Debug + Send + Sync {
+    /// Learns one hypothesis per label column of `sample` for concepts of `class`.
+    ///
+    /// # Errors
+    /// Learner-specific; see each implementation.
+    fn learn(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &MultiLabeledSample,
+        rng: &mut dyn Rng,
+    ) -> Result<Vec<Hypothesis>>;
+
+    /// The guarantee of one call to [`Self::learn`] on `examples` examples with `k` label
+    /// columns, for the whole k-tuple of hypotheses, with respect to samples of that size
+    /// that differ in one whole row `(x_i, y_{i,1}, …, y_{i,k})`.
+    fn guarantee(&self, examples: usize, k: usize) -> Guarantee;
+
+    /// A short name for reports (`direct-sum(generic)`, `parity`, `point`).
+    fn name(&self) -> String;
+}

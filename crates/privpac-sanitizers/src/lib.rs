@@ -1,0 +1,121 @@
+//! Private synthetic data (sanitizers) for counting queries: given unlabeled data
+//! `D ∈ X^n` and a concept class C, release a database `D̂` with `c(D̂) ≈ c(D)` for every
+//! concept `c ∈ C`, under differential privacy.
+//!
+//! This crate is for researchers who need a sanitizer as a building block (the
+//! sanitizer-based learners of Bun, Nissim and Stemmer sanitize the XOR class and then learn
+//! from the synthetic data) and for implementers of new sanitizers (one object-safe trait,
+//! and [`max_query_error`] as the yardstick). It depends on `privpac-mechanisms` (noise,
+//! selection, sparse vector) and `privpac-classes` (domains, classes and their fast error
+//! profiles) only.
+//!
+//! # Map
+//! - [`Sanitizer`]: the object-safe trait (`sanitize`, `name`; the guarantee comes from
+//!   its supertrait [`privpac_mechanisms::Private`]).
+//! - [`SyntheticDatabase`]: a multiset of points or a (sparse or dense) weighted histogram,
+//!   with [`SyntheticDatabase::answer`]; [`max_query_error`] measures `max_c |c(D) − c(D̂)|`
+//!   for a whole class at once through the class's error profile, and
+//!   [`max_query_error_on`] over a list of queries.
+//! - [`PointSanitizer`]: `POINT_X` by a thresholded (stability-based) histogram; (ε, δ),
+//!   running time independent of |X|.
+//! - [`BlumLigettRoth`]: the exponential mechanism over all m-point databases, exact on
+//!   tiny domains; pure ε.
+//! - [`Mwem`] and [`PrivateMultiplicativeWeights`]: multiplicative weights over an explicit
+//!   histogram, with exponential-mechanism or sparse-vector query selection; MWEM replays
+//!   its measurements by default ([`MwemVariant`]).
+//! - [`ThresholdSanitizer`]: `THRESH_X` by the binary-tree mechanism; pure ε.
+//! - [`Error`] and [`Result`].
+//!
+//! # Design decisions
+//! - **Neighbours replace one point.** Every guarantee is for data sets of the same size n
+//!   that differ in one entry, so n is public (the root count of the threshold tree and the
+//!   fractions `c(D) = count/n` use it).
+//! - **Integer noise, integer scores.** Counts get exact discrete Laplace noise, the
+//!   Blum–Ligett–Roth scores are integers (`n·m` times the fractional error), and MWEM's
+//!   selection scores and the sparse-vector questions of private multiplicative weights are
+//!   exact integer floors `⌊|n·q(A) − a_q|⌋` (a floating-point `|x − a|` would round
+//!   differently on neighbours and exceed sensitivity 1 by an ulp). The only floating point
+//!   on a privacy path is the exponential mechanism's, whose error is budgeted in
+//!   `privpac-mechanisms`.
+//! - **The trait takes `&mut dyn Rng`** so that `Box<dyn Sanitizer>` works (the lab runs
+//!   sanitizers side by side); the algorithms' inherent methods (`run`, `release`,
+//!   `output_distribution`) are generic and expose the private steps for audits.
+//! - **Never a data-dependent fallback.** MWEM draws each round's query from the queries
+//!   not yet measured (a set determined by earlier outputs) and refuses T > |Q|;
+//!   algorithms that cannot run exactly (Blum–Ligett–Roth on large domains) return
+//!   [`Error::TooLarge`] stating the size instead of approximating.
+//! - **Deterministic parallelism.** Histogram products and updates run on rayon over
+//!   fixed-size chunks whose partial results are combined in order, so a seed gives the
+//!   same output on any number of threads.
+//!
+//! # Example
+//! ```
+//! use privpac_classes::{ConceptClass, Thresholds};
+//! use privpac_mechanisms::{Privacy, Private};
+//! use rand::SeedableRng;
+//! use privpac_sanitizers::{Mwem, Sanitizer, ThresholdSanitizer, max_query_error};
+//!
+//! let class = Thresholds::new(1024)?;
+//! let data: Vec<u64> = (0..20_000u64).map(|i| (i * i + 3 * i) % 700).collect();
+//! let sanitizers: Vec<Box<dyn Sanitizer>> = vec![
+//!     Box::new(ThresholdSanitizer::new(Privacy::pure(1.0)?)?),
+//!     Box::new(Mwem::new(Privacy::pure(1.0)?, 30)?),
+//! ];
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
+//! for sanitizer in &sanitizers {
+//!     let synthetic = sanitizer.sanitize(&class, &data, &mut rng)?;
+//!     let (error, worst) = max_query_error(&class, &data, &synthetic)?;
+//!     assert!(error < 0.2, "{}: error {error} at c_{worst}", sanitizer.name());
+//!     assert_eq!(sanitizer.privacy().epsilon(), 1.0);
+//! }
+//! # let _ = class.len();
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![doc(test(attr(deny(warnings))))]
+
+mod blr;
+mod error;
+mod histogram;
+mod mwem;
+mod point_function;
+mod synthetic;
+mod threshold;
+
+pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCORE_WORK_LIMIT};
+pub use error::{Error, Result};
+pub use histogram::{HISTOGRAM_LIMIT, QUERY_MATRIX_LIMIT};
+pub use mwem::{
+    DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant, PMW_WORK_LIMIT, PmwRun,
+    PrivateMultiplicativeWeights,
+};
+pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
+pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
+pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
+
+use privpac_classes::{ConceptClass, Point};
+use privpac_mechanisms::Private;
+use rand::Rng;
+
+/// A (differentially private) sanitizer for counting queries: unlabeled data in, a
+/// synthetic database out.
+///
+/// Neighbouring data sets have the same size and differ in one replaced point. The trait
+/// is object-safe (the generator is `&mut dyn Rng`) so that the lab can hold
+/// `Box<dyn Sanitizer>`. Its guarantee is the supertrait [`Private`]'s: one call to
+/// [`Self::sanitize`] is [`Private::privacy`]-differentially private.
+pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
+    /// Sanitizes `data` (points of `class.domain()`) for the counting queries of `class`.
+    ///
+    /// # Errors
+    /// Sanitizer-specific; every implementation returns [`Error::EmptyData`] for empty
+    /// data and [`Error::Class`] for a point outside the domain.
+    fn sanitize(
+        &self,
+        class: &dyn ConceptClass,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Result<SyntheticDatabase>;
+
+    /// A short name for reports.
+    fn name(&self) -> String;
+}

@@ -1,0 +1,218 @@
+//! Which sample-complexity bound applies to a learner on a scenario: [`bounds_for`] picks
+//! the bound with explicit constants for the learner and the kind of scenario (realizable
+//! or agnostic), or says that there is none.
+
+use privpac_classes::dimension::{Budget, vc_dimension};
+use privpac_classes::{ConceptClass, DEFAULT_CELL_LIMIT, materialize};
+use privpac_engine::ScenarioKind;
+use privpac_learners::bounds::{
+    generic_learner_sample_size, realizable_generic_learner_sample_size, vc_agnostic_sample_size,
+    vc_realizable_sample_size,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::spec::LearnerSpec;
+use privpac_engine::{Error, Result};
+
+/// A bound on the sample size, or the statement that none with explicit constants exists
+/// here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Bound {
+    /// A bound with explicit constants: `sample_size` examples suffice for (α, β)-accuracy.
+    Explicit {
+        /// A short name (`"generic learner, realizable"`).
+        name: String,
+        /// Where it comes from (paper and theorem, or "our constants").
+        source: String,
+        /// The number of examples, rounded up.
+        sample_size: f64,
+    },
+    /// No bound with explicit constants is implemented for this learner and scenario.
+    NoExplicitConstants {
+        /// Why, and where the learner's rate is documented.
+        reason: String,
+    },
+}
+
+impl Bound {
+    /// The sample size of an explicit bound.
+    pub fn sample_size(&self) -> Option<f64> {
+        match self {
+            Bound::Explicit { sample_size, .. } => Some(*sample_size),
+            Bound::NoExplicitConstants { .. } => None,
+        }
+    }
+}
+
+/// The bound for learner `spec` on `class` in a scenario of the given kind, at privacy ε,
+/// accuracy α and confidence β.
+///
+/// - ERM: realizable, the VC bound of Blumer–Ehrenfeucht–Haussler–Warmuth (with the exact
+///   VC dimension); agnostic, the uniform-convergence bound of Shalev-Shwartz–Ben-David.
+/// - Generic learner: realizable, `ln(2|C|/β)/α · max{8, 4/ε}` (Sivakumar's proof of
+///   Theorem 3.3: Chernoff, then the exponential mechanism with OPT_S = 0); agnostic, the
+///   explicit constants of the proof of Kalavasis's Theorem 1 (the generic learner of
+///   Kasiviswanathan et al., Bun–Nissim–Stemmer Theorem 2.22; dominated by `1/α²` for
+///   large ε).
+/// - Every other learner: [`Bound::NoExplicitConstants`].
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for ε ≤ 0 or α, β outside (0, 1); [`Error::Class`] when the
+/// exact VC dimension (ERM) cannot be computed.
+///
+/// # Example
+/// ```
+/// use privpac_classes::Thresholds;
+/// use privpac_toolkit::{Bound, LearnerSpec, ScenarioKind, bounds_for};
+/// let class = Thresholds::new(1024)?;
+/// let realizable = bounds_for(LearnerSpec::Generic, &class, ScenarioKind::Realizable, 1.0, 0.1, 0.1)?;
+/// let agnostic = bounds_for(LearnerSpec::Generic, &class, ScenarioKind::Agnostic, 1.0, 0.1, 0.1)?;
+/// assert!(realizable.sample_size().unwrap() < agnostic.sample_size().unwrap());
+/// assert!(matches!(
+///     bounds_for(LearnerSpec::Voting, &class, ScenarioKind::Agnostic, 1.0, 0.1, 0.1)?,
+///     Bound::NoExplicitConstants { .. }
+/// ));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn bounds_for(
+    spec: LearnerSpec,
+    class: &dyn ConceptClass,
+    kind: ScenarioKind,
+    epsilon: f64,
+    alpha: f64,
+    beta: f64,
+) -> Result<Bound> {
+    for (name, value) in [("alpha", alpha), ("beta", beta)] {
+        if !(value > 0.0 && value < 1.0) {
+            return Err(Error::InvalidParameter {
+                name,
+                requirement: "in (0, 1)",
+                value,
+            });
+        }
+    }
+    let explicit = |name: &str, source: &str, size: f64| Bound::Explicit {
+        name: name.to_string(),
+        source: source.to_string(),
+        sample_size: size.ceil(),
+    };
+    Ok(match spec {
+        LearnerSpec::Erm => {
+            let matrix = materialize(class, DEFAULT_CELL_LIMIT)?;
+            let vc = vc_dimension(&matrix, &Budget::default())?.dimension;
+            match kind {
+                ScenarioKind::Realizable => explicit(
+                    "VC bound, realizable",
+                    "Blumer, Ehrenfeucht, Haussler, Warmuth 1989",
+                    vc_realizable_sample_size(vc, alpha, beta),
+                ),
+                ScenarioKind::Agnostic if vc >= 1 => explicit(
+                    "VC bound, agnostic",
+                    "Shalev-Shwartz and Ben-David, Understanding Machine Learning, §28.1",
+                    vc_agnostic_sample_size(vc, alpha, beta),
+                ),
+                ScenarioKind::Agnostic => Bound::NoExplicitConstants {
+                    reason: "the agnostic VC bound needs VC dimension ≥ 1".to_string(),
+                },
+            }
+        }
+        LearnerSpec::Generic => {
+            if !(epsilon.is_finite() && epsilon > 0.0) {
+                return Err(Error::InvalidParameter {
+                    name: "epsilon",
+                    requirement: "finite and > 0",
+                    value: epsilon,
+                });
+            }
+            let size = class.len() as f64;
+            match kind {
+                ScenarioKind::Realizable => explicit(
+                    "generic learner, realizable",
+                    "Sivakumar, proof of Theorem 3.3 (Chernoff, then the exponential mechanism with OPT_S = 0)",
+                    realizable_generic_learner_sample_size(size, epsilon, alpha, beta),
+                ),
+                ScenarioKind::Agnostic => explicit(
+                    "generic learner, agnostic",
+                    "Kalavasis, proof of Theorem 1 (Hoeffding, then the exponential mechanism; BNS Theorem 2.22)",
+                    generic_learner_sample_size(size, epsilon, alpha, beta),
+                ),
+            }
+        }
+        other => Bound::NoExplicitConstants {
+            reason: format!(
+                "no bound with explicit constants for {other} (see the learner's documentation for its rate)"
+            ),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use privpac_classes::Thresholds;
+
+    use super::*;
+
+    #[test]
+    fn realizable_generic_bound_depends_on_epsilon_and_agnostic_is_larger() {
+        let class = Thresholds::new(1024).unwrap();
+        let at = |kind, epsilon| {
+            bounds_for(LearnerSpec::Generic, &class, kind, epsilon, 0.1, 0.1)
+                .unwrap()
+                .sample_size()
+                .unwrap()
+        };
+        let realizable: Vec<f64> = [0.25, 1.0, 4.0]
+            .iter()
+            .map(|&e| at(ScenarioKind::Realizable, e))
+            .collect();
+        // ln(2·1024/0.1)/0.1 · max{8, 4/ε}: 16/ε·… for ε = 0.25, 8·… for ε ≥ 1/2.
+        let log_term = (2.0f64 * 1024.0 / 0.1).ln() / 0.1;
+        assert_eq!(realizable[0], (log_term * 16.0).ceil());
+        assert_eq!(realizable[1], (log_term * 8.0).ceil());
+        assert!(realizable[0] > realizable[1]);
+        for epsilon in [0.25, 1.0, 4.0] {
+            assert!(at(ScenarioKind::Agnostic, epsilon) > at(ScenarioKind::Realizable, epsilon));
+        }
+    }
+
+    #[test]
+    fn erm_uses_the_exact_vc_dimension() {
+        let class = Thresholds::new(64).unwrap();
+        let bound = bounds_for(
+            LearnerSpec::Erm,
+            &class,
+            ScenarioKind::Realizable,
+            1.0,
+            0.1,
+            0.1,
+        )
+        .unwrap();
+        assert_eq!(
+            bound.sample_size(),
+            Some(vc_realizable_sample_size(1, 0.1, 0.1).ceil())
+        );
+        assert!(
+            bounds_for(
+                LearnerSpec::Erm,
+                &class,
+                ScenarioKind::Realizable,
+                1.0,
+                0.0,
+                0.1
+            )
+            .is_err()
+        );
+        assert!(
+            bounds_for(
+                LearnerSpec::Generic,
+                &class,
+                ScenarioKind::Agnostic,
+                -1.0,
+                0.1,
+                0.1
+            )
+            .is_err()
+        );
+    }
+}

@@ -1,0 +1,389 @@
+//! One empirical sample-complexity measurement described by plain values (strings and
+//! numbers), as front ends receive it: `privpac sample-complexity` and the Python bindings
+//! both build a [`SampleComplexityRequest`] and call [`run_sample_complexity`], so the same
+//! inputs and seed give the same [`SampleComplexityReport`] (the CLI's `--json`) in both.
+
+use privpac_classes::Hypothesis;
+use privpac_learners::Learner;
+use privpac_mechanisms::Guarantee;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    Bound, ClassSpec, Error, ExampleDistribution, LearnerParams, LearnerSpec, Result, Scenario,
+    ScenarioKind, SearchConfig, TrialOutcome, bounds_for, build_learner,
+    empirical_sample_complexity_observed,
+};
+use privpac_engine::evaluate_sized;
+use privpac_engine::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
+
+/// The distribution of examples, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DistributionChoice {
+    /// Uniform over the domain.
+    #[default]
+    Uniform,
+    /// Zipf with exponent 1 over the domain's order.
+    Zipf,
+    /// Mass `min(2α, 1)` on the target's first positive point (or point 0), the rest
+    /// uniform.
+    Point,
+}
+
+impl std::str::FromStr for DistributionChoice {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "uniform" => Ok(Self::Uniform),
+            "zipf" => Ok(Self::Zipf),
+            "point" => Ok(Self::Point),
+            other => Err(Error::UnknownDistribution { name: other.into() }),
+        }
+    }
+}
+
+/// What to measure: a class, a single-concept learner, (ε, α, β), the scenario and the
+/// search's budget. Strings are the lab's spec strings ([`ClassSpec`], [`LearnerSpec`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SampleComplexityRequest {
+    /// The class spec, e.g. `thresholds:1024`.
+    pub class: String,
+    /// The learner spec, e.g. `generic`.
+    pub learner: String,
+    /// The learner's privacy parameter ε.
+    pub epsilon: f64,
+    /// Accuracy α: a trial succeeds when the true error is at most α.
+    pub alpha: f64,
+    /// Confidence β: the target success rate is 1 − β.
+    pub beta: f64,
+    /// The distribution of examples.
+    pub distribution: DistributionChoice,
+    /// The target concept id (default: the middle of the class).
+    pub target: Option<u64>,
+    /// Probability that a label is flipped (0: realizable, > 0: agnostic).
+    pub label_noise: f64,
+    /// Trials per sample size.
+    pub trials: usize,
+    /// Give up above this sample size.
+    pub max_size: usize,
+    /// The master seed (trial `j` at every size uses ChaCha8 stream `j` of it).
+    pub seed: u64,
+    /// Stable learners: the subset size t (default ⌈√n⌉).
+    pub subset_size: Option<usize>,
+    /// Private prediction: the label flip probability η.
+    pub flip_probability: f64,
+    /// Voting and relabeling: the number of voters.
+    pub voters: usize,
+    /// Relabeling: the vote's ε₂.
+    pub vote_epsilon: f64,
+}
+
+impl SampleComplexityRequest {
+    /// A request with the CLI's defaults: uniform distribution, middle target, no label
+    /// noise, 100 trials, sizes up to 2^20, default tuning.
+    pub fn new(
+        class: impl Into<String>,
+        learner: impl Into<String>,
+        epsilon: f64,
+        alpha: f64,
+        beta: f64,
+        seed: u64,
+    ) -> Self {
+        SampleComplexityRequest {
+            class: class.into(),
+            learner: learner.into(),
+            epsilon,
+            alpha,
+            beta,
+            distribution: DistributionChoice::Uniform,
+            target: None,
+            label_noise: 0.0,
+            trials: 100,
+            max_size: 1 << 20,
+            seed,
+            subset_size: None,
+            flip_probability: 0.1,
+            voters: 7,
+            vote_epsilon: 1.0,
+        }
+    }
+}
+
+/// The result of [`run_sample_complexity`] (the JSON of `privpac sample-complexity`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SampleComplexityReport {
+    /// The class's name.
+    pub class: String,
+    /// The learner as built (with its parameters), e.g. `relabeling(t=…)`.
+    pub learner: String,
+    /// The learner spec as given.
+    pub learner_spec: LearnerSpec,
+    /// The target concept id.
+    pub target: u64,
+    /// What the target is in the data's terms (`1 on x ≤ 17`, a parity's bit string).
+    pub target_description: String,
+    /// The distribution of examples.
+    pub distribution: ExampleDistribution,
+    /// The label noise.
+    pub label_noise: f64,
+    /// Realizable or agnostic.
+    pub scenario: ScenarioKind,
+    /// ε.
+    pub epsilon: f64,
+    /// α.
+    pub alpha: f64,
+    /// β.
+    pub beta: f64,
+    /// The smallest size found with success rate ≥ 1 − β.
+    pub empirical_sample_size: usize,
+    /// The success rate at that size.
+    pub success_rate: f64,
+    /// 95% Wilson interval of the success rate, `[low, high]`.
+    pub interval: (f64, f64),
+    /// Trials at that size.
+    pub trials: usize,
+    /// Set when a constant hypothesis (all zeros or all ones) already has true error at
+    /// most α on this scenario: the measured n then says nothing about the learner
+    /// (under the uniform distribution on `points:N` the all-zero hypothesis errs 1/N).
+    pub trivial: Option<crate::ConstantBaseline>,
+    /// The bound with explicit constants for this learner and scenario kind, if any.
+    pub bound: Bound,
+    /// The learner's guarantee at the empirical sample size (from the learner as built).
+    pub guarantee: Guarantee,
+    /// The guarantee as text.
+    pub guarantee_text: String,
+    /// Every size tried, in order.
+    pub evaluations: Vec<TrialOutcome>,
+}
+
+/// What a request builds before any trial: the learner spec and parameters, the scenario,
+/// the learner's name and the bound.
+struct Prepared {
+    spec: LearnerSpec,
+    params: LearnerParams,
+    scenario: Scenario,
+    distribution: ExampleDistribution,
+    learner_name: String,
+    class_name: String,
+    bound: Bound,
+}
+
+impl Prepared {
+    fn new(request: &SampleComplexityRequest) -> Result<Self> {
+        crate::check_count("trials", request.trials, MAX_TRIALS)?;
+        crate::check_count("max_size", request.max_size, MAX_SAMPLE_SIZE)?;
+        let spec: LearnerSpec = request.learner.parse()?;
+        let class = request.class.parse::<ClassSpec>()?.build()?;
+        let target = request
+            .target
+            .unwrap_or_else(|| crate::middle_target(class.as_ref()));
+        let distribution = match request.distribution {
+            DistributionChoice::Uniform => ExampleDistribution::Uniform,
+            DistributionChoice::Zipf => ExampleDistribution::Zipf { exponent: 1.0 },
+            DistributionChoice::Point => ExampleDistribution::mass_on_target(
+                class.as_ref(),
+                target,
+                (2.0 * request.alpha).min(1.0),
+            ),
+        };
+        let params = LearnerParams {
+            epsilon: Some(request.epsilon),
+            delta: 0.0,
+            subset_size: request.subset_size,
+            flip_probability: request.flip_probability,
+            voters: request.voters,
+            vote_epsilon: request.vote_epsilon,
+            class_size: Some(class.len()),
+            sanitizer: crate::SanitizerParams::default(),
+        };
+        // Build once at the largest size so that invalid parameters fail before any trial.
+        let learner_name = match build_learner(spec, &params, request.max_size) {
+            Ok(learner) => learner.name(),
+            Err(Error::Learner(privpac_learners::Error::SampleTooSmall { .. })) => spec.to_string(),
+            Err(error) => return Err(error),
+        };
+        let class_name = class.name();
+        let scenario = Scenario::new(class, distribution.clone(), target, request.label_noise)?;
+        let bound = bounds_for(
+            spec,
+            scenario.class(),
+            scenario.kind(),
+            request.epsilon,
+            request.alpha,
+            request.beta,
+        )?;
+        Ok(Prepared {
+            spec,
+            params,
+            scenario,
+            distribution,
+            learner_name,
+            class_name,
+            bound,
+        })
+    }
+
+    fn learner_for(&self, n: usize) -> Result<Box<dyn Learner>> {
+        build_learner(self.spec, &self.params, n)
+    }
+
+    fn config(request: &SampleComplexityRequest) -> SearchConfig {
+        SearchConfig {
+            alpha: request.alpha,
+            beta: request.beta,
+            trials: request.trials,
+            master_seed: request.seed,
+            start: 4,
+            max_size: request.max_size,
+        }
+    }
+}
+
+/// Builds the scenario and learner of `request`, searches for the smallest sample size with
+/// success rate ≥ 1 − β ([`empirical_sample_complexity_observed`], doubling then binary
+/// search from 4) and reports it with the bound and the learner's guarantee at that size.
+/// `observe` sees every size tried (for progress display). Deterministic in the request
+/// (including its seed), whatever the number of threads.
+///
+/// # Errors
+/// Counts above the [`privpac_engine::limits`], bad specs or parameters (checked before any trial),
+/// and the search's errors.
+pub fn run_sample_complexity(
+    request: &SampleComplexityRequest,
+    observe: &mut dyn FnMut(&TrialOutcome),
+) -> Result<SampleComplexityReport> {
+    let prepared = Prepared::new(request)?;
+    let trivial = [false, true]
+        .into_iter()
+        .filter_map(|label| {
+            let error = prepared
+                .scenario
+                .try_true_error(&Hypothesis::Constant { label })
+                .ok()?;
+            (error <= request.alpha).then(|| crate::ConstantBaseline {
+                hypothesis: if label { "all ones" } else { "all zeros" }.into(),
+                excess_error: error,
+            })
+        })
+        .min_by(|a, b| a.excess_error.total_cmp(&b.excess_error));
+    let learner_for = |n: usize| prepared.learner_for(n);
+    let found = empirical_sample_complexity_observed(
+        &prepared.scenario,
+        &learner_for,
+        Prepared::config(request),
+        observe,
+    )?;
+    let guarantee = prepared
+        .learner_for(found.sample_size)?
+        .guarantee(found.sample_size);
+    let outcome = &found.outcome;
+    Ok(SampleComplexityReport {
+        class: prepared.class_name,
+        learner: prepared.learner_name,
+        learner_spec: prepared.spec,
+        target: prepared.scenario.target(),
+        target_description: prepared
+            .scenario
+            .class()
+            .describe(prepared.scenario.target()),
+        distribution: prepared.distribution,
+        label_noise: request.label_noise,
+        scenario: prepared.scenario.kind(),
+        epsilon: request.epsilon,
+        alpha: request.alpha,
+        beta: request.beta,
+        empirical_sample_size: found.sample_size,
+        success_rate: outcome.success_rate,
+        interval: outcome.interval,
+        trials: outcome.trials,
+        trivial,
+        bound: prepared.bound,
+        guarantee,
+        guarantee_text: guarantee.to_string(),
+        evaluations: found.evaluations,
+    })
+}
+
+/// The request's trials at one sample size `n` (its `max_size` is ignored except for the
+/// limit check): exactly the evaluation [`run_sample_complexity`] records when its search
+/// tries `n` (same scenario, learner, seed and trial streams; a learner that refuses `n`
+/// examples counts as zero successes). For curves of success rate against n.
+///
+/// # Errors
+/// As for [`run_sample_complexity`], and [`privpac_engine::limits::MAX_SAMPLE_SIZE`] for `n`.
+pub fn run_trials_at(request: &SampleComplexityRequest, n: usize) -> Result<TrialOutcome> {
+    crate::check_count("sample_size", n, MAX_SAMPLE_SIZE)?;
+    let prepared = Prepared::new(request)?;
+    let learner_for = |n: usize| prepared.learner_for(n);
+    evaluate_sized(
+        &prepared.scenario,
+        &learner_for,
+        Prepared::config(request),
+        n,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_request_gives_the_same_report_and_the_seed_matters() {
+        let mut request =
+            SampleComplexityRequest::new("thresholds:64", "generic", 1.0, 0.2, 0.2, 3);
+        request.trials = 20;
+        let mut seen = Vec::new();
+        let a = run_sample_complexity(&request, &mut |o| seen.push(o.sample_size)).unwrap();
+        let b = run_sample_complexity(&request, &mut |_| {}).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(
+            seen,
+            a.evaluations
+                .iter()
+                .map(|o| o.sample_size)
+                .collect::<Vec<_>>()
+        );
+        assert!(a.empirical_sample_size >= 4);
+        assert!(a.success_rate >= 0.8);
+        assert_eq!(a.target, 32);
+        // Every evaluation of the search is what run_trials_at gives at that size.
+        for evaluation in &a.evaluations {
+            assert_eq!(
+                &run_trials_at(&request, evaluation.sample_size).unwrap(),
+                evaluation
+            );
+        }
+        request.seed = 4;
+        let c = run_sample_complexity(&request, &mut |_| {}).unwrap();
+        assert_ne!(
+            serde_json::to_string(&a.evaluations).unwrap(),
+            serde_json::to_string(&c.evaluations).unwrap()
+        );
+    }
+
+    #[test]
+    fn bad_requests_are_typed_errors_before_any_trial() {
+        let request = |f: &dyn Fn(&mut SampleComplexityRequest)| {
+            let mut r = SampleComplexityRequest::new("thresholds:8", "generic", 1.0, 0.1, 0.1, 1);
+            f(&mut r);
+            run_sample_complexity(&r, &mut |_| panic!("a trial ran"))
+        };
+        assert!(matches!(
+            request(&|r| r.trials = usize::MAX),
+            Err(Error::TooLarge { name: "trials", .. })
+        ));
+        assert!(matches!(
+            request(&|r| r.learner = "nope".into()),
+            Err(Error::UnknownLearner { .. })
+        ));
+        assert!(request(&|r| r.class = "nope:3".into()).is_err());
+        assert!(request(&|r| r.epsilon = -1.0).is_err());
+        assert!(request(&|r| r.beta = 1.5).is_err());
+        assert!("cauchy".parse::<DistributionChoice>().is_err());
+        assert_eq!(
+            "point".parse::<DistributionChoice>().unwrap(),
+            DistributionChoice::Point
+        );
+    }
+}

@@ -1,0 +1,622 @@
+//! Specs: what to build, as data. [`ClassSpec`], [`LearnerSpec`] and [`SanitizerSpec`] are
+//! short strings (`thresholds:256`, `private-prediction`, `sanitizer:mwem`) with
+//! [`FromStr`] and serde as the same string, so one syntax serves the command line and
+//! configuration files; [`LearnerParams`] and [`SanitizerParams`] hold the tuning knobs.
+//! [`build_learner`] and [`build_sanitizer`] turn them into runnable algorithms; every
+//! front end builds through them instead of keeping its own copy.
+
+use std::fmt;
+use std::str::FromStr;
+
+use privpac_classes::{ClassMatrix, ConceptClass, parse_spec_with};
+use privpac_learners::{
+    DaganFeldmanPredictor, Erm, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor,
+    SanitizerLearner, StableLearner, VotingPredictor,
+};
+use privpac_mechanisms::Privacy;
+use privpac_sanitizers::{
+    BlumLigettRoth, Mwem, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
+    ThresholdSanitizer,
+};
+use serde::{Deserialize, Serialize};
+
+use privpac_engine::limits::{MAX_SAMPLE_SIZE, MAX_SANITIZER_ROUNDS, MAX_VOTERS, check_count};
+use privpac_engine::{Error, Result};
+
+/// A concept class named by a spec string (the syntax of `privpac_classes::parse_spec`:
+/// `points:N`, `thresholds:N`, `intervals:N`, `parities:D`, `halfspaces:K`, `all:N`,
+/// `matrix:PATH`, `xor(SPEC)`, `zero(SPEC)`). Parsing builds the class once to validate
+/// it, which reads the file of a `matrix:PATH` spec; serde uses the string.
+///
+/// # Example
+/// ```
+/// let spec: privpac_toolkit::ClassSpec = "xor(thresholds:8)".parse()?;
+/// assert_eq!(spec.build()?.len(), 64);
+/// assert_eq!(serde_json::to_string(&spec)?, r#""xor(thresholds:8)""#);
+/// assert!("triangles:3".parse::<privpac_toolkit::ClassSpec>().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct ClassSpec {
+    text: String,
+}
+
+impl ClassSpec {
+    /// The spec string (trimmed).
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Builds the class; `matrix:PATH` reads and parses the file.
+    ///
+    /// # Errors
+    /// [`Error::Class`] for a bad spec or matrix; [`Error::Io`] for an unreadable file.
+    pub fn build(&self) -> Result<Box<dyn ConceptClass>> {
+        build_class(&self.text)
+    }
+}
+
+fn build_class(text: &str) -> Result<Box<dyn ConceptClass>> {
+    let mut io_error = None;
+    let built = parse_spec_with(text, &mut |path: &str| match crate::data::read_text(
+        std::path::Path::new(path),
+    ) {
+        Ok(contents) => ClassMatrix::parse(&contents),
+        Err(error) => {
+            io_error = Some(error);
+            Err(privpac_classes::Error::BadSpec {
+                spec: format!("matrix:{path}"),
+                reason: "the file cannot be read".to_string(),
+            })
+        }
+    });
+    match (built, io_error) {
+        (_, Some(error)) => Err(error),
+        (built, None) => Ok(built?),
+    }
+}
+
+impl FromStr for ClassSpec {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self> {
+        let text = text.trim().to_string();
+        build_class(&text)?;
+        Ok(ClassSpec { text })
+    }
+}
+
+impl TryFrom<String> for ClassSpec {
+    type Error = Error;
+
+    fn try_from(text: String) -> Result<Self> {
+        text.parse()
+    }
+}
+
+impl From<ClassSpec> for String {
+    fn from(spec: ClassSpec) -> String {
+        spec.text
+    }
+}
+
+impl fmt::Display for ClassSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// A sanitizer: `point`, `blr`, `pmw`, `mwem` or `tree`.
+///
+/// # Example
+/// ```
+/// use privpac_toolkit::SanitizerSpec;
+/// assert_eq!("MWEM".parse::<SanitizerSpec>()?, SanitizerSpec::Mwem);
+/// assert_eq!(SanitizerSpec::Tree.to_string(), "tree");
+/// # Ok::<(), privpac_toolkit::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+#[non_exhaustive]
+pub enum SanitizerSpec {
+    /// Point functions: thresholded noisy histogram ((ε, δ), needs δ > 0).
+    Point,
+    /// Blum–Ligett–Roth: exponential mechanism over all small databases (tiny domains).
+    Blr,
+    /// Private multiplicative weights with sparse-vector query selection.
+    Pmw,
+    /// MWEM: exponential-mechanism selection, noisy measurement, multiplicative weights.
+    Mwem,
+    /// Binary-tree (hierarchical) mechanism for thresholds.
+    Tree,
+}
+
+impl SanitizerSpec {
+    /// Every sanitizer, in the order of the documentation.
+    pub const ALL: [SanitizerSpec; 5] = [
+        SanitizerSpec::Point,
+        SanitizerSpec::Blr,
+        SanitizerSpec::Pmw,
+        SanitizerSpec::Mwem,
+        SanitizerSpec::Tree,
+    ];
+
+    /// The spec's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SanitizerSpec::Point => "point",
+            SanitizerSpec::Blr => "blr",
+            SanitizerSpec::Pmw => "pmw",
+            SanitizerSpec::Mwem => "mwem",
+            SanitizerSpec::Tree => "tree",
+        }
+    }
+}
+
+impl FromStr for SanitizerSpec {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self> {
+        let trimmed = text.trim();
+        SanitizerSpec::ALL
+            .into_iter()
+            .find(|s| s.name().eq_ignore_ascii_case(trimmed))
+            .ok_or_else(|| Error::UnknownSanitizer {
+                name: trimmed.to_string(),
+            })
+    }
+}
+
+impl TryFrom<String> for SanitizerSpec {
+    type Error = Error;
+
+    fn try_from(text: String) -> Result<Self> {
+        text.parse()
+    }
+}
+
+impl From<SanitizerSpec> for String {
+    fn from(spec: SanitizerSpec) -> String {
+        spec.name().to_string()
+    }
+}
+
+impl fmt::Display for SanitizerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A learner: `erm`, `generic`, `stable`, `private-prediction`, `voting`, `relabeling`, or
+/// `sanitizer[:NAME]` (default MWEM). Any other name is [`Error::UnknownLearner`].
+///
+/// # Example
+/// ```
+/// use privpac_toolkit::{LearnerSpec, SanitizerSpec};
+/// assert_eq!("sanitizer".parse::<LearnerSpec>()?, LearnerSpec::Sanitizer(SanitizerSpec::Mwem));
+/// assert_eq!(LearnerSpec::PrivatePrediction.to_string(), "private-prediction");
+/// assert!(matches!("magic".parse::<LearnerSpec>(), Err(privpac_toolkit::Error::UnknownLearner { .. })));
+/// # Ok::<(), privpac_toolkit::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+#[non_exhaustive]
+pub enum LearnerSpec {
+    /// Empirical risk minimization (not private).
+    Erm,
+    /// The generic ε-DP learner (exponential mechanism over the class).
+    Generic,
+    /// The uniformly stable learner (random subset, cover, exponential mechanism).
+    Stable,
+    /// Private prediction: the stable learner with randomized labels.
+    PrivatePrediction,
+    /// Private prediction by subsample-and-aggregate (ε is the vote's, per prediction).
+    Voting,
+    /// Agnostic private prediction by relabeling (ε is the per-prediction target).
+    Relabeling,
+    /// Dagan–Feldman's Theorem 2 construction (relabel the whole sample, vote, flip; ε is
+    /// the per-prediction target; needs the class size).
+    DaganFeldman,
+    /// A sanitizer followed by private selection (ε split evenly between the two).
+    Sanitizer(SanitizerSpec),
+}
+
+impl LearnerSpec {
+    /// The learners without a sanitizer, in the order of the documentation.
+    pub const BASIC: [LearnerSpec; 7] = [
+        LearnerSpec::Erm,
+        LearnerSpec::Generic,
+        LearnerSpec::Stable,
+        LearnerSpec::PrivatePrediction,
+        LearnerSpec::Voting,
+        LearnerSpec::Relabeling,
+        LearnerSpec::DaganFeldman,
+    ];
+
+    /// Whether building the learner needs ε (every learner but ERM).
+    pub fn needs_epsilon(self) -> bool {
+        self != LearnerSpec::Erm
+    }
+
+    /// Whether the learner's parameters depend on the sample size (a subsample of ⌈√n⌉ by
+    /// default, or one sized to meet ε at n): such learners are rebuilt for each size.
+    pub fn is_sized(self) -> bool {
+        matches!(
+            self,
+            LearnerSpec::Stable
+                | LearnerSpec::PrivatePrediction
+                | LearnerSpec::Relabeling
+                | LearnerSpec::DaganFeldman
+        )
+    }
+
+    fn basic_name(self) -> Option<&'static str> {
+        Some(match self {
+            LearnerSpec::Erm => "erm",
+            LearnerSpec::Generic => "generic",
+            LearnerSpec::Stable => "stable",
+            LearnerSpec::PrivatePrediction => "private-prediction",
+            LearnerSpec::Voting => "voting",
+            LearnerSpec::Relabeling => "relabeling",
+            LearnerSpec::DaganFeldman => "dagan-feldman",
+            LearnerSpec::Sanitizer(_) => return None,
+        })
+    }
+}
+
+impl FromStr for LearnerSpec {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self> {
+        let trimmed = text.trim();
+        let lower = trimmed.to_ascii_lowercase();
+        if let Some(rest) = lower.strip_prefix("sanitizer") {
+            if rest.is_empty() {
+                return Ok(LearnerSpec::Sanitizer(SanitizerSpec::Mwem));
+            }
+            if let Some(name) = rest.strip_prefix(':') {
+                return Ok(LearnerSpec::Sanitizer(name.parse()?));
+            }
+        }
+        LearnerSpec::BASIC
+            .into_iter()
+            .find(|spec| spec.basic_name() == Some(lower.as_str()))
+            .ok_or_else(|| Error::UnknownLearner {
+                name: trimmed.to_string(),
+            })
+    }
+}
+
+impl TryFrom<String> for LearnerSpec {
+    type Error = Error;
+
+    fn try_from(text: String) -> Result<Self> {
+        text.parse()
+    }
+}
+
+impl From<LearnerSpec> for String {
+    fn from(spec: LearnerSpec) -> String {
+        spec.to_string()
+    }
+}
+
+impl fmt::Display for LearnerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.basic_name(), self) {
+            (Some(name), _) => f.write_str(name),
+            (None, LearnerSpec::Sanitizer(sanitizer)) => write!(f, "sanitizer:{sanitizer}"),
+            (None, _) => Ok(()),
+        }
+    }
+}
+
+/// The tuning knobs of the sanitizers. Missing fields take their defaults in serde.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SanitizerParams {
+    /// Target accuracy α of the point and PMW sanitizers (default 0.1).
+    pub alpha: f64,
+    /// Rounds T of MWEM (default 20; at most [`MAX_SANITIZER_ROUNDS`]).
+    pub rounds: usize,
+    /// Database size m of Blum–Ligett–Roth (default 4).
+    pub database_size: usize,
+}
+
+impl Default for SanitizerParams {
+    fn default() -> Self {
+        SanitizerParams {
+            alpha: 0.1,
+            rounds: 20,
+            database_size: 4,
+        }
+    }
+}
+
+/// The parameters learners are built from. Missing fields take their defaults in serde.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LearnerParams {
+    /// Privacy parameter ε (required by every learner but ERM; for the stable learners the
+    /// exponential mechanism's ε, for voting the vote's, for relabeling the per-prediction
+    /// target).
+    pub epsilon: Option<f64>,
+    /// Privacy parameter δ (the learners are pure, so only 0; the sanitizer learners pass
+    /// it to their sanitizer).
+    pub delta: f64,
+    /// The stable learners' random subset size t (default ⌈√n⌉; at most
+    /// [`MAX_SAMPLE_SIZE`]).
+    pub subset_size: Option<usize>,
+    /// Private prediction's label flip probability η (default 0.1).
+    pub flip_probability: f64,
+    /// Voting's and relabeling's number of voters k (default 7; at most [`MAX_VOTERS`]).
+    pub voters: usize,
+    /// Relabeling's vote ε₂ (default 1); the Dagan–Feldman learner's vote margin is
+    /// `vote_epsilon · voters`.
+    pub vote_epsilon: f64,
+    /// The number of concepts of the class (required by the Dagan–Feldman learner, whose
+    /// guarantee is computed for at most that many concepts).
+    pub class_size: Option<u128>,
+    /// The sanitizer's knobs (sanitizer learners).
+    pub sanitizer: SanitizerParams,
+}
+
+impl Default for LearnerParams {
+    fn default() -> Self {
+        LearnerParams {
+            epsilon: None,
+            delta: 0.0,
+            subset_size: None,
+            flip_probability: 0.1,
+            voters: 7,
+            vote_epsilon: 1.0,
+            class_size: None,
+            sanitizer: SanitizerParams::default(),
+        }
+    }
+}
+
+/// Builds the learner `spec` with `params` for a sample of `examples` examples (the sized
+/// learners use it: the stable learners' default subset ⌈√n⌉, relabeling's subsample
+/// sized to meet ε at n).
+///
+/// # Errors
+/// [`Error::MissingParameter`] without ε for a private learner; [`Error::PureOnly`] for
+/// δ > 0 with a pure learner; [`Error::TooLarge`] for counts above the [`privpac_engine::limits`];
+/// the learners' and sanitizers' own errors for out-of-range parameters.
+///
+/// # Example
+/// ```
+/// use privpac_toolkit::{LearnerParams, LearnerSpec, build_learner};
+/// let params = LearnerParams { epsilon: Some(1.0), ..LearnerParams::default() };
+/// let learner = build_learner(LearnerSpec::Generic, &params, 100)?;
+/// assert!(learner.name().starts_with("generic"));
+/// assert!(build_learner(LearnerSpec::Generic, &LearnerParams::default(), 100).is_err());
+/// # Ok::<(), privpac_toolkit::Error>(())
+/// ```
+pub fn build_learner(
+    spec: LearnerSpec,
+    params: &LearnerParams,
+    examples: usize,
+) -> Result<Box<dyn Learner>> {
+    if spec == LearnerSpec::Erm {
+        return Ok(Box::new(Erm::default()));
+    }
+    let epsilon = params.epsilon.ok_or_else(|| Error::MissingParameter {
+        learner: spec.to_string(),
+        name: "epsilon",
+    })?;
+    if let LearnerSpec::Sanitizer(sanitizer) = spec {
+        // ε is split evenly: ε/2 (with δ) for the sanitizer, ε/2 for the selection. The
+        // learner reports the two halves composed and rounded up (and a sanitizer may
+        // report a few ulps above its budget): shrink both shares until the reported
+        // guarantee is within the requested (ε, δ).
+        let requested = Privacy::new(epsilon, params.delta)?;
+        let (mut half, mut delta) = (epsilon / 2.0, params.delta);
+        for _ in 0..64 {
+            let built = build_sanitizer(sanitizer, Privacy::new(half, delta)?, &params.sanitizer)?;
+            let learner = SanitizerLearner::new(built, Privacy::pure(half)?)?;
+            let fits = learner.guarantee(examples).privacy().is_none_or(|p| {
+                p.epsilon() <= requested.epsilon() && p.delta() <= requested.delta()
+            });
+            if fits {
+                return Ok(Box::new(learner));
+            }
+            half *= 1.0 - 1e-12;
+            delta *= 1.0 - 1e-12;
+        }
+        return Err(Error::BudgetDoesNotFit {
+            learner: spec.to_string(),
+        });
+    }
+    let privacy = Privacy::new(epsilon, params.delta)?;
+    if !privacy.is_pure() {
+        return Err(Error::PureOnly {
+            learner: spec.to_string(),
+            delta: params.delta,
+        });
+    }
+    check_count("voters", params.voters, MAX_VOTERS)?;
+    let subset_size = match params.subset_size {
+        Some(size) => {
+            check_count("subset size", size, MAX_SAMPLE_SIZE)?;
+            size
+        }
+        None => (examples as f64).sqrt().ceil() as usize,
+    };
+    Ok(match spec {
+        LearnerSpec::Generic => Box::new(GenericLearner::new(privacy)?),
+        LearnerSpec::Stable => Box::new(StableLearner::new(epsilon, subset_size)?),
+        LearnerSpec::PrivatePrediction => Box::new(PrivatePrediction::new(
+            StableLearner::new(epsilon, subset_size)?,
+            params.flip_probability,
+        )?),
+        LearnerSpec::Voting => Box::new(VotingPredictor::new(epsilon, params.voters)?),
+        LearnerSpec::Relabeling => Box::new(RelabelingPredictor::with_prediction_epsilon(
+            epsilon,
+            examples,
+            VotingPredictor::new(params.vote_epsilon, params.voters)?,
+        )?),
+        LearnerSpec::DaganFeldman => {
+            let class_size = params.class_size.ok_or_else(|| Error::MissingParameter {
+                learner: spec.to_string(),
+                name: "class size",
+            })?;
+            Box::new(DaganFeldmanPredictor::with_prediction_epsilon(
+                epsilon,
+                examples,
+                class_size,
+                params.vote_epsilon * params.voters as f64,
+                params.flip_probability,
+            )?)
+        }
+        LearnerSpec::Erm | LearnerSpec::Sanitizer(_) => Box::new(Erm::default()),
+    })
+}
+
+/// Builds the sanitizer `spec` with guarantee `privacy` and `params`.
+///
+/// # Errors
+/// [`Error::TooLarge`] for MWEM rounds above [`MAX_SANITIZER_ROUNDS`]; the sanitizers'
+/// own errors (e.g. the point sanitizer needs δ > 0, BLR pure ε).
+///
+/// # Example
+/// ```
+/// use privpac_mechanisms::Privacy;
+/// use privpac_toolkit::{SanitizerParams, SanitizerSpec, build_sanitizer};
+/// let tree = build_sanitizer(SanitizerSpec::Tree, Privacy::pure(1.0)?, &SanitizerParams::default())?;
+/// assert!(tree.name().contains("tree") || !tree.name().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn build_sanitizer(
+    spec: SanitizerSpec,
+    privacy: Privacy,
+    params: &SanitizerParams,
+) -> Result<Box<dyn Sanitizer>> {
+    Ok(match spec {
+        SanitizerSpec::Point => Box::new(PointSanitizer::new(privacy, params.alpha)?),
+        SanitizerSpec::Blr => Box::new(BlumLigettRoth::new(privacy, params.database_size)?),
+        SanitizerSpec::Pmw => Box::new(PrivateMultiplicativeWeights::new(privacy, params.alpha)?),
+        SanitizerSpec::Mwem => {
+            check_count("MWEM rounds", params.rounds, MAX_SANITIZER_ROUNDS)?;
+            Box::new(Mwem::new(privacy, params.rounds)?)
+        }
+        SanitizerSpec::Tree => Box::new(ThresholdSanitizer::new(privacy)?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_round_trip_through_strings_and_serde() {
+        for spec in LearnerSpec::BASIC
+            .into_iter()
+            .chain(SanitizerSpec::ALL.map(LearnerSpec::Sanitizer))
+        {
+            let text = spec.to_string();
+            assert_eq!(text.parse::<LearnerSpec>().unwrap(), spec, "{text}");
+            let json = serde_json::to_string(&spec).unwrap();
+            assert_eq!(json, format!("{text:?}"));
+            assert_eq!(serde_json::from_str::<LearnerSpec>(&json).unwrap(), spec);
+        }
+        assert!(serde_json::from_str::<LearnerSpec>(r#""no-such-learner""#).is_err());
+        assert_eq!(
+            "sanitizer:magic".parse::<LearnerSpec>(),
+            Err(Error::UnknownSanitizer {
+                name: "magic".into()
+            })
+        );
+        let class: ClassSpec = serde_json::from_str(r#"" zero(points:3) ""#).unwrap();
+        assert_eq!(class.as_str(), "zero(points:3)");
+        assert_eq!(class.build().unwrap().len(), 4);
+        assert!(serde_json::from_str::<ClassSpec>(r#""points:0""#).is_err());
+    }
+
+    #[test]
+    fn params_deserialize_with_defaults_and_reject_unknown_fields() {
+        let params: LearnerParams =
+            serde_json::from_str(r#"{"epsilon": 0.5, "sanitizer": {"rounds": 5}}"#).unwrap();
+        assert_eq!(params.epsilon, Some(0.5));
+        assert_eq!(params.voters, 7);
+        assert_eq!(params.sanitizer.rounds, 5);
+        assert_eq!(params.sanitizer.alpha, 0.1);
+        assert!(serde_json::from_str::<LearnerParams>(r#"{"epsilonn": 1}"#).is_err());
+    }
+
+    #[test]
+    fn building_checks_epsilon_delta_and_counts() {
+        let with = |epsilon| LearnerParams {
+            epsilon,
+            class_size: Some(64),
+            ..LearnerParams::default()
+        };
+        assert!(build_learner(LearnerSpec::Erm, &with(None), 10).is_ok());
+        let no_class_size = LearnerParams {
+            class_size: None,
+            ..with(Some(1.0))
+        };
+        assert!(matches!(
+            build_learner(LearnerSpec::DaganFeldman, &no_class_size, 10_000),
+            Err(Error::MissingParameter {
+                name: "class size",
+                ..
+            })
+        ));
+        for spec in LearnerSpec::BASIC.into_iter().skip(1) {
+            assert!(
+                matches!(
+                    build_learner(spec, &with(None), 100),
+                    Err(Error::MissingParameter { .. })
+                ),
+                "{spec}"
+            );
+            assert!(
+                build_learner(spec, &with(Some(1.0)), 10_000).is_ok(),
+                "{spec}"
+            );
+        }
+        let impure = LearnerParams {
+            delta: 1e-6,
+            ..with(Some(1.0))
+        };
+        assert!(matches!(
+            build_learner(LearnerSpec::Generic, &impure, 10),
+            Err(Error::PureOnly { .. })
+        ));
+        let many_voters = LearnerParams {
+            voters: usize::MAX,
+            ..with(Some(1.0))
+        };
+        assert!(matches!(
+            build_learner(LearnerSpec::Voting, &many_voters, 10),
+            Err(Error::TooLarge { name: "voters", .. })
+        ));
+        let huge_subset = LearnerParams {
+            subset_size: Some(usize::MAX),
+            ..with(Some(1.0))
+        };
+        assert!(matches!(
+            build_learner(LearnerSpec::Stable, &huge_subset, 10),
+            Err(Error::TooLarge { .. })
+        ));
+        let rounds = SanitizerParams {
+            rounds: usize::MAX,
+            ..SanitizerParams::default()
+        };
+        assert!(matches!(
+            build_sanitizer(SanitizerSpec::Mwem, Privacy::pure(1.0).unwrap(), &rounds),
+            Err(Error::TooLarge { .. })
+        ));
+        // The sanitizer learner splits ε evenly: its guarantee is the composition.
+        let learner = build_learner(
+            LearnerSpec::Sanitizer(SanitizerSpec::Tree),
+            &with(Some(2.0)),
+            100,
+        )
+        .unwrap();
+        assert!(learner.name().starts_with("sanitizer:"));
+    }
+}

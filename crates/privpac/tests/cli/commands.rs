@@ -1,0 +1,759 @@
+//! Commands end to end: demo, mech, dim, online, learn, sample-complexity, sanitize, and
+//! their one-line errors.
+
+use super::*;
+/// Failure modes whose causes come from nested library errors, each printed once.
+#[test]
+fn error_lines_state_each_cause_once() {
+    let bad = data_file("bad-results.jsonl", "{\n");
+    let dir = std::env::temp_dir().join(format!("privpac-missing-{}", std::process::id()));
+    let missing = dir.join("none.csv");
+    let cases: [&[&str]; 4] = [
+        &["experiment", "merge", "k-curves", bad.to_str().unwrap()],
+        &[
+            "learn",
+            "--class",
+            "points:8",
+            "--learner",
+            "generic",
+            "--epsilon",
+            "1",
+            "--data",
+            missing.to_str().unwrap(),
+        ],
+        &["dim", "--class", &format!("matrix:{}", missing.display())],
+        &[
+            "multi-learn",
+            "--class",
+            "points:8",
+            "--learner",
+            "direct-sum",
+            "--epsilon",
+            "1",
+            "--data",
+            missing.to_str().unwrap(),
+        ],
+    ];
+    for args in cases {
+        let output = privpac(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert_each_cause_once(&stderr);
+    }
+}
+
+#[test]
+fn demo_runs_and_covers_the_mechanisms() {
+    let output = privpac(&["demo", "--seed", "1"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for needle in [
+        "exponential mechanism",
+        "discrete Laplace",
+        "A_dist",
+        "advanced composition",
+    ] {
+        assert!(text.contains(needle), "missing {needle}: {text}");
+    }
+}
+
+#[test]
+fn demo_json_is_valid_and_seeded_runs_repeat() {
+    let first = privpac(&["demo", "--seed", "5", "--json"]);
+    let second = privpac(&["demo", "--seed", "5", "--json"]);
+    assert!(first.status.success());
+    let parsed: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
+    assert_eq!(parsed["demo"].as_array().unwrap().len(), 12);
+    // Timing is the only nondeterministic part of the text output; JSON has none.
+    assert_eq!(first.stdout, second.stdout);
+}
+
+#[test]
+fn exponential_probabilities_are_exact_and_sum_to_one() {
+    let output = privpac(&[
+        "mech",
+        "exponential",
+        "--scores",
+        "3,1,0",
+        "--epsilon",
+        "1",
+        "--probabilities",
+        "--json",
+    ]);
+    assert!(output.status.success());
+    let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let p: Vec<f64> = parsed["probabilities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let weights = [1.5f64.exp(), 0.5f64.exp(), 1.0];
+    let total: f64 = weights.iter().sum();
+    for (got, w) in p.iter().zip(weights) {
+        assert!((got - w / total).abs() < 1e-9, "{p:?}");
+    }
+}
+
+#[test]
+fn exponential_sampling_is_reproducible_with_a_seed() {
+    let args = [
+        "mech",
+        "exponential",
+        "--scores",
+        "1,1,1,1,1,1",
+        "--epsilon",
+        "1",
+        "--seed",
+        "9",
+    ];
+    let first = privpac(&args);
+    assert!(first.status.success());
+    assert_eq!(first.stdout, privpac(&args).stdout);
+    // Negative scores parse as numbers, not flags.
+    assert!(
+        privpac(&["mech", "exponential", "--scores", "-3,-1", "--epsilon", "2"])
+            .status
+            .success()
+    );
+}
+
+#[test]
+fn laplace_releases_integers_with_discrete_noise() {
+    let output = privpac(&[
+        "mech",
+        "laplace",
+        "--value",
+        "100",
+        "--epsilon",
+        "0.5",
+        "--discrete",
+        "--count",
+        "4",
+        "--json",
+        "--seed",
+        "3",
+    ]);
+    assert!(output.status.success());
+    let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let releases = parsed["releases"].as_array().unwrap();
+    assert_eq!(releases.len(), 4);
+    assert!(releases.iter().all(|r| r.is_i64()));
+    // The total is the basic composition of the four releases, rounded up, never down.
+    let each = Privacy::pure(0.5).unwrap();
+    let total = basic_composition(&[each; 4]).unwrap();
+    assert_eq!(
+        parsed["guarantee"]["epsilon"].as_f64(),
+        Some(total.epsilon())
+    );
+    assert!(total.epsilon() >= 2.0);
+    assert_eq!(parsed["guarantee"]["delta"].as_f64(), Some(0.0));
+    assert_eq!(parsed["guarantee_each"]["epsilon"].as_f64(), Some(0.5));
+    let continuous = privpac(&["mech", "laplace", "--value", "2.5", "--epsilon", "1"]);
+    assert!(continuous.status.success());
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    check_error(
+        &["mech", "exponential", "--scores", "3,1", "--epsilon", "NaN"],
+        "epsilon",
+    );
+    check_error(
+        &["mech", "exponential", "--scores", "3,1", "--epsilon", "-1"],
+        "epsilon",
+    );
+    check_error(
+        &["mech", "exponential", "--scores", "3,1", "--epsilon", "inf"],
+        "epsilon",
+    );
+    check_error(
+        &[
+            "mech",
+            "exponential",
+            "--scores",
+            "3,oops",
+            "--epsilon",
+            "1",
+        ],
+        "score 2",
+    );
+    check_error(
+        &["mech", "exponential", "--scores", "3,NaN", "--epsilon", "1"],
+        "score 2",
+    );
+    check_error(
+        &["mech", "exponential", "--scores", "", "--epsilon", "1"],
+        "score 1",
+    );
+    check_error(
+        &[
+            "mech",
+            "exponential",
+            "--scores",
+            "1",
+            "--epsilon",
+            "1",
+            "--sensitivity",
+            "0",
+        ],
+        "sensitivity",
+    );
+    check_error(
+        &[
+            "mech",
+            "laplace",
+            "--value",
+            "1.5",
+            "--epsilon",
+            "1",
+            "--discrete",
+        ],
+        "integer",
+    );
+    check_error(
+        &[
+            "mech",
+            "laplace",
+            "--value",
+            "1",
+            "--epsilon",
+            "1",
+            "--discrete",
+            "--sensitivity",
+            "0",
+        ],
+        "sensitivity",
+    );
+    check_error(
+        &[
+            "mech",
+            "laplace",
+            "--value",
+            "1",
+            "--epsilon",
+            "1",
+            "--count",
+            "0",
+        ],
+        "count",
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let output = privpac(&["mech", "exponential", "--epsilon", "1"]);
+    assert_eq!(output.status.code(), Some(2));
+    let output = privpac(&["no-such-command"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn dim_reports_closed_form_dimensions_with_witnesses() {
+    // (spec, VC, Ldim): points VC 1 / Ldim 1; N thresholds ⌊log2 N⌋; with zero ⌊log2(N+1)⌋;
+    // parities d / d; all functions N / N; halfspaces VC 3.
+    for (spec, vc, ldim) in [
+        ("points:10", 1, 1),
+        ("thresholds:64", 1, 6),
+        ("zero(thresholds:63)", 1, 6),
+        ("zero(thresholds:64)", 1, 6),
+        ("thresholds:100", 1, 6),
+        ("parities:5", 5, 5),
+        ("all:4", 4, 4),
+    ] {
+        let output = privpac(&["dim", "--class", spec, "--json"]);
+        assert!(
+            output.status.success(),
+            "{spec}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(parsed["vc_dimension"], vc, "{spec}");
+        assert_eq!(parsed["littlestone_dimension"], ldim, "{spec}");
+        assert_eq!(
+            parsed["shattered_set"].as_array().unwrap().len(),
+            vc as usize,
+            "{spec}"
+        );
+        assert!(
+            parsed["littlestone_tree"].is_object() || ldim == 0,
+            "{spec}"
+        );
+    }
+    let halfspaces = privpac(&["dim", "--class", "halfspaces:3", "--json"]);
+    let parsed: serde_json::Value = serde_json::from_slice(&halfspaces.stdout).unwrap();
+    assert_eq!(parsed["vc_dimension"], 3);
+}
+
+#[test]
+fn online_soa_meets_the_bound_against_the_tree_adversary() {
+    let output = privpac(&[
+        "online",
+        "--class",
+        "thresholds:100",
+        "--learner",
+        "soa",
+        "--adversary",
+        "tree",
+        "--rounds",
+        "40",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(output.status.success());
+    let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(parsed["mistakes"], 6);
+    assert_eq!(parsed["mistake_bound"], 6);
+    let random = privpac(&[
+        "online",
+        "--class",
+        "parities:6",
+        "--learner",
+        "halving",
+        "--adversary",
+        "random",
+        "--rounds",
+        "50",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let parsed: serde_json::Value = serde_json::from_slice(&random.stdout).unwrap();
+    assert!(parsed["mistakes"].as_u64().unwrap() <= 6);
+}
+
+#[test]
+fn malformed_classes_exit_2_naming_the_fault() {
+    let dir = std::env::temp_dir().join(format!("privpac-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        format!("matrix:{}", path.display())
+    };
+    let ragged = write("ragged.txt", "0110\n011\n");
+    check_error(&["dim", "--class", &ragged], "line 2");
+    let cell = write("cell.txt", "0,1\n0,2\n");
+    check_error(&["dim", "--class", &cell], "line 2, cell 2");
+    let empty = write("empty.txt", "\n# nothing\n");
+    check_error(&["dim", "--class", &empty], "empty");
+    check_error(&["dim", "--class", "triangles:3"], "unknown kind");
+    check_error(
+        &["dim", "--class", "thresholds:abc"],
+        "not a non-negative integer",
+    );
+    check_error(&["dim", "--class", "parities:40"], "limit");
+    check_error(&["dim", "--class", "matrix:/no/such/file"], "cannot read");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+pub(crate) fn data_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("privpac-learn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("the temporary directory is writable");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("the temporary directory is writable");
+    path
+}
+
+#[test]
+fn learn_runs_every_learner_and_reports_the_guarantee() {
+    let mut csv = String::from("x,y\n");
+    for i in 0..400u64 {
+        let x = (i * 37) % 256;
+        csv.push_str(&format!("{x},{}\n", u8::from(x <= 100)));
+    }
+    let path = data_file("thresholds.csv", &csv);
+    let data = path.to_str().unwrap();
+    for (learner, guarantee) in [
+        ("erm", "none"),
+        ("generic", "differential_privacy"),
+        ("stable", "uniform_stability"),
+        ("private-prediction", "per_prediction"),
+        ("voting", "per_prediction"),
+    ] {
+        let output = privpac(&[
+            "learn",
+            "--class",
+            "thresholds:256",
+            "--learner",
+            learner,
+            "--epsilon",
+            "1",
+            "--data",
+            data,
+            "--seed",
+            "5",
+            "--json",
+        ]);
+        assert!(
+            output.status.success(),
+            "{learner}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(
+            parsed["guarantee"]["kind"], guarantee,
+            "{learner}: {parsed}"
+        );
+        if guarantee != "none" && guarantee != "uniform_stability" {
+            // --epsilon is the whole-model ε of generic and the vote's ε of voting;
+            // private-prediction derives its per-prediction ε from the stable learner's.
+            let epsilon = parsed["guarantee"]["epsilon"].as_f64().unwrap();
+            let cap = if learner == "private-prediction" {
+                10.0
+            } else {
+                1.0 + 1e-9
+            };
+            assert!(epsilon > 0.0 && epsilon <= cap, "{learner}: {parsed}");
+        }
+        assert!(
+            parsed["empirical_error"].as_f64().unwrap() < 0.2,
+            "{learner}: {parsed}"
+        );
+    }
+}
+
+#[test]
+fn learn_relabeling_sizes_its_subsample_to_the_requested_epsilon() {
+    let mut csv = String::from("x,y\n");
+    for i in 0..4000u64 {
+        let x = (i * 37) % 256;
+        csv.push_str(&format!("{x},{}\n", u8::from(x <= 100)));
+    }
+    let path = data_file("relabeling.csv", &csv);
+    let data = path.to_str().unwrap();
+    let run = |epsilon: &str| {
+        let output = privpac(&[
+            "learn",
+            "--class",
+            "thresholds:256",
+            "--learner",
+            "relabeling",
+            "--epsilon",
+            epsilon,
+            "--data",
+            data,
+            "--seed",
+            "2",
+            "--json",
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    let parsed = run("1");
+    let guarantee = &parsed["guarantee"];
+    // The per-prediction ε must not exceed the request.
+    assert_eq!(guarantee["kind"], "per_prediction", "{parsed}");
+    let claimed = guarantee["epsilon"].as_f64().unwrap();
+    assert!(claimed <= 1.0 && claimed > 0.9, "{guarantee}");
+    assert_eq!(parsed["hypothesis"]["kind"], "noisy_vote", "{parsed}");
+    assert!(
+        parsed["empirical_error"].as_f64().unwrap() < 0.1,
+        "{parsed}"
+    );
+    // Too little data for a tiny ε: a one-line error naming the size needed.
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "thresholds:256",
+            "--learner",
+            "relabeling",
+            "--epsilon",
+            "0.001",
+            "--data",
+            data,
+        ],
+        "needs at least",
+    );
+}
+
+#[test]
+fn learn_rejects_bad_data_naming_the_line() {
+    let cases = [
+        ("columns.csv", "point,label\n1,0\n", "line 1"),
+        ("label.csv", "x,y\n1,0\n2,7\n", "line 3"),
+        ("outside.csv", "x,y\n1,0\n999,1\n", "line 3"),
+        ("empty.csv", "", "empty"),
+    ];
+    for (name, text, needle) in cases {
+        let path = data_file(name, text);
+        check_error(
+            &[
+                "learn",
+                "--class",
+                "thresholds:16",
+                "--learner",
+                "erm",
+                "--data",
+                path.to_str().unwrap(),
+            ],
+            needle,
+        );
+    }
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "thresholds:16",
+            "--learner",
+            "generic",
+            "--data",
+            "/no/such.csv",
+        ],
+        "cannot read",
+    );
+    let path = data_file("ok.csv", "1,1\n");
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "thresholds:16",
+            "--learner",
+            "generic",
+            "--data",
+            path.to_str().unwrap(),
+        ],
+        "--epsilon is required",
+    );
+}
+
+#[test]
+fn sample_complexity_prints_empirical_n_below_the_bound() {
+    let output = privpac(&[
+        "sample-complexity",
+        "--class",
+        "thresholds:256",
+        "--learner",
+        "generic",
+        "--epsilon",
+        "1",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+        "--trials",
+        "50",
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let n = parsed["empirical_sample_size"].as_f64().unwrap();
+    assert_eq!(parsed["bound"]["kind"], "explicit", "{parsed}");
+    assert_eq!(parsed["scenario"], "realizable", "{parsed}");
+    let bound = parsed["bound"]["sample_size"].as_f64().unwrap();
+    assert!(n > 0.0 && n < bound, "{parsed}");
+    check_error(
+        &[
+            "sample-complexity",
+            "--class",
+            "thresholds:8",
+            "--learner",
+            "generic",
+            "--epsilon",
+            "1",
+            "--alpha",
+            "0.1",
+            "--beta",
+            "1.5",
+        ],
+        "beta",
+    );
+}
+
+#[test]
+fn sample_complexity_rebuilds_sized_learners_and_reports_their_guarantee() {
+    for (learner, name) in [("voting", "voting"), ("relabeling", "relabeling(t=")] {
+        let output = privpac(&[
+            "sample-complexity",
+            "--class",
+            "thresholds:64",
+            "--learner",
+            learner,
+            "--epsilon",
+            "1",
+            "--alpha",
+            "0.2",
+            "--beta",
+            "0.2",
+            "--trials",
+            "30",
+            "--seed",
+            "4",
+            "--json",
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(parsed["bound"]["kind"], "no_explicit_constants", "{parsed}");
+        assert_eq!(parsed["guarantee"]["kind"], "per_prediction", "{parsed}");
+        let epsilon = parsed["guarantee"]["epsilon"].as_f64().unwrap();
+        assert!(epsilon > 0.0 && epsilon <= 1.0 + 1e-9, "{parsed}");
+        assert!(
+            parsed["learner"].as_str().unwrap().starts_with(name),
+            "{parsed}"
+        );
+        // Sizes the learner refused (fewer examples than voters) were recorded as failures.
+        let evaluations = parsed["evaluations"].as_array().unwrap();
+        assert!(
+            evaluations
+                .iter()
+                .any(|e| e["successes"] == 0 && e["mean_error"] == 1.0),
+            "{parsed}"
+        );
+        assert!(
+            parsed["empirical_sample_size"].as_u64().unwrap() >= 7,
+            "{parsed}"
+        );
+    }
+}
+
+#[test]
+fn sanitize_reports_the_guarantee_and_the_measured_error() {
+    let mut csv = String::from("x\n");
+    for i in 0..3000u64 {
+        csv.push_str(&format!("{}\n", (i * i) % 200));
+    }
+    let path = data_file("points.csv", &csv);
+    let data = path.to_str().unwrap();
+    for (sanitizer, extra) in [
+        ("tree", vec![]),
+        ("mwem", vec![]),
+        ("pmw", vec![]),
+        ("point", vec!["--delta", "1e-6"]),
+    ] {
+        let class = if sanitizer == "point" {
+            "points:256"
+        } else {
+            "thresholds:256"
+        };
+        let mut args = vec![
+            "sanitize",
+            "--class",
+            class,
+            "--sanitizer",
+            sanitizer,
+            "--epsilon",
+            "1",
+            "--data",
+            data,
+            "--seed",
+            "4",
+            "--json",
+        ];
+        args.extend(extra);
+        let output = privpac(&args);
+        assert!(
+            output.status.success(),
+            "{sanitizer}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let error = parsed["max_query_error"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&error), "{sanitizer}: {parsed}");
+        assert!(
+            parsed["guarantee_text"]
+                .as_str()
+                .unwrap()
+                .starts_with("(1, "),
+            "{sanitizer}"
+        );
+    }
+    check_error(
+        &[
+            "sanitize",
+            "--class",
+            "points:256",
+            "--sanitizer",
+            "point",
+            "--epsilon",
+            "1",
+            "--data",
+            data,
+        ],
+        "delta",
+    );
+    check_error(
+        &[
+            "sanitize",
+            "--class",
+            "thresholds:8",
+            "--sanitizer",
+            "tree",
+            "--epsilon",
+            "1",
+            "--data",
+            data,
+        ],
+        "outside the domain",
+    );
+}
+
+#[test]
+fn learn_with_a_sanitizer_based_learner() {
+    let mut csv = String::from("x,y\n");
+    for i in 0..2000u64 {
+        let x = (i * 13) % 128;
+        csv.push_str(&format!("{x},{}\n", u8::from(x <= 40)));
+    }
+    let path = data_file("sanitizer-learn.csv", &csv);
+    let output = privpac(&[
+        "learn",
+        "--class",
+        "thresholds:128",
+        "--learner",
+        "sanitizer:tree",
+        "--epsilon",
+        "2",
+        "--data",
+        path.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(
+        parsed["empirical_error"].as_f64().unwrap() < 0.05,
+        "{parsed}"
+    );
+    assert!(
+        parsed["learner"]
+            .as_str()
+            .unwrap()
+            .starts_with("sanitizer:")
+    );
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "thresholds:128",
+            "--learner",
+            "sanitizer:magic",
+            "--epsilon",
+            "1",
+            "--data",
+            path.to_str().unwrap(),
+        ],
+        "unknown sanitizer",
+    );
+}

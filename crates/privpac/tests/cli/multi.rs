@@ -1,0 +1,602 @@
+//! Multi-learners: `multi-learn` and `sample-complexity --k`.
+
+use super::*;
+
+/// Points over [64], 3 label columns: targets 5, 9, 20.
+fn multi_data(name: &str, n: u64) -> std::path::PathBuf {
+    let mut csv = String::from("x,y1,y2,y3\n");
+    for i in 0..n {
+        let x = (i * 37) % 64;
+        csv.push_str(&format!(
+            "{x},{},{},{}\n",
+            u8::from(x == 5),
+            u8::from(x == 9),
+            u8::from(x == 20)
+        ));
+    }
+    data_file(name, &csv)
+}
+
+#[test]
+fn multi_learn_json_schema() {
+    let path = multi_data("schema-multi.csv", 1000);
+    let data = path.to_str().unwrap();
+    let fields = [
+        ("class", Ty::Str),
+        ("learner", Ty::Str),
+        ("learner_spec", Ty::Str),
+        ("examples", Ty::Int),
+        ("k", Ty::Int),
+        ("columns", Ty::Arr),
+        ("max_empirical_error", Ty::Num),
+        ("guarantee", Ty::Guarantee),
+        ("epsilon", Ty::NumOrNull),
+        ("delta", Ty::NumOrNull),
+        ("guarantee_text", Ty::Str),
+    ];
+    let column_fields = [
+        ("column", Ty::Int),
+        ("hypothesis", Ty::Obj),
+        ("hypothesis_text", Ty::Str),
+        ("empirical_error", Ty::Num),
+    ];
+    for (learner, delta) in [
+        ("direct-sum:generic", "0"),
+        ("generic:point", "1e-6"),
+        ("point", "1e-6"),
+    ] {
+        let parsed = json_of(&[
+            "multi-learn",
+            "--class",
+            "points:64",
+            "--learner",
+            learner,
+            "--epsilon",
+            "2",
+            "--delta",
+            delta,
+            "--data",
+            data,
+            "--seed",
+            "1",
+            "--json",
+        ]);
+        check_schema(&parsed, &fields, learner);
+        assert_eq!(parsed["learner_spec"], learner);
+        assert_eq!(parsed["k"], 3);
+        let columns = parsed["columns"].as_array().unwrap();
+        assert_eq!(columns.len(), 3);
+        for (j, column) in columns.iter().enumerate() {
+            check_schema(column, &column_fields, "column");
+            assert_eq!(column["column"], j + 1);
+        }
+        // ε and δ are numbers, equal to the guarantee's, and within the requested total.
+        let epsilon = parsed["epsilon"].as_f64().unwrap();
+        let delta_out = parsed["delta"].as_f64().unwrap();
+        assert_eq!(parsed["guarantee"]["epsilon"].as_f64(), Some(epsilon));
+        assert_eq!(parsed["guarantee"]["delta"].as_f64(), Some(delta_out));
+        assert!(epsilon <= 2.0, "{parsed}");
+        assert!(delta_out <= delta.parse::<f64>().unwrap(), "{parsed}");
+    }
+    // The pure direct sum finds the three targets from 1000 examples at total ε = 2... the
+    // point learner too; check the direct sum's columns name the targets.
+    let parsed = json_of(&[
+        "multi-learn",
+        "--class",
+        "points:64",
+        "--learner",
+        "direct-sum",
+        "--epsilon",
+        "6",
+        "--data",
+        data,
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    let ids: Vec<u64> = parsed["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["hypothesis"]["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, vec![5, 9, 20], "{parsed}");
+}
+
+#[test]
+fn multi_learn_rejects_bad_input_with_typed_errors() {
+    let path = multi_data("multi-errors.csv", 200);
+    let data = path.to_str().unwrap();
+    let run = |learner: &str, epsilon: &str, delta: &str, data: &str, needle: &str| {
+        check_error(
+            &[
+                "multi-learn",
+                "--class",
+                "points:64",
+                "--learner",
+                learner,
+                "--epsilon",
+                epsilon,
+                "--delta",
+                delta,
+                "--data",
+                data,
+            ],
+            needle,
+        );
+    };
+    run("magic", "1", "0", data, "unknown multi-learner \"magic\"");
+    run("direct-sum:magic", "1", "0", data, "unknown learner");
+    run("parity", "1", "1e-6", data, "needs the hypercube domain");
+    run(
+        "point",
+        "1",
+        "0",
+        data,
+        "needs approximate differential privacy",
+    );
+    run("direct-sum", "2e-9", "0", data, "too small to split");
+    let ragged = data_file("multi-ragged.csv", "x,y1,y2\n1,0,1\n2,1\n");
+    run("point", "1", "1e-6", ragged.to_str().unwrap(), "line 3");
+    let bad_label = data_file("multi-label.csv", "1,0,1\n2,1,7\n");
+    run("point", "1", "1e-6", bad_label.to_str().unwrap(), "line 2");
+    let outside = data_file("multi-outside.csv", "1,0,1\n64,1,0\n");
+    run("point", "1", "1e-6", outside.to_str().unwrap(), "line 2");
+    // Hypercube points as bit strings.
+    let cube = data_file("multi-cube.csv", "x,y1,y2\n1100,0,1\n0011,1,0\n");
+    let parsed = json_of(&[
+        "multi-learn",
+        "--class",
+        "parities:4",
+        "--learner",
+        "direct-sum",
+        "--epsilon",
+        "1",
+        "--data",
+        cube.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(parsed["examples"], 2);
+    assert_eq!(parsed["k"], 2);
+}
+
+#[test]
+fn sample_complexity_with_k_fits_a_slope_and_checks_counts() {
+    let parsed = json_of(&[
+        "sample-complexity",
+        "--class",
+        "parities:6",
+        "--learner",
+        "parity",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-6",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+        "--k",
+        "1,4,16",
+        "--trials",
+        "20",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    check_schema(
+        &parsed,
+        &[
+            ("class", Ty::Str),
+            ("learner_spec", Ty::Str),
+            ("distribution", Ty::Str),
+            ("label_noise", Ty::Num),
+            ("scenario", Ty::Str),
+            ("epsilon", Ty::Num),
+            ("delta", Ty::Num),
+            ("alpha", Ty::Num),
+            ("beta", Ty::Num),
+            ("trials", Ty::Int),
+            ("seed", Ty::Int),
+            ("curve", Ty::Obj),
+        ],
+        "sample-complexity --k",
+    );
+    let curve = &parsed["curve"];
+    check_schema(
+        curve,
+        &[
+            ("learner", Ty::Str),
+            ("points", Ty::Arr),
+            ("trivial", Ty::Arr),
+            ("fit", Ty::Obj),
+        ],
+        "curve",
+    );
+    let points = curve["points"].as_array().unwrap();
+    assert_eq!(points.len(), 3);
+    for point in points {
+        check_schema(
+            point,
+            &[
+                ("k", Ty::Int),
+                ("sample_size", Ty::Int),
+                ("guarantee", Ty::Guarantee),
+                ("outcome", Ty::Obj),
+            ],
+            "point",
+        );
+    }
+    let slope = curve["fit"]["slope"].as_f64().unwrap();
+    assert!(slope.abs() < 0.15, "{parsed}"); // the parity learner's n does not grow with k
+    let base = [
+        "sample-complexity",
+        "--class",
+        "parities:4",
+        "--learner",
+        "parity",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-6",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+    ];
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        base.iter().chain(extra).copied().collect()
+    }
+    check_error(
+        &with(&base, &["--k", "1000000000000"]),
+        "--k is 1000000000000, above the limit",
+    );
+    check_error(&with(&base, &["--k", "0"]), "at least 1");
+    check_error(
+        &with(&base, &["--k", "2", "--target", "3"]),
+        "--target does not apply",
+    );
+    let mut pure = with(&base, &["--k", "2"]);
+    pure[8] = "0";
+    check_error(&pure, "needs approximate differential privacy");
+    // --delta without --k is refused for the single-concept learners.
+    check_error(
+        &[
+            "sample-complexity",
+            "--class",
+            "thresholds:8",
+            "--learner",
+            "generic",
+            "--epsilon",
+            "1",
+            "--delta",
+            "1e-6",
+            "--alpha",
+            "0.1",
+            "--beta",
+            "0.1",
+        ],
+        "--delta applies to multi-learners",
+    );
+}
+
+/// Points over [64] with k label columns, target of column j is point j.
+fn k_column_data(name: &str, k: usize, n: u64) -> std::path::PathBuf {
+    let header: Vec<String> = (1..=k).map(|j| format!("y{j}")).collect();
+    let mut csv = format!("x,{}\n", header.join(","));
+    for i in 0..n {
+        let x = (i * 37) % 64;
+        let labels: Vec<&str> = (0..k as u64)
+            .map(|j| if x == j { "1" } else { "0" })
+            .collect();
+        csv.push_str(&format!("{x},{}\n", labels.join(",")));
+    }
+    data_file(name, &csv)
+}
+
+/// The direct sum at (ε, δ) = (1, 10⁻⁶) once refused k = 9, 13, 50 and 100 ("budget too
+/// small to split": fl(δ/k) rounded up); every k builds now and reports within the total.
+/// k = 1 also checks that the one-column header `x,y1` is accepted.
+#[test]
+fn multi_learn_direct_sum_splits_every_k() {
+    for k in [1usize, 9, 13, 50] {
+        let path = k_column_data(&format!("split-k{k}.csv"), k, 200);
+        let parsed = json_of(&[
+            "multi-learn",
+            "--class",
+            "points:64",
+            "--learner",
+            "direct-sum",
+            "--epsilon",
+            "1",
+            "--delta",
+            "1e-6",
+            "--data",
+            path.to_str().unwrap(),
+            "--seed",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(parsed["k"], k, "{parsed}");
+        assert!(parsed["epsilon"].as_f64().unwrap() <= 1.0, "{parsed}");
+        assert!(parsed["delta"].as_f64().unwrap() <= 1e-6, "{parsed}");
+    }
+}
+
+/// Resuming after a kill mid-write: the torn last line of the results file is dropped with
+/// a one-line warning, its unit reruns, and the outputs equal an uninterrupted run's.
+#[test]
+fn experiment_resumes_past_a_torn_last_line() {
+    let root = std::env::temp_dir().join(format!("privpac-torn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let run = |out: &str| {
+        privpac(&[
+            "experiment",
+            "online-mistakes",
+            "--scale",
+            "tiny",
+            "--seed",
+            "4",
+            "--out",
+            root.join(out).to_str().unwrap(),
+            "--json",
+        ])
+    };
+    let clean = run("clean");
+    assert!(
+        clean.status.success(),
+        "{}",
+        String::from_utf8_lossy(&clean.stderr)
+    );
+    let units = root.join("clean").join("units-tiny.jsonl");
+    let text = std::fs::read_to_string(&units).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::create_dir_all(root.join("torn")).unwrap();
+    let torn_file = root.join("torn").join("units-tiny.jsonl");
+    std::fs::write(
+        &torn_file,
+        format!("{}\n{}", lines[0], &lines[1][..lines[1].len() / 2]),
+    )
+    .unwrap();
+    let resumed = run("torn");
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning") && stderr.contains("torn last line (line 2"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("torn").join("results.json")).unwrap(),
+        std::fs::read_to_string(root.join("clean").join("results.json")).unwrap()
+    );
+    // A bad line that is not the last stays an error (exit 2, one line).
+    std::fs::write(&torn_file, format!("{{broken\n{}\n", lines[0])).unwrap();
+    check_error(
+        &[
+            "experiment",
+            "online-mistakes",
+            "--scale",
+            "tiny",
+            "--seed",
+            "4",
+            "--out",
+            root.join("torn").to_str().unwrap(),
+        ],
+        "line 1",
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Reading an endless file stops at the input limit with a one-line error
+/// (`dim --class matrix:/dev/zero` never returned).
+#[test]
+fn endless_input_files_stop_at_the_size_limit() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    check_error(
+        &["dim", "--class", "matrix:/dev/zero"],
+        "larger than the 536870912-byte limit on input files",
+    );
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "points:8",
+            "--learner",
+            "generic",
+            "--epsilon",
+            "1",
+            "--data",
+            "/dev/zero",
+        ],
+        "larger than the 536870912-byte limit",
+    );
+}
+
+/// Hypotheses are shown in the data's terms: the parity learner's output for the target
+/// whose bit string in the data is 0111010000 names that bit string and its coordinates
+/// next to the class's id (46: bit i of the id is coordinate i, the first character).
+#[test]
+fn hypotheses_are_described_in_the_data_orientation() {
+    let targets = ["0111010000", "1000000001"];
+    let mut csv = String::from("x,y1,y2\n");
+    let mut state = 12345u64;
+    for _ in 0..2000 {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let x: Vec<u8> = (0..10).map(|i| (state >> (20 + i) & 1) as u8).collect();
+        let labels: Vec<String> = targets
+            .iter()
+            .map(|t| {
+                let dot: u32 = t
+                    .bytes()
+                    .zip(&x)
+                    .map(|(b, &xi)| u32::from(b == b'1') * u32::from(xi))
+                    .sum();
+                (dot % 2).to_string()
+            })
+            .collect();
+        let bits: String = x.iter().map(|b| b.to_string()).collect();
+        csv.push_str(&format!("{bits},{}\n", labels.join(",")));
+    }
+    let path = data_file("parity-describe.csv", &csv);
+    let parsed = json_of(&[
+        "multi-learn",
+        "--class",
+        "parities:10",
+        "--learner",
+        "parity",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-6",
+        "--data",
+        path.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let texts: Vec<&str> = parsed["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["hypothesis_text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "concept 46: parity of coordinates {1, 2, 3, 5} (bit string 0111010000)",
+            "concept 513: parity of coordinates {0, 9} (bit string 1000000001)",
+        ],
+        "{parsed}"
+    );
+    // A threshold learned by ERM names its cut point.
+    let path = data_file("threshold-describe.csv", "x,y\n1,1\n3,1\n4,0\n7,0\n");
+    let parsed = json_of(&[
+        "learn",
+        "--class",
+        "thresholds:8",
+        "--learner",
+        "erm",
+        "--data",
+        path.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(
+        parsed["hypothesis_text"], "concept 3: 1 on x ≤ 3",
+        "{parsed}"
+    );
+}
+
+/// A scenario the constant hypotheses already solve is reported as trivial, not measured:
+/// under the uniform distribution on 2^24 points the all-zero hypothesis errs 2^-24. The
+/// default point scenario (five heavy points, the targets cycling over them) measures,
+/// over 2^40 points, and names its distribution.
+#[test]
+fn trivial_scenarios_are_reported_and_the_point_default_measures() {
+    let base = [
+        "sample-complexity",
+        "--class",
+        "points:16777216",
+        "--learner",
+        "point",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-6",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+        "--trials",
+        "5",
+        "--seed",
+        "1",
+        "--k",
+        "1,8",
+    ];
+    let mut uniform = base.to_vec();
+    uniform.extend(["--distribution", "uniform", "--json"]);
+    let parsed = json_of(&uniform);
+    let curve = &parsed["curve"];
+    assert_eq!(curve["points"].as_array().unwrap().len(), 0, "{parsed}");
+    let trivial = curve["trivial"].as_array().unwrap();
+    assert_eq!(trivial.len(), 2, "{parsed}");
+    for t in trivial {
+        assert_eq!(t["baseline"]["hypothesis"], "all zeros", "{parsed}");
+        assert!(
+            t["baseline"]["excess_error"].as_f64().unwrap() <= 1e-6,
+            "{parsed}"
+        );
+    }
+    let text = stdout(&privpac(&uniform[..uniform.len() - 1]));
+    assert!(
+        text.contains("warning: at k = 1, 8 the constant hypotheses"),
+        "{text}"
+    );
+    // The default for point functions: heavy points, measured, over 2^40 points.
+    let mut heavy = base.to_vec();
+    heavy[2] = "points:1099511627776";
+    heavy.push("--json");
+    let parsed = json_of(&heavy);
+    assert!(
+        parsed["distribution"]
+            .as_str()
+            .unwrap()
+            .starts_with("heavy points"),
+        "{parsed}"
+    );
+    assert_eq!(
+        parsed["curve"]["points"].as_array().unwrap().len(),
+        2,
+        "{parsed}"
+    );
+    assert_eq!(
+        parsed["curve"]["trivial"].as_array().unwrap().len(),
+        0,
+        "{parsed}"
+    );
+    // Single-concept: the same warning in the report and the text.
+    let single = [
+        "sample-complexity",
+        "--class",
+        "points:4096",
+        "--learner",
+        "generic",
+        "--epsilon",
+        "1",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+        "--trials",
+        "5",
+        "--seed",
+        "1",
+        "--distribution",
+        "uniform",
+    ];
+    let text = stdout(&privpac(&single));
+    assert!(
+        text.contains("trivial scenario: the constant hypothesis (all zeros)"),
+        "{text}"
+    );
+    let mut json = single.to_vec();
+    json.push("--json");
+    let parsed = json_of(&json);
+    assert_eq!(parsed["trivial"]["hypothesis"], "all zeros", "{parsed}");
+    // Without --distribution, point functions get mass on the target: not trivial.
+    let parsed = json_of(
+        &json[..json.len() - 3]
+            .iter()
+            .copied()
+            .chain(["--json"])
+            .collect::<Vec<_>>(),
+    );
+    assert!(parsed["trivial"].is_null(), "{parsed}");
+}
