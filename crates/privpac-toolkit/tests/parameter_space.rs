@@ -225,7 +225,7 @@ fn expensive(spec: MultiLearnerSpec) -> bool {
         spec,
         MultiLearnerSpec::DirectSum(
             LearnerSpec::Generic | LearnerSpec::Stable | LearnerSpec::Sanitizer(_)
-        ) | MultiLearnerSpec::Generic(SanitizerSpec::Blr)
+        )
     )
 }
 

@@ -87,8 +87,8 @@ pub(super) fn cycle_errors(root: &Path, src: &Path) -> Vec<String> {
         .collect()
 }
 
-/// The text without comment lines and without `#[cfg(test)]` modules (from the attribute
-/// to the end of the file, where this codebase keeps them).
+/// The text without comment lines and without `#[cfg(test)]` modules (a `mod name;`
+/// line, or a `mod name { … }` block up to its closing brace).
 fn without_tests(text: &str) -> String {
     let mut kept = String::new();
     let mut lines = text.lines().peekable();
@@ -99,7 +99,17 @@ fn without_tests(text: &str) -> String {
                 .peek()
                 .is_some_and(|next| next.trim_start().starts_with("mod "))
         {
-            break;
+            let mut depth = 0i64;
+            for module_line in lines.by_ref() {
+                depth += module_line.matches('{').count() as i64;
+                depth -= module_line.matches('}').count() as i64;
+                if depth <= 0
+                    && (module_line.contains('}') || module_line.trim_end().ends_with(';'))
+                {
+                    break;
+                }
+            }
+            continue;
         }
         if !trimmed.starts_with("//") {
             kept.push_str(line);
@@ -185,8 +195,9 @@ fn root_reexports(root_text: &str, modules: &BTreeSet<String>) -> BTreeMap<Strin
     map
 }
 
-/// Every elementary cycle found by a depth-first search, each as its path with the first
-/// module repeated at the end; one per strongly connected component is enough to act on.
+/// The cycles a depth-first search closes (one per back edge), each as its path with the
+/// first module repeated at the end: not every cycle, but none is missed entirely (a graph
+/// with a cycle has a back edge).
 fn find_cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     let mut cycles = Vec::new();
     let mut finished: BTreeSet<&str> = BTreeSet::new();
@@ -245,11 +256,12 @@ mod checks {
     fn crate_paths_read_groups_and_skip_comments_and_tests() {
         let text = "use crate::error::{Error, Result};\nuse crate::{scenario::X, multi, \
                     limits::{A, B}};\n// crate::commented\nfn f() { crate::trials::run(); }\n\
-                    #[cfg(test)]\nmod tests { use crate::structured; }\n";
+                    #[cfg(test)]\nmod tests {\n    use crate::structured;\n}\nuse crate::after;\n";
         let names = crate_paths(&without_tests(text));
-        let expected: BTreeSet<String> = ["error", "scenario", "multi", "limits", "trials"]
-            .map(String::from)
-            .into();
+        let expected: BTreeSet<String> =
+            ["error", "scenario", "multi", "limits", "trials", "after"]
+                .map(String::from)
+                .into();
         assert_eq!(names, expected);
     }
 
