@@ -31,7 +31,7 @@ use std::{
     env, fmt, fs,
     path::{Path, PathBuf},
     process::Command,
-    time::{SystemTime, UNIX_EPOCH},
+    time::SystemTime,
 };
 
 use anyhow::{Context, Result, bail};
@@ -313,35 +313,11 @@ fn machine_description(
     parts.join(", ")
 }
 
-/// `YYYY-MM-DD HH:MM` in UTC.
+/// `YYYY-MM-DD HH:MM` in UTC (the calendar arithmetic is `humantime`'s RFC 3339 formatter).
 fn format_utc(time: SystemTime) -> String {
-    let seconds = time
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| since.as_secs());
-    let days = (seconds / 86_400) as i64;
-    let (year, month, day) = civil_from_days(days);
-    let minutes = seconds % 86_400 / 60;
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
-        minutes / 60,
-        minutes % 60
-    )
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`, from his "chrono-Compatible Low-Level Date Algorithms").
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+    let rfc3339 = humantime::format_rfc3339_seconds(time).to_string();
+    // "2023-11-14T22:13:20Z": keep the date and the minutes.
+    format!("{} {}", &rfc3339[..10], &rfc3339[11..16])
 }
 
 /// Function ids that serve as the reference of a group and size, in order of preference.
