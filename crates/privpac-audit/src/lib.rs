@@ -102,3 +102,8 @@ pub use crate::statistical::{
     GofOutcome, KsOutcome, MAX_INTEGER_BINS, MAX_TRIALS, MIN_EXPECTED_COUNT, binomial_p_value,
     binomial_within, chi_square_gof, chi_square_integer_pmf, clopper_pearson, ks_test,
 };
+
+/// The examples of the crate's README, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -62,3 +62,8 @@ pub use hypothesis::Hypothesis;
 pub use matrix::{ClassMatrix, DEFAULT_CELL_LIMIT, Dichotomy, sauer_shelah_bound};
 pub use sample::LabeledSample;
 pub use spec::{parse_spec, parse_spec_with};
+
+/// The examples of the crate's README, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

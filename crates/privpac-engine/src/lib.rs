@@ -61,3 +61,8 @@ pub use sample_complexity::{
 };
 pub use scenario::{Scenario, ScenarioKind, middle_target};
 pub use trials::{TrialConfig, TrialOutcome, run_trials, trial_rng, wilson_interval};
+
+/// The examples of the crate's README, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 
 mod multi_label;
 
-use crate::plot::{Series, line_plot};
+use crate::plot::{Figure, Series};
 use crate::{Error, Result, Scale};
 use privpac_toolkit::{
     ClassSpec, ExampleDistribution, LearnerParams, LearnerSpec, Scenario, ScenarioKind,
@@ -341,7 +341,7 @@ fn series(
 }
 
 /// The SVG plots of an experiment: (file name, SVG text).
-pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(String, String)>> {
+pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<Figure>> {
     let mut plots = Vec::new();
     match name {
         "sample-complexity" => {
@@ -368,18 +368,15 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
                 }
                 let file = format!("sample-complexity-vs-{sweep}.svg");
                 let title = format!("sample complexity against {sweep} (β = {BETA})");
-                plots.push((
-                    file.clone(),
-                    line_plot(
-                        &file,
-                        &title,
-                        if sweep == "epsilon" { "ε" } else { "α" },
-                        "examples n",
-                        &lines,
-                        true,
-                        true,
-                    )?,
-                ));
+                plots.push(Figure {
+                    file: file.clone(),
+                    title: title.to_string(),
+                    x_label: if sweep == "epsilon" { "ε" } else { "α" }.into(),
+                    y_label: "examples n".into(),
+                    series: lines,
+                    log_x: true,
+                    log_y: true,
+                });
             }
         }
         "threshold-domain" => {
@@ -396,18 +393,15 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
                 }
             }
             let file = "sample-complexity-vs-domain.svg".to_string();
-            plots.push((
-                file.clone(),
-                line_plot(
-                    &file,
-                    "thresholds, Zipf(2): sample complexity against log₂|X| (ε = 1, α = 0.05, β = 0.1)",
-                    "log₂ |X|",
-                    "examples n",
-                    &lines,
-                    false,
-                    true,
-                )?,
-            ));
+            plots.push(Figure {
+ file: file.clone(),
+ title: "thresholds, Zipf(2): sample complexity against log₂|X| (ε = 1, α = 0.05, β = 0.1)".into(),
+ x_label: "log₂ |X|".into(),
+ y_label: "examples n".into(),
+ series: lines,
+ log_x: false,
+ log_y: true,
+});
         }
         "online-mistakes" => {
             let mut lines = Vec::new();
@@ -433,18 +427,15 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
                 vec![(0.0, 0.0), (max, max)],
             ));
             let file = "mistakes-vs-ldim.svg".to_string();
-            plots.push((
-                file.clone(),
-                line_plot(
-                    &file,
-                    "online mistakes against the Littlestone dimension",
-                    "Ldim(C)",
-                    "mistakes",
-                    &lines,
-                    false,
-                    false,
-                )?,
-            ));
+            plots.push(Figure {
+                file: file.clone(),
+                title: "online mistakes against the Littlestone dimension".into(),
+                x_label: "Ldim(C)".into(),
+                y_label: "mistakes".into(),
+                series: lines,
+                log_x: false,
+                log_y: false,
+            });
         }
         _ => return multi_label::plots(name, rows),
     }

@@ -37,6 +37,7 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 pub use catalog::{EXPERIMENTS, ExperimentInfo};
+pub use plot::{Axis, Figure, Layout, Series, Style};
 
 /// Errors of the experiment machinery.
 #[derive(Debug, thiserror::Error)]
@@ -509,9 +510,9 @@ pub fn write_outputs(
     });
     write_file(&json_path, &(serde_json::to_string_pretty(&json)? + "\n"))?;
     written.push(json_path);
-    for (file, svg) in catalog::plots(info.name, rows)? {
-        let path = dir.join(file);
-        write_file(&path, &svg)?;
+    for figure in catalog::plots(info.name, rows)? {
+        let path = dir.join(&figure.file);
+        write_file(&path, &figure.to_svg()?)?;
         written.push(path);
     }
     let report_path = dir.join("README.md");
@@ -656,3 +657,8 @@ fn check_record(
 
 #[cfg(test)]
 mod tests;
+
+/// The examples of the crate's README, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

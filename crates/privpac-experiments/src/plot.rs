@@ -12,11 +12,14 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use serde::{Deserialize, Serialize};
+
 use super::{Error, Result};
 
 /// How a series is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Style {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Style {
     /// A measurement: solid line with markers, in the next colour.
     Measured,
     /// A bound or guide for the measurement before it: dashed, the same colour.
@@ -25,17 +28,20 @@ pub(super) enum Style {
     Reference,
 }
 
-/// One line of a plot.
-#[derive(Debug, Clone)]
-pub(super) struct Series {
-    pub(super) label: String,
-    pub(super) points: Vec<(f64, f64)>,
-    pub(super) style: Style,
+/// One line of a figure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    /// The legend entry.
+    pub label: String,
+    /// The points `(x, y)` in data units, in drawing order.
+    pub points: Vec<(f64, f64)>,
+    /// How the line is drawn.
+    pub style: Style,
 }
 
 impl Series {
     /// A measured series.
-    pub(super) fn measured(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+    pub fn measured(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
         Series {
             label: label.into(),
             points,
@@ -44,7 +50,7 @@ impl Series {
     }
 
     /// A bound or guide drawn in the colour of the preceding measured series.
-    pub(super) fn bound(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+    pub fn bound(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
         Series {
             label: label.into(),
             points,
@@ -53,13 +59,58 @@ impl Series {
     }
 
     /// A standalone reference line.
-    pub(super) fn reference(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+    pub fn reference(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
         Series {
             label: label.into(),
             points,
             style: Style::Reference,
         }
     }
+}
+
+/// A figure as data: what [`Figure::to_svg`] draws, and what any other renderer (the
+/// Python package's matplotlib helper) needs to draw the same figure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Figure {
+    /// The file name the experiment writes it to (`….svg`).
+    pub file: String,
+    /// The title.
+    pub title: String,
+    /// The x axis description.
+    pub x_label: String,
+    /// The y axis description.
+    pub y_label: String,
+    /// The lines, in legend order.
+    pub series: Vec<Series>,
+    /// Whether the x axis is logarithmic.
+    pub log_x: bool,
+    /// Whether the y axis is logarithmic.
+    pub log_y: bool,
+}
+
+/// One axis of a figure's [`Layout`], in data units.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Axis {
+    /// The lower end of the drawn range.
+    pub lo: f64,
+    /// The upper end of the drawn range.
+    pub hi: f64,
+    /// Whether the axis is logarithmic.
+    pub log: bool,
+    /// The ticks: `(value, label)`, labels distinct.
+    pub ticks: Vec<(f64, String)>,
+}
+
+/// Where a figure's axes run, where they tick, and each series' colour: the decisions
+/// every renderer shares, made once here.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Layout {
+    /// The x axis.
+    pub x: Axis,
+    /// The y axis.
+    pub y: Axis,
+    /// Each series' colour as `#rrggbb`, in series order.
+    pub colours: Vec<String>,
 }
 
 const COLORS: [RGBColor; 8] = [
@@ -181,147 +232,177 @@ fn format_value(v: f64) -> String {
     format!("{v:.decimals$}")
 }
 
-/// A line plot of `series` as SVG text; see the module docs for the conventions.
-pub(super) fn line_plot(
-    name: &str,
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    series: &[Series],
-    log_x: bool,
-    log_y: bool,
-) -> Result<String> {
-    let tx = |v: f64| if log_x { v.log10() } else { v };
-    let ty = |v: f64| if log_y { v.log10() } else { v };
-    let keep = |&(x, y): &(f64, f64)| {
-        x.is_finite() && y.is_finite() && (!log_x || x > 0.0) && (!log_y || y > 0.0)
-    };
-    let lines: Vec<(&Series, Vec<(f64, f64)>)> = series
-        .iter()
-        .map(|s| {
-            let points = s
-                .points
-                .iter()
-                .filter(|p| keep(p))
-                .map(|&(x, y)| (tx(x), ty(y)))
-                .collect();
-            (s, points)
-        })
-        .collect();
-    let all: Vec<(f64, f64)> = lines.iter().flat_map(|(_, p)| p.iter().copied()).collect();
-    let (mut x0, mut x1, mut y0, mut y1) = all.iter().fold(
-        (
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-        ),
-        |(a, b, c, d), &(x, y)| (a.min(x), b.max(x), c.min(y), d.max(y)),
-    );
-    if !(x0.is_finite() && y0.is_finite()) {
-        (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
-    }
-    let pad = |lo: f64, hi: f64, log: bool| {
-        // A degenerate range gets a window around its value: a decade on a log axis.
-        let span = if hi > lo {
-            hi - lo
-        } else if log {
-            2.0
-        } else {
-            lo.abs().max(1.0)
+impl Figure {
+    /// The axes' ranges (the data's range padded by 5% of its span, a decade around a
+    /// single value on a log axis), their ticks and the series' colours.
+    pub fn layout(&self) -> Layout {
+        let (_, (x0, x1), (y0, y1)) = self.plot_coordinates();
+        let from_plot = |v: f64, log: bool| if log { 10f64.powf(v) } else { v };
+        let axis = |lo: f64, hi: f64, log: bool| Axis {
+            lo: from_plot(lo, log),
+            hi: from_plot(hi, log),
+            log,
+            ticks: ticks(lo, hi, log)
+                .into_iter()
+                .map(|t| (from_plot(t.at, log), t.label))
+                .collect(),
         };
-        (lo - 0.05 * span, hi + 0.05 * span)
-    };
-    let (x0, x1) = pad(x0, x1, log_x);
-    let (y0, y1) = pad(y0, y1, log_y);
-    let legend_width = legend_width(series);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| plot_error(name, e))?;
-        let root = root
-            .titled(title, ("sans-serif", 17))
-            .map_err(|e| plot_error(name, e))?;
-        let (plot_area, legend_area) = root.split_horizontally(WIDTH - legend_width);
-        let mut chart = ChartBuilder::on(&plot_area)
-            .margin(10)
-            .x_label_area_size(44)
-            .y_label_area_size(70)
-            .build_cartesian_2d(x0..x1, y0..y1)
-            .map_err(|e| plot_error(name, e))?;
-        // Axes and their descriptions from plotters; ticks, labels and grid from here.
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_labels(0)
-            .y_labels(0)
-            .x_desc(x_label)
-            .y_desc(y_label)
-            .axis_desc_style(("sans-serif", FONT + 1))
-            .draw()
-            .map_err(|e| plot_error(name, e))?;
-        let x_ticks = ticks(x0, x1, log_x);
-        let y_ticks = ticks(y0, y1, log_y);
-        let label_style = TextStyle::from(("sans-serif", FONT).into_font()).color(&BLACK);
-        // `backend_coord` is absolute; text on the panel is relative to its corner.
-        let (base_x, base_y) = plot_area.get_base_pixel();
-        for tick in &x_ticks {
-            chart
-                .draw_series(LineSeries::new(
-                    [(tick.at, y0), (tick.at, y1)],
-                    ShapeStyle::from(&GRID).stroke_width(1),
-                ))
-                .map_err(|e| plot_error(name, e))?;
-            let (px, py) = chart.backend_coord(&(tick.at, y0));
-            let style = label_style.pos(Pos::new(HPos::Center, VPos::Top));
-            plot_area
-                .draw(&Text::new(
-                    tick.label.clone(),
-                    (px - base_x, py - base_y + 6),
-                    style,
-                ))
-                .map_err(|e| plot_error(name, e))?;
+        Layout {
+            x: axis(x0, x1, self.log_x),
+            y: axis(y0, y1, self.log_y),
+            colours: colours(&self.series)
+                .into_iter()
+                .map(|RGBColor(r, g, b)| format!("#{r:02x}{g:02x}{b:02x}"))
+                .collect(),
         }
-        for tick in &y_ticks {
-            chart
-                .draw_series(LineSeries::new(
-                    [(x0, tick.at), (x1, tick.at)],
-                    ShapeStyle::from(&GRID).stroke_width(1),
-                ))
-                .map_err(|e| plot_error(name, e))?;
-            let (px, py) = chart.backend_coord(&(x0, tick.at));
-            let style = label_style.pos(Pos::new(HPos::Right, VPos::Center));
-            plot_area
-                .draw(&Text::new(
-                    tick.label.clone(),
-                    (px - base_x - 6, py - base_y),
-                    style,
-                ))
-                .map_err(|e| plot_error(name, e))?;
+    }
+
+    /// The drawable points of each series in plot coordinates (log₁₀ on log axes,
+    /// non-finite and, on log axes, non-positive values dropped) and the padded ranges.
+    #[allow(clippy::type_complexity)]
+    fn plot_coordinates(&self) -> (Vec<Vec<(f64, f64)>>, (f64, f64), (f64, f64)) {
+        let (log_x, log_y) = (self.log_x, self.log_y);
+        let tx = |v: f64| if log_x { v.log10() } else { v };
+        let ty = |v: f64| if log_y { v.log10() } else { v };
+        let keep = |&(x, y): &(f64, f64)| {
+            x.is_finite() && y.is_finite() && (!log_x || x > 0.0) && (!log_y || y > 0.0)
+        };
+        let lines: Vec<Vec<(f64, f64)>> = self
+            .series
+            .iter()
+            .map(|s| {
+                s.points
+                    .iter()
+                    .filter(|p| keep(p))
+                    .map(|&(x, y)| (tx(x), ty(y)))
+                    .collect()
+            })
+            .collect();
+        let (mut x0, mut x1, mut y0, mut y1) = lines.iter().flatten().fold(
+            (
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+            ),
+            |(a, b, c, d), &(x, y)| (a.min(x), b.max(x), c.min(y), d.max(y)),
+        );
+        if !(x0.is_finite() && y0.is_finite()) {
+            (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
         }
-        let colours = colours(series);
-        for ((s, points), &color) in lines.iter().zip(&colours) {
-            let style = ShapeStyle::from(&color).stroke_width(2);
-            match s.style {
-                Style::Measured => {
-                    chart
-                        .draw_series(LineSeries::new(points.iter().copied(), style))
-                        .map_err(|e| plot_error(name, e))?;
-                    chart
-                        .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
-                        .map_err(|e| plot_error(name, e))?;
-                }
-                Style::Bound | Style::Reference => {
-                    chart
-                        .draw_series(DashedLineSeries::new(points.iter().copied(), 7, 5, style))
-                        .map_err(|e| plot_error(name, e))?;
+        let pad = |lo: f64, hi: f64, log: bool| {
+            // A degenerate range gets a window around its value: a decade on a log axis.
+            let span = if hi > lo {
+                hi - lo
+            } else if log {
+                2.0
+            } else {
+                lo.abs().max(1.0)
+            };
+            (lo - 0.05 * span, hi + 0.05 * span)
+        };
+        (lines, pad(x0, x1, log_x), pad(y0, y1, log_y))
+    }
+
+    /// The figure as SVG text; see the module docs for the conventions.
+    ///
+    /// # Errors
+    /// [`Error::Plot`] when the backend fails.
+    pub fn to_svg(&self) -> Result<String> {
+        let name = self.file.as_str();
+        let (title, x_label, y_label) = (&self.title, &self.x_label, &self.y_label);
+        let (log_x, log_y, series) = (self.log_x, self.log_y, &self.series);
+        let (points, (x0, x1), (y0, y1)) = self.plot_coordinates();
+        let lines: Vec<(&Series, Vec<(f64, f64)>)> = series.iter().zip(points).collect();
+        let legend_width = legend_width(series);
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| plot_error(name, e))?;
+            let root = root
+                .titled(title, ("sans-serif", 17))
+                .map_err(|e| plot_error(name, e))?;
+            let (plot_area, legend_area) = root.split_horizontally(WIDTH - legend_width);
+            let mut chart = ChartBuilder::on(&plot_area)
+                .margin(10)
+                .x_label_area_size(44)
+                .y_label_area_size(70)
+                .build_cartesian_2d(x0..x1, y0..y1)
+                .map_err(|e| plot_error(name, e))?;
+            // Axes and their descriptions from plotters; ticks, labels and grid from here.
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .x_labels(0)
+                .y_labels(0)
+                .x_desc(x_label)
+                .y_desc(y_label)
+                .axis_desc_style(("sans-serif", FONT + 1))
+                .draw()
+                .map_err(|e| plot_error(name, e))?;
+            let x_ticks = ticks(x0, x1, log_x);
+            let y_ticks = ticks(y0, y1, log_y);
+            let label_style = TextStyle::from(("sans-serif", FONT).into_font()).color(&BLACK);
+            // `backend_coord` is absolute; text on the panel is relative to its corner.
+            let (base_x, base_y) = plot_area.get_base_pixel();
+            for tick in &x_ticks {
+                chart
+                    .draw_series(LineSeries::new(
+                        [(tick.at, y0), (tick.at, y1)],
+                        ShapeStyle::from(&GRID).stroke_width(1),
+                    ))
+                    .map_err(|e| plot_error(name, e))?;
+                let (px, py) = chart.backend_coord(&(tick.at, y0));
+                let style = label_style.pos(Pos::new(HPos::Center, VPos::Top));
+                plot_area
+                    .draw(&Text::new(
+                        tick.label.clone(),
+                        (px - base_x, py - base_y + 6),
+                        style,
+                    ))
+                    .map_err(|e| plot_error(name, e))?;
+            }
+            for tick in &y_ticks {
+                chart
+                    .draw_series(LineSeries::new(
+                        [(x0, tick.at), (x1, tick.at)],
+                        ShapeStyle::from(&GRID).stroke_width(1),
+                    ))
+                    .map_err(|e| plot_error(name, e))?;
+                let (px, py) = chart.backend_coord(&(x0, tick.at));
+                let style = label_style.pos(Pos::new(HPos::Right, VPos::Center));
+                plot_area
+                    .draw(&Text::new(
+                        tick.label.clone(),
+                        (px - base_x - 6, py - base_y),
+                        style,
+                    ))
+                    .map_err(|e| plot_error(name, e))?;
+            }
+            let colours = colours(series);
+            for ((s, points), &color) in lines.iter().zip(&colours) {
+                let style = ShapeStyle::from(&color).stroke_width(2);
+                match s.style {
+                    Style::Measured => {
+                        chart
+                            .draw_series(LineSeries::new(points.iter().copied(), style))
+                            .map_err(|e| plot_error(name, e))?;
+                        chart
+                            .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                            .map_err(|e| plot_error(name, e))?;
+                    }
+                    Style::Bound | Style::Reference => {
+                        chart
+                            .draw_series(DashedLineSeries::new(points.iter().copied(), 7, 5, style))
+                            .map_err(|e| plot_error(name, e))?;
+                    }
                 }
             }
+            draw_legend(&legend_area, series, &colours).map_err(|e| plot_error(name, e))?;
+            root.present().map_err(|e| plot_error(name, e))?;
         }
-        draw_legend(&legend_area, series, &colours).map_err(|e| plot_error(name, e))?;
-        root.present().map_err(|e| plot_error(name, e))?;
+        Ok(svg)
     }
-    Ok(svg)
 }
 
 /// The colour of each series: a new one per measured series, the previous one for a
@@ -481,7 +562,16 @@ mod tests {
         assert_eq!(c[0], c[1]);
         assert_ne!(c[0], c[2]);
         assert_eq!(c[3], GREY);
-        let svg = line_plot("t", "title", "x", "y", &series, true, false).unwrap();
+        let figure = Figure {
+            file: "t.svg".into(),
+            title: "title".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            series: series.to_vec(),
+            log_x: true,
+            log_y: false,
+        };
+        let svg = figure.to_svg().unwrap();
         let panel = WIDTH - legend_width(&series);
         for label in ["measured", "its bound", "other", "claim"] {
             let at = svg
@@ -496,5 +586,40 @@ mod tests {
                 .unwrap_or_else(|| panic!("no x in {tag}"));
             assert!(x > f64::from(panel), "{label} at x = {x}, panel at {panel}");
         }
+    }
+
+    /// The layout other renderers use is the SVG's: the ticks are the SVG's tick labels,
+    /// in data units, inside the padded range; colours are the SVG's.
+    #[test]
+    fn layout_matches_the_svg() {
+        let figure = Figure {
+            file: "t.svg".into(),
+            title: "t".into(),
+            x_label: "k".into(),
+            y_label: "n".into(),
+            series: vec![
+                Series::measured("m", vec![(1.0, 120.0), (64.0, 900.0), (0.0, 5.0)]),
+                Series::bound("b", vec![(1.0, 150.0), (64.0, 1200.0)]),
+            ],
+            log_x: true,
+            log_y: true,
+        };
+        let layout = figure.layout();
+        let svg = figure.to_svg().unwrap();
+        // (0, 5) is dropped on the log x axis, so y starts near 120, not 5.
+        assert!(layout.y.lo > 100.0 && layout.y.hi > 1200.0);
+        assert!(layout.x.lo < 1.0 && layout.x.hi > 64.0);
+        for axis in [&layout.x, &layout.y] {
+            assert!(axis.ticks.len() >= 3);
+            for (value, label) in &axis.ticks {
+                assert!((axis.lo..=axis.hi).contains(value), "{value} outside");
+                assert!(
+                    svg.contains(&format!(">\n{label}\n</text>")),
+                    "{label} not drawn"
+                );
+            }
+        }
+        assert_eq!(layout.colours, ["#1f77b4", "#1f77b4"]);
+        assert!(svg.contains("#1F77B4") || svg.contains("#1f77b4"));
     }
 }

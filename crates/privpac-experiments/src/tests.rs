@@ -376,3 +376,40 @@ fn in_memory_merges_check_like_file_merges() {
         Err(Error::UnknownExperiment { .. })
     ));
 }
+
+/// Every committed experiment output (the quick ones and the full ones under
+/// `docs/experiments/`) is what `write_outputs` makes of its committed rows today: a
+/// change to the plots, tables or reports fails here until the figures are regenerated.
+#[test]
+fn committed_outputs_are_current_for_their_rows() {
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/experiments");
+    let mut checked = 0;
+    for parent in [docs.clone(), docs.join("quick")] {
+        for entry in std::fs::read_dir(&parent).unwrap() {
+            let dir = entry.unwrap().path();
+            let results = dir.join("results.json");
+            if !results.is_file() {
+                continue;
+            }
+            let json: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+            let name = json["experiment"].as_str().unwrap();
+            let scale: Scale = serde_json::from_value(json["scale"].clone()).unwrap();
+            let seed = json["seed"].as_u64().unwrap();
+            let rows: Vec<Row> = serde_json::from_value(json["rows"].clone()).unwrap();
+            let out = scratch(&format!("committed-{name}-{checked}"));
+            write_outputs(name, scale, seed, &rows, &out).unwrap();
+            for (file, bytes) in outputs(&out) {
+                let committed = std::fs::read(dir.join(&file))
+                    .unwrap_or_else(|_| panic!("{}: {file} is not committed", dir.display()));
+                assert!(
+                    committed == bytes,
+                    "{}: {file} differs from what its rows give today (regenerate it)",
+                    dir.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "only {checked} committed experiments found");
+}

@@ -98,3 +98,8 @@ pub use selection::{
     SCORE_CLAMP, ScoreLevel, StableSelection, StableSelectionOutcome,
 };
 pub use sparse_vector::SparseVector;
+
+/// The examples of the crate's README, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

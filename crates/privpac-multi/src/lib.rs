@@ -116,3 +116,8 @@ pub use sample::{
 
 #[cfg(test)]
 mod tests;
+
+/// The examples of the crate's README, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

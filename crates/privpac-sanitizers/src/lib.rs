@@ -119,3 +119,8 @@ pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
     /// A short name for reports.
     fn name(&self) -> String;
 }
+
+/// The examples of the crate's README, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

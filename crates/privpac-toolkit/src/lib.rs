@@ -65,3 +65,8 @@ pub use privpac_engine::{
     middle_target, multi_trial_rng, run_multi_trials, run_trials, sample_complexity_curve,
     structured, trial_rng, wilson_interval,
 };
+
+/// The examples of the crate's README, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

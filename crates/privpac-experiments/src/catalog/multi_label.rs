@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 
 use super::{get_f64, get_str, not_reached_note, series, table, unique};
-use crate::plot::{Series, line_plot, slope_guide};
+use crate::plot::{Figure, Series, slope_guide};
 use crate::{Error, Result, Scale};
 use privpac_toolkit::{
     ClassSpec, ExampleDistribution, LearnerParams, MultiLearnerSpec, MultiScenario, MultiTargets,
@@ -492,7 +492,7 @@ fn attack_unit(
 }
 
 /// The SVG plots.
-pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(String, String)>> {
+pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<Figure>> {
     let mut plots = Vec::new();
     match name {
         "k-curves" => {
@@ -516,18 +516,15 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
                 }
             }
             let file = "sample-complexity-vs-k.svg".to_string();
-            plots.push((
-                file.clone(),
-                line_plot(
-                    &file,
-                    "multi-learners: sample complexity against k (α = β = 0.1)",
-                    "k (label columns)",
-                    "examples n",
-                    &lines,
-                    true,
-                    true,
-                )?,
-            ));
+            plots.push(Figure {
+                file: file.clone(),
+                title: "multi-learners: sample complexity against k (α = β = 0.1)".into(),
+                x_label: "k (label columns)".into(),
+                y_label: "examples n".into(),
+                series: lines,
+                log_x: true,
+                log_y: true,
+            });
         }
         "sanitizer-error" => {
             let lines: Vec<Series> = unique(rows, "sanitizer")
@@ -541,18 +538,15 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
                 })
                 .collect();
             let file = "max-query-error-vs-n.svg".to_string();
-            plots.push((
-                file.clone(),
-                line_plot(
-                    &file,
-                    "sanitizers: mean maximum query error against n",
-                    "database size n",
-                    "max query error",
-                    &lines,
-                    true,
-                    true,
-                )?,
-            ));
+            plots.push(Figure {
+                file: file.clone(),
+                title: "sanitizers: mean maximum query error against n".into(),
+                x_label: "database size n".into(),
+                y_label: "max query error".into(),
+                series: lines,
+                log_x: true,
+                log_y: true,
+            });
         }
         "tracing-attack" => {
             for (column, axis, title, file) in [
@@ -600,10 +594,15 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<(Stri
                         vec![(lo, claim), (hi, claim)],
                     ));
                 }
-                plots.push((
-                    file.to_string(),
-                    line_plot(file, title, "users n", axis, &lines, false, false)?,
-                ));
+                plots.push(Figure {
+                    file: file.to_string(),
+                    title: title.to_string(),
+                    x_label: "users n".into(),
+                    y_label: axis.to_string(),
+                    series: lines,
+                    log_x: false,
+                    log_y: false,
+                });
             }
         }
         _ => {}
