@@ -1,6 +1,7 @@
 """How many examples does a private learner need? A sample-complexity curve against ε.
 
-Run after `pip install ./crates/privpac-py matplotlib`:
+Run after `pip install ./crates/privpac-py matplotlib` (the plot is drawn by
+`privpac.plot`, which needs matplotlib):
 
     python examples/python/sample_complexity_curve.py [OUTPUT.png]
 
@@ -28,26 +29,28 @@ def curve(trials=50):
 
 
 def main(output="sample_complexity_curve.png"):
-    import matplotlib
-
-    matplotlib.use("Agg")  # write a file, no window
-    import matplotlib.pyplot as plt
+    import privpac.plot  # needs matplotlib
 
     result = curve()
     for epsilon, n, bound in zip(result["epsilon"], result["sample_size"], result["bound"]):
         print(f"epsilon = {epsilon:<6} measured n = {n:<6} bound = {bound:.0f}")
 
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.loglog(result["epsilon"], result["sample_size"], "o-", label="measured (generic learner)")
-    ax.loglog(result["epsilon"], result["bound"], "--", label="bound ln(2|C|/β)/α·max{8, 4/ε}")
-    ax.minorticks_off()
-    ax.set_xticks(EPSILONS, [str(e) for e in EPSILONS])
-    ax.set_xlabel("privacy parameter ε")
-    ax.set_ylabel("examples needed (α = 0.1, β = 0.1)")
-    ax.set_title("thresholds over 1024 points")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(output, dpi=120)
+    # A figure in the shape of privpac.experiment.figures' figures, drawn like the reports'.
+    figure = {
+        "file": output,
+        "title": "thresholds over 1024 points, generic learner (α = 0.1, β = 0.1)",
+        "x_label": "privacy parameter ε",
+        "y_label": "examples needed",
+        "log_x": True,
+        "log_y": True,
+        "series": [
+            {"label": "measured", "style": "measured",
+             "points": [[float(e), float(n)] for e, n in zip(result["epsilon"], result["sample_size"])]},
+            {"label": "bound ln(2|C|/β)/α·max{8, 4/ε}", "style": "bound",
+             "points": [[float(e), float(b)] for e, b in zip(result["epsilon"], result["bound"])]},
+        ],
+    }
+    privpac.plot.draw(figure).savefig(output, dpi=120)
     print(f"wrote {output}")
 
 

@@ -521,6 +521,24 @@ pub fn write_outputs(
     Ok(written)
 }
 
+/// The figures [`write_outputs`] draws for an experiment's rows, as data: a renderer other
+/// than the built-in SVG one (the Python package's matplotlib helper) draws the same
+/// figures from them, with [`Figure::layout`] for the shared ranges, ticks and colours.
+/// Points that are not finite (a missing measurement) are left out, as the SVG leaves
+/// them out.
+///
+/// # Errors
+/// [`Error::UnknownExperiment`] for an unknown name.
+pub fn figures(name: &str, rows: &[Row]) -> Result<Vec<Figure>> {
+    let mut figures = catalog::plots(find(name)?.name, rows)?;
+    for series in figures.iter_mut().flat_map(|f| f.series.iter_mut()) {
+        series
+            .points
+            .retain(|(x, y)| x.is_finite() && y.is_finite());
+    }
+    Ok(figures)
+}
+
 fn write_file(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|source| io(path, source))
 }

@@ -471,6 +471,44 @@ fn write_outputs(
         .collect())
 }
 
+/// figures(name, rows) -> list of dicts: the figures `write_outputs` draws for the rows,
+/// as data: `{"file", "title", "x_label", "y_label", "log_x", "log_y", "series"}`, each
+/// series `{"label", "points": [[x, y], ...], "style"}` with style "measured", "bound"
+/// (dashed, the colour of the measured series before it) or "reference" (dashed, grey).
+/// `privpac.plot` draws them with matplotlib.
+///
+/// Raises InvalidParameterError for an unknown name, BadInputError for rows that are not
+/// lists of dicts.
+#[pyfunction]
+fn figures<'py>(
+    py: Python<'py>,
+    name: &str,
+    rows: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rows: Vec<privpac_experiments::Row> = serde_json::from_str(&to_json(rows, "rows")?)
+        .map_err(|e| bad_input(format!("rows: {e}")))?;
+    let figures = privpac_experiments::figures(name, &rows).map_err(|e| experiment_error(py, e))?;
+    from_json(py, &serde_json::to_string(&figures).map_err(json_error)?)
+}
+
+/// figure_layout(figure) -> dict: the axes and colours of a figure dict (from
+/// `experiment.figures`, or built by hand in the same shape): `{"x": axis, "y": axis,
+/// "colours": ["#rrggbb", ...]}`, each axis `{"lo", "hi", "log", "ticks": [[value,
+/// label], ...]}` in data units. The SVG figures use the same layout: the data's range
+/// padded by 5%, ticks at 1-2-5 multiples of powers of ten on log axes with distinct
+/// labels, a new colour per measured series.
+///
+/// Raises BadInputError for a dict that is not a figure.
+#[pyfunction]
+fn figure_layout<'py>(py: Python<'py>, figure: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let figure: privpac_experiments::Figure = serde_json::from_str(&to_json(figure, "figure")?)
+        .map_err(|e| bad_input(format!("figure: {e}")))?;
+    from_json(
+        py,
+        &serde_json::to_string(&figure.layout()).map_err(json_error)?,
+    )
+}
+
 /// Adds the lab functions to the native module, and the submodule `experiment` (also
 /// importable as `privpac.experiment`).
 pub(crate) fn register(py: Python<'_>, module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -489,6 +527,8 @@ pub(crate) fn register(py: Python<'_>, module: &Bound<'_, PyModule>) -> PyResult
     sub.add_function(wrap_pyfunction!(run_unit, &sub)?)?;
     sub.add_function(wrap_pyfunction!(merge, &sub)?)?;
     sub.add_function(wrap_pyfunction!(write_outputs, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(figures, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(figure_layout, &sub)?)?;
     module.add_submodule(&sub)?;
     // `import privpac.experiment` looks in sys.modules (a native submodule is not a file).
     py.import("sys")?
