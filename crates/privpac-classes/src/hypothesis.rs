@@ -4,6 +4,7 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::bucket_hash::BucketHash;
 use crate::class::ConceptClass;
 use crate::domain::Point;
 
@@ -30,6 +31,15 @@ pub enum Hypothesis {
         labels: Vec<bool>,
         /// The label of every other point.
         default: bool,
+    },
+    /// The indicator of one bucket of a universal hash: label 1 exactly on the points
+    /// `hash` sends to `bucket` (the improper point learner's hypotheses; Beimel–Nissim–
+    /// Stemmer's probabilistic representation of point functions).
+    HashBucket {
+        /// The hash function.
+        hash: BucketHash,
+        /// The bucket labelled 1.
+        bucket: u64,
     },
     /// A randomized predictor: each prediction is the base hypothesis's label, flipped
     /// independently with probability `flip_probability` (randomized response on the
@@ -103,6 +113,12 @@ impl Hypothesis {
                     u8::from(*default)
                 )
             }
+            Hypothesis::HashBucket { hash, bucket } => format!(
+                "bucket {bucket} of {} of the hash x ↦ ⌊((a·x + b) mod (2^61 − 1))·m/(2^61 − 1)⌋ with a = {}, b = {}",
+                hash.buckets(),
+                hash.multiplier(),
+                hash.offset()
+            ),
             Hypothesis::Flipped {
                 base,
                 flip_probability,
@@ -178,6 +194,7 @@ impl Hypothesis {
             } => points
                 .binary_search(&x)
                 .map_or(*default, |i| labels.get(i).copied().unwrap_or(*default)),
+            Hypothesis::HashBucket { hash, bucket } => hash.bucket(x) == *bucket,
             Hypothesis::Flipped { base, .. } => base.label_of_deterministic(class, x),
             Hypothesis::NoisyVote { members, .. } => {
                 let (zeros, ones) = votes(members, class, x);

@@ -36,6 +36,7 @@
 //! ```
 #![doc(test(attr(deny(warnings))))]
 
+mod bucket_hash;
 mod class;
 mod concept_set;
 mod domain;
@@ -50,6 +51,7 @@ pub mod conformance;
 pub mod dimension;
 pub mod online;
 
+pub use bucket_hash::{BucketHash, HASH_PRIME, MAX_BUCKETS};
 pub use class::{
     AllFunctions, ConceptClass, ERROR_PROFILE_LIMIT, ErrorRun, ExplicitClass, GridHalfspaces,
     Intervals, MAX_GRID_SIDE, Parities, Points, Thresholds, WithZero, Xor,

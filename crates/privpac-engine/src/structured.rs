@@ -27,7 +27,7 @@
 //! of `eval`; anything else has no structure and uses the reference. The reference stays
 //! in [`crate::Scenario::reference_true_error`] and a property test compares the two.
 
-use privpac_classes::{ConceptClass, Domain, Hypothesis, Intervals, Point};
+use privpac_classes::{BucketHash, ConceptClass, Domain, Hypothesis, Intervals, Point};
 use rand::{Rng, RngExt};
 
 use crate::distribution::ExampleDistribution;
@@ -190,6 +190,28 @@ impl Structure {
         }
     }
 
+    /// The D-mass of the points of index range `[a, b)` that `hash` sends to `bucket`
+    /// (exact counts, [`BucketHash::count_below`]); `None` on the hypercube and under
+    /// Zipf, where a bucket's mass has no closed form here.
+    fn bucket_mass_in(&self, hash: &BucketHash, bucket: u64, a: u64, b: u64) -> Option<f64> {
+        if matches!(self.shape, Shape::Parities { .. }) {
+            return None;
+        }
+        let b = b.min(self.size);
+        if a >= b {
+            return Some(0.0);
+        }
+        let count = hash.count_below(bucket, b).ok()? - hash.count_below(bucket, a).ok()?;
+        match &self.distribution {
+            ExampleDistribution::Uniform => Some(count as f64 / self.size as f64),
+            ExampleDistribution::PointMass { point, mass } => {
+                let inside = (a..b).contains(point) && hash.bucket(*point) == bucket;
+                Some(self.point_mass_count(count as f64, inside, *mass))
+            }
+            ExampleDistribution::Zipf { .. } | ExampleDistribution::Explicit { .. } => None,
+        }
+    }
+
     /// Mass of `count` points, `inside` saying whether the heavy point is among them.
     fn point_mass_count(&self, count: f64, inside: bool, mass: f64) -> f64 {
         if self.size == 1 {
@@ -265,6 +287,21 @@ impl Structure {
             } => {
                 let q = *flip_probability;
                 Some(q + (1.0 - 2.0 * q) * self.disagreement(class, target, base)?)
+            }
+            Hypothesis::HashBucket { hash, bucket } => {
+                // |B Δ T| = D(B) + D(T) − 2·D(B ∩ T), T a union of index ranges.
+                let in_bucket = self.bucket_mass_in(hash, *bucket, 0, self.size)?;
+                let ranges = match self.concept_set(target) {
+                    Set::Ranges(ranges) => ranges,
+                    Set::Empty => return Some(in_bucket),
+                    Set::ParityOnes(_) => return None,
+                };
+                let in_target = self.mass(&Set::Ranges(ranges));
+                let mut in_both = 0.0;
+                for (a, b) in ranges {
+                    in_both += self.bucket_mass_in(hash, *bucket, a, b)?;
+                }
+                Some((in_bucket + in_target - 2.0 * in_both).clamp(0.0, 1.0))
             }
             Hypothesis::NoisyVote { .. } => None,
             #[allow(unreachable_patterns)]
@@ -428,8 +465,12 @@ mod tests {
     }
 
     mod against_reference {
-        use privpac_classes::{ConceptClass, Hypothesis, Intervals, Parities, Points, Thresholds};
+        use privpac_classes::{
+            BucketHash, ConceptClass, Hypothesis, Intervals, Parities, Points, Thresholds,
+        };
         use proptest::prelude::*;
+        use rand::SeedableRng;
+        use rand_chacha::ChaCha8Rng;
 
         use crate::{ExampleDistribution, Scenario};
 
@@ -460,6 +501,7 @@ mod tests {
                 noise in 0.0f64..0.45, flip in 0.0f64..0.5,
                 table in proptest::collection::vec((any::<u64>(), any::<bool>()), 0..6),
                 default in any::<bool>(),
+                hash_seed in any::<u64>(), buckets in 1u64..40,
             ) {
                 let class = class(class_kind, size);
                 let domain_size = class.domain().size() as u64;
@@ -480,6 +522,10 @@ mod tests {
                     Hypothesis::Constant { label: default },
                     Hypothesis::Flipped { base: Box::new(concept), flip_probability: flip },
                     Hypothesis::Table { points, labels, default },
+                    Hypothesis::HashBucket {
+                        hash: BucketHash::draw(buckets, &mut ChaCha8Rng::seed_from_u64(hash_seed)).unwrap(),
+                        bucket: hash_seed % buckets,
+                    },
                 ];
                 for h in &hypotheses {
                     let fast = scenario.true_error(h);

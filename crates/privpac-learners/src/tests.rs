@@ -9,6 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::{Erm, ErmMode, Error, GenericLearner, Learner};
 
+mod improper_point;
 mod prediction;
 
 /// Every labeled sample of size `n` over `domain_size` points.

@@ -185,13 +185,15 @@ impl Hypothesis {
         self.learner.clone()
     }
 
-    /// The hypothesis's kind: "concept", "constant", "table", "flipped" or "noisy-vote".
+    /// The hypothesis's kind: "concept", "constant", "table", "hash-bucket", "flipped" or
+    /// "noisy-vote".
     #[getter]
     fn kind(&self) -> &'static str {
         match self.inner {
             RustHypothesis::Concept { .. } => "concept",
             RustHypothesis::Constant { .. } => "constant",
             RustHypothesis::Table { .. } => "table",
+            RustHypothesis::HashBucket { .. } => "hash-bucket",
             RustHypothesis::Flipped { .. } => "flipped",
             RustHypothesis::NoisyVote { .. } => "noisy-vote",
         }
