@@ -132,6 +132,94 @@ pub fn vc_agnostic_sample_size(vc_dimension: u32, alpha: f64, beta: f64) -> f64 
         + 8.0 / eps2 * (8.0 * d * (std::f64::consts::E / d).ln() + 2.0 * (4.0 / beta).ln())
 }
 
+/// The number of hash buckets `m = ⌈16/(αβ)⌉` of [`crate::ImproperPointLearner`] built for
+/// accuracy α with confidence 1 − β (see [`improper_point_learner_sample_size`] for the
+/// derivation). At least 1; saturates at `u64::MAX` for meaningless inputs.
+pub fn improper_point_learner_buckets(alpha: f64, beta: f64) -> u64 {
+    let m = (16.0 / (alpha * beta)).ceil();
+    if m.is_nan() {
+        u64::MAX
+    } else {
+        (m as u64).max(1)
+    }
+}
+
+/// Examples that suffice for [`crate::ImproperPointLearner`] (ε-DP, improper, for
+/// `POINT_X`) with `m =` [`improper_point_learner_buckets`]`(α, β)` buckets to have true
+/// error at most `OPT + α` with probability at least 1 − β, **independent of |X|**:
+///
+/// * realizable (the target is a point function, `OPT = 0`):
+///   `n ≥ max{ (8/α)·ln(4(m+1)/β), (40/α)·ln(4/β), (16/(εα))·ln(4(m+1)/β) }`;
+/// * agnostic (any labels): `n ≥ max{ (18/α²)·ln(6(m+1)/β), (6/(εα))·ln(6(m+1)/β) }`.
+///
+/// So `n = O((1/(εα) + 1/α)·log(1/(αβ)))` realizable and `O((1/(εα) + 1/α²)·log(1/(αβ)))`
+/// agnostic: the `O_α((1/ε)·log(1/β))` of the Beimel–Nissim–Stemmer learner that
+/// Bun–Nissim–Stemmer quote before Corollary 3.3. The constants are ours.
+///
+/// # Derivation
+/// The hash h is drawn before the data; the candidates are the m bucket indicators
+/// `b_i = {x : h(x) = i}` and the all-zero function, and the exponential mechanism picks
+/// one with probability `∝ exp(−ε·mistakes/2)`. Let `t*` be a best point function and
+/// `b* = b_{h(t*)}`. `b*` and `c_{t*}` differ exactly on the points other than t* that
+/// share t*'s bucket, whose mass μ has `E_h[μ] ≤ 1/m` by universality
+/// ([`privpac_classes::BucketHash`]), so `err(b*) ≤ OPT + μ`.
+///
+/// *Realizable*, four events of probability at most β/4 each:
+/// 1. `μ > α/4`: at most `4/(mα) ≤ β/4` by Markov, as `m ≥ 16/(αβ)`.
+/// 2. Some candidate with true error above α has empirical error at most α/2:
+///    `(m+1)e^{−nα/8}` (multiplicative Chernoff at δ = 1/2, union bound), at most β/4 by
+///    the first term.
+/// 3. `err_S(b*) ≥ 3α/8` although `err(b*) ≤ α/4`: `Pr[Bin(n, α/4) ≥ (3/2)·nα/4] ≤
+///    e^{−(1/4)(nα/4)/(5/2)} = e^{−nα/40}`, at most β/4 by the second term.
+/// 4. The mechanism outputs a candidate with empirical error above α/2 although `b*`
+///    has less than 3α/8: each such candidate is `e^{−εn(α/8)/2}` times as likely as b*,
+///    so `(m+1)e^{−εnα/16} ≤ β/4` by the third term.
+///
+/// Outside them the output has empirical error at most α/2, hence true error at most α.
+///
+/// *Agnostic*, three events of probability at most β/3 each: `μ > α/3` (Markov:
+/// `3/(mα) ≤ β/3` as `m ≥ 9/(αβ)`); some candidate's empirical and true errors differ by
+/// more than α/6 (Hoeffding and a union bound: `2(m+1)e^{−nα²/18}`, the first term); the
+/// mechanism outputs empirical error above `min_g err_S(g) + α/3` (`(m+1)e^{−εnα/6}`, the
+/// second term). Outside them `err(out) ≤ err_S(out) + α/6 ≤ err_S(b*) + α/2 ≤ err(b*) +
+/// 2α/3 ≤ OPT + μ + 2α/3 ≤ OPT + α`.
+///
+/// The bounds are for the ideal mechanism; privpac's sampler runs it within a factor
+/// `e^{±2η}` (η = 2·10⁻¹²) of the ideal probabilities, negligible beside β, as for
+/// [`realizable_generic_learner_sample_size`].
+///
+/// # Example
+/// ```
+/// use privpac_learners::bounds::{improper_point_learner_buckets, improper_point_learner_sample_size};
+/// assert_eq!(improper_point_learner_buckets(0.1, 0.1), 1600);
+/// let n = improper_point_learner_sample_size(1.0, 0.1, 0.1, false);
+/// assert!((n - 1770.76).abs() < 0.01); // (16/0.1)·ln(4·1601/0.1)
+/// ```
+///
+/// # References
+/// A. Beimel, K. Nissim, U. Stemmer, "Characterizing the sample complexity of private
+/// learners", ITCS 2013 (probabilistic representations; the improper pure learner for
+/// points), as quoted by Bun–Nissim–Stemmer, "Simultaneous private learning of multiple
+/// concepts", before Corollary 3.3.
+pub fn improper_point_learner_sample_size(
+    epsilon: f64,
+    alpha: f64,
+    beta: f64,
+    agnostic: bool,
+) -> f64 {
+    let candidates = improper_point_learner_buckets(alpha, beta) as f64 + 1.0;
+    if agnostic {
+        let convergence = 18.0 / (alpha * alpha) * (6.0 * candidates / beta).ln();
+        let selection = 6.0 / (epsilon * alpha) * (6.0 * candidates / beta).ln();
+        convergence.max(selection)
+    } else {
+        let bad_look_bad = 8.0 / alpha * (4.0 * candidates / beta).ln();
+        let best_looks_good = 40.0 / alpha * (4.0 / beta).ln();
+        let selection = 16.0 / (epsilon * alpha) * (4.0 * candidates / beta).ln();
+        bad_look_bad.max(best_looks_good).max(selection)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use privpac_classes::{ConceptClass, LabeledSample, Thresholds};
@@ -270,93 +358,5 @@ mod tests {
             binomial_upper_tail(failures, trials, beta) < 1e-6,
             "{failures}/{trials}"
         );
-    }
-}
-
-/// The number of hash buckets `m = ⌈16/(αβ)⌉` of [`crate::ImproperPointLearner`] built for
-/// accuracy α with confidence 1 − β (see [`improper_point_learner_sample_size`] for the
-/// derivation). At least 1; saturates at `u64::MAX` for meaningless inputs.
-pub fn improper_point_learner_buckets(alpha: f64, beta: f64) -> u64 {
-    let m = (16.0 / (alpha * beta)).ceil();
-    if m.is_nan() {
-        u64::MAX
-    } else {
-        (m as u64).max(1)
-    }
-}
-
-/// Examples that suffice for [`crate::ImproperPointLearner`] (ε-DP, improper, for
-/// `POINT_X`) with `m =` [`improper_point_learner_buckets`]`(α, β)` buckets to have true
-/// error at most `OPT + α` with probability at least 1 − β, **independent of |X|**:
-///
-/// * realizable (the target is a point function, `OPT = 0`):
-///   `n ≥ max{ (8/α)·ln(4(m+1)/β), (40/α)·ln(4/β), (16/(εα))·ln(4(m+1)/β) }`;
-/// * agnostic (any labels): `n ≥ max{ (18/α²)·ln(6(m+1)/β), (6/(εα))·ln(6(m+1)/β) }`.
-///
-/// So `n = O((1/(εα) + 1/α)·log(1/(αβ)))` realizable and `O((1/(εα) + 1/α²)·log(1/(αβ)))`
-/// agnostic: the `O_α((1/ε)·log(1/β))` of the Beimel–Nissim–Stemmer learner that
-/// Bun–Nissim–Stemmer quote before Corollary 3.3. The constants are ours.
-///
-/// # Derivation
-/// The hash h is drawn before the data; the candidates are the m bucket indicators
-/// `b_i = {x : h(x) = i}` and the all-zero function, and the exponential mechanism picks
-/// one with probability `∝ exp(−ε·mistakes/2)`. Let `t*` be a best point function and
-/// `b* = b_{h(t*)}`. `b*` and `c_{t*}` differ exactly on the points other than t* that
-/// share t*'s bucket, whose mass μ has `E_h[μ] ≤ 1/m` by universality
-/// ([`privpac_classes::BucketHash`]), so `err(b*) ≤ OPT + μ`.
-///
-/// *Realizable*, four events of probability at most β/4 each:
-/// 1. `μ > α/4`: at most `4/(mα) ≤ β/4` by Markov, as `m ≥ 16/(αβ)`.
-/// 2. Some candidate with true error above α has empirical error at most α/2:
-///    `(m+1)e^{−nα/8}` (multiplicative Chernoff at δ = 1/2, union bound), at most β/4 by
-///    the first term.
-/// 3. `err_S(b*) ≥ 3α/8` although `err(b*) ≤ α/4`: `Pr[Bin(n, α/4) ≥ (3/2)·nα/4] ≤
-///    e^{−(1/4)(nα/4)/(5/2)} = e^{−nα/40}`, at most β/4 by the second term.
-/// 4. The mechanism outputs a candidate with empirical error above α/2 although `b*`
-///    has less than 3α/8: each such candidate is `e^{−εn(α/8)/2}` times as likely as b*,
-///    so `(m+1)e^{−εnα/16} ≤ β/4` by the third term.
-///
-/// Outside them the output has empirical error at most α/2, hence true error at most α.
-///
-/// *Agnostic*, three events of probability at most β/3 each: `μ > α/3` (Markov:
-/// `3/(mα) ≤ β/3` as `m ≥ 9/(αβ)`); some candidate's empirical and true errors differ by
-/// more than α/6 (Hoeffding and a union bound: `2(m+1)e^{−nα²/18}`, the first term); the
-/// mechanism outputs empirical error above `min_g err_S(g) + α/3` (`(m+1)e^{−εnα/6}`, the
-/// second term). Outside them `err(out) ≤ err_S(out) + α/6 ≤ err_S(b*) + α/2 ≤ err(b*) +
-/// 2α/3 ≤ OPT + μ + 2α/3 ≤ OPT + α`.
-///
-/// The bounds are for the ideal mechanism; privpac's sampler runs it within a factor
-/// `e^{±2η}` (η = 2·10⁻¹²) of the ideal probabilities, negligible beside β, as for
-/// [`realizable_generic_learner_sample_size`].
-///
-/// # Example
-/// ```
-/// use privpac_learners::bounds::{improper_point_learner_buckets, improper_point_learner_sample_size};
-/// assert_eq!(improper_point_learner_buckets(0.1, 0.1), 1600);
-/// let n = improper_point_learner_sample_size(1.0, 0.1, 0.1, false);
-/// assert!((n - 1770.76).abs() < 0.01); // (16/0.1)·ln(4·1601/0.1)
-/// ```
-///
-/// # References
-/// A. Beimel, K. Nissim, U. Stemmer, "Characterizing the sample complexity of private
-/// learners", ITCS 2013 (probabilistic representations; the improper pure learner for
-/// points), as quoted by Bun–Nissim–Stemmer, "Simultaneous private learning of multiple
-/// concepts", before Corollary 3.3.
-pub fn improper_point_learner_sample_size(
-    epsilon: f64,
-    alpha: f64,
-    beta: f64,
-    agnostic: bool,
-) -> f64 {
-    let candidates = improper_point_learner_buckets(alpha, beta) as f64 + 1.0;
-    if agnostic {
-        let convergence = 18.0 / (alpha * alpha) * (6.0 * candidates / beta).ln();
-        let selection = 6.0 / (epsilon * alpha) * (6.0 * candidates / beta).ln();
-        convergence.max(selection)
-    } else {
-        let bad_look_bad = 8.0 / alpha * (4.0 * candidates / beta).ln();
-        let best_looks_good = 40.0 / alpha * (4.0 / beta).ln();
-        let selection = 16.0 / (epsilon * alpha) * (4.0 * candidates / beta).ln();
-        bad_look_bad.max(best_looks_good).max(selection)
     }
 }
