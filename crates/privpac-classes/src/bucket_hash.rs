@@ -107,15 +107,34 @@ impl BucketHash {
         self.buckets
     }
 
-    /// The residue `(a·x + b) mod p`.
+    /// The residue `(a·x + b) mod p`, by Mersenne reduction (`2^61 ≡ 1 mod p`: fold the
+    /// high bits onto the low ones) instead of a 128-bit division.
     pub fn residue(&self, x: u64) -> u64 {
         let value = u128::from(self.multiplier) * u128::from(x) + u128::from(self.offset);
-        (value % u128::from(HASH_PRIME)) as u64
+        let p = u128::from(HASH_PRIME);
+        // value < 2^125: one fold leaves < 2^64 + 2^61, a second < 2^61 + 8.
+        let folded = (value & p) + (value >> 61);
+        let folded = (folded & p) + (folded >> 61);
+        let mut residue = folded as u64;
+        if residue >= HASH_PRIME {
+            residue -= HASH_PRIME;
+        }
+        residue
     }
 
-    /// The bucket `⌊r(x)·m/p⌋ ∈ [0, m)` of point x.
+    /// The bucket `⌊r(x)·m/p⌋ ∈ [0, m)` of point x (the quotient by `p = 2^61 − 1` from a
+    /// shift and at most two corrections, not a 128-bit division).
     pub fn bucket(&self, x: u64) -> u64 {
-        (u128::from(self.residue(x)) * u128::from(self.buckets) / u128::from(HASH_PRIME)) as u64
+        let t = u128::from(self.residue(x)) * u128::from(self.buckets);
+        // t = q·2^61 + low = q·p + (q + low) with q < 2^32, so the remainder q + low is
+        // below 2p + 2^32: at most two subtractions of p.
+        let mut quotient = (t >> 61) as u64;
+        let mut remainder = (t & u128::from(HASH_PRIME)) as u64 + quotient;
+        while remainder >= HASH_PRIME {
+            remainder -= HASH_PRIME;
+            quotient += 1;
+        }
+        quotient
     }
 
     /// The residues of bucket i: `[⌈ip/m⌉, ⌈(i+1)p/m⌉)` (empty for `i ≥ m`).
@@ -185,6 +204,44 @@ fn floor_sum(mut n: u128, mut m: u128, mut a: u128, mut b: u128) -> u128 {
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    /// The reductions agree with 128-bit division, at random and at the extremes.
+    #[test]
+    fn fast_reductions_match_division() {
+        use rand::RngExt;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let p = u128::from(HASH_PRIME);
+        let mut cases: Vec<(u64, u64, u64, u64)> = (0..100_000)
+            .map(|_| {
+                (
+                    rng.random_range(1..HASH_PRIME),
+                    rng.random_range(0..HASH_PRIME),
+                    rng.random_range(1..=MAX_BUCKETS),
+                    rng.random::<u64>(),
+                )
+            })
+            .collect();
+        for a in [1, HASH_PRIME - 1] {
+            for b in [0, HASH_PRIME - 1] {
+                for m in [1, 2, MAX_BUCKETS] {
+                    for x in [0, 1, HASH_PRIME - 1, HASH_PRIME, u64::MAX] {
+                        cases.push((a, b, m, x));
+                    }
+                }
+            }
+        }
+        for (a, b, m, x) in cases {
+            let hash = BucketHash::new(a, b, m).unwrap();
+            let residue = (u128::from(a) * u128::from(x) + u128::from(b)) % p;
+            assert_eq!(u128::from(hash.residue(x)), residue, "a={a} b={b} x={x}");
+            let bucket = residue * u128::from(m) / p;
+            assert_eq!(
+                u128::from(hash.bucket(x)),
+                bucket,
+                "a={a} b={b} m={m} x={x}"
+            );
+        }
+    }
 
     #[test]
     fn floor_sums_match_the_definition() {

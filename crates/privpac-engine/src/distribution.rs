@@ -49,6 +49,14 @@ impl ExampleDistribution {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn mass_on_target(class: &dyn ConceptClass, target: u64, mass: f64) -> Self {
+        // The structured classes know their positive sets: no scan (a scan of a domain of
+        // 2^40 points would stop at its first 2^28 and miss most targets).
+        if let Some(point) =
+            crate::structured::Structure::recognize(class, &ExampleDistribution::Uniform)
+                .and_then(|structure| structure.first_positive(target))
+        {
+            return ExampleDistribution::PointMass { point, mass };
+        }
         let domain = class.domain();
         let size = domain.size().min(MAX_EXACT_DOMAIN) as u64;
         let point = (0..size)
@@ -56,5 +64,50 @@ impl ExampleDistribution {
             .find(|&x| class.eval(target, x))
             .unwrap_or(0);
         ExampleDistribution::PointMass { point, mass }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use privpac_classes::{ConceptClass, Domain, Intervals, Parities, Points, Thresholds};
+
+    use super::ExampleDistribution;
+
+    /// The heavy point is the first positive point of the target on every structured class,
+    /// however large the domain (the scan it replaces stopped after 2^28 points).
+    #[test]
+    fn mass_on_target_finds_the_positive_point_on_huge_domains() {
+        let classes: Vec<(Box<dyn ConceptClass>, u64)> = vec![
+            (
+                Box::new(Points::new(Domain::ordered(1 << 40).unwrap())),
+                1 << 39,
+            ),
+            (Box::new(Points::new(Domain::ordered(10).unwrap())), 7),
+            (Box::new(Thresholds::new(1 << 40).unwrap()), 12345),
+            (Box::new(Parities::new(40).unwrap()), 0b1011000),
+        ];
+        for (class, target) in &classes {
+            let ExampleDistribution::PointMass { point, mass } =
+                ExampleDistribution::mass_on_target(class.as_ref(), *target, 0.2)
+            else {
+                panic!("not a point mass");
+            };
+            assert_eq!(mass, 0.2);
+            assert!(class.eval(*target, point), "{}: {point}", class.name());
+            let earlier = point.min(1000);
+            assert!(
+                (0..earlier).all(|x| !class.eval(*target, x)),
+                "{}",
+                class.name()
+            );
+        }
+        let intervals = Intervals::new(1 << 20).unwrap();
+        let id = intervals.len() as u64 / 3;
+        let ExampleDistribution::PointMass { point, .. } =
+            ExampleDistribution::mass_on_target(&intervals, id, 0.2)
+        else {
+            panic!("not a point mass");
+        };
+        assert!(intervals.eval(id, point) && (point == 0 || !intervals.eval(id, point - 1)));
     }
 }

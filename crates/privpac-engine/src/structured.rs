@@ -150,6 +150,21 @@ impl Structure {
         }
     }
 
+    /// The first point (in enumeration order, which is the point itself here) that concept
+    /// `id` labels 1, if any.
+    pub(crate) fn first_positive(&self, id: u64) -> Option<Point> {
+        match self.concept_set(id) {
+            Set::Ranges(ranges) => ranges
+                .iter()
+                .filter(|(a, b)| a < b && *a < self.size)
+                .map(|(a, _)| *a)
+                .min(),
+            // The smallest x with an odd number of common bits with id: its lowest bit.
+            Set::ParityOnes(id) => Some(1u64 << id.trailing_zeros()),
+            Set::Empty => None,
+        }
+    }
+
     /// The symmetric difference of two concepts' positive sets.
     fn difference(&self, c: u64, t: u64) -> Set {
         match (self.concept_set(c), self.concept_set(t)) {

@@ -206,14 +206,18 @@ impl ImproperPointLearner {
             });
         }
         check_domain(class)?;
-        // (bucket, positives, negatives) of the examples, by bucket.
-        let mut keyed: Vec<(u64, bool)> = sample.iter().map(|(x, y)| (hash.bucket(x), y)).collect();
-        keyed.sort_unstable();
-        let positives_total = keyed.iter().filter(|(_, y)| *y).count() as i64;
+        // Each occupied bucket's mistakes: the indicator of a bucket errs on its negatives
+        // and on the positives elsewhere. Keys `bucket·2 + label` (buckets are below 2^32)
+        // sorted, then one pass over the runs.
+        let mut keys: Vec<u64> = sample
+            .iter()
+            .map(|(x, label)| (hash.bucket(x) << 1) | u64::from(label))
+            .collect();
+        keys.sort_unstable();
+        let positives_total = keys.iter().filter(|&&key| key & 1 == 1).count() as i64;
         let mut occupied: Vec<(u64, i64)> = Vec::new();
-        for (bucket, label) in keyed {
-            // The indicator of `bucket` errs on its negatives and on the positives elsewhere.
-            let change = if label { -1 } else { 1 };
+        for key in keys {
+            let (bucket, change) = (key >> 1, if key & 1 == 1 { -1 } else { 1 });
             match occupied.last_mut() {
                 Some((last, mistakes)) if *last == bucket => *mistakes += change,
                 _ => occupied.push((bucket, positives_total + change)),

@@ -118,6 +118,7 @@ fn request(
         flip_probability,
         voters,
         vote_epsilon,
+        buckets: None,
     })
 }
 

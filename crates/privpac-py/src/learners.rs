@@ -258,7 +258,7 @@ impl Learner {
     #[new]
     #[pyo3(signature = (spec, *, epsilon = None, delta = 0.0, subset_size = None,
         flip_probability = 0.1, voters = 7, vote_epsilon = 1.0, alpha = 0.1, rounds = 20,
-        database_size = 4))]
+        database_size = 4, beta = 0.1, buckets = None))]
     #[allow(clippy::too_many_arguments, reason = "the CLI's keyword options")]
     fn new(
         spec: &str,
@@ -271,6 +271,8 @@ impl Learner {
         alpha: f64,
         rounds: usize,
         database_size: usize,
+        beta: f64,
+        buckets: Option<u64>,
     ) -> PyResult<Self> {
         let spec: LearnerSpec = spec.parse().map_err(errors::lab)?;
         if spec.needs_epsilon() && epsilon.is_none() {
@@ -288,6 +290,9 @@ impl Learner {
                 voters,
                 vote_epsilon,
                 class_size: None,
+                alpha,
+                beta,
+                buckets,
                 sanitizer: sanitizer_params(alpha, rounds, database_size),
             },
         })
@@ -506,7 +511,7 @@ impl MultiLearner {
     #[new]
     #[pyo3(signature = (spec, epsilon, *, delta = 0.0, subset_size = None,
         flip_probability = 0.1, voters = 7, vote_epsilon = 1.0, alpha = 0.1, rounds = 20,
-        database_size = 4))]
+        database_size = 4, beta = 0.1, buckets = None))]
     #[allow(clippy::too_many_arguments, reason = "the CLI's keyword options")]
     fn new(
         spec: &str,
@@ -519,6 +524,8 @@ impl MultiLearner {
         alpha: f64,
         rounds: usize,
         database_size: usize,
+        beta: f64,
+        buckets: Option<u64>,
     ) -> PyResult<Self> {
         let spec: MultiLearnerSpec = spec.parse().map_err(errors::lab)?;
         let total = RustPrivacy::new(epsilon, delta).map_err(errors::mechanisms)?;
@@ -533,6 +540,9 @@ impl MultiLearner {
                 voters,
                 vote_epsilon,
                 class_size: None,
+                alpha,
+                beta,
+                buckets,
                 sanitizer: sanitizer_params(alpha, rounds, database_size),
             },
         })

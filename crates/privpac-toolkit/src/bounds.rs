@@ -6,8 +6,8 @@ use privpac_classes::dimension::{Budget, vc_dimension};
 use privpac_classes::{ConceptClass, DEFAULT_CELL_LIMIT, materialize};
 use privpac_engine::ScenarioKind;
 use privpac_learners::bounds::{
-    generic_learner_sample_size, realizable_generic_learner_sample_size, vc_agnostic_sample_size,
-    vc_realizable_sample_size,
+    generic_learner_sample_size, improper_point_learner_sample_size,
+    realizable_generic_learner_sample_size, vc_agnostic_sample_size, vc_realizable_sample_size,
 };
 use serde::{Deserialize, Serialize};
 
@@ -55,6 +55,9 @@ impl Bound {
 ///   explicit constants of the proof of Kalavasis's Theorem 1 (the generic learner of
 ///   Kasiviswanathan et al., Bun–Nissim–Stemmer Theorem 2.22; dominated by `1/α²` for
 ///   large ε).
+/// - Improper point learner (for its default `m = ⌈16/(αβ)⌉` buckets): the realizable and
+///   agnostic forms of `privpac_learners::bounds::improper_point_learner_sample_size`,
+///   independent of |X|.
 /// - Every other learner: [`Bound::NoExplicitConstants`].
 ///
 /// # Errors
@@ -138,6 +141,25 @@ pub fn bounds_for(
                     generic_learner_sample_size(size, epsilon, alpha, beta),
                 ),
             }
+        }
+        LearnerSpec::ImproperPoint => {
+            if !(epsilon.is_finite() && epsilon > 0.0) {
+                return Err(Error::InvalidParameter {
+                    name: "epsilon",
+                    requirement: "finite and > 0",
+                    value: epsilon,
+                });
+            }
+            let agnostic = kind == ScenarioKind::Agnostic;
+            explicit(
+                if agnostic {
+                    "improper point learner, agnostic (independent of |X|)"
+                } else {
+                    "improper point learner, realizable (independent of |X|)"
+                },
+                "Beimel–Nissim–Stemmer's probabilistic representation (BNS 2016, before Corollary 3.3); our constants, for m = ⌈16/(αβ)⌉ buckets",
+                improper_point_learner_sample_size(epsilon, alpha, beta, agnostic),
+            )
         }
         other => Bound::NoExplicitConstants {
             reason: format!(

@@ -155,9 +155,12 @@ pub fn build_multi_learner(
                     }
                     _ => 0.0,
                 };
+                // Observation 3.2: k columns at (α, β/k) give the k-tuple (α, β); only the
+                // learners built for a β (the improper point learner's buckets) use it.
                 let inner_params = LearnerParams {
                     epsilon: Some(per_column.epsilon()),
                     delta,
+                    beta: params.beta / k as f64,
                     ..*params
                 };
                 let built = build_learner(inner, &inner_params, examples)?;

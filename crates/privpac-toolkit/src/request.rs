@@ -77,6 +77,10 @@ pub struct SampleComplexityRequest {
     pub voters: usize,
     /// Relabeling: the vote's ε₂.
     pub vote_epsilon: f64,
+    /// The improper point learner: its number of hash buckets (default `⌈16/(αβ)⌉` for
+    /// this request's α and β).
+    #[serde(default)]
+    pub buckets: Option<u64>,
 }
 
 impl SampleComplexityRequest {
@@ -106,6 +110,7 @@ impl SampleComplexityRequest {
             flip_probability: 0.1,
             voters: 7,
             vote_epsilon: 1.0,
+            buckets: None,
         }
     }
 }
@@ -195,6 +200,9 @@ impl Prepared {
             voters: request.voters,
             vote_epsilon: request.vote_epsilon,
             class_size: Some(class.len()),
+            alpha: request.alpha,
+            beta: request.beta,
+            buckets: request.buckets,
             sanitizer: crate::SanitizerParams::default(),
         };
         // Build once at the largest size so that invalid parameters fail before any trial.

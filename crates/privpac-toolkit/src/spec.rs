@@ -10,8 +10,8 @@ use std::str::FromStr;
 
 use privpac_classes::{ClassMatrix, ConceptClass, parse_spec_with};
 use privpac_learners::{
-    DaganFeldmanPredictor, Erm, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor,
-    SanitizerLearner, StableLearner, VotingPredictor,
+    DaganFeldmanPredictor, Erm, GenericLearner, ImproperPointLearner, Learner, PrivatePrediction,
+    RelabelingPredictor, SanitizerLearner, StableLearner, VotingPredictor,
 };
 use privpac_mechanisms::Privacy;
 use privpac_sanitizers::{
@@ -218,15 +218,19 @@ pub enum LearnerSpec {
     /// Dagan–Feldman's Theorem 2 construction (relabel the whole sample, vote, flip; ε is
     /// the per-prediction target; needs the class size).
     DaganFeldman,
+    /// The improper ε-DP point learner (a universal hash onto m buckets, then the
+    /// exponential mechanism over the bucket indicators; sample size independent of |X|).
+    ImproperPoint,
     /// A sanitizer followed by private selection (ε split evenly between the two).
     Sanitizer(SanitizerSpec),
 }
 
 impl LearnerSpec {
     /// The learners without a sanitizer, in the order of the documentation.
-    pub const BASIC: [LearnerSpec; 7] = [
+    pub const BASIC: [LearnerSpec; 8] = [
         LearnerSpec::Erm,
         LearnerSpec::Generic,
+        LearnerSpec::ImproperPoint,
         LearnerSpec::Stable,
         LearnerSpec::PrivatePrediction,
         LearnerSpec::Voting,
@@ -260,6 +264,7 @@ impl LearnerSpec {
             LearnerSpec::Voting => "voting",
             LearnerSpec::Relabeling => "relabeling",
             LearnerSpec::DaganFeldman => "dagan-feldman",
+            LearnerSpec::ImproperPoint => "improper-point",
             LearnerSpec::Sanitizer(_) => return None,
         })
     }
@@ -358,6 +363,14 @@ pub struct LearnerParams {
     /// The number of concepts of the class (required by the Dagan–Feldman learner, whose
     /// guarantee is computed for at most that many concepts).
     pub class_size: Option<u128>,
+    /// The accuracy α the improper point learner is built for (default 0.1): with
+    /// [`Self::beta`] it sets the number of hash buckets `m = ⌈16/(αβ)⌉`.
+    pub alpha: f64,
+    /// The failure probability β the improper point learner is built for (default 0.1).
+    pub beta: f64,
+    /// The improper point learner's number of hash buckets m, overriding `⌈16/(αβ)⌉`
+    /// (at most 2^32).
+    pub buckets: Option<u64>,
     /// The sanitizer's knobs (sanitizer learners).
     pub sanitizer: SanitizerParams,
 }
@@ -372,6 +385,9 @@ impl Default for LearnerParams {
             voters: 7,
             vote_epsilon: 1.0,
             class_size: None,
+            alpha: 0.1,
+            beta: 0.1,
+            buckets: None,
             sanitizer: SanitizerParams::default(),
         }
     }
@@ -447,6 +463,10 @@ pub fn build_learner(
     };
     Ok(match spec {
         LearnerSpec::Generic => Box::new(GenericLearner::new(privacy)?),
+        LearnerSpec::ImproperPoint => Box::new(match params.buckets {
+            Some(buckets) => ImproperPointLearner::new(privacy, buckets)?,
+            None => ImproperPointLearner::for_accuracy(privacy, params.alpha, params.beta)?,
+        }),
         LearnerSpec::Stable => Box::new(StableLearner::new(epsilon, subset_size)?),
         LearnerSpec::PrivatePrediction => Box::new(PrivatePrediction::new(
             StableLearner::new(epsilon, subset_size)?,

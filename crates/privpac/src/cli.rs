@@ -233,6 +233,10 @@ pub(crate) struct LearnerTuning {
     /// For relabeling: the vote's ε₂ (the subsample term of the guarantee grows with it).
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub(crate) vote_epsilon: f64,
+    /// For improper-point: the number of hash buckets m [default: ⌈16/(αβ)⌉, with α and β
+    /// of `sample-complexity`, or --alpha and β = 0.1 for `learn` and `multi-learn`].
+    #[arg(long)]
+    pub(crate) buckets: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -351,7 +355,9 @@ vote; ε is the vote's, per prediction), relabeling (agnostic private prediction
 sized to meet the per-prediction ε, exponential mechanism over its dichotomies, relabel, vote; \
 its privacy is proven, its accuracy guarantee is a conjecture), dagan-feldman (Dagan–Feldman \
 Theorem 2 as far as its text can be read: relabel the whole sample, vote, flip; ε is the \
-per-prediction target; accuracy unproven for our parameter rule), or sanitizer[:NAME] with NAME \
+per-prediction target; accuracy unproven for our parameter rule), improper-point (point \
+functions only: ε-DP, improper, a sample size independent of |X|; Beimel–Nissim–Stemmer's \
+hash buckets, see --buckets), or sanitizer[:NAME] with NAME \
 one of point, blr, pmw, mwem (default), tree (ε split evenly between the sanitizer and the \
 selection step)";
 

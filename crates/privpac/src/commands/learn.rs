@@ -165,6 +165,7 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
         flip_probability: args.tuning.flip_probability,
         voters: args.tuning.voters,
         vote_epsilon: args.tuning.vote_epsilon,
+        buckets: args.tuning.buckets,
     };
     let bar = progress(0, "sizes tried");
     let report = privpac_toolkit::run_sample_complexity(&request, &mut |outcome| {

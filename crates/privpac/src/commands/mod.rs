@@ -69,6 +69,9 @@ pub(crate) fn learner_params(
         voters: tuning.voters,
         vote_epsilon: tuning.vote_epsilon,
         class_size: None,
+        alpha: options.alpha,
+        beta: 0.1,
+        buckets: tuning.buckets,
         sanitizer: sanitizer_params(options),
     }
 }

@@ -234,16 +234,19 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
             "--distribution point with --k is for point functions (five heavy points, the targets cycling over them); use uniform or zipf"
         );
     }
-    let params = learner_params(
-        Some(args.epsilon),
-        args.delta,
-        args.tuning,
-        crate::cli::SanitizerOptions {
-            alpha: args.alpha,
-            rounds: privpac_toolkit::SanitizerParams::default().rounds,
-            database_size: privpac_toolkit::SanitizerParams::default().database_size,
-        },
-    );
+    let params = privpac_toolkit::LearnerParams {
+        beta: args.beta,
+        ..learner_params(
+            Some(args.epsilon),
+            args.delta,
+            args.tuning,
+            crate::cli::SanitizerOptions {
+                alpha: args.alpha,
+                rounds: privpac_toolkit::SanitizerParams::default().rounds,
+                database_size: privpac_toolkit::SanitizerParams::default().database_size,
+            },
+        )
+    };
     // Build once at the largest k so that invalid parameters fail before any trial.
     let largest = ks.iter().copied().max().unwrap_or(1);
     build_multi_learner(spec, total, largest, &params, args.max_size)?;
