@@ -215,17 +215,21 @@ impl Hypothesis {
     }
 }
 
-/// A single-concept learner built from the CLI's learner spec: "erm", "generic", "stable",
-/// "private-prediction", "voting", "relabeling", "dagan-feldman", "sanitizer[:NAME]".
+/// A single-concept learner built from the CLI's learner spec: "erm", "generic",
+/// "improper-point", "stable", "private-prediction", "voting", "relabeling",
+/// "dagan-feldman", "sanitizer[:NAME]".
 ///
 /// Parameters and defaults are the CLI's (`privpac learn`): `epsilon` (required by every
 /// private learner), `delta` (0; only sanitizer learners accept δ > 0), `subset_size`
 /// (default ⌈√n⌉), `flip_probability` (0.1), `voters` (7), `vote_epsilon` (1.0), and the
-/// sanitizer knobs `alpha` (0.1), `rounds` (20), `database_size` (4). The learner is built
-/// at `fit`, when the sample size and the class size are known, exactly as the CLI does.
+/// sanitizer knobs `alpha` (0.1), `rounds` (20), `database_size` (4); `improper-point` is
+/// built for accuracy `alpha` and failure probability `beta` (0.1) with ⌈16/(αβ)⌉ hash
+/// buckets unless `buckets` is given. The learner is built at `fit`, when the sample size
+/// and the class size are known, exactly as the CLI does.
 ///
 /// Guarantees (reported by `guarantee(n)` and on every hypothesis): `generic` is ε-DP
-/// (the exponential mechanism over the class, Kasiviswanathan et al. 2008); `sanitizer` is
+/// (the exponential mechanism over the class, Kasiviswanathan et al. 2008); `improper-point`
+/// is ε-DP (Beimel–Nissim–Stemmer's hash buckets; point functions only); `sanitizer` is
 /// (ε, δ)-DP (Bun–Nissim–Stemmer 2016, Theorem 2.23 / Algorithm 2); `stable` is uniformly
 /// β-stable; `private-prediction`, `voting`, `relabeling` and `dagan-feldman` are ε-DP per
 /// prediction; `erm` has none.

@@ -185,3 +185,24 @@ def test_multi_learner_errors():
         learner.fit(c, points, np.zeros((15, 2)))  # not one row per point
     with pytest.raises(InvalidParameterError):
         privpac.MultiLearner("parity", 1.0).fit(c, points, np.zeros((16, 2)))
+
+
+def test_improper_point_learner_matches_the_cli_on_a_huge_domain(cli, write_csv):
+    cls = "points:1099511627776"
+    points = np.array([987654321987 if i % 3 == 0 else i * 549755813 for i in range(600)],
+                      dtype=np.uint64)
+    labels = points == 987654321987
+    data = write_csv("huge.csv", zip(points, labels.astype(int)), header="x,y")
+    report = cli("learn", "--class", cls, "--learner", "improper-point", "--epsilon", "1",
+                 "--alpha", "0.05", "--data", data, "--seed", 5)
+    learner = privpac.Learner("improper-point", epsilon=1.0, alpha=0.05)
+    c = privpac.ConceptClass.from_spec(cls)
+    h = learner.fit(c, points, labels, seed=5)
+    assert json.loads(h.to_json()) == report["hypothesis"]
+    assert h.kind == "hash-bucket" and h.is_deterministic
+    assert report["hypothesis"]["hash"]["buckets"] == 3200  # ceil(16 / (0.05 * 0.1))
+    assert h.labels(np.array([987654321987], dtype=np.uint64))[0]
+    assert privpac.Learner("improper-point", epsilon=1.0, buckets=9).fit(
+        c, points, labels, seed=5).kind in ("hash-bucket", "constant")
+    with pytest.raises(InvalidParameterError):
+        privpac.Learner("improper-point", epsilon=1.0, beta=1.5).fit(c, points, labels, seed=5)

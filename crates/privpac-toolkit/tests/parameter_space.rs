@@ -56,6 +56,7 @@ fn multi_spec() -> impl Strategy<Value = MultiLearnerSpec> {
     let mut all = vec![
         MultiLearnerSpec::DirectSum(LearnerSpec::Generic),
         MultiLearnerSpec::DirectSum(LearnerSpec::Stable),
+        MultiLearnerSpec::DirectSum(LearnerSpec::ImproperPoint),
         MultiLearnerSpec::Parity,
         MultiLearnerSpec::Point,
     ];

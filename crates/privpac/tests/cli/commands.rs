@@ -757,3 +757,102 @@ fn learn_with_a_sanitizer_based_learner() {
         "unknown sanitizer",
     );
 }
+
+#[test]
+fn learn_improper_point_on_two_to_the_forty_points() {
+    // The target point 987654321987 with a third of the mass, the rest spread widely.
+    let mut csv = String::from("x,y\n");
+    for i in 0..2000u64 {
+        if i % 3 == 0 {
+            csv.push_str("987654321987,1\n");
+        } else {
+            csv.push_str(&format!("{},0\n", i * 549_755_813));
+        }
+    }
+    let path = data_file("huge_points.csv", &csv);
+    let data = path.to_str().unwrap();
+    let output = privpac(&[
+        "learn",
+        "--class",
+        "points:1099511627776",
+        "--learner",
+        "improper-point",
+        "--epsilon",
+        "1",
+        "--alpha",
+        "0.05",
+        "--data",
+        data,
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let parsed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(parsed["hypothesis"]["kind"], "hash_bucket", "{parsed}");
+    // m = ⌈16/(αβ)⌉ with α = 0.05 and β = 0.1.
+    assert_eq!(parsed["hypothesis"]["hash"]["buckets"], 3200, "{parsed}");
+    assert_eq!(parsed["guarantee"]["epsilon"], 1.0, "{parsed}");
+    assert_eq!(parsed["empirical_error"], 0.0, "{parsed}");
+    assert!(
+        parsed["hypothesis_text"]
+            .as_str()
+            .unwrap()
+            .starts_with("bucket "),
+        "{parsed}"
+    );
+    // --buckets overrides m; other classes and approximate budgets are one-line errors.
+    let output = privpac(&[
+        "learn",
+        "--class",
+        "points:1099511627776",
+        "--learner",
+        "improper-point",
+        "--epsilon",
+        "1",
+        "--buckets",
+        "7",
+        "--data",
+        data,
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let parsed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(parsed["hypothesis"]["hash"]["buckets"], 7, "{parsed}");
+    let thresholds = data_file("improper_thresholds.csv", "x,y\n1,1\n5,0\n");
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "thresholds:8",
+            "--learner",
+            "improper-point",
+            "--epsilon",
+            "1",
+            "--data",
+            thresholds.to_str().unwrap(),
+        ],
+        "learns point functions",
+    );
+    check_error(
+        &[
+            "learn",
+            "--class",
+            "points:8",
+            "--learner",
+            "improper-point",
+            "--epsilon",
+            "1",
+            "--delta",
+            "1e-6",
+            "--data",
+            thresholds.to_str().unwrap(),
+        ],
+        "pure",
+    );
+}
