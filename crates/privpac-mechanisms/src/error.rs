@@ -88,6 +88,15 @@ pub enum Error {
         /// The rejected value.
         value: f64,
     },
+    /// A composition rule that needs every run to have the same guarantee was given runs
+    /// with different ones.
+    #[error(
+        "{rule} needs every run to have the same (epsilon, delta); use advanced composition for mixed guarantees"
+    )]
+    MixedGuarantees {
+        /// The rule.
+        rule: &'static str,
+    },
     /// A count parameter (number of mechanisms, group size, sample sizes) is out of range.
     #[error("{name} must be {requirement}, got {value}")]
     InvalidCount {

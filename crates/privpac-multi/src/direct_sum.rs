@@ -3,7 +3,10 @@
 
 use privpac_classes::{ConceptClass, Hypothesis};
 use privpac_learners::Learner;
-use privpac_mechanisms::{CompositionRule, Guarantee, MIN_EPSILON, Privacy, advanced_composition};
+use privpac_mechanisms::{
+    CompositionRule, Guarantee, MAX_OPTIMAL_COMPOSITIONS, MIN_EPSILON, Privacy,
+    advanced_composition, optimal_composition, optimal_step_epsilon,
+};
 use rand::Rng;
 
 use crate::error::{Error, Result};
@@ -20,15 +23,18 @@ pub type LearnerFactory<'a> = dyn Fn(Privacy) -> privpac_learners::Result<Box<dy
 /// if `A` is (ε₀, δ₀)-DP the k-tuple is, by Theorem 2.16 (composition),
 /// * **basic**: `(k·ε₀, k·δ₀)`-DP (the only rule for pure DP), and
 /// * **advanced**: `(√(2k ln(1/δ'))·ε₀ + 2k·ε₀², k·δ₀ + δ')`-DP for any δ' ∈ (0, 1) (for
-///   ε₀ > 1 the always-valid Dwork–Roth form `√(2k ln(1/δ'))·ε₀ + k·ε₀(e^{ε₀} − 1)`).
+///   ε₀ > 1 the always-valid Dwork–Roth form `√(2k ln(1/δ'))·ε₀ + k·ε₀(e^{ε₀} − 1)`), and
+/// * **optimal**: `(ε', 1 − (1 − δ₀)^k(1 − δ'))`-DP with the smallest ε' that k-fold
+///   randomized response allows (Kairouz–Oh–Viswanath Theorem 3.3,
+///   [`privpac_mechanisms::optimal_composition`]), never worse than the two above.
 ///
 /// [`MultiLearner::guarantee`] composes the inner learner's reported guarantee under the
-/// rule the direct sum was built with (`CompositionRule::Best` reports the smaller ε);
+/// rule the direct sum was built with (`CompositionRule::Best` reports the smallest ε);
 /// floating-point results are rounded up. A per-prediction ε composes to `k·ε` for one
 /// query of the k-tuple per model (basic composition); uniform stability β to `min(1, kβ)`.
 ///
 /// [`DirectSum::for_total`] takes the total (ε, δ) the user wants and solves for the
-/// per-column budget under the better of the two rules (see there).
+/// per-column budget under the best of the three rules (see there).
 ///
 /// # Sample complexity
 /// With an (α, β/k)-accurate inner learner the union bound makes the k-tuple
@@ -95,8 +101,9 @@ impl DirectSum {
         if k == 0 {
             return Err(Error::NoLabelColumns);
         }
-        if let CompositionRule::Advanced { delta_prime } | CompositionRule::Best { delta_prime } =
-            rule
+        if let CompositionRule::Advanced { delta_prime }
+        | CompositionRule::Optimal { delta_prime }
+        | CompositionRule::Best { delta_prime } = rule
             && !(delta_prime > 0.0 && delta_prime < 1.0)
         {
             return Err(Error::InvalidParameter {
@@ -190,6 +197,16 @@ pub fn split_budget(total: Privacy, k: usize) -> Result<(Privacy, CompositionRul
         {
             candidates.push((p, CompositionRule::Advanced { delta_prime }));
         }
+        // Optimal composition: the same halves of δ, with a relative 10⁻⁵ of headroom for
+        // the rounding margin of the exact region; ε₀ the largest step that fits.
+        let delta0 = total.delta() * (1.0 - 1e-5) / (2.0 * kf);
+        if delta0 > 0.0
+            && k as u64 <= MAX_OPTIMAL_COMPOSITIONS
+            && let Ok(step) = optimal_step_epsilon(total.epsilon(), k as u64, delta0, delta_prime)
+            && let Ok(p) = Privacy::new(step, delta0)
+        {
+            candidates.push((p, CompositionRule::Optimal { delta_prime }));
+        }
     }
     let mut best: Option<(Privacy, CompositionRule)> = None;
     for (candidate, rule) in candidates {
@@ -280,14 +297,27 @@ pub fn compose_privacy(per_run: Privacy, k: usize, rule: CompositionRule) -> Res
         CompositionRule::Advanced { delta_prime } => {
             Ok(advanced_composition(per_run, k as u64, delta_prime)?)
         }
+        CompositionRule::Optimal { delta_prime } => {
+            Ok(optimal_composition(per_run, k as u64, delta_prime)?)
+        }
         CompositionRule::Best { delta_prime } => {
-            let advanced = advanced_composition(per_run, k as u64, delta_prime);
-            match (basic(), advanced) {
-                (Ok(b), Ok(a)) => Ok(if a.epsilon() < b.epsilon() { a } else { b }),
-                (Ok(b), Err(_)) => Ok(b),
-                (Err(_), Ok(a)) => Ok(a),
-                (Err(e), Err(_)) => Err(e),
+            let candidates = [
+                basic(),
+                advanced_composition(per_run, k as u64, delta_prime).map_err(Into::into),
+                optimal_composition(per_run, k as u64, delta_prime).map_err(Into::into),
+            ];
+            let mut best: Option<Privacy> = None;
+            let mut first_error = None;
+            for candidate in candidates {
+                match candidate {
+                    Ok(p) if best.is_none_or(|b| p.epsilon() < b.epsilon()) => best = Some(p),
+                    Ok(_) => {}
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
             }
+            best.ok_or_else(|| first_error.unwrap_or(Error::NoLabelColumns))
         }
     }
 }

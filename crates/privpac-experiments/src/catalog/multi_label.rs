@@ -365,14 +365,7 @@ fn k_curve_unit(
     if curve.spec.starts_with("direct-sum") {
         let (per_column, rule) = split_budget(total, k)?;
         row.insert("per_column_epsilon".into(), json!(per_column.epsilon()));
-        row.insert(
-            "composition".into(),
-            json!(match rule {
-                privpac_mechanisms::CompositionRule::Basic => "basic",
-                privpac_mechanisms::CompositionRule::Advanced { .. } => "advanced",
-                _ => "best",
-            }),
-        );
+        row.insert("composition".into(), json!(rule.name()));
     }
     let (class, privacy, agnostic) = curve.table;
     if let Some(entry) = table_entries(class, privacy, BoundKind::Upper, agnostic)

@@ -1,6 +1,8 @@
 //! A small privacy accountant: record mechanisms as they run, report the total.
 
-use crate::accounting::{basic_composition, heterogeneous_advanced_composition};
+use crate::accounting::{
+    basic_composition, heterogeneous_advanced_composition, optimal_composition,
+};
 use crate::error::{Error, Result};
 use crate::guarantee::Guarantee;
 use crate::privacy::{Privacy, Private};
@@ -15,11 +17,31 @@ pub enum CompositionRule {
         /// The additional δ' of the advanced composition theorem.
         delta_prime: f64,
     },
-    /// The smaller ε of the two rules above (both are valid, so their minimum is).
-    Best {
-        /// The δ' used for the advanced rule.
+    /// [`optimal_composition`] with the given slack δ': the exact region of k-fold
+    /// composition (Kairouz–Oh–Viswanath Theorem 3.3). It applies to runs that all have
+    /// the same (ε, δ); the accountant refuses it for mixed guarantees.
+    Optimal {
+        /// The δ' of the optimal composition (the hockey-stick divergence allowed).
         delta_prime: f64,
     },
+    /// The smallest ε of the rules above that apply (each is valid, so their minimum is):
+    /// basic, advanced, and optimal when every run has the same guarantee.
+    Best {
+        /// The δ' used for the advanced and optimal rules.
+        delta_prime: f64,
+    },
+}
+
+impl CompositionRule {
+    /// The rule's name for reports: `basic`, `advanced`, `optimal` or `best`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CompositionRule::Basic => "basic",
+            CompositionRule::Advanced { .. } => "advanced",
+            CompositionRule::Optimal { .. } => "optimal",
+            CompositionRule::Best { .. } => "best",
+        }
+    }
 }
 
 /// One recorded mechanism run.
@@ -91,6 +113,33 @@ impl Accountant {
     /// [`crate::Error::NotDifferentiallyPrivate`] if an entry has no (ε, δ) guarantee; the
     /// errors of the chosen rule otherwise.
     pub fn total(&self, rule: CompositionRule) -> Result<Privacy> {
+        self.total_by(rule).map(|(privacy, _)| privacy)
+    }
+
+    /// The tightest total the accountant can prove with slack δ' (basic, advanced, and
+    /// optimal composition when every run has the same guarantee), and the rule that gave
+    /// it.
+    ///
+    /// # Errors
+    /// As for [`Accountant::total`].
+    ///
+    /// # Example
+    /// ```
+    /// use privpac_mechanisms::{Accountant, Privacy};
+    /// let mut accountant = Accountant::new();
+    /// for round in 0..1000 {
+    ///     accountant.record(format!("query {round}"), Privacy::pure(0.01)?);
+    /// }
+    /// let (total, rule) = accountant.tightest(1e-6)?;
+    /// assert_eq!(rule.name(), "optimal");
+    /// assert!(total.epsilon() < 1.4); // advanced: 1.86, basic: 10
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn tightest(&self, delta_prime: f64) -> Result<(Privacy, CompositionRule)> {
+        self.total_by(CompositionRule::Best { delta_prime })
+    }
+
+    fn total_by(&self, rule: CompositionRule) -> Result<(Privacy, CompositionRule)> {
         let guarantees = self
             .entries
             .iter()
@@ -103,18 +152,47 @@ impl Accountant {
                     })
             })
             .collect::<Result<Vec<Privacy>>>()?;
-        match rule {
-            CompositionRule::Basic => basic_composition(&guarantees),
-            CompositionRule::Advanced { delta_prime } => {
-                heterogeneous_advanced_composition(&guarantees, delta_prime)
-            }
-            CompositionRule::Best { delta_prime } => {
-                let basic = basic_composition(&guarantees)?;
-                match heterogeneous_advanced_composition(&guarantees, delta_prime) {
-                    Ok(advanced) if advanced.epsilon() < basic.epsilon() => Ok(advanced),
-                    Ok(_) => Ok(basic),
-                    Err(error) => Err(error),
+        let homogeneous = |delta_prime: f64| -> Result<Privacy> {
+            match guarantees.split_first() {
+                Some((first, rest)) if rest.iter().all(|p| p == first) => {
+                    optimal_composition(*first, guarantees.len() as u64, delta_prime)
                 }
+                _ => Err(Error::MixedGuarantees {
+                    rule: "optimal composition",
+                }),
+            }
+        };
+        match rule {
+            CompositionRule::Basic => Ok((basic_composition(&guarantees)?, rule)),
+            CompositionRule::Advanced { delta_prime } => Ok((
+                heterogeneous_advanced_composition(&guarantees, delta_prime)?,
+                rule,
+            )),
+            CompositionRule::Optimal { delta_prime } => Ok((homogeneous(delta_prime)?, rule)),
+            CompositionRule::Best { delta_prime } => {
+                let mut best = (basic_composition(&guarantees)?, CompositionRule::Basic);
+                let others = [
+                    (
+                        heterogeneous_advanced_composition(&guarantees, delta_prime),
+                        CompositionRule::Advanced { delta_prime },
+                    ),
+                    (
+                        homogeneous(delta_prime),
+                        CompositionRule::Optimal { delta_prime },
+                    ),
+                ];
+                for (total, rule) in others {
+                    if let Ok(total) = total
+                        && total.epsilon() < best.0.epsilon()
+                    {
+                        best = (total, rule);
+                    }
+                }
+                // Advanced and optimal refuse a δ' outside (0, 1): so does Best.
+                if !(delta_prime > 0.0 && delta_prime < 1.0) {
+                    return Err(Error::InvalidDelta { value: delta_prime });
+                }
+                Ok(best)
             }
         }
     }

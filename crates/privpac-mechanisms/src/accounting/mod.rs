@@ -11,6 +11,7 @@
 mod accountant;
 mod composition;
 mod group;
+mod optimal;
 pub(crate) mod rounding;
 mod secrecy;
 mod subsampling;
@@ -20,6 +21,9 @@ pub use composition::{
     advanced_composition, basic_composition, heterogeneous_advanced_composition,
 };
 pub use group::group_privacy;
+pub use optimal::{
+    MAX_OPTIMAL_COMPOSITIONS, optimal_composition, optimal_composition_delta, optimal_step_epsilon,
+};
 pub use secrecy::secrecy_of_the_sample;
 pub use subsampling::{Subsampling, amplification_by_subsampling};
 
