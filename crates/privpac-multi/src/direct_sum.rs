@@ -170,6 +170,20 @@ impl DirectSum {
 /// # Errors
 /// As for [`DirectSum::for_total`] (without the factory's).
 pub fn split_budget(total: Privacy, k: usize) -> Result<(Privacy, CompositionRule)> {
+    split_budget_among(total, k, &|_| true)
+}
+
+/// [`split_budget`] restricted to the rules `allowed` accepts (for comparisons: the
+/// advanced-composition split of earlier releases is `|rule| !matches!(rule,
+/// CompositionRule::Optimal { .. })`).
+///
+/// # Errors
+/// As for [`split_budget`], and [`Error::BudgetTooSmall`] when no allowed rule fits.
+pub fn split_budget_among(
+    total: Privacy,
+    k: usize,
+    allowed: &dyn Fn(&CompositionRule) -> bool,
+) -> Result<(Privacy, CompositionRule)> {
     if k == 0 {
         return Err(Error::NoLabelColumns);
     }
@@ -209,7 +223,7 @@ pub fn split_budget(total: Privacy, k: usize) -> Result<(Privacy, CompositionRul
         }
     }
     let mut best: Option<(Privacy, CompositionRule)> = None;
-    for (candidate, rule) in candidates {
+    for (candidate, rule) in candidates.into_iter().filter(|(_, rule)| allowed(rule)) {
         let Some(fitted) = fit(candidate, rule, total, k) else {
             continue;
         };

@@ -97,7 +97,9 @@ mod parity;
 mod point;
 mod sample;
 
-pub use direct_sum::{DirectSum, LearnerFactory, compose_privacy, split_budget};
+pub use direct_sum::{
+    DirectSum, LearnerFactory, compose_privacy, split_budget, split_budget_among,
+};
 pub use error::{Error, Result};
 pub use generic::{Lemma37, SanitizerFactory, SanitizerMultiLearner, lemma_3_7};
 pub use learner::MultiLearner;

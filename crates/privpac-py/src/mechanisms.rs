@@ -632,6 +632,26 @@ fn advanced_composition(each: &Privacy, m: u64, delta_prime: f64) -> PyResult<Pr
         .map_err(errors::mechanisms)
 }
 
+/// Optimal composition of k runs of an (ε, δ)-DP mechanism (Kairouz–Oh–Viswanath 2015,
+/// Theorem 3.3): the smallest ε' with hockey-stick divergence at most delta_prime between
+/// k randomized responses, giving (ε', 1 − (1 − δ)^k(1 − δ'))-DP. Exact up to a relative
+/// 1e-6 margin, always rounded up; k up to 10^7. Raises InvalidParameterError for k = 0,
+/// k above 10^7, or delta_prime outside [0, 1).
+#[pyfunction]
+fn optimal_composition(each: &Privacy, k: u64, delta_prime: f64) -> PyResult<Privacy> {
+    privpac_mechanisms::optimal_composition(each.inner, k, delta_prime)
+        .map(Privacy::from)
+        .map_err(errors::mechanisms)
+}
+
+/// The δ of k-fold composition of an (ε, δ)-DP mechanism at ε' (Kairouz–Oh–Viswanath
+/// 2015, Theorem 3.3, for every ε' ≥ 0): exact up to a relative 1e-6, rounded up.
+#[pyfunction]
+fn optimal_composition_delta(each: &Privacy, k: u64, epsilon_prime: f64) -> PyResult<f64> {
+    privpac_mechanisms::optimal_composition_delta(each.inner, k, epsilon_prime)
+        .map_err(errors::mechanisms)
+}
+
 /// Advanced composition of different guarantees (ε_i, δ_i): (√(2 ln(1/δ') Σε_i²) +
 /// Σε_i(e^{ε_i} − 1), Σδ_i + δ')-DP (Kairouz–Oh–Viswanath 2015, Theorem 3.5, in the
 /// Dwork–Roth form). Rounded up, never down.
@@ -786,6 +806,8 @@ pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Accountant>()?;
     module.add_function(wrap_pyfunction!(basic_composition, module)?)?;
     module.add_function(wrap_pyfunction!(advanced_composition, module)?)?;
+    module.add_function(wrap_pyfunction!(optimal_composition, module)?)?;
+    module.add_function(wrap_pyfunction!(optimal_composition_delta, module)?)?;
     module.add_function(wrap_pyfunction!(
         heterogeneous_advanced_composition,
         module

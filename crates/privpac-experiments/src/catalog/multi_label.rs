@@ -12,10 +12,10 @@
 //!   accusation rate and the certified ε lower bound.
 
 use privpac_classes::{ConceptClass, Domain, Parities, Points};
-use privpac_mechanisms::Privacy;
+use privpac_mechanisms::{CompositionRule, Privacy};
 use privpac_multi::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
 use privpac_multi::lower_bounds::{BoundKind, TablePrivacy, table_entries};
-use privpac_multi::{MultiLearner, split_budget};
+use privpac_multi::{DirectSum, MultiLearner, split_budget, split_budget_among};
 use privpac_sanitizers::{Mwem, MwemVariant, Sanitizer, max_query_error};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -26,8 +26,8 @@ use crate::plot::{Figure, Series, slope_guide};
 use crate::{Error, Result, Scale};
 use privpac_toolkit::{
     ClassSpec, ExampleDistribution, LearnerParams, MultiLearnerSpec, MultiScenario, MultiTargets,
-    SanitizerParams, SanitizerSpec, SearchConfig, build_multi_learner, build_sanitizer,
-    empirical_multi_sample_complexity, fit_log_log, trial_rng,
+    SanitizerParams, SanitizerSpec, SearchConfig, build_learner, build_multi_learner,
+    build_sanitizer, empirical_multi_sample_complexity, fit_log_log, trial_rng,
 };
 
 /// The names of the experiments defined here.
@@ -44,6 +44,9 @@ struct Curve {
     /// The table entry's reference when the (class, privacy, agnostic) cell has a proper
     /// and an improper entry (`None`: the first one).
     reference: Option<&'static str>,
+    /// For a direct sum: split the budget by basic or advanced composition only (the split
+    /// before optimal composition), for comparison with the default best-of-all split.
+    advanced_split: bool,
 }
 
 const APPROXIMATE: (f64, f64) = (1.0, 1e-6);
@@ -56,8 +59,10 @@ const APPROXIMATE: (f64, f64) = (1.0, 1e-6);
 /// the realizable case too), the generic learner with MWEM (the pure `general C` row,
 /// `k·log|C|`: exponent 1), and Corollary 3.3's direct sum of the improper point learner
 /// on 2^40 points (the pure improper POINT_X row, `k` up to logarithmic factors: exponent
-/// 1; last, so that earlier units keep their indices).
-const CURVES: [Curve; 7] = [
+/// 1), and the approximate direct sum split as before optimal composition (basic or
+/// advanced only), beside the default split by the best of basic, advanced and optimal
+/// (new curves come last, so that earlier units keep their indices).
+const CURVES: [Curve; 8] = [
     Curve {
         id: "parity",
         scenario: parity_scenario,
@@ -65,6 +70,7 @@ const CURVES: [Curve; 7] = [
         total: APPROXIMATE,
         table: ("PAR_d (uniform)", TablePrivacy::Approximate, false),
         reference: None,
+        advanced_split: false,
     },
     Curve {
         id: "point",
@@ -73,6 +79,7 @@ const CURVES: [Curve; 7] = [
         total: APPROXIMATE,
         table: ("POINT_X", TablePrivacy::Approximate, false),
         reference: None,
+        advanced_split: false,
     },
     Curve {
         id: "direct-sum pure",
@@ -81,6 +88,7 @@ const CURVES: [Curve; 7] = [
         total: (1.0, 0.0),
         table: ("POINT_X", TablePrivacy::Pure, false),
         reference: None,
+        advanced_split: false,
     },
     Curve {
         id: "direct-sum approximate",
@@ -89,6 +97,7 @@ const CURVES: [Curve; 7] = [
         total: APPROXIMATE,
         table: ("general C", TablePrivacy::Approximate, true),
         reference: None,
+        advanced_split: false,
     },
     Curve {
         id: "generic:mwem",
@@ -97,6 +106,7 @@ const CURVES: [Curve; 7] = [
         total: (1.0, 0.0),
         table: ("general C", TablePrivacy::Pure, true),
         reference: None,
+        advanced_split: false,
     },
     Curve {
         id: "generic:pmw",
@@ -105,6 +115,7 @@ const CURVES: [Curve; 7] = [
         total: APPROXIMATE,
         table: ("general C", TablePrivacy::Approximate, true),
         reference: None,
+        advanced_split: false,
     },
     Curve {
         id: "direct-sum improper-point",
@@ -113,6 +124,16 @@ const CURVES: [Curve; 7] = [
         total: (1.0, 0.0),
         table: ("POINT_X", TablePrivacy::Pure, false),
         reference: Some("Cor 3.3"),
+        advanced_split: false,
+    },
+    Curve {
+        id: "direct-sum approximate, advanced split",
+        scenario: small_point_scenario,
+        spec: "direct-sum:generic",
+        total: APPROXIMATE,
+        table: ("general C", TablePrivacy::Approximate, true),
+        reference: None,
+        advanced_split: true,
     },
 ];
 
@@ -324,7 +345,25 @@ fn k_curve_unit(
     let total = Privacy::new(curve.total.0, curve.total.1)?;
     let spec: MultiLearnerSpec = curve.spec.parse()?;
     let scenario = (curve.scenario)(k)?;
-    let learner = build_multi_learner(spec, total, k, &LearnerParams::default(), 1 << 16)?;
+    let split = if curve.advanced_split {
+        split_budget_among(total, k, &|rule| {
+            !matches!(rule, CompositionRule::Optimal { .. })
+        })?
+    } else {
+        split_budget(total, k)?
+    };
+    let learner: Box<dyn MultiLearner> = match spec {
+        MultiLearnerSpec::DirectSum(inner) if curve.advanced_split => {
+            let (per_column, rule) = split;
+            let params = LearnerParams {
+                epsilon: Some(per_column.epsilon()),
+                ..LearnerParams::default()
+            };
+            let inner = build_learner(inner, &params, 1 << 16)?;
+            Box::new(DirectSum::new(inner, k, rule, per_column)?)
+        }
+        _ => build_multi_learner(spec, total, k, &LearnerParams::default(), 1 << 16)?,
+    };
     let mut last = None;
     let searched = empirical_multi_sample_complexity(
         &scenario,
@@ -363,7 +402,7 @@ fn k_curve_unit(
         serde_json::to_value(learner.guarantee(found.sample_size, k)).unwrap_or(Value::Null),
     );
     if curve.spec.starts_with("direct-sum") {
-        let (per_column, rule) = split_budget(total, k)?;
+        let (per_column, rule) = split;
         row.insert("per_column_epsilon".into(), json!(per_column.epsilon()));
         row.insert("composition".into(), json!(rule.name()));
     }

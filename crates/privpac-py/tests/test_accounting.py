@@ -1,0 +1,74 @@
+"""Optimal composition beside the field's accountants: privpac's δ(ε') is never below the
+exact value (a brute force over all 2^k outcome sequences in exact rationals), and its ε'
+is never looser than Google's dp_accounting PLD (pessimistic discretization) by more than
+that accountant's discretization error; a split 1% above the optimum fails the exact check
+(negative control)."""
+
+import math
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+import privpac
+
+# dp_accounting (PyPI dp-accounting) is a test requirement: CI installs it, and these tests
+# fail rather than skip without it.
+from dp_accounting.pld import common, privacy_loss_distribution
+
+
+def exact_delta(base, k, r):
+    """δ of k randomized responses with e^ε = base at e^ε' = r, exactly (all 2^k sequences)."""
+    total = Fraction(0)
+    for s in product((0, 1), repeat=k):
+        truthful = k - sum(s)
+        p = Fraction(base**truthful, (base + 1) ** k)
+        q = Fraction(base ** (k - truthful), (base + 1) ** k)
+        total += max(Fraction(0), p - r * q)
+    return total
+
+
+@pytest.mark.parametrize("base,k", [(2, 6), (3, 10), (5, 12)])
+def test_optimal_delta_is_never_below_the_exact_value(base, k):
+    each = privpac.Privacy(math.log(base))
+    for r in [Fraction(1), Fraction(3, 2), Fraction(7), Fraction(base) ** 3]:
+        exact = exact_delta(base, k, r)
+        got = privpac.optimal_composition_delta(each, k, math.log(r))
+        assert got >= float(exact) * (1 - 1e-15)
+        assert got <= float(exact) * (1 + 2e-6) + 1e-300
+
+
+@pytest.mark.parametrize("epsilon,k,delta_prime", [(0.01, 1000, 1e-6), (0.1, 100, 1e-6),
+                                                    (0.5, 50, 1e-5), (1.0, 16, 1e-3)])
+def test_optimal_is_within_the_pld_accountants_discretization(epsilon, k, delta_prime):
+    interval = 1e-4
+    pld = privacy_loss_distribution.from_privacy_parameters(
+        common.DifferentialPrivacyParameters(epsilon, 0.0), value_discretization_interval=interval
+    ).self_compose(k)
+    theirs = pld.get_epsilon_for_delta(delta_prime)
+    ours = privpac.optimal_composition(privpac.Privacy(epsilon), k, delta_prime).epsilon
+    advanced = privpac.advanced_composition(privpac.Privacy(epsilon), k, delta_prime).epsilon
+    # The PLD's pessimistic discretization moves each of the k losses by at most one
+    # interval: its ε is within k·interval of the exact one, so ours (exact up to 1e-6
+    # relative in δ) may exceed it by at most that.
+    assert ours <= theirs + k * interval
+    assert ours >= theirs - k * interval
+    assert ours <= advanced and ours <= k * epsilon
+
+
+def test_a_split_one_percent_above_the_optimum_fails_the_exact_check():
+    # Negative control: 10 steps of (ln 2)-RR compose to ε' = ln 2^4 with some δ; a
+    # splitter that uses e^ε = 2·1.01^{...} instead must see a larger exact δ than claimed.
+    k, r = 10, Fraction(16)
+    claimed = privpac.optimal_composition_delta(privpac.Privacy(math.log(2)), k, math.log(16))
+    assert float(exact_delta(2, k, r)) <= claimed
+    # The same claim for steps 1% larger in ε (e^ε = 2^1.01, not rational: use the float
+    # brute force, accurate to 1e-15 here).
+    step = math.log(2) * 1.01
+    brute = 0.0
+    for s in product((0, 1), repeat=k):
+        flips = sum(s)
+        p = math.exp(-flips * step) / (1 + math.exp(-step)) ** k
+        loss = (k - 2 * flips) * step
+        brute += max(0.0, p * (1 - math.exp(math.log(16) - loss)))
+    assert brute > claimed
