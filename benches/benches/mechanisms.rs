@@ -39,6 +39,17 @@ fn exponential_mechanism(c: &mut Criterion) {
             b.iter(|| mechanism.select_levels(black_box(levels), &mut rng))
         });
     }
+    // The hot path's target input: 10^6 integer scores in [0, 10^4), the banded path (the
+    // general path at every size) as the reference against the counting path that
+    // select_integer takes from 2^16 candidates on.
+    let wide = error_count_scores(1_000_000, 10_000);
+    let mut rng = bench_rng();
+    group.bench_with_input(BenchmarkId::new("banded_1e4", 1_000_000), &wide, |b, s| {
+        b.iter(|| mechanism.select_integer_banded(black_box(s), &mut rng))
+    });
+    group.bench_with_input(BenchmarkId::new("counted_1e4", 1_000_000), &wide, |b, s| {
+        b.iter(|| mechanism.select_integer(black_box(s), &mut rng))
+    });
     group.finish();
 }
 

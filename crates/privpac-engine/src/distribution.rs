@@ -1,9 +1,7 @@
 //! The distributions examples are drawn from, over the points of a finite domain.
 
-use privpac_classes::{ConceptClass, Point};
+use privpac_classes::Point;
 use serde::{Deserialize, Serialize};
-
-use crate::limits::MAX_EXACT_DOMAIN;
 
 /// The distribution examples are drawn from: over the points of a finite domain (by
 /// enumeration index). Named so as not to clash with `rand`'s `Distribution` trait.
@@ -29,42 +27,6 @@ pub enum ExampleDistribution {
         /// The weights.
         weights: Vec<f64>,
     },
-}
-
-impl ExampleDistribution {
-    /// Mass `mass` on the first point (in enumeration order) that concept `target` labels
-    /// 1, or on point 0 if it labels none, the rest uniform: a distribution on which
-    /// missing the target's positive point costs error `mass`.
-    ///
-    /// # Example
-    /// ```
-    /// use privpac_classes::Points;
-    /// use privpac_classes::Domain;
-    /// use privpac_engine::ExampleDistribution;
-    /// let class = Points::new(Domain::ordered(10)?);
-    /// assert_eq!(
-    ///     ExampleDistribution::mass_on_target(&class, 7, 0.2),
-    ///     ExampleDistribution::PointMass { point: 7, mass: 0.2 }
-    /// );
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn mass_on_target(class: &dyn ConceptClass, target: u64, mass: f64) -> Self {
-        // The structured classes know their positive sets: no scan (a scan of a domain of
-        // 2^40 points would stop at its first 2^28 and miss most targets).
-        if let Some(point) =
-            crate::structured::Structure::recognize(class, &ExampleDistribution::Uniform)
-                .and_then(|structure| structure.first_positive(target))
-        {
-            return ExampleDistribution::PointMass { point, mass };
-        }
-        let domain = class.domain();
-        let size = domain.size().min(MAX_EXACT_DOMAIN) as u64;
-        let point = (0..size)
-            .filter_map(|i| domain.point_at(i))
-            .find(|&x| class.eval(target, x))
-            .unwrap_or(0);
-        ExampleDistribution::PointMass { point, mass }
-    }
 }
 
 #[cfg(test)]

@@ -365,6 +365,43 @@ pub(crate) fn distribution_weights(
     Ok(weights)
 }
 
+// `mass_on_target` lives here, beside the scenarios that use it, because it needs the
+// structured classes (`structured.rs` depends on `distribution.rs`, not the reverse).
+impl ExampleDistribution {
+    /// Mass `mass` on the first point (in enumeration order) that concept `target` labels
+    /// 1, or on point 0 if it labels none, the rest uniform: a distribution on which
+    /// missing the target's positive point costs error `mass`.
+    ///
+    /// # Example
+    /// ```
+    /// use privpac_classes::Points;
+    /// use privpac_classes::Domain;
+    /// use privpac_engine::ExampleDistribution;
+    /// let class = Points::new(Domain::ordered(10)?);
+    /// assert_eq!(
+    ///     ExampleDistribution::mass_on_target(&class, 7, 0.2),
+    ///     ExampleDistribution::PointMass { point: 7, mass: 0.2 }
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn mass_on_target(class: &dyn ConceptClass, target: u64, mass: f64) -> Self {
+        // The structured classes know their positive sets: no scan (a scan of a domain of
+        // 2^40 points would stop at its first 2^28 and miss most targets).
+        if let Some(point) = Structure::recognize(class, &ExampleDistribution::Uniform)
+            .and_then(|structure| structure.first_positive(target))
+        {
+            return ExampleDistribution::PointMass { point, mass };
+        }
+        let domain = class.domain();
+        let size = domain.size().min(MAX_EXACT_DOMAIN) as u64;
+        let point = (0..size)
+            .filter_map(|i| domain.point_at(i))
+            .find(|&x| class.eval(target, x))
+            .unwrap_or(0);
+        ExampleDistribution::PointMass { point, mass }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use privpac_classes::Thresholds;

@@ -95,8 +95,8 @@ pub use randomized_response::{
     RandomizedResponse, epsilon_for_flip_probability, flip_probability_for,
 };
 pub use selection::{
-    ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MIN_EPSILON, ReportNoisyMax,
-    SCORE_CLAMP, ScoreLevel, StableSelection, StableSelectionOutcome,
+    COUNTED_PATH_MIN, ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MIN_EPSILON,
+    ReportNoisyMax, SCORE_CLAMP, ScoreLevel, StableSelection, StableSelectionOutcome,
 };
 pub use sparse_vector::SparseVector;
 

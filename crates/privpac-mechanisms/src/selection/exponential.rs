@@ -53,6 +53,10 @@ pub const MIN_EPSILON: f64 = 1e-9;
 
 /// Bands `0..HEAD_BANDS` get exact integer envelope weights; larger bands share one tail.
 const HEAD_BANDS: usize = 64;
+/// From this many candidates on, [`ExponentialMechanism::select_integer`] groups integer
+/// scores by value when their span allows (see there).
+pub const COUNTED_PATH_MIN: usize = 1 << 16;
+
 /// Largest total count the count-weighted path supports (keeps envelope sums in `u128`).
 const MAX_TOTAL_COUNT: u64 = 1 << 60;
 
@@ -183,14 +187,83 @@ impl ExponentialMechanism {
 
     /// Selects a candidate index for integer scores; gaps are computed exactly.
     ///
+    /// From [`COUNTED_PATH_MIN`] candidates on, when the scores span at most about twice as
+    /// many values as there are candidates, the candidates are grouped by score in one
+    /// counting pass and the count-weighted path [`Self::select_levels`] picks a score and
+    /// an offset, which a last pass turns into an index: the same distribution (see
+    /// [`Self::select_levels`]) in three streaming passes instead of a band per candidate.
+    /// A seed gives a different index on the two paths, so the path depends only on the
+    /// input's size and span, never on the random draws.
+    ///
     /// # Errors
     /// [`Error::EmptyCandidates`].
     pub fn select_integer<R: Rng + ?Sized>(&self, scores: &[i64], rng: &mut R) -> Result<usize> {
+        if scores.len() >= COUNTED_PATH_MIN
+            && let Some(index) = self.select_integer_counted(scores, rng)?
+        {
+            return Ok(index);
+        }
+        self.select_integer_banded(scores, rng)
+    }
+
+    /// [`Self::select_integer`]'s general path at every size: each candidate's weight is
+    /// bounded by a power-of-two envelope band, a band and a candidate are proposed exactly
+    /// and accepted with the exact ratio. The same distribution as [`Self::select_integer`];
+    /// for inputs below [`COUNTED_PATH_MIN`] candidates the same index for the same seed.
+    ///
+    /// # Errors
+    /// [`Error::EmptyCandidates`].
+    pub fn select_integer_banded<R: Rng + ?Sized>(
+        &self,
+        scores: &[i64],
+        rng: &mut R,
+    ) -> Result<usize> {
         let best = *scores.iter().max().ok_or(Error::EmptyCandidates)?;
         let lambda = self.lambda;
         let gap = |i: usize| clamp_gap(lambda * integer_gap(best, scores[i]));
         let (index, _) = sample_weighted(scores.len(), gap, |_| 1, &mut RandomBits::new(rng));
         Ok(index)
+    }
+
+    /// [`Self::select_integer`]'s counting path, or `None` when the scores span too many
+    /// values for a counting table.
+    fn select_integer_counted<R: Rng + ?Sized>(
+        &self,
+        scores: &[i64],
+        rng: &mut R,
+    ) -> Result<Option<usize>> {
+        let (Some(&min), Some(&max)) = (scores.iter().min(), scores.iter().max()) else {
+            return Err(Error::EmptyCandidates);
+        };
+        let span = (i128::from(max) - i128::from(min)) as u128;
+        if span > 2 * scores.len() as u128 + 1024 {
+            return Ok(None);
+        }
+        let mut counts = vec![0u64; span as usize + 1];
+        for &score in scores {
+            counts[(score.wrapping_sub(min)) as u64 as usize] += 1;
+        }
+        let levels: Vec<ScoreLevel> = counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &count)| count > 0)
+            .map(|(offset, &count)| ScoreLevel {
+                score: min.wrapping_add(offset as i64),
+                count,
+            })
+            .collect();
+        let choice = self.select_levels(&levels, rng)?;
+        let target = levels[choice.level].score;
+        let mut remaining = choice.offset;
+        for (index, &score) in scores.iter().enumerate() {
+            if score == target {
+                if remaining == 0 {
+                    return Ok(Some(index));
+                }
+                remaining -= 1;
+            }
+        }
+        Err(Error::EmptyCandidates) // unreachable: the level has `count` members
     }
 
     /// The count-weighted fast path: picks a level with probability proportional to

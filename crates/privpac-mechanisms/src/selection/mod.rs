@@ -7,7 +7,8 @@ mod report_noisy_max;
 mod stable;
 
 pub use exponential::{
-    ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MIN_EPSILON, SCORE_CLAMP, ScoreLevel,
+    COUNTED_PATH_MIN, ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MIN_EPSILON,
+    SCORE_CLAMP, ScoreLevel,
 };
 pub use report_noisy_max::ReportNoisyMax;
 pub use stable::{StableSelection, StableSelectionOutcome};
