@@ -88,6 +88,16 @@ pub enum Error {
         /// The rejected value.
         value: f64,
     },
+    /// A numeric parameter other than ε, δ, a scale or a probability is out of range.
+    #[error("{name} must be in {range}, got {value}")]
+    InvalidParameter {
+        /// The parameter.
+        name: &'static str,
+        /// The accepted range.
+        range: &'static str,
+        /// The rejected value.
+        value: f64,
+    },
     /// A composition rule that needs every run to have the same guarantee was given runs
     /// with different ones.
     #[error(

@@ -103,6 +103,7 @@ impl DirectSum {
         }
         if let CompositionRule::Advanced { delta_prime }
         | CompositionRule::Optimal { delta_prime }
+        | CompositionRule::Pld { delta_prime }
         | CompositionRule::Best { delta_prime } = rule
             && !(delta_prime > 0.0 && delta_prime < 1.0)
         {
@@ -314,6 +315,11 @@ pub fn compose_privacy(per_run: Privacy, k: usize, rule: CompositionRule) -> Res
         CompositionRule::Optimal { delta_prime } => {
             Ok(optimal_composition(per_run, k as u64, delta_prime)?)
         }
+        CompositionRule::Pld { delta_prime } => Ok(privpac_mechanisms::pld_composition(
+            &vec![per_run; k],
+            delta_prime,
+            privpac_mechanisms::PLD_INTERVAL,
+        )?),
         CompositionRule::Best { delta_prime } => {
             let candidates = [
                 basic(),

@@ -755,8 +755,9 @@ impl Accountant {
     /// The total guarantee: rule "basic" (Dwork–Roth Theorem 3.16), "advanced"
     /// (Kairouz–Oh–Viswanath Theorem 3.5, needs delta_prime), "optimal" (Kairouz–Oh–
     /// Viswanath Theorem 3.3, the exact region; every run must have the same guarantee;
-    /// needs delta_prime) or "best" (the smallest ε of those that apply; needs
-    /// delta_prime). Rounded up, never down.
+    /// needs delta_prime), "pld" (privacy loss distribution, pessimistic grid 1e-4; needs
+    /// delta_prime) or "best" (the smallest ε of those that apply; needs delta_prime).
+    /// Rounded up, never down.
     #[pyo3(signature = (rule = "basic", *, delta_prime = None))]
     fn total(&self, rule: &str, delta_prime: Option<f64>) -> PyResult<Privacy> {
         let rule = match (rule, delta_prime) {
@@ -767,18 +768,19 @@ impl Accountant {
             ("optimal", Some(delta_prime)) => {
                 privpac_mechanisms::CompositionRule::Optimal { delta_prime }
             }
+            ("pld", Some(delta_prime)) => privpac_mechanisms::CompositionRule::Pld { delta_prime },
             ("best", Some(delta_prime)) => {
                 privpac_mechanisms::CompositionRule::Best { delta_prime }
             }
             ("basic", Some(_)) => {
                 return Err(errors::invalid("rule \"basic\" takes no delta_prime"));
             }
-            ("advanced" | "optimal" | "best", None) => {
+            ("advanced" | "optimal" | "pld" | "best", None) => {
                 return Err(errors::invalid(format!("rule {rule:?} needs delta_prime")));
             }
             _ => {
                 return Err(errors::invalid(format!(
-                    "unknown composition rule {rule:?} (expected basic, advanced, optimal or best)"
+                    "unknown composition rule {rule:?} (expected basic, advanced, optimal, pld or best)"
                 )));
             }
         };

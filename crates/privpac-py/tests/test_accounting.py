@@ -72,3 +72,25 @@ def test_a_split_one_percent_above_the_optimum_fails_the_exact_check():
         loss = (k - 2 * flips) * step
         brute += max(0.0, p * (1 - math.exp(math.log(16) - loss)))
     assert brute > claimed
+
+
+def test_pld_rule_of_a_mixed_accountant_matches_dp_accounting():
+    steps = [(0.02, 0.0), (0.05, 1e-9)] * 150
+    accountant = privpac.Accountant()
+    for i, (epsilon, delta) in enumerate(steps):
+        accountant.record(f"step {i}", privpac.Privacy(epsilon, delta))
+    ours = accountant.total("pld", delta_prime=1e-6)
+    advanced = accountant.total("advanced", delta_prime=1e-6)
+    interval = 1e-4
+    theirs_pld = None
+    for epsilon, delta in steps:
+        one = privacy_loss_distribution.from_privacy_parameters(
+            common.DifferentialPrivacyParameters(epsilon, delta),
+            value_discretization_interval=interval,
+        )
+        theirs_pld = one if theirs_pld is None else theirs_pld.compose(one)
+    theirs = theirs_pld.get_epsilon_for_delta(ours.delta)
+    assert abs(ours.epsilon - theirs) <= len(steps) * interval
+    assert ours.epsilon < advanced.epsilon
+    with pytest.raises(privpac.InvalidParameterError):
+        accountant.total("pld")  # needs delta_prime

@@ -12,11 +12,12 @@ mod accountant;
 mod composition;
 mod group;
 mod optimal;
+mod pld;
 pub(crate) mod rounding;
 mod secrecy;
 mod subsampling;
 
-pub use accountant::{Accountant, CompositionRule, Entry};
+pub use accountant::{Accountant, CompositionRule, Entry, PLD_INTERVAL};
 pub use composition::{
     advanced_composition, basic_composition, heterogeneous_advanced_composition,
 };
@@ -24,6 +25,7 @@ pub use group::group_privacy;
 pub use optimal::{
     MAX_OPTIMAL_COMPOSITIONS, optimal_composition, optimal_composition_delta, optimal_step_epsilon,
 };
+pub use pld::{MAX_PLD_CELLS, PrivacyLossDistribution, pld_composition};
 pub use secrecy::secrecy_of_the_sample;
 pub use subsampling::{Subsampling, amplification_by_subsampling};
 

@@ -423,18 +423,21 @@ struct AccountingSection {
     advanced_text: String,
     optimal: Privacy,
     optimal_text: String,
+    pld: Privacy,
+    pld_text: String,
     tightest_rule: &'static str,
 }
 
 impl AccountingSection {
     fn render(&self) -> String {
         format!(
-            "{} mechanisms at {} each:\n  basic composition    {}\n  advanced composition {}\n  optimal composition  {} (Kairouz–Oh–Viswanath; the accountant's tightest: {})\n",
+            "{} mechanisms at {} each:\n  basic composition    {}\n  advanced composition {}\n  optimal composition  {} (Kairouz–Oh–Viswanath)\n  PLD                  {} (pessimistic grid 1e-4)\n  the accountant's tightest: {}\n",
             self.mechanisms,
             self.each,
             self.basic_text,
             self.advanced_text,
             self.optimal_text,
+            self.pld_text,
             self.tightest_rule
         )
     }
@@ -449,7 +452,9 @@ fn accounting_section() -> anyhow::Result<AccountingSection> {
     }
     let basic = accountant.total(CompositionRule::Basic)?;
     let advanced = advanced_composition(each, mechanisms, 1e-6)?;
-    let (optimal, rule) = accountant.tightest(1e-6)?;
+    let optimal = accountant.total(CompositionRule::Optimal { delta_prime: 1e-6 })?;
+    let pld = accountant.total(CompositionRule::Pld { delta_prime: 1e-6 })?;
+    let (_, rule) = accountant.tightest(1e-6)?;
     Ok(AccountingSection {
         mechanisms,
         each,
@@ -460,6 +465,8 @@ fn accounting_section() -> anyhow::Result<AccountingSection> {
         advanced_text: advanced.to_string(),
         optimal,
         optimal_text: optimal.to_string(),
+        pld,
+        pld_text: pld.to_string(),
         tightest_rule: rule.name(),
     })
 }

@@ -518,6 +518,8 @@ fn demo_json_schema() {
                 ("advanced_text", Ty::Str),
                 ("optimal", Ty::Privacy),
                 ("optimal_text", Ty::Str),
+                ("pld", Ty::Privacy),
+                ("pld_text", Ty::Str),
                 ("tightest_rule", Ty::Str),
             ],
         ),

@@ -1,0 +1,142 @@
+//! Tests of the PLD accountant: never below the exact optimal composition (Kairouz–Oh–
+//! Viswanath) and within its discretization of it, the discrete Laplace PLD against its
+//! exact hockey-stick divergence, heterogeneous compositions tighter than advanced
+//! composition, and a negative control (an optimistic, rounded-down discretization falls
+//! below the exact δ, which the pessimistic one never does).
+
+use super::*;
+use crate::accounting::{
+    advanced_composition, heterogeneous_advanced_composition, optimal_composition_delta,
+};
+
+#[test]
+fn homogeneous_compositions_bound_the_exact_optimum_from_above() {
+    for (epsilon, k, interval) in [(0.1f64, 50u64, 1e-3), (0.5, 20, 1e-3), (0.01, 1000, 1e-4)] {
+        let each = Privacy::pure(epsilon).unwrap();
+        let pld = PrivacyLossDistribution::from_privacy(each, interval)
+            .unwrap()
+            .self_compose(k)
+            .unwrap();
+        for step in 0..20 {
+            let at = step as f64 * epsilon * k as f64 / 40.0;
+            let exact = optimal_composition_delta(each, k, at).unwrap() / (1.0 + 1e-6);
+            let ours = pld.delta_for_epsilon(at);
+            assert!(
+                ours >= exact * (1.0 - 1e-9),
+                "ε = {epsilon}, k = {k}, ε' = {at}: {ours} < {exact}"
+            );
+            // Within the discretization: at most the exact δ at ε' − k·Δ.
+            let shifted = (at - k as f64 * interval).max(0.0);
+            let loose = optimal_composition_delta(each, k, shifted).unwrap();
+            assert!(ours <= loose, "ε' = {at}: {ours} > {loose}");
+        }
+    }
+}
+
+#[test]
+fn discrete_laplace_pld_matches_its_hockey_stick_divergence() {
+    // Scale 2, sensitivity 3, outputs centred at 0 and 3; the exact δ(ε) is a sum over y.
+    let (scale, sensitivity) = (2.0f64, 3u64);
+    let interval = 0.5; // the losses (3 − 2y)/2 lie on this grid exactly
+    let pld = PrivacyLossDistribution::from_discrete_laplace(scale, sensitivity, interval).unwrap();
+    let r = (-1.0 / scale).exp();
+    let pmf = |y: i64| (1.0 - r) / (1.0 + r) * r.powi(y.abs() as i32);
+    for epsilon in [0.0f64, 0.25, 0.5, 1.0, 1.4] {
+        let exact: f64 = (-200..=203)
+            .map(|y: i64| (pmf(y) - epsilon.exp() * pmf(y - 3)).max(0.0))
+            .sum();
+        let ours = pld.delta_for_epsilon(epsilon);
+        assert!(
+            ours >= exact * (1.0 - 1e-12) && ours <= exact * (1.0 + 1e-9) + 1e-15,
+            "ε = {epsilon}: {ours} vs {exact}"
+        );
+    }
+    assert!(pld.delta_for_epsilon(1.5) < 1e-12); // Δ/b = 1.5 is the largest loss
+}
+
+#[test]
+fn mixed_compositions_are_tighter_than_advanced_composition() {
+    let runs = [
+        Privacy::pure(0.1).unwrap(),
+        Privacy::pure(0.02).unwrap(),
+        Privacy::new(0.05, 1e-8).unwrap(),
+    ];
+    let mixed: Vec<Privacy> = runs.iter().copied().cycle().take(600).collect();
+    let pld = pld_composition(&mixed, 1e-6, 1e-4).unwrap();
+    let advanced = heterogeneous_advanced_composition(&mixed, 1e-6).unwrap();
+    assert!(
+        pld.epsilon() < advanced.epsilon(),
+        "{pld:?} vs {advanced:?}"
+    );
+    // δ is 1 − (1 − 10⁻⁸)^200·(1 − 10⁻⁶), reported rounded up.
+    let expected = -(200.0 * (-1e-8f64).ln_1p() + (-1e-6f64).ln_1p()).exp_m1();
+    assert!(
+        pld.delta() >= expected && pld.delta() < expected * (1.0 + 1e-9),
+        "{pld:?}"
+    );
+    // Homogeneous lists: within k·Δ of the optimal composition.
+    let same = vec![Privacy::pure(0.01).unwrap(); 1000];
+    let pld = pld_composition(&same, 1e-6, 1e-4).unwrap();
+    let optimal = crate::accounting::optimal_composition(same[0], 1000, 1e-6).unwrap();
+    // (optimal composition reports its ε′ for a δ inflated by a relative 10⁻⁶: a few 10⁻⁸
+    // in ε′, so the PLD may sit that much below it.)
+    assert!(
+        pld.epsilon() >= optimal.epsilon() - 1e-6
+            && pld.epsilon() <= optimal.epsilon() + 1000.0 * 1e-4,
+        "{pld:?} vs {optimal:?}"
+    );
+    let advanced = advanced_composition(same[0], 1000, 1e-6).unwrap();
+    assert!(pld.epsilon() < advanced.epsilon());
+}
+
+/// Negative control: rounding losses **down** (optimistic) gives a δ below the exact one
+/// at some ε', which the pessimistic PLD never does (the test above).
+#[test]
+fn an_optimistic_discretization_falls_below_the_exact_delta() {
+    let each = Privacy::pure(0.13).unwrap();
+    let interval = 0.1; // 0.13 rounds down to 0.1, up to 0.2
+    let optimistic = PrivacyLossDistribution::from_losses(
+        interval,
+        &[
+            (0.1 - 1e-12, 0.13f64.exp() / (1.0 + 0.13f64.exp())),
+            (-0.2 + 1e-12, 1.0 / (1.0 + 0.13f64.exp())),
+        ],
+        0.0,
+    )
+    .unwrap()
+    .self_compose(20)
+    .unwrap();
+    let below = (0..20).any(|step| {
+        let at = step as f64 * 0.13;
+        optimistic.delta_for_epsilon(at)
+            < optimal_composition_delta(each, 20, at).unwrap() / (1.0 + 1e-6) * (1.0 - 1e-6)
+    });
+    assert!(
+        below,
+        "the optimistic discretization must undershoot somewhere"
+    );
+}
+
+#[test]
+fn bad_inputs_are_typed_errors() {
+    let p = Privacy::pure(1.0).unwrap();
+    assert!(PrivacyLossDistribution::from_privacy(p, 0.0).is_err());
+    assert!(PrivacyLossDistribution::from_privacy(p, f64::NAN).is_err());
+    assert!(PrivacyLossDistribution::from_privacy(p, 1e-9).is_err()); // 2·10^9 cells
+    assert!(PrivacyLossDistribution::from_discrete_laplace(0.0, 1, 0.1).is_err());
+    assert!(PrivacyLossDistribution::from_discrete_laplace(1.0, 0, 0.1).is_err());
+    let a = PrivacyLossDistribution::from_privacy(p, 0.1).unwrap();
+    let b = PrivacyLossDistribution::from_privacy(p, 0.2).unwrap();
+    assert!(a.compose(&b).is_err());
+    assert!(a.self_compose(0).is_err());
+    assert!(pld_composition(&[], 1e-6, 1e-3).is_err());
+    assert!(pld_composition(&[p], 1.0, 1e-3).is_err());
+    // An approximate step's δ is counted in the total δ, not refused: (0.1, 0.5) twice is
+    // (ε′, 1 − 0.25·(1 − δ′)) with ε′ at most basic composition's 0.2.
+    let heavy = Privacy::new(0.1, 0.5).unwrap();
+    let total = pld_composition(&[heavy, heavy], 1e-6, 1e-3).unwrap();
+    assert!(
+        total.delta() >= 0.75 && total.epsilon() <= 0.2 + 2e-3,
+        "{total:?}"
+    );
+}
