@@ -57,7 +57,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 
 mod draws;
 
-use draws::{Counts, FiniteCounts, Hits, Scorer, best_finite_event, best_real_event, collect};
+use draws::{Counts, FiniteCounts, Hits, Scorer, best_finite_event, best_real_event};
 
 use crate::error::{Error, Result};
 use crate::statistical::{MAX_TRIALS, clopper_pearson};
@@ -360,10 +360,110 @@ where
     I: Sync,
     M: Fn(&I, &mut ChaCha8Rng) -> u64 + Sync,
 {
+    audit_finite_chunks(
+        |input: &I, rng: &mut ChaCha8Rng, size: u64, out: &mut Vec<u64>| {
+            out.extend((0..size).map(|_| mechanism(input, rng)));
+        },
+        pairs,
+        config,
+    )
+}
+
+/// [`audit_finite`] for a mechanism that draws many runs per call (the vectorized
+/// convention of DP-Sniper's mechanisms): `mechanism(input, n, seed)` returns the outputs
+/// of n independent runs, with all its randomness derived from `seed`. Runs are drawn in
+/// the same fixed chunks as [`audit_finite`], one call per chunk; chunk c of a (pair,
+/// input, stage) passes the first word of ChaCha8 stream `stream(pair, input, stage) + c`
+/// of the master seed, so the audit does not depend on threads or scheduling.
+///
+/// # Errors
+/// As for [`audit_finite`]; [`Error::Mechanism`] with the first failure of `mechanism`
+/// (its own error, or a wrong number of outputs).
+pub fn audit_finite_batched<I, M>(
+    mechanism: M,
+    pairs: &[(I, I)],
+    config: &BlackBoxConfig,
+) -> Result<StatisticalAudit>
+where
+    I: Sync,
+    M: Fn(&I, u64, u64) -> std::result::Result<Vec<u64>, String> + Sync,
+{
+    let failure = std::sync::Mutex::new(None::<String>);
+    let audit = audit_finite_chunks(
+        |input: &I, rng: &mut ChaCha8Rng, size: u64, out: &mut Vec<u64>| {
+            let drawn = batch(&mechanism, input, rng, size, &failure);
+            out.extend(drawn.unwrap_or_else(|| vec![0; size as usize]));
+        },
+        pairs,
+        config,
+    );
+    failed(&failure)?;
+    audit
+}
+
+/// One call of a batched mechanism, checked; `None` (and the failure recorded) if it fails.
+fn batch<I, T, M>(
+    mechanism: &M,
+    input: &I,
+    rng: &mut ChaCha8Rng,
+    size: u64,
+    failure: &std::sync::Mutex<Option<String>>,
+) -> Option<Vec<T>>
+where
+    M: Fn(&I, u64, u64) -> std::result::Result<Vec<T>, String>,
+{
+    let seed = rand::Rng::next_u64(rng);
+    let result = mechanism(input, size, seed).and_then(|outputs| {
+        if outputs.len() as u64 == size {
+            Ok(outputs)
+        } else {
+            Err(format!(
+                "the mechanism returned {} outputs for n = {size}",
+                outputs.len()
+            ))
+        }
+    });
+    match result {
+        Ok(outputs) => Some(outputs),
+        Err(reason) => {
+            if let Ok(mut first) = failure.lock() {
+                first.get_or_insert(reason);
+            }
+            None
+        }
+    }
+}
+
+/// The recorded failure of a batched mechanism, as an error.
+fn failed(failure: &std::sync::Mutex<Option<String>>) -> Result<()> {
+    match failure.lock().map(|mut first| first.take()) {
+        Ok(Some(reason)) => Err(Error::Mechanism { reason }),
+        Ok(None) => Ok(()),
+        Err(_) => Err(Error::Mechanism {
+            reason: "a mechanism call panicked".into(),
+        }),
+    }
+}
+
+/// The finite audit over chunk draws: `draw(input, rng, size, out)` appends `size` outputs.
+fn audit_finite_chunks<I, D>(
+    draw: D,
+    pairs: &[(I, I)],
+    config: &BlackBoxConfig,
+) -> Result<StatisticalAudit>
+where
+    I: Sync,
+    D: Fn(&I, &mut ChaCha8Rng, u64, &mut Vec<u64>) + Sync,
+{
     let count = |input: &I, stream: Stream, runs: u64| -> Counts {
-        collect(config.seed, stream, runs, |rng, out: &mut FiniteCounts| {
-            out.raw.push(mechanism(input, rng));
-        })
+        draws::collect_chunks(
+            config.seed,
+            stream,
+            runs,
+            |rng, size, out: &mut FiniteCounts| {
+                draw(input, rng, size, &mut out.raw);
+            },
+        )
         .counts
     };
     audit(
@@ -378,12 +478,17 @@ where
                 return (0, 0); // finite audits only propose value sets
             };
             let hits = |input: &I, side: u64| {
-                collect(
+                draws::collect_chunks(
                     config.seed,
                     Stream::new(pair, side, CERTIFICATION),
                     config.runs,
-                    |rng, out: &mut Hits| {
-                        out.0 += u64::from(values.binary_search(&mechanism(input, rng)).is_ok());
+                    |rng, size, out: &mut Hits| {
+                        let mut outputs = Vec::with_capacity(size as usize);
+                        draw(input, rng, size, &mut outputs);
+                        out.0 += outputs
+                            .iter()
+                            .filter(|o| values.binary_search(o).is_ok())
+                            .count() as u64;
                     },
                 )
                 .0
@@ -427,10 +532,61 @@ where
     I: Sync,
     M: Fn(&I, &mut ChaCha8Rng) -> f64 + Sync,
 {
-    let draw = |input: &I, stream: Stream, runs: u64| {
-        let mut samples = collect(config.seed, stream, runs, |rng, out: &mut Vec<f64>| {
-            out.push(mechanism(input, rng));
-        });
+    audit_real_chunks(
+        |input: &I, rng: &mut ChaCha8Rng, size: u64, out: &mut Vec<f64>| {
+            out.extend((0..size).map(|_| mechanism(input, rng)));
+        },
+        pairs,
+        config,
+    )
+}
+
+/// [`audit_real`] for a mechanism that draws many runs per call, as
+/// [`audit_finite_batched`] is for [`audit_finite`]; NaN outputs fall in no event.
+///
+/// # Errors
+/// As for [`audit_real`]; [`Error::Mechanism`] with the first failure of `mechanism`.
+pub fn audit_real_batched<I, M>(
+    mechanism: M,
+    pairs: &[(I, I)],
+    config: &BlackBoxConfig,
+) -> Result<StatisticalAudit>
+where
+    I: Sync,
+    M: Fn(&I, u64, u64) -> std::result::Result<Vec<f64>, String> + Sync,
+{
+    let failure = std::sync::Mutex::new(None::<String>);
+    let audit = audit_real_chunks(
+        |input: &I, rng: &mut ChaCha8Rng, size: u64, out: &mut Vec<f64>| {
+            let drawn = batch(&mechanism, input, rng, size, &failure);
+            out.extend(drawn.unwrap_or_else(|| vec![f64::NAN; size as usize]));
+        },
+        pairs,
+        config,
+    );
+    failed(&failure)?;
+    audit
+}
+
+/// The real-valued audit over chunk draws.
+fn audit_real_chunks<I, D>(
+    draw: D,
+    pairs: &[(I, I)],
+    config: &BlackBoxConfig,
+) -> Result<StatisticalAudit>
+where
+    I: Sync,
+    D: Fn(&I, &mut ChaCha8Rng, u64, &mut Vec<f64>) + Sync,
+{
+    let sample = |input: &I, stream: Stream, runs: u64| {
+        let mut samples = draws::collect_chunks(
+            config.seed,
+            stream,
+            runs,
+            |rng, size, out: &mut Vec<f64>| {
+                draw(input, rng, size, out);
+            },
+        );
         samples.retain(|o| !o.is_nan());
         samples.sort_by(f64::total_cmp);
         samples
@@ -439,17 +595,19 @@ where
         pairs,
         config,
         |pair, (a, b), scorer| {
-            let (proposal, ranking) = scorer.stage.samples(pair, (a, b), draw);
+            let (proposal, ranking) = scorer.stage.samples(pair, (a, b), sample);
             best_real_event(&proposal, &ranking, scorer)
         },
         |pair, (a, b), event| {
             let hits = |input: &I, side: u64| {
-                collect(
+                draws::collect_chunks(
                     config.seed,
                     Stream::new(pair, side, CERTIFICATION),
                     config.runs,
-                    |rng, out: &mut Hits| {
-                        out.0 += u64::from(event.contains_real(mechanism(input, rng)));
+                    |rng, size, out: &mut Hits| {
+                        let mut outputs = Vec::with_capacity(size as usize);
+                        draw(input, rng, size, &mut outputs);
+                        out.0 += outputs.iter().filter(|&&o| event.contains_real(o)).count() as u64;
                     },
                 )
                 .0

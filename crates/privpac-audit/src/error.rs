@@ -15,6 +15,12 @@
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// A mechanism under audit failed (raised, or returned the wrong number of outputs).
+    #[error("the mechanism under audit failed: {reason}")]
+    Mechanism {
+        /// What went wrong.
+        reason: String,
+    },
     /// A probability (or log-probability) vector has no entries.
     #[error("distribution is empty")]
     EmptyDistribution,

@@ -76,6 +76,8 @@ fn mechanisms_kind(error: &privpac_mechanisms::Error) -> Kind {
         | E::InvalidCount { .. }
         | E::InvalidGridExponent { .. }
         | E::NotDifferentiallyPrivate { .. }
+        | E::InvalidParameter { .. }
+        | E::MixedGuarantees { .. }
         | E::VacuousGuarantee { .. } => Kind::InvalidParameter,
         E::EmptyCandidates
         | E::NonFiniteScore { .. }
@@ -86,6 +88,16 @@ fn mechanisms_kind(error: &privpac_mechanisms::Error) -> Kind {
         E::TooManyCandidates { .. } | E::Overflow => Kind::TooLarge,
         _ => Kind::Other,
     }
+}
+
+/// A `privpac_audit::Error` as a Python exception: a failing mechanism is bad input,
+/// everything else a bad parameter of the audit.
+pub(crate) fn audit(error: privpac_audit::Error) -> PyErr {
+    let kind = match &error {
+        privpac_audit::Error::Mechanism { .. } => Kind::BadInput,
+        _ => Kind::InvalidParameter,
+    };
+    raise(kind, error)
 }
 
 /// A `privpac_mechanisms::Error` as a Python exception.

@@ -10,6 +10,7 @@
 //! exception classes.
 
 mod arrays;
+mod audit;
 mod classes;
 mod errors;
 mod lab;
@@ -28,5 +29,6 @@ fn _privpac(module: &Bound<'_, PyModule>) -> PyResult<()> {
     classes::register(module)?;
     learners::register(module)?;
     lab::register(py, module)?;
+    audit::register(py, module)?;
     Ok(())
 }

@@ -5,11 +5,12 @@
 use super::*;
 
 /// Runs `runs` draws in fixed chunks in parallel and merges the chunk results in chunk
-/// order; chunk `c` uses ChaCha8 stream `stream + c` of `seed`.
-pub(super) fn collect<T, F>(seed: u64, stream: Stream, runs: u64, draw: F) -> T
+/// order; chunk `c` uses ChaCha8 stream `stream + c` of `seed`, and one call
+/// `draw(rng, size, out)` adds its `size` runs.
+pub(super) fn collect_chunks<T, F>(seed: u64, stream: Stream, runs: u64, draw: F) -> T
 where
     T: Default + Send + Merge,
-    F: Fn(&mut ChaCha8Rng, &mut T) + Sync,
+    F: Fn(&mut ChaCha8Rng, u64, &mut T) + Sync,
 {
     let chunks = runs.div_ceil(CHUNK);
     let parts: Vec<T> = (0..chunks)
@@ -20,9 +21,7 @@ where
             let size = CHUNK.min(runs - chunk * CHUNK);
             let mut out = T::default();
             out.reserve_runs(size);
-            for _ in 0..size {
-                draw(&mut rng, &mut out);
-            }
+            draw(&mut rng, size, &mut out);
             out.finish_chunk();
             out
         })

@@ -263,3 +263,63 @@ fn selection_luck_is_not_a_false_alarm() {
         "{uniform_alarms} false alarms in 100 audits"
     );
 }
+
+/// The batched API (one call per chunk, seeded by the chunk): a vectorized randomized
+/// response is refuted at a claim below its ε and not at its ε, reproducibly; failures of
+/// the mechanism are typed errors naming the cause.
+#[test]
+fn batched_mechanisms_are_audited_and_their_failures_reported() {
+    use rand::{RngExt, SeedableRng};
+    let respond = |epsilon: f64| {
+        move |bit: &u64, n: u64, seed: u64| -> std::result::Result<Vec<u64>, String> {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let truth = epsilon.exp() / (1.0 + epsilon.exp());
+            Ok((0..n)
+                .map(|_| {
+                    if rng.random_bool(truth) {
+                        *bit
+                    } else {
+                        1 - *bit
+                    }
+                })
+                .collect())
+        }
+    };
+    let config = BlackBoxConfig::new(20_000, 0.95, 7).unwrap();
+    let broken = audit_finite_batched(respond(1.0), &[(0, 1)], &config).unwrap();
+    assert!(broken.refutes(0.5));
+    let again = audit_finite_batched(respond(1.0), &[(0, 1)], &config).unwrap();
+    assert_eq!(broken.epsilon_lower_bound, again.epsilon_lower_bound);
+    let correct = audit_finite_batched(respond(0.5), &[(0, 1)], &config).unwrap();
+    assert!(!correct.refutes(0.5));
+    // Real outputs: a Laplace count with scale 1/2 claiming ε = 1.
+    let laplace = |value: &f64, n: u64, seed: u64| -> std::result::Result<Vec<f64>, String> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        Ok((0..n)
+            .map(|_| {
+                let u: f64 = rng.random::<f64>() - 0.5;
+                value - 0.5 * u.signum() * (1.0 - 2.0 * u.abs()).ln()
+            })
+            .collect())
+    };
+    assert!(
+        audit_real_batched(laplace, &[(0.0, 1.0)], &config)
+            .unwrap()
+            .refutes(1.0)
+    );
+    // Failures.
+    let short = |_: &u64, n: u64, _: u64| Ok(vec![0u64; n as usize - 1]);
+    let error = audit_finite_batched(short, &[(0, 1)], &config).unwrap_err();
+    assert!(
+        matches!(&error, Error::Mechanism { reason } if reason.contains("outputs")),
+        "{error}"
+    );
+    let raising = |_: &f64, _: u64, _: u64| -> std::result::Result<Vec<f64>, String> {
+        Err("ValueError: boom".into())
+    };
+    let error = audit_real_batched(raising, &[(0.0, 1.0)], &config).unwrap_err();
+    assert!(
+        matches!(&error, Error::Mechanism { reason } if reason.contains("boom")),
+        "{error}"
+    );
+}

@@ -1,0 +1,415 @@
+//! `privpac.audit`: the black-box auditor for Python mechanisms (vectorized: one call
+//! draws many runs), the built-in zoo, and StatDP's neighbour patterns.
+
+use std::sync::Mutex;
+
+use numpy::{PyArrayMethods, PyUntypedArrayMethods};
+use privpac_audit::black_box::{
+    BlackBoxConfig, StatisticalAudit, audit_finite_batched, audit_real_batched,
+    statdp_patterns as rust_statdp_patterns,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::errors::{self, Kind, bad_input, invalid, raise};
+use crate::rng::Seed;
+
+/// The result of an audit: a lower bound on ε that holds with the stated confidence.
+#[pyclass(frozen, module = "privpac.audit", name = "Audit")]
+#[derive(Debug)]
+pub(crate) struct Audit {
+    inner: StatisticalAudit,
+}
+
+#[pymethods]
+impl Audit {
+    /// The certified lower bound on ε at δ (the largest over the certified pairs; 0 when
+    /// nothing is certified).
+    #[getter]
+    fn epsilon_lower_bound(&self) -> f64 {
+        self.inner.epsilon_lower_bound
+    }
+
+    /// The probability that every reported bound holds.
+    #[getter]
+    fn confidence(&self) -> f64 {
+        self.inner.confidence
+    }
+
+    /// The δ at which ε is bounded.
+    #[getter]
+    fn delta(&self) -> f64 {
+        self.inner.delta
+    }
+
+    /// Certification runs per input of each certified pair.
+    #[getter]
+    fn runs(&self) -> u64 {
+        self.inner.runs
+    }
+
+    /// Selection runs per input of each finalist pair.
+    #[getter]
+    fn selection_runs(&self) -> u64 {
+        self.inner.selection_runs
+    }
+
+    /// Screening runs per input of each pair (0 when there was no screening).
+    #[getter]
+    fn screening_runs(&self) -> u64 {
+        self.inner.screening_runs
+    }
+
+    /// All runs of the mechanism the audit made.
+    #[getter]
+    fn total_runs(&self) -> u64 {
+        self.inner.total_runs
+    }
+
+    /// The certified pairs: dicts with "pair" (index into `pairs`), "swapped", "event" (a
+    /// description), "hits_large", "hits_small", "large_lower", "small_upper",
+    /// "epsilon_lower_bound".
+    #[getter]
+    fn pairs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for pair in &self.inner.pairs {
+            let entry = PyDict::new(py);
+            entry.set_item("pair", pair.pair)?;
+            entry.set_item("swapped", pair.swapped)?;
+            entry.set_item("event", pair.event.to_string())?;
+            entry.set_item("hits_large", pair.hits_large)?;
+            entry.set_item("hits_small", pair.hits_small)?;
+            entry.set_item("large_lower", pair.large_lower)?;
+            entry.set_item("small_upper", pair.small_upper)?;
+            entry.set_item("epsilon_lower_bound", pair.epsilon_lower_bound)?;
+            list.append(entry)?;
+        }
+        Ok(list)
+    }
+
+    /// Whether the audit refutes a claim of ε-DP (at the audit's δ): its certified lower
+    /// bound exceeds `epsilon`.
+    fn refutes(&self, epsilon: f64) -> bool {
+        self.inner.refutes(epsilon)
+    }
+
+    /// The certified lower bound on δ at `epsilon`.
+    fn delta_lower_bound(&self, epsilon: f64) -> f64 {
+        self.inner.delta_lower_bound(epsilon)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Audit(epsilon_lower_bound={}, confidence={}, delta={}, runs={})",
+            self.inner.epsilon_lower_bound,
+            self.inner.confidence,
+            self.inner.delta,
+            self.inner.runs
+        )
+    }
+}
+
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one argument per keyword of the binding"
+)]
+fn config(
+    runs: u64,
+    confidence: f64,
+    delta: f64,
+    seed: Seed,
+    selection_runs: Option<u64>,
+    screening_runs: Option<u64>,
+    certified_pairs: usize,
+) -> PyResult<BlackBoxConfig> {
+    let audit_error = |e: privpac_audit::Error| raise(Kind::InvalidParameter, e);
+    let mut config = BlackBoxConfig::new(runs, confidence, seed.0)
+        .and_then(|c| c.with_delta(delta))
+        .and_then(|c| c.with_certified_pairs(certified_pairs))
+        .map_err(audit_error)?;
+    if let Some(runs) = selection_runs {
+        config = config.with_selection_runs(runs).map_err(audit_error)?;
+    }
+    if let Some(runs) = screening_runs {
+        config = config.with_screening_runs(runs).map_err(audit_error)?;
+    }
+    Ok(config)
+}
+
+/// Calls `mechanism(input, n, seed)` under the GIL and converts its result, recording the
+/// first Python exception so that it can be chained to the error the audit raises.
+fn call<T>(
+    mechanism: &Py<PyAny>,
+    input: &Py<PyAny>,
+    n: u64,
+    seed: u64,
+    first: &Mutex<Option<PyErr>>,
+    convert: impl Fn(&Bound<'_, PyAny>, u64) -> PyResult<Vec<T>>,
+) -> Result<Vec<T>, String> {
+    Python::attach(|py| {
+        let outcome = mechanism
+            .bind(py)
+            .call1((input.bind(py), n, seed))
+            .and_then(|out| convert(&out, n));
+        outcome.map_err(|error| {
+            let message = error.to_string();
+            if let Ok(mut slot) = first.lock() {
+                slot.get_or_insert(error);
+            }
+            message
+        })
+    })
+}
+
+/// Integer outputs: a 1-D array (or sequence) of n integers; negative values are mapped
+/// one to one onto codes.
+fn integers(out: &Bound<'_, PyAny>, n: u64) -> PyResult<Vec<u64>> {
+    let numpy = out.py().import("numpy")?;
+    let array = numpy.call_method1("asarray", (out,))?;
+    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" && kind != "b" {
+        return Err(bad_input(format!(
+            "audit_finite: the mechanism must return integers, got dtype {}",
+            array.getattr("dtype")?
+        )));
+    }
+    let values: Vec<i64> = numpy
+        .call_method1("ascontiguousarray", (array, "int64"))?
+        .cast_into::<numpy::PyArray1<i64>>()
+        .map_err(|_| bad_input("audit_finite: the mechanism must return a 1-D array"))?
+        .to_vec()?;
+    check_length(values.len(), n)?;
+    Ok(values
+        .into_iter()
+        .map(|v| ((v << 1) ^ (v >> 63)) as u64)
+        .collect())
+}
+
+/// Real outputs: a 1-D array (or sequence) of n numbers (NaN falls in no event).
+fn reals(out: &Bound<'_, PyAny>, n: u64) -> PyResult<Vec<f64>> {
+    let numpy = out.py().import("numpy")?;
+    let array = numpy.call_method1("ascontiguousarray", (out, "float64"))?;
+    let array = array
+        .cast_into::<numpy::PyArray1<f64>>()
+        .map_err(|_| bad_input("audit_real: the mechanism must return a 1-D array"))?;
+    if array.ndim() != 1 {
+        return Err(bad_input(
+            "audit_real: the mechanism must return a 1-D array",
+        ));
+    }
+    let values = array.to_vec()?;
+    check_length(values.len(), n)?;
+    Ok(values)
+}
+
+fn check_length(len: usize, n: u64) -> PyResult<()> {
+    if len as u64 == n {
+        Ok(())
+    } else {
+        Err(bad_input(format!(
+            "the mechanism returned {len} outputs for n = {n}"
+        )))
+    }
+}
+
+/// The audit's failure as a Python exception, chained to the mechanism's own.
+fn failure(py: Python<'_>, error: privpac_audit::Error, first: Mutex<Option<PyErr>>) -> PyErr {
+    let cause = first.into_inner().ok().flatten();
+    match (error, cause) {
+        (privpac_audit::Error::Mechanism { reason }, Some(cause)) => {
+            let error = bad_input(format!("the mechanism under audit failed: {reason}"));
+            error.set_cause(py, Some(cause));
+            error
+        }
+        (error, _) => errors::audit(error),
+    }
+}
+
+fn pairs_of(pairs: &Bound<'_, PyAny>) -> PyResult<Vec<(Py<PyAny>, Py<PyAny>)>> {
+    let mut out = Vec::new();
+    for pair in pairs.try_iter()? {
+        let pair = pair?;
+        let (a, b): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair
+            .extract()
+            .map_err(|_| bad_input("pairs must be a list of (a, b) tuples"))?;
+        out.push((a.unbind(), b.unbind()));
+    }
+    Ok(out)
+}
+
+/// audit_finite(mechanism, pairs, *, runs, seed, confidence=0.95, delta=0.0,
+/// selection_runs=None, screening_runs=None, certified_pairs=1) -> Audit
+///
+/// Audits a mechanism with integer outputs on neighbouring inputs. `mechanism(input, n,
+/// seed)` returns a 1-D array of n integer outputs of n independent runs on `input`, with
+/// all its randomness drawn from `seed` (for example `numpy.random.default_rng(seed)`);
+/// it is called once per chunk of runs, each chunk seeded from (seed, pair, input, stage,
+/// chunk), so the result does not depend on threads. `pairs` is a list of (a, b) inputs of
+/// any type. Stages and guarantees are the Rust auditor's (privpac_audit::black_box):
+/// selection on half the runs, ranking on the rest, certification on fresh runs with
+/// Clopper–Pearson bounds, Bonferroni over the certified pairs; a correct ε-DP mechanism is
+/// refuted at ε with probability at most 1 − confidence.
+///
+/// Raises InvalidParameterError for zero or too many runs, a confidence outside (0, 1) or
+/// an empty pair list; BadInputError when the mechanism returns the wrong length or dtype,
+/// or raises (its exception is chained as the cause).
+#[pyfunction]
+#[pyo3(signature = (mechanism, pairs, *, runs, seed, confidence = 0.95, delta = 0.0,
+    selection_runs = None, screening_runs = None, certified_pairs = 1))]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one argument per keyword of the binding"
+)]
+fn audit_finite(
+    py: Python<'_>,
+    mechanism: Py<PyAny>,
+    pairs: &Bound<'_, PyAny>,
+    runs: u64,
+    seed: Seed,
+    confidence: f64,
+    delta: f64,
+    selection_runs: Option<u64>,
+    screening_runs: Option<u64>,
+    certified_pairs: usize,
+) -> PyResult<Audit> {
+    let config = config(
+        runs,
+        confidence,
+        delta,
+        seed,
+        selection_runs,
+        screening_runs,
+        certified_pairs,
+    )?;
+    let pairs = pairs_of(pairs)?;
+    let first = Mutex::new(None);
+    let result = py.detach(|| {
+        audit_finite_batched(
+            |input: &Py<PyAny>, n, chunk_seed| {
+                call(&mechanism, input, n, chunk_seed, &first, integers)
+            },
+            &pairs,
+            &config,
+        )
+    });
+    match result {
+        Ok(inner) => Ok(Audit { inner }),
+        Err(error) => Err(failure(py, error, first)),
+    }
+}
+
+/// audit_real(mechanism, pairs, *, runs, seed, confidence=0.95, delta=0.0,
+/// selection_runs=None, screening_runs=None, certified_pairs=1) -> Audit
+///
+/// As `audit_finite`, for a mechanism with real outputs (a 1-D float array of n outputs;
+/// NaN falls in no event), with threshold and interval events.
+#[pyfunction]
+#[pyo3(signature = (mechanism, pairs, *, runs, seed, confidence = 0.95, delta = 0.0,
+    selection_runs = None, screening_runs = None, certified_pairs = 1))]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one argument per keyword of the binding"
+)]
+fn audit_real(
+    py: Python<'_>,
+    mechanism: Py<PyAny>,
+    pairs: &Bound<'_, PyAny>,
+    runs: u64,
+    seed: Seed,
+    confidence: f64,
+    delta: f64,
+    selection_runs: Option<u64>,
+    screening_runs: Option<u64>,
+    certified_pairs: usize,
+) -> PyResult<Audit> {
+    let config = config(
+        runs,
+        confidence,
+        delta,
+        seed,
+        selection_runs,
+        screening_runs,
+        certified_pairs,
+    )?;
+    let pairs = pairs_of(pairs)?;
+    let first = Mutex::new(None);
+    let result = py.detach(|| {
+        audit_real_batched(
+            |input: &Py<PyAny>, n, chunk_seed| {
+                call(&mechanism, input, n, chunk_seed, &first, reals)
+            },
+            &pairs,
+            &config,
+        )
+    });
+    match result {
+        Ok(inner) => Ok(Audit { inner }),
+        Err(error) => Err(failure(py, error, first)),
+    }
+}
+
+/// zoo_names() -> list of str: the built-in mechanisms of the zoo (correct ones and
+/// known-broken twins, whose names start with "broken-").
+#[pyfunction]
+fn zoo_names() -> Vec<&'static str> {
+    privpac_zoo::Zoo::ALL.iter().map(|z| z.name()).collect()
+}
+
+/// audit_zoo(name, epsilon, *, runs, seed, confidence=0.95) -> Audit: audits the zoo
+/// entry `name` at a claimed ε (at the entry's own δ), exactly as `privpac audit
+/// --mechanism NAME`.
+///
+/// Raises InvalidParameterError for an unknown name or bad parameters.
+#[pyfunction]
+#[pyo3(signature = (name, epsilon, *, runs, seed, confidence = 0.95))]
+fn audit_zoo(
+    py: Python<'_>,
+    name: &str,
+    epsilon: f64,
+    runs: u64,
+    seed: Seed,
+    confidence: f64,
+) -> PyResult<Audit> {
+    let entry = privpac_zoo::Zoo::from_name(name).map_err(invalid)?;
+    let config = BlackBoxConfig::new(runs, confidence, seed.0)
+        .and_then(|c| c.with_delta(entry.claimed_delta()))
+        .map_err(|e| raise(Kind::InvalidParameter, e))?;
+    let inner = py
+        .detach(|| entry.audit(epsilon, &config))
+        .map_err(invalid)?;
+    Ok(Audit { inner })
+}
+
+/// statdp_patterns(length) -> list of (list, list): StatDP's neighbouring query-answer
+/// patterns for `length` answers of sensitivity 1 (Ding et al. 2018, §5), as used by
+/// DP-Sniper.
+#[pyfunction]
+fn statdp_patterns(length: usize) -> PyResult<Vec<(Vec<f64>, Vec<f64>)>> {
+    if length == 0 || length > 1 << 20 {
+        return Err(invalid(format!(
+            "length must be between 1 and 2^20, got {length}"
+        )));
+    }
+    Ok(rust_statdp_patterns(length))
+}
+
+/// Adds the submodule `audit` (importable as `privpac.audit`).
+pub(crate) fn register(py: Python<'_>, module: &Bound<'_, PyModule>) -> PyResult<()> {
+    let sub = PyModule::new(py, "audit")?;
+    sub.add(
+        "__doc__",
+        "Black-box privacy audits of Python mechanisms (vectorized: mechanism(input, n, seed) \
+         returns n outputs), of the built-in zoo, and StatDP's neighbour patterns.",
+    )?;
+    sub.add_class::<Audit>()?;
+    sub.add_function(wrap_pyfunction!(audit_finite, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(audit_real, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(zoo_names, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(audit_zoo, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(statdp_patterns, &sub)?)?;
+    module.add_submodule(&sub)?;
+    py.import("sys")?
+        .getattr("modules")?
+        .set_item("privpac.audit", &sub)?;
+    Ok(())
+}
