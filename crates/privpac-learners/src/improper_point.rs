@@ -36,7 +36,7 @@ pub const MAX_LISTED_BUCKETS: u64 = 1 << 20;
 /// floating-point error is paid for out of ε.
 ///
 /// # Sample complexity
-/// [`crate::bounds::improper_point_learner_sample_size`]: realizable
+/// Given by [`crate::bounds::improper_point_learner_sample_size`]: realizable
 /// `O((1/α)(1 + 1/ε)·log(1/(αβ)))`, agnostic `O((1/α² + 1/(εα))·log(1/(αβ)))`, with
 /// explicit constants and their derivation there. Improper: the output is a bucket
 /// indicator ([`Hypothesis::HashBucket`]) or all zeros, never a point function.
