@@ -33,6 +33,12 @@ use crate::privacy::Privacy;
 /// Most grid cells a [`PrivacyLossDistribution`] may span.
 pub const MAX_PLD_CELLS: usize = 1 << 22;
 
+/// Most multiply-adds [`pld_composition`] spends on convolutions (about two seconds),
+/// estimated before the first one:
+/// beyond it, it refuses (a coarser interval, or optimal composition for equal
+/// guarantees, is the way out) instead of running for minutes.
+pub const MAX_PLD_WORK: u64 = 2_000_000_000;
+
 /// Masses below this at either end of the support are moved pessimistically (see the
 /// module docs).
 const NEGLIGIBLE: f64 = 1e-280;
@@ -306,21 +312,57 @@ pub fn pld_composition(guarantees: &[Privacy], delta_prime: f64, interval: f64) 
     if !(0.0..1.0).contains(&delta_prime) {
         return Err(Error::InvalidDelta { value: delta_prime });
     }
-    // Identical guarantees share one PLD; compose the distinct ones in order.
-    let mut total: Option<PrivacyLossDistribution> = None;
+    // Identical guarantees share one PLD; compose the distinct ones in order, within the
+    // work budget: composing step j costs at most its nonzero cells times the cells so far.
     let mut cache: Vec<(Privacy, PrivacyLossDistribution)> = Vec::new();
+    let mut steps: Vec<usize> = Vec::with_capacity(guarantees.len());
     for &g in guarantees {
-        let pld = match cache.iter().find(|(p, _)| *p == g) {
-            Some((_, pld)) => pld.clone(),
+        let index = match cache.iter().position(|(p, _)| *p == g) {
+            Some(index) => index,
             None => {
-                let pld = PrivacyLossDistribution::from_privacy(g, interval)?;
-                cache.push((g, pld.clone()));
-                pld
+                cache.push((g, PrivacyLossDistribution::from_privacy(g, interval)?));
+                cache.len() - 1
             }
         };
+        steps.push(index);
+    }
+    let mut cells: u64 = 0;
+    let mut estimate: u64 = 0;
+    for &index in &steps {
+        let pld = &cache[index].1;
+        let nonzero = pld.masses.iter().filter(|&&m| m != 0.0).count() as u64;
+        estimate = estimate.saturating_add(nonzero.saturating_mul(cells));
+        cells = cells.saturating_add(pld.masses.len() as u64);
+    }
+    if estimate > MAX_PLD_WORK {
+        return Err(Error::InvalidCount {
+            name: "PLD convolution work (use a coarser interval, or optimal composition for equal guarantees)",
+            requirement: "at most 2·10^9 multiply-adds",
+            value: estimate,
+        });
+    }
+    let mut total: Option<PrivacyLossDistribution> = None;
+    let mut work: u64 = 0;
+    for &index in &steps {
+        let pld = cache[index].1.clone();
         total = Some(match total {
             None => pld,
-            Some(t) => t.compose(&pld)?,
+            Some(t) => {
+                let nonzero = |p: &PrivacyLossDistribution| {
+                    p.masses.iter().filter(|&&m| m != 0.0).count() as u64
+                };
+                let step =
+                    nonzero(&t).min(nonzero(&pld)) * (t.masses.len().max(pld.masses.len()) as u64);
+                work = work.saturating_add(step);
+                if work > MAX_PLD_WORK {
+                    return Err(Error::InvalidCount {
+                        name: "PLD convolution work (use a coarser interval, or optimal composition for equal guarantees)",
+                        requirement: "at most 2·10^9 multiply-adds",
+                        value: work,
+                    });
+                }
+                t.compose(&pld)?
+            }
         });
     }
     let total = total.ok_or(Error::InvalidCount {

@@ -131,6 +131,12 @@ fn bad_inputs_are_typed_errors() {
     assert!(a.self_compose(0).is_err());
     assert!(pld_composition(&[], 1e-6, 1e-3).is_err());
     assert!(pld_composition(&[p], 1.0, 1e-3).is_err());
+    // Too much convolution work is refused quickly, not run for minutes.
+    let many = vec![Privacy::pure(0.01).unwrap(); 20_000];
+    assert!(matches!(
+        pld_composition(&many, 1e-6, 1e-4),
+        Err(Error::InvalidCount { .. })
+    ));
     // An approximate step's δ is counted in the total δ, not refused: (0.1, 0.5) twice is
     // (ε′, 1 − 0.25·(1 − δ′)) with ε′ at most basic composition's 0.2.
     let heavy = Privacy::new(0.1, 0.5).unwrap();
