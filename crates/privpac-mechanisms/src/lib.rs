@@ -78,10 +78,11 @@ mod selection;
 mod sparse_vector;
 
 pub use accounting::{
-    Accountant, CompositionRule, Entry, MAX_OPTIMAL_COMPOSITIONS, MAX_PLD_CELLS, PLD_INTERVAL,
-    PrivacyLossDistribution, Subsampling, advanced_composition, amplification_by_subsampling,
-    basic_composition, group_privacy, heterogeneous_advanced_composition, optimal_composition,
-    optimal_composition_delta, optimal_step_epsilon, pld_composition, secrecy_of_the_sample,
+    Accountant, CompositionRule, Entry, MAX_OPTIMAL_COMPOSITIONS, MAX_PLD_CELLS, MAX_PLD_WORK,
+    PLD_INTERVAL, PrivacyLossDistribution, Subsampling, advanced_composition,
+    amplification_by_subsampling, basic_composition, group_privacy,
+    heterogeneous_advanced_composition, optimal_composition, optimal_composition_delta,
+    optimal_step_epsilon, pld_composition, secrecy_of_the_sample,
 };
 pub use error::{Error, Result};
 pub use exact_bits::RandomBits;
