@@ -396,7 +396,7 @@ fn statdp_patterns(length: usize) -> PyResult<Vec<(Vec<f64>, Vec<f64>)>> {
 /// Adds the submodule `audit` (importable as `privpac.audit`).
 pub(crate) fn register(py: Python<'_>, module: &Bound<'_, PyModule>) -> PyResult<()> {
     let sub = PyModule::new(py, "audit")?;
-    sub.add(
+    sub.setattr(
         "__doc__",
         "Black-box privacy audits of Python mechanisms (vectorized: mechanism(input, n, seed) \
          returns n outputs), of the built-in zoo, and StatDP's neighbour patterns.",

@@ -517,7 +517,7 @@ pub(crate) fn register(py: Python<'_>, module: &Bound<'_, PyModule>) -> PyResult
     module.add_function(wrap_pyfunction!(run_trials, module)?)?;
     module.add_function(wrap_pyfunction!(sample_complexity_curve, module)?)?;
     let sub = PyModule::new(py, "experiment")?;
-    sub.add(
+    sub.setattr(
         "__doc__",
         "Named, seeded experiments as work units: `units` lists them, `run_unit` computes one \
          record anywhere, `merge` checks and combines records, `write_outputs` writes the \

@@ -1,0 +1,432 @@
+# Type stubs of the native module privpac._privpac (written by hand from the bindings in
+# crates/privpac-py/src; CI checks them against the module with mypy.stubtest).
+
+from typing import Any, Literal, final
+
+import numpy as np
+import numpy.typing as npt
+
+from . import audit as audit, experiment as experiment
+
+__version__: str
+
+__all__ = [
+    "__version__",
+    "Privacy",
+    "Guarantee",
+    "ExponentialMechanism",
+    "DiscreteLaplace",
+    "DiscreteLaplaceMechanism",
+    "ReportNoisyMax",
+    "StableSelection",
+    "SparseVector",
+    "Accountant",
+    "basic_composition",
+    "advanced_composition",
+    "optimal_composition",
+    "optimal_composition_delta",
+    "heterogeneous_advanced_composition",
+    "group_privacy",
+    "amplification_by_subsampling",
+    "secrecy_of_the_sample",
+    "ConceptClass",
+    "VcDimension",
+    "LittlestoneDimension",
+    "LittlestoneTree",
+    "Soa",
+    "Halving",
+    "OnlineResult",
+    "run_online",
+    "Hypothesis",
+    "Learner",
+    "Sanitizer",
+    "SyntheticDatabase",
+    "MultiLearner",
+    "sample_complexity",
+    "run_trials",
+    "sample_complexity_curve",
+    "experiment",
+    "audit",
+]
+
+_Seed = int | None
+
+# ----- mechanisms -----
+
+@final
+class Privacy:
+    def __new__(cls, epsilon: float, delta: float = 0.0) -> Privacy: ...
+    @property
+    def epsilon(self) -> float: ...
+    @property
+    def delta(self) -> float: ...
+    @property
+    def is_pure(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class Guarantee:
+    @property
+    def kind(self) -> Literal["differential-privacy", "per-prediction", "uniform-stability", "none"]: ...
+    @property
+    def epsilon(self) -> float | None: ...
+    @property
+    def delta(self) -> float | None: ...
+    @property
+    def beta(self) -> float | None: ...
+    @property
+    def privacy(self) -> Privacy | None: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class DiscreteLaplace:
+    def __new__(cls, scale: float) -> DiscreteLaplace: ...
+    @property
+    def scale(self) -> float: ...
+    def pmf(self, k: int) -> float: ...
+    def sample(self, size: int, *, seed: _Seed = None) -> npt.NDArray[np.int64]: ...
+
+@final
+class DiscreteLaplaceMechanism:
+    def __new__(cls, epsilon: float, sensitivity: int = 1) -> DiscreteLaplaceMechanism: ...
+    @property
+    def noise(self) -> DiscreteLaplace: ...
+    @property
+    def privacy(self) -> Privacy: ...
+    def release(self, value: int | npt.ArrayLike, *, seed: _Seed = None) -> Any: ...
+
+@final
+class ExponentialMechanism:
+    def __new__(cls, epsilon: float, sensitivity: float = 1.0) -> ExponentialMechanism: ...
+    @property
+    def privacy(self) -> Privacy: ...
+    @property
+    def sensitivity(self) -> float: ...
+    def select(self, scores: npt.ArrayLike, *, seed: _Seed = None) -> int: ...
+    def probabilities(self, scores: npt.ArrayLike) -> npt.NDArray[np.float64]: ...
+    def log_probabilities(self, scores: npt.ArrayLike) -> npt.NDArray[np.float64]: ...
+
+@final
+class ReportNoisyMax:
+    def __new__(cls, epsilon: float, sensitivity: int = 1) -> ReportNoisyMax: ...
+    @property
+    def privacy(self) -> Privacy: ...
+    def select(self, scores: npt.ArrayLike, *, seed: _Seed = None) -> int: ...
+
+@final
+class StableSelection:
+    def __new__(cls, epsilon: float, delta: float, sensitivity: int = 1) -> StableSelection: ...
+    @property
+    def privacy(self) -> Privacy: ...
+    @property
+    def threshold(self) -> float: ...
+    def select(self, scores: npt.ArrayLike, *, seed: _Seed = None) -> int | None: ...
+    def output_distribution(self, scores: npt.ArrayLike) -> npt.NDArray[np.float64]: ...
+
+@final
+class SparseVector:
+    def __new__(
+        cls,
+        epsilon: float,
+        threshold: int,
+        *,
+        delta: float = 0.0,
+        sensitivity: int = 1,
+        max_above: int = 1,
+        seed: _Seed = None,
+    ) -> SparseVector: ...
+    @property
+    def privacy(self) -> Privacy: ...
+    @property
+    def remaining(self) -> int: ...
+    def query(self, answer: int) -> bool: ...
+
+@final
+class Accountant:
+    def __new__(cls) -> Accountant: ...
+    def __len__(self) -> int: ...
+    def record(self, label: str, guarantee: Privacy | Guarantee) -> None: ...
+    def entries(self) -> list[tuple[str, Guarantee]]: ...
+    def total(
+        self,
+        rule: Literal["basic", "advanced", "optimal", "pld", "best"] = "basic",
+        *,
+        delta_prime: float | None = None,
+    ) -> Privacy: ...
+
+def basic_composition(guarantees: list[Privacy]) -> Privacy: ...
+def advanced_composition(each: Privacy, m: int, delta_prime: float) -> Privacy: ...
+def heterogeneous_advanced_composition(guarantees: list[Privacy], delta_prime: float) -> Privacy: ...
+def optimal_composition(each: Privacy, k: int, delta_prime: float) -> Privacy: ...
+def optimal_composition_delta(each: Privacy, k: int, epsilon_prime: float) -> float: ...
+def group_privacy(each: Privacy, k: int) -> Privacy: ...
+def amplification_by_subsampling(
+    each: Privacy,
+    *,
+    rate: float | None = None,
+    sample_size: int | None = None,
+    population_size: int | None = None,
+) -> Privacy: ...
+def secrecy_of_the_sample(each: Privacy, inner_size: int, outer_size: int) -> Privacy: ...
+
+# ----- concept classes and online learning -----
+
+@final
+class VcDimension:
+    @property
+    def dimension(self) -> int: ...
+    @property
+    def shattered(self) -> list[int]: ...
+
+@final
+class LittlestoneTree:
+    @property
+    def depth(self) -> int: ...
+    @property
+    def is_leaf(self) -> bool: ...
+    @property
+    def point(self) -> int | None: ...
+    @property
+    def zero(self) -> LittlestoneTree | None: ...
+    @property
+    def one(self) -> LittlestoneTree | None: ...
+    def paths(self) -> list[list[tuple[int, bool]]]: ...
+    def to_json(self) -> str: ...
+
+@final
+class LittlestoneDimension:
+    @property
+    def dimension(self) -> int: ...
+    @property
+    def tree(self) -> LittlestoneTree: ...
+
+@final
+class ConceptClass:
+    @staticmethod
+    def from_spec(spec: str) -> ConceptClass: ...
+    @staticmethod
+    def from_matrix(matrix: npt.ArrayLike, name: str = "matrix") -> ConceptClass: ...
+    def __len__(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def n_concepts(self) -> int: ...
+    @property
+    def domain_size(self) -> int: ...
+    def eval(self, concept: int, points: npt.ArrayLike) -> npt.NDArray[np.bool_]: ...
+    def to_matrix(self) -> npt.NDArray[np.bool_]: ...
+    def vc_dimension(self, *, max_states: int | None = None) -> VcDimension: ...
+    def littlestone_dimension(
+        self, *, engine: Literal["pruned", "memo"] = "pruned", max_states: int | None = None
+    ) -> LittlestoneDimension: ...
+    def check_shattered(self, points: list[int]) -> None: ...
+    def check_littlestone_tree(self, tree: LittlestoneTree) -> int: ...
+
+@final
+class Soa:
+    def __new__(
+        cls, concept_class: ConceptClass, *, tie: str = "one", max_states: int | None = None
+    ) -> Soa: ...
+    def predict(self, x: int) -> bool: ...
+    def update(self, x: int, y: bool) -> None: ...
+    def current_ldim(self) -> int: ...
+
+@final
+class Halving:
+    def __new__(cls, concept_class: ConceptClass, *, tie: str = "one") -> Halving: ...
+    def predict(self, x: int) -> bool: ...
+    def update(self, x: int, y: bool) -> None: ...
+
+@final
+class OnlineResult:
+    @property
+    def learner(self) -> str: ...
+    @property
+    def littlestone_dimension(self) -> int: ...
+    @property
+    def mistake_bound(self) -> int: ...
+    @property
+    def mistakes(self) -> int: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def transcript(self) -> list[tuple[int, bool, bool]]: ...
+
+def run_online(
+    concept_class: ConceptClass,
+    *,
+    learner: Literal["soa", "halving"] = "soa",
+    adversary: Literal["tree", "random"] = "tree",
+    rounds: int = 100,
+    tie: str = "one",
+    seed: _Seed = None,
+) -> OnlineResult: ...
+
+# ----- learners, sanitizers, multi-learners -----
+
+@final
+class Hypothesis:
+    @property
+    def kind(self) -> str: ...
+    @property
+    def concept(self) -> int | None: ...
+    @property
+    def is_deterministic(self) -> bool: ...
+    @property
+    def learner(self) -> str: ...
+    @property
+    def guarantee(self) -> Guarantee: ...
+    def labels(self, points: npt.ArrayLike) -> npt.NDArray[np.bool_]: ...
+    def predict(self, points: npt.ArrayLike, *, seed: _Seed = None) -> npt.NDArray[np.bool_]: ...
+    def probability_of_one(self, points: npt.ArrayLike) -> npt.NDArray[np.float64]: ...
+    def empirical_error(self, points: npt.ArrayLike, labels: npt.ArrayLike) -> float: ...
+    def to_json(self) -> str: ...
+
+@final
+class Learner:
+    def __new__(
+        cls,
+        spec: str,
+        *,
+        epsilon: float | None = None,
+        delta: float = 0.0,
+        subset_size: int | None = None,
+        flip_probability: float = 0.1,
+        voters: int = 7,
+        vote_epsilon: float = 1.0,
+        alpha: float = 0.1,
+        rounds: int = 20,
+        database_size: int = 4,
+        beta: float = 0.1,
+        buckets: int | None = None,
+    ) -> Learner: ...
+    @property
+    def spec(self) -> str: ...
+    def fit(
+        self,
+        concept_class: ConceptClass,
+        points: npt.ArrayLike,
+        labels: npt.ArrayLike,
+        *,
+        seed: _Seed = None,
+    ) -> Hypothesis: ...
+    def guarantee(self, concept_class: ConceptClass, examples: int) -> Guarantee: ...
+
+@final
+class MultiLearner:
+    def __new__(
+        cls,
+        spec: str,
+        epsilon: float,
+        *,
+        delta: float = 0.0,
+        subset_size: int | None = None,
+        flip_probability: float = 0.1,
+        voters: int = 7,
+        vote_epsilon: float = 1.0,
+        alpha: float = 0.1,
+        rounds: int = 20,
+        database_size: int = 4,
+        beta: float = 0.1,
+        buckets: int | None = None,
+    ) -> MultiLearner: ...
+    @property
+    def spec(self) -> str: ...
+    def fit(
+        self,
+        concept_class: ConceptClass,
+        points: npt.ArrayLike,
+        labels: npt.ArrayLike,
+        *,
+        seed: _Seed = None,
+    ) -> list[Hypothesis]: ...
+    def guarantee(self, examples: int, k: int) -> Guarantee: ...
+
+@final
+class SyntheticDatabase:
+    @property
+    def sanitizer(self) -> str: ...
+    @property
+    def privacy(self) -> Privacy: ...
+    @property
+    def support_len(self) -> int: ...
+    def answer(self, concept: int) -> float: ...
+    def max_query_error(self, points: npt.ArrayLike) -> tuple[float, int]: ...
+    def weights(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.float64]]: ...
+
+@final
+class Sanitizer:
+    def __new__(
+        cls,
+        spec: str,
+        epsilon: float,
+        *,
+        delta: float = 0.0,
+        alpha: float = 0.1,
+        rounds: int = 20,
+        database_size: int = 4,
+    ) -> Sanitizer: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def privacy(self) -> Privacy: ...
+    def sanitize(
+        self, concept_class: ConceptClass, points: npt.ArrayLike, *, seed: _Seed = None
+    ) -> SyntheticDatabase: ...
+
+# ----- the lab -----
+
+def sample_complexity(
+    class_spec: str,
+    learner: str,
+    *,
+    epsilon: float,
+    alpha: float,
+    beta: float,
+    seed: int,
+    distribution: Literal["uniform", "zipf", "point"] = "uniform",
+    target: int | None = None,
+    label_noise: float = 0.0,
+    trials: int = 100,
+    max_size: int = ...,
+    subset_size: int | None = None,
+    flip_probability: float = 0.1,
+    voters: int = 7,
+    vote_epsilon: float = 1.0,
+) -> dict[str, Any]: ...
+def run_trials(
+    class_spec: str,
+    learner: str,
+    sample_size: int,
+    *,
+    epsilon: float,
+    alpha: float,
+    seed: int,
+    beta: float = 0.1,
+    distribution: Literal["uniform", "zipf", "point"] = "uniform",
+    target: int | None = None,
+    label_noise: float = 0.0,
+    trials: int = 100,
+    subset_size: int | None = None,
+    flip_probability: float = 0.1,
+    voters: int = 7,
+    vote_epsilon: float = 1.0,
+) -> dict[str, Any]: ...
+def sample_complexity_curve(
+    class_spec: str,
+    learner: str,
+    epsilons: list[float],
+    *,
+    alpha: float,
+    beta: float,
+    seed: int,
+    distribution: Literal["uniform", "zipf", "point"] = "uniform",
+    target: int | None = None,
+    label_noise: float = 0.0,
+    trials: int = 100,
+    max_size: int = ...,
+    subset_size: int | None = None,
+    flip_probability: float = 0.1,
+    voters: int = 7,
+    vote_epsilon: float = 1.0,
+) -> dict[str, Any]: ...
