@@ -38,6 +38,14 @@ def test_finite_audits_refute_broken_and_pass_correct_mechanisms():
     again = audit.audit_finite(randomized_response(1.0), [(0, 1)], runs=20_000, seed=3)
     assert again.epsilon_lower_bound == broken.epsilon_lower_bound
     assert broken.runs == 20_000 and broken.total_runs >= 4 * 20_000
+    assert broken.confidence == 0.95 and broken.delta == 0.0
+    assert broken.selection_runs == 20_000 and broken.screening_runs == 0  # one pair: no screening
+    assert "epsilon_lower_bound" in repr(broken)
+    custom = audit.audit_finite(randomized_response(1.0), [(0, 1), (1, 0)], runs=4_000, seed=3,
+                                confidence=0.9, delta=1e-3, selection_runs=2_000,
+                                screening_runs=500, certified_pairs=2)
+    assert (custom.confidence, custom.delta, custom.selection_runs) == (0.9, 1e-3, 2_000)
+    assert len(custom.pairs) == 2
     (pair,) = broken.pairs
     assert pair["pair"] == 0 and "output" in pair["event"]
     assert broken.delta_lower_bound(0.5) > 0.0
@@ -80,6 +88,10 @@ def test_mechanism_failures_and_bad_parameters_are_typed_errors():
     assert isinstance(info.value.__cause__, ValueError)
     with pytest.raises(InvalidParameterError):
         audit.audit_finite(randomized_response(1.0), [(0, 1)], runs=0, seed=1)
+    with pytest.raises(InvalidParameterError):
+        audit.audit_finite(randomized_response(1.0), [(0, 1)], runs=10**15, seed=1)
+    with pytest.raises(InvalidParameterError):
+        audit.statdp_patterns(0)
     with pytest.raises(InvalidParameterError):
         audit.audit_finite(randomized_response(1.0), [], runs=1000, seed=1)
     with pytest.raises(InvalidParameterError):
