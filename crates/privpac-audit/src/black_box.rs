@@ -388,20 +388,37 @@ where
     I: Sync,
     M: Fn(&I, u64, u64) -> std::result::Result<Vec<u64>, String> + Sync,
 {
-    let failure = std::sync::Mutex::new(None::<String>);
-    let audit = audit_finite_chunks(
-        |input: &I, rng: &mut ChaCha8Rng, size: u64, out: &mut Vec<u64>| {
-            let drawn = batch(&mechanism, input, rng, size, &failure);
-            out.extend(drawn.unwrap_or_else(|| vec![0; size as usize]));
-        },
-        pairs,
-        config,
-    );
-    failed(&failure)?;
-    audit
+    batched(mechanism, 0, |draw| {
+        audit_finite_chunks(draw, pairs, config)
+    })
 }
 
-/// One call of a batched mechanism, checked; `None` (and the failure recorded) if it fails.
+/// A chunk draw over a batched mechanism handed to `audit`: the first failure of the
+/// mechanism (its error, or a wrong number of outputs) is recorded, later chunks skip the
+/// call and are filled with `filler`, and the audit's result is replaced by the failure.
+fn batched<I, T, M>(
+    mechanism: M,
+    filler: T,
+    audit: impl FnOnce(
+        &(dyn Fn(&I, &mut ChaCha8Rng, u64, &mut Vec<T>) + Sync),
+    ) -> Result<StatisticalAudit>,
+) -> Result<StatisticalAudit>
+where
+    T: Clone + Sync,
+    M: Fn(&I, u64, u64) -> std::result::Result<Vec<T>, String> + Sync,
+{
+    let failure = std::sync::Mutex::new(None::<String>);
+    let draw = |input: &I, rng: &mut ChaCha8Rng, size: u64, out: &mut Vec<T>| {
+        let drawn = batch(&mechanism, input, rng, size, &failure);
+        out.extend(drawn.unwrap_or_else(|| vec![filler.clone(); size as usize]));
+    };
+    let result = audit(&draw);
+    failed(&failure)?;
+    result
+}
+
+/// One call of a batched mechanism, checked; `None` (and the failure recorded) if it fails
+/// or an earlier call already failed (the audit's result is then discarded anyway).
 fn batch<I, T, M>(
     mechanism: &M,
     input: &I,
@@ -412,6 +429,9 @@ fn batch<I, T, M>(
 where
     M: Fn(&I, u64, u64) -> std::result::Result<Vec<T>, String>,
 {
+    if failure.lock().map_or(true, |first| first.is_some()) {
+        return None;
+    }
     let seed = rand::Rng::next_u64(rng);
     let result = mechanism(input, size, seed).and_then(|outputs| {
         if outputs.len() as u64 == size {
@@ -555,17 +575,9 @@ where
     I: Sync,
     M: Fn(&I, u64, u64) -> std::result::Result<Vec<f64>, String> + Sync,
 {
-    let failure = std::sync::Mutex::new(None::<String>);
-    let audit = audit_real_chunks(
-        |input: &I, rng: &mut ChaCha8Rng, size: u64, out: &mut Vec<f64>| {
-            let drawn = batch(&mechanism, input, rng, size, &failure);
-            out.extend(drawn.unwrap_or_else(|| vec![f64::NAN; size as usize]));
-        },
-        pairs,
-        config,
-    );
-    failed(&failure)?;
-    audit
+    batched(mechanism, f64::NAN, |draw| {
+        audit_real_chunks(draw, pairs, config)
+    })
 }
 
 /// The real-valued audit over chunk draws.

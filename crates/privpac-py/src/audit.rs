@@ -225,6 +225,36 @@ fn failure(py: Python<'_>, error: privpac_audit::Error, first: Mutex<Option<PyEr
     }
 }
 
+/// A batched Rust audit, over a mechanism given as a trait object.
+type BatchedAudit<T> = for<'a> fn(
+    &'a (dyn Fn(&Py<PyAny>, u64, u64) -> Result<Vec<T>, String> + Sync + 'a),
+    &'a [(Py<PyAny>, Py<PyAny>)],
+    &'a BlackBoxConfig,
+) -> privpac_audit::Result<StatisticalAudit>;
+
+/// Runs `audit` on the Python mechanism with the GIL released (each call re-acquires
+/// it), converting its outputs with `convert`; a failure of the mechanism is raised
+/// chained to its own exception.
+fn run_audit<T>(
+    py: Python<'_>,
+    mechanism: &Py<PyAny>,
+    pairs: &Bound<'_, PyAny>,
+    config: &BlackBoxConfig,
+    convert: fn(&Bound<'_, PyAny>, u64) -> PyResult<Vec<T>>,
+    audit: BatchedAudit<T>,
+) -> PyResult<Audit> {
+    let pairs = pairs_of(pairs)?;
+    let first = Mutex::new(None);
+    let draw = |input: &Py<PyAny>, n: u64, chunk_seed: u64| {
+        call(mechanism, input, n, chunk_seed, &first, convert)
+    };
+    let result = py.detach(|| audit(&draw, &pairs, config));
+    match result {
+        Ok(inner) => Ok(Audit { inner }),
+        Err(error) => Err(failure(py, error, first)),
+    }
+}
+
 fn pairs_of(pairs: &Bound<'_, PyAny>) -> PyResult<Vec<(Py<PyAny>, Py<PyAny>)>> {
     let mut out = Vec::new();
     for pair in pairs.try_iter()? {
@@ -281,21 +311,14 @@ fn audit_finite(
         screening_runs,
         certified_pairs,
     )?;
-    let pairs = pairs_of(pairs)?;
-    let first = Mutex::new(None);
-    let result = py.detach(|| {
-        audit_finite_batched(
-            |input: &Py<PyAny>, n, chunk_seed| {
-                call(&mechanism, input, n, chunk_seed, &first, integers)
-            },
-            &pairs,
-            &config,
-        )
-    });
-    match result {
-        Ok(inner) => Ok(Audit { inner }),
-        Err(error) => Err(failure(py, error, first)),
-    }
+    run_audit(
+        py,
+        &mechanism,
+        pairs,
+        &config,
+        integers,
+        |draw, pairs, config| audit_finite_batched(draw, pairs, config),
+    )
 }
 
 /// audit_real(mechanism, pairs, *, runs, seed, confidence=0.95, delta=0.0,
@@ -331,21 +354,14 @@ fn audit_real(
         screening_runs,
         certified_pairs,
     )?;
-    let pairs = pairs_of(pairs)?;
-    let first = Mutex::new(None);
-    let result = py.detach(|| {
-        audit_real_batched(
-            |input: &Py<PyAny>, n, chunk_seed| {
-                call(&mechanism, input, n, chunk_seed, &first, reals)
-            },
-            &pairs,
-            &config,
-        )
-    });
-    match result {
-        Ok(inner) => Ok(Audit { inner }),
-        Err(error) => Err(failure(py, error, first)),
-    }
+    run_audit(
+        py,
+        &mechanism,
+        pairs,
+        &config,
+        reals,
+        |draw, pairs, config| audit_real_batched(draw, pairs, config),
+    )
 }
 
 /// zoo_names() -> list of str: the built-in mechanisms of the zoo (correct ones and
