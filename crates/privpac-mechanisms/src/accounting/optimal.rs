@@ -23,11 +23,12 @@
 //! `ρ_ℓ = P_{ℓ−1}/P_ℓ = ℓe^ε/(k − ℓ + 1)` decreases as ℓ decreases, so once it is below 1
 //! the terms below ℓ add at most `P_ℓ·ρ_ℓ/(1 − ρ_ℓ)` (a geometric tail bounded by the
 //! binomial, since every factor `1 − e^{…}` is at most 1); when that is below `e^{−60}`
-//! times the sum so far, it is added as such and the loop stops. The logarithms carry an absolute error of a few 10⁻⁹ at
-//! k = 10^7 (ln k! ≈ 1.5·10⁸ has an ulp of 3·10⁻⁸, and three of them are combined), so
-//! every sum is multiplied by `1 + 10⁻⁶` before it is reported: the result is an upper
-//! bound on the exact value. Work: the terms from the largest positive ℓ down to a few
-//! standard deviations below the binomial's mode.
+//! times the sum so far, it is added as such and the loop stops. `ln P_ℓ` is recomputed
+//! from Stirling every 1024 steps and carried by `ln ρ_ℓ` in between. The logarithms carry
+//! an absolute error of about 10⁻⁷ at k = 10^7 (ln k! ≈ 1.5·10⁸ has an ulp of 3·10⁻⁸, and
+//! three of them are combined), so every sum is multiplied by `1 + 10⁻⁶` before it is
+//! reported: the result is an upper bound on the exact value. Work: the terms from the
+//! largest positive ℓ down to a few standard deviations below the binomial's mode.
 
 use crate::accounting::composed;
 use crate::accounting::rounding::{add_up, exp_up, mul_up, to_f64_up};
@@ -72,10 +73,12 @@ fn hockey_stick_randomized_response(epsilon: f64, k: u64, epsilon_prime: f64) ->
     }
     // ℓ = top is the largest with (k − 2ℓ)ε > ε' (checked as computed; ℓ = 0 always is).
     let ln_norm = kf * (-epsilon).exp().ln_1p(); // k·ln(1 + e^{−ε})
-    // ln P_ℓ, from Stirling at the top and then by the ratio P_{ℓ−1}/P_ℓ (one logarithm
-    // per term; the walk is at most a few thousand steps past the first terms that matter,
-    // so the accumulated rounding stays far below the margin).
-    let mut ln_p = ln_choose(k, top) - (top as f64) * epsilon - ln_norm;
+    // ln P_ℓ from Stirling every RESYNC steps and by the ratio P_{ℓ−1}/P_ℓ in between (one
+    // logarithm per term): the rounding of at most RESYNC ratio steps, each below a few ulps
+    // of |ln ρ| ≤ ε + ln k, stays far below the margin whatever the length of the walk.
+    const RESYNC: u64 = 1024;
+    let ln_binomial = |l: u64| ln_choose(k, l) - (l as f64) * epsilon - ln_norm;
+    let mut ln_p = ln_binomial(top);
     let mut max_ln = f64::NEG_INFINITY;
     let mut scaled = 0.0; // Σ e^{ln t − max_ln}
     let mut l = top;
@@ -100,8 +103,12 @@ fn hockey_stick_randomized_response(epsilon: f64, k: u64, epsilon_prime: f64) ->
                 break;
             }
         }
-        ln_p += ratio.ln();
         l -= 1;
+        ln_p = if (top - l) % RESYNC == 0 {
+            ln_binomial(l)
+        } else {
+            ln_p + ratio.ln()
+        };
     }
     let sum = (max_ln + scaled.ln()).exp();
     (sum * (1.0 + MARGIN)).min(1.0)

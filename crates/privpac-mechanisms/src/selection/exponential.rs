@@ -232,7 +232,12 @@ impl ExponentialMechanism {
         scores: &[i64],
         rng: &mut R,
     ) -> Result<Option<usize>> {
-        let (Some(&min), Some(&max)) = (scores.iter().min(), scores.iter().max()) else {
+        // One pass for both ends (the input is read three times in all; this path is
+        // memory-bound).
+        let Some((min, max)) = scores.iter().fold(None, |range, &score| match range {
+            None => Some((score, score)),
+            Some((lo, hi)) => Some((score.min(lo), score.max(hi))),
+        }) else {
             return Err(Error::EmptyCandidates);
         };
         let span = (i128::from(max) - i128::from(min)) as u128;
