@@ -104,7 +104,7 @@ fn hockey_stick_randomized_response(epsilon: f64, k: u64, epsilon_prime: f64) ->
             }
         }
         l -= 1;
-        ln_p = if (top - l) % RESYNC == 0 {
+        ln_p = if (top - l).is_multiple_of(RESYNC) {
             ln_binomial(l)
         } else {
             ln_p + ratio.ln()
