@@ -166,7 +166,9 @@ impl PrivacyLossDistribution {
                 value: cells as u64,
             });
         }
-        let (small, large) = if self.masses.len() <= other.masses.len() {
+        // The outer loop runs over the nonzero cells of the side with fewer of them.
+        let nonzero = |p: &PrivacyLossDistribution| p.masses.iter().filter(|&&m| m != 0.0).count();
+        let (small, large) = if nonzero(self) <= nonzero(other) {
             (self, other)
         } else {
             (other, self)
@@ -180,7 +182,7 @@ impl PrivacyLossDistribution {
                 masses[i + j] += p * q;
             }
         }
-        let terms = small.masses.iter().filter(|&&p| p != 0.0).count() as f64;
+        let terms = nonzero(small) as f64;
         let mut pld = PrivacyLossDistribution {
             interval: self.interval,
             first: self.first + other.first,
@@ -313,7 +315,7 @@ pub fn pld_composition(guarantees: &[Privacy], delta_prime: f64, interval: f64) 
         return Err(Error::InvalidDelta { value: delta_prime });
     }
     // Identical guarantees share one PLD; compose the distinct ones in order, within the
-    // work budget: composing step j costs at most its nonzero cells times the cells so far.
+    // work budget, which is checked before the first convolution.
     let mut cache: Vec<(Privacy, PrivacyLossDistribution)> = Vec::new();
     let mut steps: Vec<usize> = Vec::with_capacity(guarantees.len());
     for &g in guarantees {
@@ -331,8 +333,10 @@ pub fn pld_composition(guarantees: &[Privacy], delta_prime: f64, interval: f64) 
     for &index in &steps {
         let pld = &cache[index].1;
         let nonzero = pld.masses.iter().filter(|&&m| m != 0.0).count() as u64;
-        estimate = estimate.saturating_add(nonzero.saturating_mul(cells));
+        // Composing it costs min(nonzero cells) × the other side's cells (see `compose`),
+        // at most its nonzero cells times all the cells so far and its own.
         cells = cells.saturating_add(pld.masses.len() as u64);
+        estimate = estimate.saturating_add(nonzero.saturating_mul(cells));
     }
     if estimate > MAX_PLD_WORK {
         return Err(Error::InvalidCount {
@@ -342,27 +346,11 @@ pub fn pld_composition(guarantees: &[Privacy], delta_prime: f64, interval: f64) 
         });
     }
     let mut total: Option<PrivacyLossDistribution> = None;
-    let mut work: u64 = 0;
     for &index in &steps {
-        let pld = cache[index].1.clone();
+        let pld = &cache[index].1;
         total = Some(match total {
-            None => pld,
-            Some(t) => {
-                let nonzero = |p: &PrivacyLossDistribution| {
-                    p.masses.iter().filter(|&&m| m != 0.0).count() as u64
-                };
-                let step =
-                    nonzero(&t).min(nonzero(&pld)) * (t.masses.len().max(pld.masses.len()) as u64);
-                work = work.saturating_add(step);
-                if work > MAX_PLD_WORK {
-                    return Err(Error::InvalidCount {
-                        name: "PLD convolution work (use a coarser interval, or optimal composition for equal guarantees)",
-                        requirement: "at most 2·10^9 multiply-adds",
-                        value: work,
-                    });
-                }
-                t.compose(&pld)?
-            }
+            None => pld.clone(),
+            Some(t) => t.compose(pld)?,
         });
     }
     let total = total.ok_or(Error::InvalidCount {
