@@ -299,14 +299,14 @@ fn check_domain(class: &dyn ConceptClass) -> Result<()> {
 }
 
 impl Learner for ImproperPointLearner {
-    /// Draws the hash from `rng`, then runs [`Self::learn_with_hash`].
+    /// Draws the hash from `rng`, then runs [`Self::learn_with_hash`] (which checks the
+    /// class and the sample).
     fn learn(
         &self,
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
     ) -> Result<Hypothesis> {
-        check_domain(class)?;
         let hash = BucketHash::draw(self.buckets, rng)?;
         self.learn_with_hash(class, sample, hash, rng)
     }
