@@ -9,8 +9,9 @@ use benches::{
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use privpac_mechanisms::{
-    DiscreteLaplace, ExponentialMechanism, Laplace, LaplaceMechanism, Privacy,
+    DiscreteLaplace, DiscreteLaplaceTable, ExponentialMechanism, Laplace, LaplaceMechanism, Privacy,
 };
+use rand::Rng;
 
 const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
 const EPSILON: f64 = 1.0;
@@ -73,6 +74,31 @@ fn noise(c: &mut Criterion) {
     });
     group.bench_function(BenchmarkId::new("fast_eps_0_1", DRAWS), |b| {
         b.iter(|| discrete_small_eps.fill(black_box(&mut out), &mut rng))
+    });
+    // The table sampler: the same exact distributions, one u64 per draw.
+    let table = DiscreteLaplaceTable::new(discrete);
+    let table_small_eps = DiscreteLaplaceTable::new(discrete_small_eps);
+    // What bounds the table sampler: the generator alone, one u64 per slot.
+    group.bench_function(BenchmarkId::new("rng_only", DRAWS), |b| {
+        b.iter(|| {
+            for slot in out.iter_mut() {
+                *slot = rng.next_u64() as i64;
+            }
+        })
+    });
+    group.bench_function(BenchmarkId::new("table", DRAWS), |b| {
+        b.iter(|| table.fill(black_box(&mut out), &mut rng))
+    });
+    group.bench_function(BenchmarkId::new("table_eps_0_1", DRAWS), |b| {
+        b.iter(|| table_small_eps.fill(black_box(&mut out), &mut rng))
+    });
+    // Building the tables: scale 10 (460 entries) and a scale at the 4096-entry cap.
+    let capped = DiscreteLaplace::new(1000.0).expect("valid");
+    group.bench_function("table_build/scale_10", |b| {
+        b.iter(|| DiscreteLaplaceTable::new(black_box(discrete_small_eps)))
+    });
+    group.bench_function("table_build/scale_1000", |b| {
+        b.iter(|| DiscreteLaplaceTable::new(black_box(capped)))
     });
     group.finish();
 }

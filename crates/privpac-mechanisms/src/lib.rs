@@ -90,7 +90,10 @@ pub use guarantee::Guarantee;
 #[cfg(feature = "unsound-float-laplace")]
 #[cfg_attr(docsrs, doc(cfg(feature = "unsound-float-laplace")))]
 pub use noise::Laplace;
-pub use noise::{DiscreteLaplace, DiscreteLaplaceMechanism, LaplaceMechanism};
+pub use noise::{
+    DiscreteLaplace, DiscreteLaplaceMechanism, DiscreteLaplaceTable, LaplaceMechanism,
+    MAX_TABLE_LEN,
+};
 pub use privacy::{Privacy, Private};
 pub use randomized_response::{
     RandomizedResponse, epsilon_for_flip_probability, flip_probability_for,

@@ -27,7 +27,9 @@ const MAX_RATIO_PART: u64 = 1 << 62;
 /// two `u64` words per draw, independent of the scale.
 ///
 /// It implements [`rand::distr::Distribution<i64>`]; the trait's `sample` is the
-/// inherent [`DiscreteLaplace::sample`].
+/// inherent [`DiscreteLaplace::sample`]. To draw many values at one scale, build a
+/// [`DiscreteLaplaceTable`](crate::DiscreteLaplaceTable): the same exact distribution at
+/// about a tenth of the cost per draw, after a one-off table.
 ///
 /// # Example
 /// ```

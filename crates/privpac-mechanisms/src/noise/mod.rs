@@ -10,16 +10,23 @@
 //! no privacy claim, vulnerable to Mironov's (CCS 2012) floating-point attack, kept for
 //! non-private uses and as a known-broken baseline for auditors.
 //!
+//! For many draws at one scale, [`DiscreteLaplaceTable`] samples the same distribution
+//! exactly from one `u64` per draw and a precomputed table of the survival function's exact
+//! binary digits.
+//!
 //! The noise types implement [`rand::distr::Distribution`] (`DiscreteLaplace` for `i64`,
 //! `Laplace` for `f64`), so they work with `sample_iter` and generic code; their inherent
 //! `sample` methods are the same draws.
 
 mod discrete_laplace;
+mod discrete_laplace_table;
 #[cfg(feature = "unsound-float-laplace")]
 mod float_laplace;
 mod laplace;
+mod survival_digits;
 
 pub use discrete_laplace::{DiscreteLaplace, DiscreteLaplaceMechanism};
+pub use discrete_laplace_table::{DiscreteLaplaceTable, MAX_TABLE_LEN};
 #[cfg(feature = "unsound-float-laplace")]
 pub use float_laplace::Laplace;
 pub use laplace::LaplaceMechanism;
