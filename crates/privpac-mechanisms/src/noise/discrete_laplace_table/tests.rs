@@ -187,3 +187,33 @@ fn the_distribution_trait_draws_what_sample_draws() {
         .collect();
     assert_eq!(inherent, via_trait);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Over the whole range of exact scales t/s (from 2^-62 up to the 2^40 limit), every
+    /// sampled table entry equals the directly computed floor, the entries do not increase,
+    /// and the bucket index never starts past a prefix's magnitude.
+    #[test]
+    fn tables_are_exact_for_any_scale(
+        t_exponent in 0u32..=40,
+        t_mantissa in 1u64..1000,
+        s in 1u64..5000,
+        probe in proptest::prelude::any::<u64>(),
+    ) {
+        let t = (t_mantissa << t_exponent).min(1 << 40);
+        let Ok(noise) = DiscreteLaplace::from_ratio(t, s) else { return Ok(()) };
+        let table = DiscreteLaplaceTable::new(noise);
+        let (t, s) = noise.scale_ratio();
+        proptest::prop_assert!(table.thresholds.windows(2).all(|w| w[0] >= w[1]));
+        let len = table.len();
+        for m in [1, 2, len / 2 + 1, len] {
+            let entry = table.threshold(m).unwrap();
+            proptest::prop_assert_eq!(BigUint::from(entry), survival_floor(s, t, m as u64, 63));
+        }
+        let prefix = probe & LOW_63;
+        let start = usize::from(table.bucket_start[(prefix >> BUCKET_SHIFT) as usize]);
+        let magnitude = table.thresholds.partition_point(|&threshold| threshold > prefix);
+        proptest::prop_assert!(start <= magnitude);
+    }
+}
