@@ -1,7 +1,8 @@
 //! A small privacy accountant: record mechanisms as they run, report the total.
 
 use crate::accounting::{
-    basic_composition, heterogeneous_advanced_composition, optimal_composition, pld_composition,
+    PldStep, basic_composition, heterogeneous_advanced_composition, optimal_composition,
+    pld_steps_composition,
 };
 
 /// The grid step Δ of the accountant's PLD rule: the reported ε is within k·Δ of the PLD's
@@ -28,9 +29,11 @@ pub enum CompositionRule {
         /// The δ' of the optimal composition (the hockey-stick divergence allowed).
         delta_prime: f64,
     },
-    /// [`pld_composition`] with the given slack δ' on the grid [`PLD_INTERVAL`]: the
+    /// [`crate::pld_composition`] with the given slack δ' on the grid [`PLD_INTERVAL`]: the
     /// privacy loss distribution of the runs' canonical pairs, pessimistically discretized
-    /// (for mixed guarantees; within k·Δ of optimal composition for equal ones).
+    /// (for mixed guarantees; within k·Δ of optimal composition for equal ones). Runs
+    /// recorded with [`Accountant::record_step`] enter with their own pairs (subsampled,
+    /// discrete Laplace) through [`pld_steps_composition`].
     Pld {
         /// The slack δ' added to the runs' own δ.
         delta_prime: f64,
@@ -64,6 +67,10 @@ pub struct Entry {
     pub label: String,
     /// Its guarantee.
     pub guarantee: Guarantee,
+    /// What the PLD rule composes for it, when it was recorded as a [`PldStep`] (for
+    /// instance a Poisson-subsampled run); `None` means the canonical pair of its
+    /// guarantee.
+    pub step: Option<PldStep>,
 }
 
 /// Records the guarantees of a sequence of (possibly adaptively chosen) mechanism runs on
@@ -104,7 +111,42 @@ impl Accountant {
         self.entries.push(Entry {
             label: label.into(),
             guarantee: guarantee.into(),
+            step: None,
         });
+    }
+
+    /// Records one run described as a [`PldStep`]: a mechanism, possibly run on a Poisson
+    /// subsample. Basic, advanced and optimal composition see its guarantee
+    /// ([`PldStep::privacy`]: amplified by subsampling); the PLD rule composes its own
+    /// dominating pair, which is tighter for subsampled runs.
+    ///
+    /// Poisson subsampling is analysed for neighbours that add or remove one row; the other
+    /// runs' guarantees must then hold for that relation too.
+    ///
+    /// # Errors
+    /// As for [`PldStep::privacy`].
+    ///
+    /// # Example
+    /// ```
+    /// use privpac_mechanisms::{Accountant, PldStep, Privacy};
+    /// let mut accountant = Accountant::new();
+    /// let step = PldStep::private(Privacy::pure(1.0)?).poisson_subsampled(0.01)?;
+    /// for round in 0..1000 {
+    ///     accountant.record_step(format!("batch {round}"), step)?;
+    /// }
+    /// let (total, rule) = accountant.tightest(1e-6)?;
+    /// assert_eq!(rule.name(), "pld");
+    /// assert!(total.epsilon() < 1.6); // optimal composition of the amplified ε: 2.44
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn record_step(&mut self, label: impl Into<String>, step: PldStep) -> Result<()> {
+        let guarantee = step.privacy()?;
+        self.entries.push(Entry {
+            label: label.into(),
+            guarantee: guarantee.into(),
+            step: Some(step),
+        });
+        Ok(())
     }
 
     /// Records one run of any [`Private`] algorithm (boxed and borrowed ones included),
@@ -165,6 +207,13 @@ impl Accountant {
                     })
             })
             .collect::<Result<Vec<Privacy>>>()?;
+        let steps: Vec<PldStep> = self
+            .entries
+            .iter()
+            .zip(&guarantees)
+            .map(|(entry, &privacy)| entry.step.unwrap_or(PldStep::private(privacy)))
+            .collect();
+        let pld = |delta_prime: f64| pld_steps_composition(&steps, delta_prime, PLD_INTERVAL);
         let homogeneous = |delta_prime: f64| -> Result<Privacy> {
             match guarantees.split_first() {
                 Some((first, rest)) if rest.iter().all(|p| p == first) => {
@@ -182,10 +231,7 @@ impl Accountant {
                 rule,
             )),
             CompositionRule::Optimal { delta_prime } => Ok((homogeneous(delta_prime)?, rule)),
-            CompositionRule::Pld { delta_prime } => Ok((
-                pld_composition(&guarantees, delta_prime, PLD_INTERVAL)?,
-                rule,
-            )),
+            CompositionRule::Pld { delta_prime } => Ok((pld(delta_prime)?, rule)),
             CompositionRule::Best { delta_prime } => {
                 let mut best = (basic_composition(&guarantees)?, CompositionRule::Basic);
                 let others = [
@@ -197,10 +243,7 @@ impl Accountant {
                         homogeneous(delta_prime),
                         CompositionRule::Optimal { delta_prime },
                     ),
-                    (
-                        pld_composition(&guarantees, delta_prime, PLD_INTERVAL),
-                        CompositionRule::Pld { delta_prime },
-                    ),
+                    (pld(delta_prime), CompositionRule::Pld { delta_prime }),
                 ];
                 for (total, rule) in others {
                     if let Ok(total) = total
@@ -318,6 +361,45 @@ mod tests {
         accountant.record_run("unsized", boxed.as_ref());
         let total = accountant.total(CompositionRule::Basic).unwrap().epsilon();
         assert!((0.6..0.6 + 1e-15).contains(&total));
+    }
+
+    #[test]
+    fn subsampled_steps_use_their_own_pairs() {
+        let base = Privacy::pure(1.0).unwrap();
+        let step = PldStep::private(base).poisson_subsampled(0.01).unwrap();
+        let mut subsampled = Accountant::new();
+        let mut amplified = Accountant::new();
+        for round in 0..1000 {
+            subsampled.record_step(format!("s{round}"), step).unwrap();
+            amplified.record(format!("a{round}"), step.privacy().unwrap());
+        }
+        // Basic, advanced and optimal composition see the same amplified guarantees.
+        for rule in [
+            CompositionRule::Basic,
+            CompositionRule::Advanced { delta_prime: 1e-6 },
+            CompositionRule::Optimal { delta_prime: 1e-6 },
+        ] {
+            assert_eq!(
+                subsampled.total(rule).unwrap(),
+                amplified.total(rule).unwrap()
+            );
+        }
+        let (pairs, rule) = subsampled.tightest(1e-6).unwrap();
+        let (first, _) = amplified.tightest(1e-6).unwrap();
+        assert_eq!(rule.name(), "pld");
+        assert!(
+            pairs.epsilon() < 0.7 * first.epsilon(),
+            "{pairs:?} vs {first:?}"
+        );
+        assert_eq!(subsampled.entries()[0].step, Some(step));
+        assert_eq!(amplified.entries()[0].step, None);
+        // A discrete Laplace run enters with its ε = Δ/b.
+        let mut counts = Accountant::new();
+        counts
+            .record_step("count", PldStep::discrete_laplace(4.0, 1).unwrap())
+            .unwrap();
+        let basic = counts.total(CompositionRule::Basic).unwrap();
+        assert!((0.25..0.25 + 1e-15).contains(&basic.epsilon()));
     }
 
     #[test]

@@ -25,7 +25,10 @@ pub use group::group_privacy;
 pub use optimal::{
     MAX_OPTIMAL_COMPOSITIONS, optimal_composition, optimal_composition_delta, optimal_step_epsilon,
 };
-pub use pld::{MAX_PLD_CELLS, MAX_PLD_WORK, PrivacyLossDistribution, pld_composition};
+pub use pld::{
+    MAX_PLD_CELLS, MAX_PLD_WORK, PldMechanism, PldStep, PrivacyLossDistribution, pld_composition,
+    pld_steps_composition,
+};
 pub use secrecy::secrecy_of_the_sample;
 pub use subsampling::{Subsampling, amplification_by_subsampling};
 

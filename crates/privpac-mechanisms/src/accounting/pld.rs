@@ -16,11 +16,12 @@
 //! point kept is moved to `+∞`, mass below the smallest is moved up to it. The result is an
 //! upper bound on the exact profile, within `k·Δ` in ε for k compositions.
 //!
-//! *Which mechanisms.* The pairs here are symmetric (the loss of (Q, P) has the same
-//! distribution as that of (P, Q)), so one PLD serves both directions: the canonical
-//! (ε, δ) pair that dominates every (ε, δ)-DP mechanism (Kairouz–Oh–Viswanath), which is
-//! randomized response for δ = 0, and the discrete Laplace mechanism on a count of
-//! sensitivity Δ.
+//! *Which mechanisms.* The canonical (ε, δ) pair that dominates every (ε, δ)-DP mechanism
+//! (Kairouz–Oh–Viswanath), which is randomized response for δ = 0, and the discrete Laplace
+//! mechanism on a count of sensitivity Δ. Both pairs are symmetric (the loss of (Q, P) has
+//! the same distribution as that of (P, Q)), so one PLD serves both directions. Either run
+//! on a Poisson subsample has an asymmetric pair; [`PldStep`] and [`pld_steps_composition`]
+//! compose such lists in both directions (see the `steps` module).
 //!
 //! *Floating point.* Masses are non-negative and only added and multiplied; the relative
 //! error of each convolution is below `(m + 2)·2⁻⁵³` for m terms per output cell, tracked
@@ -29,6 +30,10 @@
 use crate::accounting::rounding::{add_up, mul_up};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+
+mod steps;
+
+pub use steps::{PldMechanism, PldStep, pld_steps_composition};
 
 /// Most grid cells a [`PrivacyLossDistribution`] may span.
 pub const MAX_PLD_CELLS: usize = 1 << 22;
@@ -118,14 +123,7 @@ impl PrivacyLossDistribution {
     /// As for [`Self::from_privacy`]; [`Error::InvalidScale`] for a non-positive scale,
     /// [`Error::InvalidSensitivity`] for Δ = 0 or above 2^20.
     pub fn from_discrete_laplace(scale: f64, sensitivity: u64, interval: f64) -> Result<Self> {
-        if !(scale > 0.0 && scale.is_finite()) {
-            return Err(Error::InvalidScale { value: scale });
-        }
-        if sensitivity == 0 || sensitivity > 1 << 20 {
-            return Err(Error::InvalidSensitivity {
-                value: sensitivity as f64,
-            });
-        }
+        steps::validate_discrete_laplace(scale, sensitivity)?;
         let r = (-1.0 / scale).exp();
         let norm = (1.0 - r) / (1.0 + r);
         let pmf = |y: i64| norm * r.powf(y.unsigned_abs() as f64);
@@ -138,6 +136,11 @@ impl PrivacyLossDistribution {
             losses.push(((d - 2 * y) as f64 / scale, pmf(y)));
         }
         PrivacyLossDistribution::from_losses(interval, &losses, 0.0)
+    }
+
+    /// Number of grid cells with nonzero mass.
+    fn nonzero_cells(&self) -> u64 {
+        self.masses.iter().filter(|&&m| m != 0.0).count() as u64
     }
 
     /// The grid step Δ.
@@ -304,76 +307,8 @@ impl PrivacyLossDistribution {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn pld_composition(guarantees: &[Privacy], delta_prime: f64, interval: f64) -> Result<Privacy> {
-    if guarantees.is_empty() {
-        return Err(Error::InvalidCount {
-            name: "number of mechanisms",
-            requirement: "at least 1",
-            value: 0,
-        });
-    }
-    if !(0.0..1.0).contains(&delta_prime) {
-        return Err(Error::InvalidDelta { value: delta_prime });
-    }
-    // Identical guarantees share one PLD; compose the distinct ones in order, within the
-    // work budget, which is checked before the first convolution.
-    let mut cache: Vec<(Privacy, PrivacyLossDistribution)> = Vec::new();
-    let mut steps: Vec<usize> = Vec::with_capacity(guarantees.len());
-    for &g in guarantees {
-        let index = match cache.iter().position(|(p, _)| *p == g) {
-            Some(index) => index,
-            None => {
-                cache.push((g, PrivacyLossDistribution::from_privacy(g, interval)?));
-                cache.len() - 1
-            }
-        };
-        steps.push(index);
-    }
-    let mut cells: u64 = 0;
-    let mut estimate: u64 = 0;
-    for &index in &steps {
-        let pld = &cache[index].1;
-        let nonzero = pld.masses.iter().filter(|&&m| m != 0.0).count() as u64;
-        // Composing it costs min(nonzero cells) × the other side's cells (see `compose`),
-        // at most its nonzero cells times all the cells so far and its own.
-        cells = cells.saturating_add(pld.masses.len() as u64);
-        estimate = estimate.saturating_add(nonzero.saturating_mul(cells));
-    }
-    if estimate > MAX_PLD_WORK {
-        return Err(Error::InvalidCount {
-            name: "PLD convolution work (use a coarser interval, or optimal composition for equal guarantees)",
-            requirement: "at most 2·10^9 multiply-adds",
-            value: estimate,
-        });
-    }
-    let mut total: Option<PrivacyLossDistribution> = None;
-    for &index in &steps {
-        let pld = &cache[index].1;
-        total = Some(match total {
-            None => pld.clone(),
-            Some(t) => t.compose(pld)?,
-        });
-    }
-    let total = total.ok_or(Error::InvalidCount {
-        name: "number of mechanisms",
-        requirement: "at least 1",
-        value: 0,
-    })?;
-    // 1 − Π(1 − δ_i)·(1 − δ′) = −expm1(Σ ln(1 − δ_i) + ln(1 − δ′)), without cancellation;
-    // a relative 10⁻¹² covers its rounding (the ε′ is found for this δ, so a larger δ
-    // only helps).
-    let log_keep: f64 =
-        guarantees.iter().map(|p| (-p.delta()).ln_1p()).sum::<f64>() + (-delta_prime).ln_1p();
-    let delta_total = (-(log_keep.exp_m1())).min(1.0);
-    let epsilon = total
-        .epsilon_for_delta(delta_total)
-        .ok_or(Error::VacuousGuarantee {
-            reason: "the PLD reaches no finite epsilon at this delta",
-        })?;
-    crate::accounting::composed(
-        epsilon,
-        add_up(delta_total, delta_total * 1e-12),
-        "PLD composition gives delta >= 1",
-    )
+    let steps: Vec<PldStep> = guarantees.iter().map(|&g| PldStep::private(g)).collect();
+    pld_steps_composition(&steps, delta_prime, interval)
 }
 
 #[cfg(test)]

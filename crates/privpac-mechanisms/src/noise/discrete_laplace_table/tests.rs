@@ -207,7 +207,7 @@ proptest::proptest! {
         let (t, s) = noise.scale_ratio();
         proptest::prop_assert!(table.thresholds.windows(2).all(|w| w[0] >= w[1]));
         let len = table.len();
-        for m in [1, 2, len / 2 + 1, len] {
+        for m in [1, 2, len / 2 + 1, len].into_iter().filter(|&m| m <= len) {
             let entry = table.threshold(m).unwrap();
             proptest::prop_assert_eq!(BigUint::from(entry), survival_floor(s, t, m as u64, 63));
         }
