@@ -743,6 +743,39 @@ impl Accountant {
         Ok(())
     }
 
+    /// Records a run of an (ε, δ)-DP mechanism on a Poisson subsample that keeps each row
+    /// with probability `rate` (neighbours: add or remove one row). Basic, advanced and
+    /// optimal composition see its amplified guarantee (Balle–Barthe–Gaboardi Theorem 8);
+    /// the "pld" rule composes its own subsampled pair (Zhu–Dong–Wang), in both
+    /// directions.
+    fn record_subsampled(&mut self, label: String, guarantee: &Privacy, rate: f64) -> PyResult<()> {
+        let step = privpac_mechanisms::PldStep::private(guarantee.inner)
+            .poisson_subsampled(rate)
+            .map_err(errors::mechanisms)?;
+        self.inner
+            .record_step(label, step)
+            .map_err(errors::mechanisms)
+    }
+
+    /// Records a run of the discrete Laplace mechanism with scale `scale` on an integer
+    /// query of sensitivity `sensitivity` (ε = sensitivity/scale), optionally on a Poisson
+    /// subsample of rate `rate`; the "pld" rule composes its exact loss distribution.
+    #[pyo3(signature = (label, scale, sensitivity = 1, *, rate = 1.0))]
+    fn record_discrete_laplace(
+        &mut self,
+        label: String,
+        scale: f64,
+        sensitivity: u64,
+        rate: f64,
+    ) -> PyResult<()> {
+        let step = privpac_mechanisms::PldStep::discrete_laplace(scale, sensitivity)
+            .and_then(|step| step.poisson_subsampled(rate))
+            .map_err(errors::mechanisms)?;
+        self.inner
+            .record_step(label, step)
+            .map_err(errors::mechanisms)
+    }
+
     /// The recorded runs as a list of (label, Guarantee).
     fn entries(&self) -> Vec<(String, Guarantee)> {
         self.inner

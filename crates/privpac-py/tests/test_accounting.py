@@ -94,3 +94,47 @@ def test_pld_rule_of_a_mixed_accountant_matches_dp_accounting():
     assert ours.epsilon < advanced.epsilon
     with pytest.raises(privpac.InvalidParameterError):
         accountant.total("pld")  # needs delta_prime
+
+
+@pytest.mark.parametrize("scale,rate,k", [(1.0, 0.01, 1000), (2.0, 0.1, 200), (0.5, 0.3, 50)])
+def test_subsampled_discrete_laplace_matches_dp_accounting(scale, rate, k):
+    # dp_accounting builds its subsampled pairs from the mechanism's definition (its own
+    # code, add and remove directions); privpac builds them from the same mechanism. Both
+    # discretize pessimistically, each within k·interval of the exact ε, so they differ by at
+    # most that.
+    interval, delta_prime = 1e-4, 1e-6
+    accountant = privpac.Accountant()
+    for i in range(k):
+        accountant.record_discrete_laplace(f"count {i}", scale, 1, rate=rate)
+    ours = accountant.total("pld", delta_prime=delta_prime)
+    theirs = privacy_loss_distribution.from_discrete_laplace_mechanism(
+        1.0 / scale, sensitivity=1, sampling_prob=rate, value_discretization_interval=interval
+    ).self_compose(k).get_epsilon_for_delta(delta_prime)
+    assert abs(ours.epsilon - theirs) <= k * interval, (ours, theirs)
+    assert ours.delta == pytest.approx(delta_prime, rel=1e-9)
+    # The other rules see the amplified ε = ln(1 + q(e^{1/b} − 1)) and are looser.
+    amplified = math.log1p(rate * math.expm1(1.0 / scale))
+    assert accountant.total("basic").epsilon == pytest.approx(k * amplified, rel=1e-12)
+    assert ours.epsilon < accountant.total("optimal", delta_prime=delta_prime).epsilon
+    best = accountant.total("best", delta_prime=delta_prime)
+    assert best.epsilon <= ours.epsilon
+
+
+def test_subsampled_guarantees_use_their_pairs_and_check_their_input():
+    subsampled = privpac.Accountant()
+    amplified = privpac.Accountant()
+    each = privpac.Privacy(1.0)
+    for i in range(1000):
+        subsampled.record_subsampled(f"batch {i}", each, 0.01)
+        amplified.record(f"batch {i}", privpac.amplification_by_subsampling(each, rate=0.01))
+    pairs = subsampled.total("pld", delta_prime=1e-6).epsilon
+    first = amplified.total("optimal", delta_prime=1e-6).epsilon
+    assert pairs < 0.7 * first
+    assert subsampled.total("basic") == amplified.total("basic")
+    with pytest.raises(privpac.InvalidParameterError):
+        subsampled.record_subsampled("bad", each, 1.5)
+    with pytest.raises(privpac.InvalidParameterError):
+        subsampled.record_discrete_laplace("bad", 0.0)
+    with pytest.raises(privpac.InvalidParameterError):
+        subsampled.record_discrete_laplace("bad", 1.0, 0)
+    assert len(subsampled) == 1000
