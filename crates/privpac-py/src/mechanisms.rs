@@ -289,6 +289,8 @@ fn privacy_list(items: &Bound<'_, PyAny>) -> PyResult<Vec<privpac_mechanisms::Pr
 #[derive(Debug)]
 pub(crate) struct DiscreteLaplace {
     inner: privpac_mechanisms::DiscreteLaplace,
+    /// The table sampler `sample` draws from, built on its first call.
+    table: std::sync::OnceLock<privpac_mechanisms::DiscreteLaplaceTable>,
 }
 
 #[pymethods]
@@ -296,7 +298,7 @@ impl DiscreteLaplace {
     #[new]
     fn new(scale: f64) -> PyResult<Self> {
         let inner = privpac_mechanisms::DiscreteLaplace::new(scale).map_err(errors::mechanisms)?;
-        Ok(DiscreteLaplace { inner })
+        Ok(DiscreteLaplace::from(inner))
     }
 
     /// The scale b.
@@ -310,8 +312,9 @@ impl DiscreteLaplace {
         self.inner.pmf(k)
     }
 
-    /// `size` independent draws as an int64 array (one buffered bit stream, GIL released).
-    /// `size` is limited to 10^8.
+    /// `size` independent draws as an int64 array, from the exact table sampler (one 64-bit
+    /// word per draw; the table is built on the first call, about 0.2 ms at scale 10), with
+    /// the GIL released. `size` is limited to 10^8.
     #[pyo3(signature = (size, *, seed = None))]
     fn sample<'py>(
         &self,
@@ -320,10 +323,12 @@ impl DiscreteLaplace {
         seed: Option<Seed>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         check_size("size", size, MAX_DRAWS)?;
-        let noise = self.inner;
         let draws = py.detach(|| {
+            let table = self
+                .table
+                .get_or_init(|| privpac_mechanisms::DiscreteLaplaceTable::new(self.inner));
             let mut out = vec![0i64; size];
-            noise.fill(&mut out, &mut rng(seed));
+            table.fill(&mut out, &mut rng(seed));
             out
         });
         Ok(draws.into_pyarray(py))
@@ -331,6 +336,15 @@ impl DiscreteLaplace {
 
     fn __repr__(&self) -> String {
         format!("DiscreteLaplace(scale={})", self.inner.scale())
+    }
+}
+
+impl From<privpac_mechanisms::DiscreteLaplace> for DiscreteLaplace {
+    fn from(inner: privpac_mechanisms::DiscreteLaplace) -> Self {
+        DiscreteLaplace {
+            inner,
+            table: std::sync::OnceLock::new(),
+        }
     }
 }
 
@@ -416,9 +430,7 @@ impl DiscreteLaplaceMechanism {
     /// The noise distribution Lap_Z(Δ/ε).
     #[getter]
     fn noise(&self) -> DiscreteLaplace {
-        DiscreteLaplace {
-            inner: self.inner.noise(),
-        }
+        DiscreteLaplace::from(self.inner.noise())
     }
 }
 

@@ -122,6 +122,16 @@ def test_discrete_laplace_noise_is_exact_and_validated():
     # Var = 2p/(1-p)^2 = 7.92; the sample mean has sd 0.02, so |mean| < 0.1 fails with
     # probability below 1e-6.
     assert abs(draws.mean()) < 0.1
+    # The frequencies of -2..2 against the pmf, each within 5 standard errors (false
+    # failure below 3e-6 in all); a wrong scale (3.0) is off by about 26 at k = 0.
+    for k in range(-2, 3):
+        expected = noise.pmf(k)
+        se = math.sqrt(expected * (1 - expected) / draws.size)
+        assert abs((draws == k).mean() - expected) < 5 * se, k
+    wrong = privpac.DiscreteLaplace(3.0).sample(20000, seed=3)
+    assert abs((wrong == 0).mean() - noise.pmf(0)) > 5 * math.sqrt(
+        noise.pmf(0) * (1 - noise.pmf(0)) / 20000
+    )
     with pytest.raises(InvalidParameterError):
         privpac.DiscreteLaplace(float("nan"))
     with pytest.raises(privpac.TooLargeError):
