@@ -3,11 +3,17 @@
 
 use rand::Rng;
 
-use crate::accounting::advanced_composition;
 use crate::accounting::rounding::mul_up;
+use crate::accounting::{
+    CompositionRule, advanced_composition, optimal_composition, optimal_step_epsilon,
+};
 use crate::error::{Error, Result};
 use crate::noise::DiscreteLaplace;
 use crate::privacy::{Privacy, Private};
+
+/// Most rounds for which [`SparseVector::round_budget`] tries optimal composition (its
+/// root finder then takes about a tenth of a second).
+const MAX_OPTIMAL_ROUNDS: u64 = 1 << 20;
 
 /// Sparse vector (Dwork–Roth Algorithms 1 and 2): answers a stream of integer queries of
 /// sensitivity Δ with "above" or "below" a public threshold T, halting after `c` "above"
@@ -19,10 +25,11 @@ use crate::privacy::{Privacy, Private};
 /// One round is ε₀-DP however many "below" answers it gives (Dwork–Roth Theorem 3.23; the
 /// proof shifts the threshold noise by Δ and the winning query's noise by 2Δ, which works
 /// verbatim for integer noise and integer Δ). The `c` rounds compose: with δ = 0 we use
-/// ε₀ = ε/c (basic composition, Theorem 3.25); with δ > 0, the larger of ε/c and the ε₀
+/// ε₀ = ε/c (basic composition, Theorem 3.25); with δ > 0, the largest of ε/c, the ε₀
 /// that solves the advanced-composition bound `√(2c ln(1/δ))·ε₀ + 2c·ε₀² = ε` (valid for
-/// ε₀ ≤ 1, see [`crate::advanced_composition`]). The instance reports (ε, δ). Noise is
-/// sampled exactly.
+/// ε₀ ≤ 1, see [`crate::advanced_composition`]) and the ε₀ whose c-fold optimal
+/// composition (Kairouz–Oh–Viswanath Theorem 3.3) is (ε, δ) ([`Self::round_budget`], which
+/// also names the rule). The instance reports (ε, δ). Noise is sampled exactly.
 ///
 /// # Utility
 /// AboveThreshold is (α, β)-accurate for k queries with `α = 8Δ(ln k + ln(2/β))/ε₀`
@@ -107,35 +114,74 @@ impl SparseVector {
 
     /// The per-round budget ε₀ for `c` rounds under `privacy` (see the type docs).
     pub fn round_epsilon(privacy: Privacy, max_above: u64) -> f64 {
-        let c = max_above as f64;
+        SparseVector::round_budget(privacy, max_above).0
+    }
+
+    /// The per-round budget ε₀ for `c` rounds under `privacy` and the composition rule that
+    /// gives it: the largest ε₀ among basic composition (ε/c), advanced composition and, for
+    /// δ > 0 and c ≤ 2^20, optimal composition (Kairouz–Oh–Viswanath Theorem 3.3), each
+    /// checked by evaluating its rule rounding up.
+    ///
+    /// # Example
+    /// ```
+    /// use privpac_mechanisms::{CompositionRule, Privacy, SparseVector};
+    /// let (each, rule) = SparseVector::round_budget(Privacy::new(1.0, 1e-6)?, 100);
+    /// assert!(matches!(rule, CompositionRule::Optimal { .. }));
+    /// assert!(each > 0.0240); // advanced composition: 0.0178; basic: 0.01
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn round_budget(privacy: Privacy, max_above: u64) -> (f64, CompositionRule) {
+        let c = max_above.max(1);
         let epsilon = privacy.epsilon();
-        let basic = epsilon / c;
-        let candidate = if privacy.is_pure() {
-            basic
-        } else {
+        let delta = privacy.delta();
+        let basic = epsilon / c as f64;
+        let mut candidates = vec![(basic, CompositionRule::Basic)];
+        if !privacy.is_pure() {
             // Solve 2c·x² + a·x − ε = 0 with a = √(2c ln(1/δ)), keep x ≤ 1.
-            let a = (2.0 * c * (1.0 / privacy.delta()).ln()).sqrt();
-            let advanced = (-a + (a * a + 8.0 * c * epsilon).sqrt()) / (4.0 * c);
-            basic.max(advanced.min(1.0))
-        };
-        // The closed forms are evaluated in floating point and may land a little above the
-        // exact root; shrink until the composition, evaluated rounding up as the accounting
-        // functions report it, is within ε.
-        let fits = |x: f64| {
-            mul_up(c, x) <= epsilon
-                || (!privacy.is_pure()
-                    && Privacy::pure(x)
-                        .and_then(|p| advanced_composition(p, max_above, privacy.delta()))
-                        .is_ok_and(|total| total.epsilon() <= epsilon))
-        };
-        let mut x = candidate;
-        for _ in 0..200 {
-            if fits(x) {
-                break;
+            let cf = c as f64;
+            let a = (2.0 * cf * (1.0 / delta).ln()).sqrt();
+            let advanced = (-a + (a * a + 8.0 * cf * epsilon).sqrt()) / (4.0 * cf);
+            candidates.push((
+                advanced.min(1.0),
+                CompositionRule::Advanced { delta_prime: delta },
+            ));
+            if c <= MAX_OPTIMAL_ROUNDS
+                && let Ok(optimal) = optimal_step_epsilon(epsilon, c, 0.0, delta)
+            {
+                candidates.push((optimal, CompositionRule::Optimal { delta_prime: delta }));
             }
-            x *= 1.0 - 1e-15;
         }
-        x
+        // The closed forms and the root finder may land a little above the exact root;
+        // shrink each until its composition, evaluated rounding up as the accounting
+        // functions report it, is within ε.
+        let fits = |x: f64, rule: CompositionRule| match rule {
+            CompositionRule::Advanced { .. } => Privacy::pure(x)
+                .and_then(|p| advanced_composition(p, c, delta))
+                .is_ok_and(|total| total.epsilon() <= epsilon),
+            CompositionRule::Optimal { .. } => Privacy::pure(x)
+                .and_then(|p| optimal_composition(p, c, delta))
+                .is_ok_and(|total| total.epsilon() <= epsilon),
+            _ => mul_up(c as f64, x) <= epsilon,
+        };
+        let mut best = (0.0, CompositionRule::Basic);
+        for (candidate, rule) in candidates {
+            let mut x = candidate;
+            for _ in 0..200 {
+                if fits(x, rule) {
+                    if x > best.0 {
+                        best = (x, rule);
+                    }
+                    break;
+                }
+                x *= 1.0 - 1e-15;
+            }
+        }
+        best
+    }
+
+    /// The composition rule of the c rounds (see [`Self::round_budget`]).
+    pub fn rule(&self) -> CompositionRule {
+        SparseVector::round_budget(self.privacy, self.max_above).1
     }
 
     /// Answers one query: `true` if the noisy answer is at or above the noisy threshold.
@@ -246,13 +292,28 @@ mod tests {
     fn round_budget_follows_the_composition_rule() {
         let pure = Privacy::pure(1.0).unwrap();
         assert_eq!(SparseVector::round_epsilon(pure, 4), 0.25);
+        assert_eq!(
+            SparseVector::round_budget(pure, 4).1,
+            CompositionRule::Basic
+        );
         let approx = Privacy::new(1.0, 1e-6).unwrap();
-        let e0 = SparseVector::round_epsilon(approx, 400);
-        assert!(e0 > 1.0 / 400.0);
-        let composed = crate::advanced_composition(Privacy::pure(e0).unwrap(), 400, 1e-6)
+        let (e0, rule) = SparseVector::round_budget(approx, 400);
+        assert_eq!(rule, CompositionRule::Optimal { delta_prime: 1e-6 });
+        let composed = optimal_composition(Privacy::pure(e0).unwrap(), 400, 1e-6)
             .unwrap()
             .epsilon();
-        assert!((composed - 1.0).abs() < 1e-9, "{composed}");
+        assert!(composed <= 1.0 && composed > 1.0 - 1e-9, "{composed}");
+        // Larger than the advanced-composition root, which composes to 1 under its own rule.
+        let a = (800.0f64 * 1e6f64.ln()).sqrt();
+        let advanced = (-a + (a * a + 3200.0).sqrt()) / 1600.0;
+        let by_advanced = advanced_composition(Privacy::pure(advanced).unwrap(), 400, 1e-6)
+            .unwrap()
+            .epsilon();
+        assert!((by_advanced - 1.0).abs() < 1e-9, "{by_advanced}");
+        assert!(e0 > 1.1 * advanced, "{e0} vs {advanced}");
+        // Negative control: 1% more per round composes above ε.
+        let over = optimal_composition(Privacy::pure(e0 * 1.01).unwrap(), 400, 1e-6).unwrap();
+        assert!(over.epsilon() > 1.0);
     }
 
     /// The exact real product c·ε₀ is at most ε (a fused multiply-add gives its sign).
@@ -272,15 +333,24 @@ mod tests {
                 shrunk += usize::from(e0 < epsilon / c as f64);
                 for delta in [1e-9, 1e-6, 1e-3] {
                     let approx = Privacy::new(epsilon, delta).unwrap();
-                    let e0 = SparseVector::round_epsilon(approx, c);
-                    let advanced_total =
-                        crate::advanced_composition(Privacy::pure(e0).unwrap(), c, delta)
-                            .map(|p| p.epsilon())
-                            .unwrap_or(f64::INFINITY);
+                    let (e0, rule) = SparseVector::round_budget(approx, c);
+                    let each = Privacy::pure(e0).unwrap();
+                    let total = match rule {
+                        CompositionRule::Basic => {
+                            assert!(basic_fits(c, e0, epsilon), "ε = {epsilon}, c = {c}");
+                            continue;
+                        }
+                        CompositionRule::Advanced { .. } => advanced_composition(each, c, delta),
+                        CompositionRule::Optimal { .. } => optimal_composition(each, c, delta),
+                        other => panic!("unexpected rule {other:?}"),
+                    };
+                    let total = total.unwrap().epsilon();
                     assert!(
-                        basic_fits(c, e0, epsilon) || advanced_total <= epsilon,
-                        "ε = {epsilon}, δ = {delta}, c = {c}: {e0}, {advanced_total}"
+                        total <= epsilon,
+                        "ε = {epsilon}, δ = {delta}, c = {c}: {e0}, {total}"
                     );
+                    // Never below what basic composition alone allows.
+                    assert!(e0 >= epsilon / c as f64 * (1.0 - 1e-12));
                 }
             }
         }

@@ -657,8 +657,8 @@ impl Sanitizer for Mwem {
 /// δ = 0 allowed. Accounting: the sparse vector runs with `(ε/2, δ/2)` (its c rounds of
 /// AboveThreshold composed as documented on [`SparseVector`]); the at most c measurements
 /// are each `ε_m`-DP with `ε_m = ε/(2c)` when δ = 0 (basic composition to ε/2) and, when
-/// δ > 0, the `ε_m` for which advanced composition of c of them gives `(ε/2, δ/2)`
-/// (`SparseVector::round_epsilon`). Basic composition of the two parts gives (ε, δ). This
+/// δ > 0, the largest `ε_m` for which basic, advanced or optimal composition of c of them
+/// gives `(ε/2, δ/2)` (`SparseVector::round_budget`, which names the rule). Basic composition of the two parts gives (ε, δ). This
 /// is Dwork–Roth's NumericSparse construction (sparse vector plus a fresh Laplace answer for
 /// each "above" query, §3.6) with a ½–½ split; its proof composes the interleaved parts
 /// adaptively.
@@ -674,7 +674,8 @@ impl Sanitizer for Mwem {
 /// with the correct sign, so the budget is never exhausted, and the final pass bounds every
 /// query's error by `α + 1/n` ([`Self::min_sample_size`] returns the smallest such n). With
 /// `c = O(log|X|/α²)` and `1/ε₀ = O(c/ε)` for δ = 0 (basic composition) or
-/// `O(√(c·log(1/δ))/ε)` for δ > 0 (advanced composition), this is
+/// `O(√(c·log(1/δ))/ε)` for δ > 0 (advanced composition; the optimal composition used when
+/// it is larger only lowers `1/ε₀`), this is
 /// `n = O(log|X|·log(|Q|·log|X|/(αβ))/(α³ε))` for δ = 0 and
 /// `n = O(√(log|X|·log(1/δ))·log(|Q|·log|X|/(αβ))/(α²ε))` for δ > 0.
 ///
