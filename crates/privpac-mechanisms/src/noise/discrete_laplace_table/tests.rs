@@ -1,3 +1,8 @@
+//! Tests of the table sampler: χ² fits over scales (the tail and the largest scale included)
+//! with a wrong-scale control, table entries against directly computed digits, crafted
+//! words that hit a threshold exactly (decided by more digits) or take the tail, tiny
+//! scales, and a property test over the whole range of exact scales.
+
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
