@@ -74,17 +74,44 @@ impl PrivacyLossDistribution {
                 value: interval,
             });
         }
-        let index = |loss: f64| (loss / interval).ceil() as i64;
-        let first = losses.iter().map(|&(l, _)| index(l)).min().unwrap_or(0);
-        let last = losses.iter().map(|&(l, _)| index(l)).max().unwrap_or(0);
-        let cells = (last - first) as usize + 1;
-        if cells > MAX_PLD_CELLS {
-            return Err(Error::InvalidCount {
-                name: "PLD grid cells (loss range / interval)",
-                requirement: "at most 2^22",
-                value: cells as u64,
-            });
+        let too_many = |cells: u64| Error::InvalidCount {
+            name: "PLD grid cells (loss range / interval)",
+            requirement: "at most 2^22",
+            value: cells,
+        };
+        // Grid indices as floats first: a huge loss or a tiny interval must be refused, not
+        // wrapped by the cast to i64.
+        let index = |loss: f64| (loss / interval).ceil();
+        let first = losses
+            .iter()
+            .map(|&(l, _)| index(l))
+            .fold(f64::INFINITY, f64::min);
+        let last = losses
+            .iter()
+            .map(|&(l, _)| index(l))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let (first, last) = if losses.is_empty() {
+            (0.0, 0.0)
+        } else {
+            (first, last)
+        };
+        let span = last - first;
+        if !(span.is_finite() && span < MAX_PLD_CELLS as f64) {
+            return Err(too_many(if span.is_finite() {
+                span as u64
+            } else {
+                u64::MAX
+            }));
         }
+        // Both ends are below 2^63 in magnitude here unless the whole support sits far out,
+        // which a finite span of at most 2^22 cells with a loss below 2^1024 allows; refuse
+        // that too.
+        if first.abs() >= 9.0e15 || last.abs() >= 9.0e15 {
+            return Err(too_many(u64::MAX));
+        }
+        let (first, last) = (first as i64, last as i64);
+        let cells = (last - first) as usize + 1;
+        let index = |loss: f64| index(loss) as i64;
         let mut masses = vec![0.0; cells];
         for &(loss, p) in losses {
             masses[(index(loss) - first) as usize] += p;

@@ -167,11 +167,11 @@ impl PldStep {
                 }
                 (Loss::MinusInfinity, true) => losses.push((pessimistic(-(-q).ln_1p()), group.q)),
                 (Loss::Finite(loss), false) => {
-                    let mixed = (q * loss.exp_m1()).ln_1p();
+                    let mixed = mixed_loss(loss, q);
                     losses.push((pessimistic(mixed), q * group.p + (1.0 - q) * group.q));
                 }
                 (Loss::Finite(loss), true) => {
-                    let mixed = -(q * loss.exp_m1()).ln_1p();
+                    let mixed = -mixed_loss(loss, q);
                     losses.push((pessimistic(mixed), group.q));
                 }
             }
@@ -248,6 +248,17 @@ struct Group {
 impl Group {
     fn new(loss: Loss, p: f64, q: f64) -> Self {
         Group { loss, p, q }
+    }
+}
+
+/// `ln(1 + q(e^L − 1))`, the loss of the mixture `qP + (1 − q)Q` against Q, accurate to a
+/// few ulps for every L: `ln_1p(q·expm1(L))` up to L = 1, and `L + ln(q + (1 − q)e^{−L})`
+/// above, where `e^L` could overflow.
+fn mixed_loss(loss: f64, q: f64) -> f64 {
+    if loss <= 1.0 {
+        (q * loss.exp_m1()).ln_1p()
+    } else {
+        loss + (q + (1.0 - q) * (-loss).exp()).ln()
     }
 }
 

@@ -263,3 +263,40 @@ fn mixed_lists_and_bad_inputs() {
         Err(Error::InvalidDelta { .. })
     ));
 }
+
+#[test]
+fn hostile_parameters_are_refused_or_handled() {
+    // A huge ε: the subsampled losses stay finite (ε + ln q), and the grid is refused.
+    let huge = PldStep::private(Privacy::pure(1e6).unwrap())
+        .poisson_subsampled(0.5)
+        .unwrap();
+    assert!(matches!(
+        pld_steps_composition(&[huge], 1e-6, 1e-4),
+        Err(Error::InvalidCount { .. })
+    ));
+    assert!((mixed_loss(1e6, 0.5) - (1e6 + 0.5f64.ln())).abs() < 1e-9);
+    assert!((mixed_loss(800.0, 1e-3) - (800.0 + 1e-3f64.ln())).abs() < 1e-12);
+    // The two formulas agree where they meet.
+    let (below, above) = (
+        (0.3 * 1f64.exp_m1()).ln_1p(),
+        1.0 + (0.3 + 0.7 * (-1f64).exp()).ln(),
+    );
+    assert!((below - above).abs() < 1e-15);
+    // Tiny and huge intervals, tiny rates.
+    let plain = PldStep::private(Privacy::pure(1.0).unwrap());
+    for interval in [1e-300, f64::MIN_POSITIVE] {
+        assert!(matches!(
+            pld_steps_composition(&[plain], 1e-6, interval),
+            Err(Error::InvalidCount { .. })
+        ));
+        assert!(matches!(
+            pld_steps_composition(&[plain.poisson_subsampled(0.1).unwrap()], 1e-6, interval),
+            Err(Error::InvalidCount { .. })
+        ));
+    }
+    let coarse = pld_steps_composition(&[plain; 3], 1e-6, 1e300).unwrap();
+    assert!(coarse.epsilon() >= 3.0 - 1e-12);
+    let tiny_rate = plain.poisson_subsampled(1e-300).unwrap();
+    let total = pld_steps_composition(&[tiny_rate; 10], 1e-6, 1e-4).unwrap();
+    assert!(total.epsilon() <= 1e-3, "{total:?}");
+}
