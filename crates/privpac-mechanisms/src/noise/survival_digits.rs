@@ -92,6 +92,11 @@ pub(crate) fn floor_of_quotient(
 pub(crate) fn survival_table(s: u64, t: u64, len: usize) -> Vec<u64> {
     const W: u32 = 63;
     const Q: u32 = 192;
+    // x = s/t ≥ 0.7·64 > 64·ln 2: every c_m < 2e^{-x} is below 2^-63 and every entry is 0
+    // (and the series for e^x would need about x terms; x may be 2^62).
+    if u128::from(s) * 10 >= u128::from(t) * 7 * u128::from(W + 1) {
+        return vec![0; len];
+    }
     let t_big = BigUint::from(t);
     let one = Enclosure {
         lo: BigUint::from(1u32) << Q,
@@ -172,5 +177,9 @@ mod tests {
             }
             assert!(table.windows(2).all(|w| w[0] >= w[1]));
         }
+        // The smallest scale, 2^-62: x = 2^62, every entry 0, computed without a series.
+        assert_eq!(survival_table(1 << 62, 1, 3), vec![0, 0, 0]);
+        assert_eq!(survival_table(45, 1, 1), vec![0]);
+        assert_eq!(survival_floor(45, 1, 1, 63), BigUint::ZERO);
     }
 }
