@@ -788,6 +788,21 @@ impl Accountant {
             .map_err(errors::mechanisms)
     }
 
+    /// Records a run of an ε-bounded-range mechanism (its privacy loss at any neighbouring
+    /// inputs spans an interval of width ε), such as the exponential mechanism at privacy ε,
+    /// optionally on a Poisson subsample of rate `rate`. The "pld" rule composes the pair
+    /// that dominates every such mechanism (tighter than the ε-DP pair); the other rules see
+    /// ε-DP (amplified when subsampled).
+    #[pyo3(signature = (label, epsilon, *, rate = 1.0))]
+    fn record_bounded_range(&mut self, label: String, epsilon: f64, rate: f64) -> PyResult<()> {
+        let step = privpac_mechanisms::PldStep::bounded_range(epsilon)
+            .and_then(|step| step.poisson_subsampled(rate))
+            .map_err(errors::mechanisms)?;
+        self.inner
+            .record_step(label, step)
+            .map_err(errors::mechanisms)
+    }
+
     /// The recorded runs as a list of (label, Guarantee).
     fn entries(&self) -> Vec<(String, Guarantee)> {
         self.inner

@@ -138,3 +138,19 @@ def test_subsampled_guarantees_use_their_pairs_and_check_their_input():
     with pytest.raises(privpac.InvalidParameterError):
         subsampled.record_discrete_laplace("bad", 1.0, 0)
     assert len(subsampled) == 1000
+
+
+def test_bounded_range_steps_compose_below_their_pure_guarantees():
+    # 100 exponential mechanisms at ε = 0.1: the PLD of the bounded-range pair against
+    # optimal composition of 0.1-DP steps (which the other rules see).
+    accountant = privpac.Accountant()
+    for i in range(100):
+        accountant.record_bounded_range(f"em {i}", 0.1)
+    pld = accountant.total("pld", delta_prime=1e-6).epsilon
+    optimal = accountant.total("optimal", delta_prime=1e-6).epsilon
+    assert pld < 0.6 * optimal, (pld, optimal)
+    assert accountant.total("basic").epsilon == pytest.approx(10.0, rel=1e-12)
+    with pytest.raises(privpac.InvalidParameterError):
+        accountant.record_bounded_range("bad", -1.0)
+    with pytest.raises(privpac.InvalidParameterError):
+        accountant.record_bounded_range("bad", 1.0, rate=0.0)

@@ -1,13 +1,19 @@
 //! A small privacy accountant: record mechanisms as they run, report the total.
 
+use crate::accounting::pld::pld_steps_composition_on_grids;
 use crate::accounting::{
     PldStep, basic_composition, heterogeneous_advanced_composition, optimal_composition,
-    pld_steps_composition,
 };
 
 /// The grid step Δ of the accountant's PLD rule: the reported ε is within k·Δ of the PLD's
-/// exact value for k runs.
+/// exact value for k runs. When the runs' convolutions on this grid would exceed
+/// [`crate::MAX_PLD_WORK`] (many bounded-range steps, whose PLDs fill every cell), the rule
+/// uses the finest of the coarser grids 2·10⁻⁴, 5·10⁻⁴, 10⁻³, …, 10⁻² that fits: still a
+/// valid upper bound, within k times that grid step.
 pub const PLD_INTERVAL: f64 = 1e-4;
+
+/// The grids the PLD rule tries, finest first.
+const PLD_GRIDS: [f64; 7] = [PLD_INTERVAL, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2];
 use crate::error::{Error, Result};
 use crate::guarantee::Guarantee;
 use crate::privacy::{Privacy, Private};
@@ -29,11 +35,12 @@ pub enum CompositionRule {
         /// The δ' of the optimal composition (the hockey-stick divergence allowed).
         delta_prime: f64,
     },
-    /// [`crate::pld_composition`] with the given slack δ' on the grid [`PLD_INTERVAL`]: the
+    /// [`crate::pld_composition`] with the given slack δ' on the grid [`PLD_INTERVAL`] (or a
+    /// coarser one when that grid's work is too large, see there): the
     /// privacy loss distribution of the runs' canonical pairs, pessimistically discretized
     /// (for mixed guarantees; within k·Δ of optimal composition for equal ones). Runs
     /// recorded with [`Accountant::record_step`] enter with their own pairs (subsampled,
-    /// discrete Laplace) through [`pld_steps_composition`].
+    /// bounded-range, discrete Laplace) through [`crate::pld_steps_composition`].
     Pld {
         /// The slack δ' added to the runs' own δ.
         delta_prime: f64,
@@ -213,7 +220,8 @@ impl Accountant {
             .zip(&guarantees)
             .map(|(entry, &privacy)| entry.step.unwrap_or(PldStep::private(privacy)))
             .collect();
-        let pld = |delta_prime: f64| pld_steps_composition(&steps, delta_prime, PLD_INTERVAL);
+        let pld =
+            |delta_prime: f64| pld_steps_composition_on_grids(&steps, delta_prime, &PLD_GRIDS);
         let homogeneous = |delta_prime: f64| -> Result<Privacy> {
             match guarantees.split_first() {
                 Some((first, rest)) if rest.iter().all(|p| p == first) => {
@@ -400,6 +408,32 @@ mod tests {
             .unwrap();
         let basic = counts.total(CompositionRule::Basic).unwrap();
         assert!((0.25..0.25 + 1e-15).contains(&basic.epsilon()));
+    }
+
+    #[test]
+    fn many_bounded_range_steps_fall_back_to_a_coarser_grid() {
+        // 100 exponential mechanisms at ε = 0.1: on the grid 10⁻⁴ the convolutions would
+        // exceed MAX_PLD_WORK; the rule moves to a coarser grid and still wins.
+        let mut accountant = Accountant::new();
+        let step = PldStep::bounded_range(0.1).unwrap();
+        for round in 0..100 {
+            accountant.record_step(format!("em {round}"), step).unwrap();
+        }
+        assert!(crate::pld_steps_composition(&vec![step; 100], 1e-6, PLD_INTERVAL).is_err());
+        let (total, rule) = accountant.tightest(1e-6).unwrap();
+        assert_eq!(rule.name(), "pld");
+        let on_1e3 = crate::pld_steps_composition(&vec![step; 100], 1e-6, 1e-3).unwrap();
+        assert!(
+            total.epsilon() <= on_1e3.epsilon(),
+            "{total:?} vs {on_1e3:?}"
+        );
+        let pure = accountant
+            .total(CompositionRule::Optimal { delta_prime: 1e-6 })
+            .unwrap();
+        assert!(
+            total.epsilon() < 0.6 * pure.epsilon(),
+            "{total:?} vs {pure:?}"
+        );
     }
 
     #[test]

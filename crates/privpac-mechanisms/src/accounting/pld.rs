@@ -33,6 +33,7 @@ use crate::privacy::Privacy;
 
 mod steps;
 
+pub(crate) use steps::pld_steps_composition_on_grids;
 pub use steps::{PldMechanism, PldStep, pld_steps_composition};
 
 /// Most grid cells a [`PrivacyLossDistribution`] may span.

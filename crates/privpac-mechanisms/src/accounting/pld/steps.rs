@@ -18,7 +18,7 @@
 //! under removal, and a group with `P = 0` gets the finite loss `ln(1 − q)` and `−ln(1 − q)`.
 
 use crate::accounting::pld::{MAX_PLD_WORK, PrivacyLossDistribution};
-use crate::accounting::rounding::{div_up, to_f64_up};
+use crate::accounting::rounding::{add_up, div_up, to_f64_up};
 use crate::accounting::{Subsampling, amplification_by_subsampling};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
@@ -28,6 +28,15 @@ use crate::privacy::Privacy;
 pub enum PldMechanism {
     /// Any (ε, δ)-DP mechanism, through the canonical pair that dominates all of them.
     Private(Privacy),
+    /// An ε-bounded-range mechanism: at every pair of neighbouring inputs its privacy loss
+    /// lies in an interval of width ε (Durfee and Rogers, NeurIPS 2019). The exponential
+    /// mechanism at privacy ε is one (its loss is `ε(q(D, y) − q(D′, y))/(2Δ)` plus a
+    /// constant, and the score difference spans at most 2Δ). See
+    /// [`PldStep::bounded_range`] for the pair the accountant uses.
+    BoundedRange {
+        /// The range width ε.
+        epsilon: f64,
+    },
     /// The discrete Laplace mechanism with scale b on an integer query of sensitivity Δ.
     DiscreteLaplace {
         /// The scale b.
@@ -80,6 +89,51 @@ impl PldStep {
         })
     }
 
+    /// A run of an ε-bounded-range mechanism (ε-BR; for instance the exponential mechanism
+    /// at privacy ε, see [`Self::exponential_mechanism`]).
+    ///
+    /// *The pair.* With `t` the largest loss at a given pair of inputs, the losses lie in
+    /// `[t − ε, t]` with `0 ≤ t ≤ ε`. The hockey-stick divergence `E_Q[(e^L − α)₊]` is
+    /// convex in `e^L`, and `E_Q[e^L] = 1`, so for each `t` it is largest for the two-point
+    /// pair with losses `t` and `t − ε` (generalized randomized response, the reduction of
+    /// Dong, Durfee and Rogers, ICML 2020). The largest over `t`, worked out here, is
+    /// `H(α) = 1 − α` for `α ≤ e^{−ε}`, `(e^{ε/2} − √α)²/(e^ε − 1)` for `e^{−ε} ≤ α ≤ e^ε`
+    /// (at `t = (ε + ln α)/2`) and 0 above: a convex curve, so it is the hockey-stick curve
+    /// of a pair, whose loss under P has the density `e^{ε/2}e^{l/2}/(2(e^ε − 1))` on
+    /// `[−ε, ε]` (the second derivative of H gives the law of `e^L` under Q). That pair
+    /// dominates every ε-BR mechanism at every pair of inputs, in both orders (swapping
+    /// exchanges `t` and `ε − t`), so it composes adaptively (Zhu, Dong and Wang). Its PLD is
+    /// discretized pessimistically: each grid cell's P-mass goes to the cell's top loss, and
+    /// Q gets the mass this removes at loss −∞ (which only raises every hockey stick).
+    /// Against the canonical ε-DP pair (randomized response) its losses are spread over
+    /// `[−ε, ε]` instead of sitting at ±ε: k steps compose to roughly half the ε.
+    ///
+    /// # Errors
+    /// [`Error::InvalidEpsilon`] unless ε is finite and positive.
+    pub fn bounded_range(epsilon: f64) -> Result<Self> {
+        let epsilon = crate::privacy::validate_epsilon(epsilon)?;
+        Ok(PldStep {
+            mechanism: PldMechanism::BoundedRange { epsilon },
+            rate: 1.0,
+        })
+    }
+
+    /// A run of privpac's [`ExponentialMechanism`](crate::ExponentialMechanism) at privacy ε:
+    /// a bounded-range step of width `ε + 4η` (η = [`crate::FLOAT_ERROR_BUDGET`]; the
+    /// mechanism samples the ideal one at `ε − 4η` up to a factor `e^{±2η}` per output
+    /// probability, which widens the range by 8η).
+    pub fn exponential_mechanism(mechanism: &crate::ExponentialMechanism) -> Self {
+        use crate::privacy::Private;
+        let epsilon = add_up(
+            mechanism.privacy().epsilon(),
+            4.0 * crate::selection::FLOAT_ERROR_BUDGET,
+        );
+        PldStep {
+            mechanism: PldMechanism::BoundedRange { epsilon },
+            rate: 1.0,
+        }
+    }
+
     /// The same run on a Poisson subsample of rate q (neighbours: add or remove one row).
     /// Subsampling a subsample multiplies the rates.
     ///
@@ -114,7 +168,7 @@ impl PldStep {
     pub fn own_delta(&self) -> f64 {
         match self.mechanism {
             PldMechanism::Private(privacy) => self.rate * privacy.delta(),
-            PldMechanism::DiscreteLaplace { .. } => 0.0,
+            PldMechanism::BoundedRange { .. } | PldMechanism::DiscreteLaplace { .. } => 0.0,
         }
     }
 
@@ -128,6 +182,9 @@ impl PldStep {
     pub fn privacy(&self) -> Result<Privacy> {
         let base = match self.mechanism {
             PldMechanism::Private(privacy) => privacy,
+            // The largest loss is at least 0 and the smallest at most 0, so a range of
+            // width ε keeps |L| ≤ ε.
+            PldMechanism::BoundedRange { epsilon } => Privacy::pure(epsilon)?,
             PldMechanism::DiscreteLaplace { scale, sensitivity } => {
                 Privacy::pure(div_up(to_f64_up(sensitivity), scale))?
             }
@@ -152,12 +209,25 @@ impl PldStep {
                 PldMechanism::DiscreteLaplace { scale, sensitivity } => {
                     PrivacyLossDistribution::from_discrete_laplace(scale, sensitivity, interval)
                 }
+                PldMechanism::BoundedRange { .. } => {
+                    let losses: Vec<(f64, f64)> = self
+                        .groups(interval)?
+                        .iter()
+                        .filter_map(|g| match g.loss {
+                            Loss::Finite(loss) if g.p > 0.0 => Some((loss, g.p)),
+                            _ => None,
+                        })
+                        .collect();
+                    let mut pld = PrivacyLossDistribution::from_losses(interval, &losses, 0.0)?;
+                    pld.error += 16.0 * f64::EPSILON;
+                    Ok(pld)
+                }
             };
         }
         let q = self.rate;
         let mut losses = Vec::new();
         let mut infinite = 0.0;
-        for group in self.groups() {
+        for group in self.groups(interval)? {
             match (group.loss, adding) {
                 (Loss::PlusInfinity, false) => infinite += q * group.p,
                 // Under addition the upper distribution is Q, which is 0 here.
@@ -178,13 +248,15 @@ impl PldStep {
         }
         let mut pld = PrivacyLossDistribution::from_losses(interval, &losses, infinite)?;
         // The masses and losses above took a few more roundings than the base pair's.
-        pld.error += 8.0 * f64::EPSILON;
+        pld.error += 16.0 * f64::EPSILON;
         Ok(pld)
     }
 
-    /// The outcome groups of the base pair (constant likelihood ratio in each).
-    fn groups(&self) -> Vec<Group> {
-        match self.mechanism {
+    /// The outcome groups of the base pair (constant likelihood ratio in each); a
+    /// bounded-range pair is discretized on the grid `interval`.
+    fn groups(&self, interval: f64) -> Result<Vec<Group>> {
+        Ok(match self.mechanism {
+            PldMechanism::BoundedRange { epsilon } => bounded_range_groups(epsilon, interval)?,
             PldMechanism::Private(privacy) => {
                 let (epsilon, delta) = (privacy.epsilon(), privacy.delta());
                 let up = (1.0 - delta) / (1.0 + (-epsilon).exp());
@@ -225,7 +297,7 @@ impl PldStep {
                 }
                 groups
             }
-        }
+        })
     }
 }
 
@@ -249,6 +321,63 @@ impl Group {
     fn new(loss: Loss, p: f64, q: f64) -> Self {
         Group { loss, p, q }
     }
+}
+
+/// The pessimistic discretization of the ε-BR envelope pair (see [`PldStep::bounded_range`]):
+/// one group per grid cell `[b_{j−1}, b_j] ∩ [−ε, ε]` with `b_j = j·Δ`, carrying the cell's
+/// P-mass at loss `b_j` and Q-mass `P·e^{−b_j}`, and one group at loss −∞ with the Q-mass
+/// that this lowering removed (so Q still sums to 1). All masses are sums of non-negative
+/// closed forms, with `2c = 1/(2 sinh(ε/2))`:
+/// `P_j = 2c·e^{l/2}·expm1((u − l)/2)` over `[l, u]`, and the removed Q-mass
+/// `2c·e^{−l/2}·expm1(−(u − l)/2)² + P_j·e^{−u}·(−expm1(−(b_j − u)))`.
+fn bounded_range_groups(epsilon: f64, interval: f64) -> Result<Vec<Group>> {
+    if !(interval > 0.0 && interval.is_finite()) {
+        return Err(Error::InvalidParameter {
+            name: "PLD discretization interval",
+            range: "(0, ∞)",
+            value: interval,
+        });
+    }
+    let cells = 2.0 * epsilon / interval + 3.0;
+    if !cells.is_finite() || cells >= super::MAX_PLD_CELLS as f64 {
+        return Err(Error::InvalidCount {
+            name: "PLD grid cells (loss range / interval)",
+            requirement: "at most 2^22",
+            value: if cells.is_finite() {
+                cells as u64
+            } else {
+                u64::MAX
+            },
+        });
+    }
+    let boundary = |j: i64| j as f64 * interval;
+    let mut low = (-epsilon / interval).ceil() as i64;
+    while boundary(low) < -epsilon {
+        low += 1;
+    }
+    let mut high = (epsilon / interval).ceil() as i64;
+    while boundary(high) < epsilon {
+        high += 1;
+    }
+    let two_c = 1.0 / (2.0 * (epsilon / 2.0).sinh());
+    let mut groups = Vec::with_capacity((high - low + 2) as usize);
+    let mut removed_q = 0.0;
+    let mut lower = -epsilon;
+    for j in low..=high {
+        let top = boundary(j);
+        let upper = top.min(epsilon);
+        if upper > lower {
+            let width = upper - lower;
+            let p = two_c * (lower / 2.0).exp() * (width / 2.0).exp_m1();
+            let q = p * (-top).exp();
+            removed_q += two_c * (-lower / 2.0).exp() * (-width / 2.0).exp_m1().powi(2)
+                + p * (-upper).exp() * (-(-(top - upper)).exp_m1());
+            groups.push(Group::new(Loss::Finite(top), p, q));
+        }
+        lower = lower.max(upper);
+    }
+    groups.push(Group::new(Loss::MinusInfinity, 0.0, removed_q));
+    Ok(groups)
 }
 
 /// `ln(1 + q(e^L − 1))`, the loss of the mixture `qP + (1 − q)Q` against Q, accurate to a
@@ -296,6 +425,16 @@ pub fn pld_steps_composition(
     delta_prime: f64,
     interval: f64,
 ) -> Result<Privacy> {
+    pld_steps_composition_on_grids(steps, delta_prime, &[interval])
+}
+
+/// [`pld_steps_composition`] on the first grid of `intervals` (finest first) whose
+/// convolution work fits [`MAX_PLD_WORK`]; the error of the last grid tried if none does.
+pub(crate) fn pld_steps_composition_on_grids(
+    steps: &[PldStep],
+    delta_prime: f64,
+    intervals: &[f64],
+) -> Result<Privacy> {
     if steps.is_empty() {
         return Err(Error::InvalidCount {
             name: "number of mechanisms",
@@ -306,6 +445,31 @@ pub fn pld_steps_composition(
     if !(0.0..1.0).contains(&delta_prime) {
         return Err(Error::InvalidDelta { value: delta_prime });
     }
+    let mut outcome = Err(Error::InvalidCount {
+        name: "PLD grids to try",
+        requirement: "at least 1",
+        value: 0,
+    });
+    for &interval in intervals {
+        outcome = compose_on_grid(steps, delta_prime, interval);
+        let too_much_work = matches!(
+            outcome,
+            Err(Error::InvalidCount { name, .. }) if name == WORK_NAME || name == CELLS_NAME
+        );
+        if !too_much_work {
+            return outcome;
+        }
+    }
+    outcome
+}
+
+/// The name of the work-cap error (the grid is too fine for the steps).
+const WORK_NAME: &str =
+    "PLD convolution work (use a coarser interval, or optimal composition for equal guarantees)";
+/// The name of the composed-size error (likewise).
+const CELLS_NAME: &str = "PLD grid cells after composition";
+
+fn compose_on_grid(steps: &[PldStep], delta_prime: f64, interval: f64) -> Result<Privacy> {
     let directions: &[bool] = if steps.iter().all(PldStep::is_symmetric) {
         &[false]
     } else {
@@ -324,12 +488,13 @@ pub fn pld_steps_composition(
     }
     let mut plds: Vec<Vec<PrivacyLossDistribution>> = Vec::with_capacity(directions.len());
     let mut estimate: u64 = 0;
+    let mut cells: u64 = 0;
     for &adding in directions {
         let cache = distinct
             .iter()
             .map(|step| step.pld(adding, interval))
             .collect::<Result<Vec<_>>>()?;
-        let mut cells: u64 = 0;
+        cells = 0;
         for &index in &order {
             let pld = &cache[index];
             // Composing it costs its nonzero cells times, at most, all the cells so far.
@@ -338,9 +503,16 @@ pub fn pld_steps_composition(
         }
         plds.push(cache);
     }
+    if cells > super::MAX_PLD_CELLS as u64 {
+        return Err(Error::InvalidCount {
+            name: CELLS_NAME,
+            requirement: "at most 2^22",
+            value: cells,
+        });
+    }
     if estimate > MAX_PLD_WORK {
         return Err(Error::InvalidCount {
-            name: "PLD convolution work (use a coarser interval, or optimal composition for equal guarantees)",
+            name: WORK_NAME,
             requirement: "at most 2·10^9 multiply-adds",
             value: estimate,
         });

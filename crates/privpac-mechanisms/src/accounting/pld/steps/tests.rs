@@ -300,3 +300,220 @@ fn hostile_parameters_are_refused_or_handled() {
     let total = pld_steps_composition(&[tiny_rate; 10], 1e-6, 1e-4).unwrap();
     assert!(total.epsilon() <= 1e-3, "{total:?}");
 }
+
+/// The two-point pair of an ε-BR mechanism whose largest loss is t: losses t and t − ε.
+fn generalized_randomized_response(epsilon: f64, t: f64) -> (Vec<f64>, Vec<f64>) {
+    let p = ((epsilon.exp() - t.exp()) / epsilon.exp_m1()).clamp(0.0, 1.0);
+    (
+        vec![p, 1.0 - p],
+        vec![p * (-t).exp(), (1.0 - p) * (epsilon - t).exp()],
+    )
+}
+
+/// δ(ε′) of the product of possibly different pairs, over all outcome sequences.
+fn exact_product_delta(pairs: &[(Vec<f64>, Vec<f64>)], epsilon: f64) -> f64 {
+    let mut states = vec![(1.0f64, 1.0f64)];
+    for (p, q) in pairs {
+        states = states
+            .iter()
+            .flat_map(|&(a, b)| p.iter().zip(q).map(move |(&x, &y)| (a * x, b * y)))
+            .collect();
+    }
+    states
+        .iter()
+        .map(|&(a, b)| (a - epsilon.exp() * b).max(0.0))
+        .sum()
+}
+
+#[test]
+fn one_bounded_range_step_is_the_envelope_of_all_its_pairs() {
+    for (epsilon, interval) in [(0.5f64, 1e-4), (1.0, 1e-3), (3.0, 1e-3)] {
+        let groups = bounded_range_groups(epsilon, interval).unwrap();
+        let p: f64 = groups.iter().map(|g| g.p).sum();
+        let q: f64 = groups.iter().map(|g| g.q).sum();
+        assert!(
+            (p - 1.0).abs() < 1e-12 && (q - 1.0).abs() < 1e-12,
+            "{p} {q}"
+        );
+        let step = PldStep::bounded_range(epsilon).unwrap();
+        let pld = step.pld(false, interval).unwrap();
+        let envelope = |a: f64| {
+            let alpha = a.exp();
+            if a >= epsilon {
+                0.0
+            } else if a <= -epsilon {
+                1.0 - alpha
+            } else {
+                ((epsilon / 2.0).exp() - alpha.sqrt()).powi(2) / epsilon.exp_m1()
+            }
+        };
+        for step_index in 0..=40 {
+            let a = epsilon * (step_index as f64 / 20.0 - 1.0);
+            let ours = pld.delta_for_epsilon(a);
+            // At least the envelope (every pair's divergence), at most the envelope one
+            // grid step earlier (the discretization moves each loss up by at most Δ).
+            assert!(ours >= envelope(a) * (1.0 - 1e-9), "ε = {epsilon}, a = {a}");
+            assert!(
+                ours <= envelope(a - interval) * (1.0 + 1e-9) + 1e-15,
+                "a = {a}"
+            );
+            // The envelope is the largest divergence over t, attained at t = (ε + a)/2.
+            if a > -epsilon {
+                let t = (epsilon + a) / 2.0;
+                let pair = generalized_randomized_response(epsilon, t);
+                let at_t = exact_product_delta(&[pair], a);
+                assert!((at_t - envelope(a)).abs() < 1e-12, "a = {a}: {at_t}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bounded_range_compositions_bound_every_sequence_of_pairs() {
+    use rand::{RngExt, SeedableRng};
+    let (epsilon, interval) = (0.8f64, 1e-3);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+    for k in [1usize, 3, 8] {
+        let composed = PldStep::bounded_range(epsilon)
+            .unwrap()
+            .pld(false, interval)
+            .unwrap()
+            .self_compose(k as u64)
+            .unwrap();
+        // Equal t (the non-adaptive worst cases) and mixed t (what adaptivity can choose).
+        let mut sequences: Vec<Vec<f64>> = [0.0, 0.1, 0.5, 0.9, 1.0]
+            .iter()
+            .map(|f| vec![f * epsilon; k])
+            .collect();
+        for _ in 0..5 {
+            sequences.push((0..k).map(|_| rng.random_range(0.0..epsilon)).collect());
+        }
+        for ts in sequences {
+            let pairs: Vec<_> = ts
+                .iter()
+                .map(|&t| generalized_randomized_response(epsilon, t))
+                .collect();
+            for tenth in 0..=20 {
+                let a = tenth as f64 * 0.05 * k as f64 * epsilon;
+                let exact = exact_product_delta(&pairs, a);
+                let ours = composed.delta_for_epsilon(a);
+                assert!(
+                    ours >= exact * (1.0 - 1e-9) - 1e-15,
+                    "k = {k}, t = {ts:?}, a = {a}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bounded_range_bounds_the_exponential_mechanism_itself() {
+    // The ideal exponential mechanism at ε = 1 on three candidates, scores of sensitivity 1
+    // on neighbouring inputs (differences in [−1, 1]), composed three times (27 outputs).
+    let epsilon = 1.0f64;
+    let softmax = |scores: &[f64]| -> Vec<f64> {
+        let w: Vec<f64> = scores.iter().map(|s| (epsilon * s / 2.0).exp()).collect();
+        let total: f64 = w.iter().sum();
+        w.iter().map(|x| x / total).collect()
+    };
+    let cases = [
+        ([3.0, 1.0, 0.0], [2.0, 2.0, 1.0]),
+        ([0.0, 0.0, 5.0], [1.0, 1.0, 4.0]),
+        ([1.0, 2.0, 3.0], [1.0, 2.0, 2.0]),
+    ];
+    let interval = 1e-3;
+    let step = PldStep::bounded_range(epsilon).unwrap();
+    let composed = step.pld(false, interval).unwrap().self_compose(3).unwrap();
+    let canonical = PldStep::private(Privacy::pure(epsilon).unwrap())
+        .pld(false, interval)
+        .unwrap()
+        .self_compose(3)
+        .unwrap();
+    for (d, d_prime) in cases {
+        for (x, y) in [(d, d_prime), (d_prime, d)] {
+            let pair = (softmax(&x), softmax(&y));
+            let pairs = vec![pair.clone(), pair.clone(), pair];
+            for tenth in 0..=30 {
+                let a = tenth as f64 * 0.1;
+                let exact = exact_product_delta(&pairs, a);
+                assert!(composed.delta_for_epsilon(a) >= exact * (1.0 - 1e-9) - 1e-15);
+            }
+        }
+    }
+    // And it is tighter than the canonical ε-DP pair.
+    assert!(composed.delta_for_epsilon(1.5) < 0.8 * canonical.delta_for_epsilon(1.5));
+}
+
+#[test]
+fn a_single_guess_of_t_undershoots() {
+    // Negative control: accounting every step as the pair at t = ε/2 (the symmetric guess)
+    // is below the exact δ of the steps at t = 0.9ε (the extremes t = 0 and t = ε are
+    // trivial pairs).
+    let (epsilon, k) = (0.8f64, 8usize);
+    let guess = generalized_randomized_response(epsilon, epsilon / 2.0);
+    let truth = generalized_randomized_response(epsilon, 0.9 * epsilon);
+    let undershoots = (0..=20).any(|tenth| {
+        let a = tenth as f64 * 0.05 * k as f64 * epsilon;
+        exact_product_delta(&vec![guess.clone(); k], a)
+            < exact_product_delta(&vec![truth.clone(); k], a) * (1.0 - 1e-6)
+    });
+    assert!(undershoots);
+}
+
+#[test]
+fn subsampled_bounded_range_steps_bound_their_subsampled_pairs() {
+    let (epsilon, rate, k, interval) = (1.0f64, 0.2, 6usize, 1e-3);
+    let step = PldStep::bounded_range(epsilon)
+        .unwrap()
+        .poisson_subsampled(rate)
+        .unwrap();
+    for adding in [false, true] {
+        let composed = step
+            .pld(adding, interval)
+            .unwrap()
+            .self_compose(k as u64)
+            .unwrap();
+        for t in [0.0, 0.3, 0.5, 1.0] {
+            let (p, q) = generalized_randomized_response(epsilon, t);
+            let pair = subsampled_pair(&p, &q, rate, adding);
+            let pairs = vec![pair; k];
+            for tenth in 0..=20 {
+                let a = tenth as f64 * 0.1;
+                let exact = exact_product_delta(&pairs, a);
+                let ours = composed.delta_for_epsilon(a);
+                assert!(
+                    ours >= exact * (1.0 - 1e-9) - 1e-15,
+                    "adding {adding}, t {t}, a {a}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bounded_range_steps_compose_to_less_than_pure_steps() {
+    // 100 exponential mechanisms at ε = 0.1, δ = 10⁻⁶ (on the grid 10⁻³: a bounded-range
+    // PLD fills all its 2ε/Δ cells, and the grid 10⁻⁴ would exceed MAX_PLD_WORK).
+    let each = 0.1;
+    let br =
+        pld_steps_composition(&[PldStep::bounded_range(each).unwrap(); 100], 1e-6, 1e-3).unwrap();
+    let pure = optimal_composition(Privacy::pure(each).unwrap(), 100, 1e-6).unwrap();
+    assert!(br.epsilon() < 0.75 * pure.epsilon(), "{br:?} vs {pure:?}");
+    // The exponential mechanism's own step is a hair wider than ε.
+    let mech = crate::ExponentialMechanism::new(Privacy::pure(each).unwrap(), 1.0).unwrap();
+    let step = PldStep::exponential_mechanism(&mech);
+    match step.mechanism() {
+        PldMechanism::BoundedRange { epsilon } => {
+            assert!(epsilon > each && epsilon < each + 1e-10)
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        PldStep::bounded_range(0.0),
+        Err(Error::InvalidEpsilon { .. })
+    ));
+    assert!(matches!(
+        pld_steps_composition(&[PldStep::bounded_range(1.0).unwrap()], 1e-6, 1e-9),
+        Err(Error::InvalidCount { .. })
+    ));
+}
