@@ -517,3 +517,51 @@ fn bounded_range_steps_compose_to_less_than_pure_steps() {
         Err(Error::InvalidCount { .. })
     ));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Over the parameter space (ε from 0.01 to 4, δ from 0 to 10⁻², rates from 10⁻³ to 1,
+    /// k up to 5, any ε′), the subsampled PLD of an (ε, δ) step bounds the exact divergence
+    /// of the k-fold subsampled pair in both directions, and the bounded-range PLD bounds
+    /// every sequence of two-point pairs it stands for.
+    #[test]
+    fn plds_bound_their_exact_divergences_everywhere(
+        epsilon in 0.01f64..4.0,
+        delta_exponent in -9i32..=-2,
+        pure in proptest::prelude::any::<bool>(),
+        rate_exponent in -3.0f64..=0.0,
+        k in 1usize..=5,
+        fractions in proptest::collection::vec(0.0f64..=1.0, 5),
+        at in -1.0f64..1.0,
+    ) {
+        let interval = 1e-3;
+        let delta = if pure { 0.0 } else { 10f64.powi(delta_exponent) };
+        let rate = 10f64.powf(rate_exponent).min(1.0);
+        let a = at * k as f64 * epsilon;
+        let step = PldStep::private(Privacy::new(epsilon, delta).unwrap())
+            .poisson_subsampled(rate)
+            .unwrap();
+        let (p, q) = canonical(epsilon, delta);
+        for adding in [false, true] {
+            let composed = step.pld(adding, interval).unwrap().self_compose(k as u64).unwrap();
+            let pair = subsampled_pair(&p, &q, rate, adding);
+            let exact = exact_product_delta(&vec![pair; k], a);
+            let ours = composed.delta_for_epsilon(a);
+            proptest::prop_assert!(ours >= exact * (1.0 - 1e-9) - 1e-15, "{ours} < {exact}");
+        }
+        let br = PldStep::bounded_range(epsilon)
+            .unwrap()
+            .pld(false, interval)
+            .unwrap()
+            .self_compose(k as u64)
+            .unwrap();
+        let pairs: Vec<_> = fractions[..k]
+            .iter()
+            .map(|f| generalized_randomized_response(epsilon, f * epsilon))
+            .collect();
+        let exact = exact_product_delta(&pairs, a);
+        let ours = br.delta_for_epsilon(a);
+        proptest::prop_assert!(ours >= exact * (1.0 - 1e-9) - 1e-15, "BR: {ours} < {exact}");
+    }
+}
