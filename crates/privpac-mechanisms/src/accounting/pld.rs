@@ -149,7 +149,7 @@ impl PrivacyLossDistribution {
     ///
     /// # Errors
     /// As for [`Self::from_privacy`]; [`Error::InvalidScale`] for a non-positive scale,
-    /// [`Error::InvalidSensitivity`] for Δ = 0 or above 2^20.
+    /// [`Error::InvalidSensitivity`] for Δ = 0, [`Error::InvalidParameter`] above 2^20.
     pub fn from_discrete_laplace(scale: f64, sensitivity: u64, interval: f64) -> Result<Self> {
         steps::validate_discrete_laplace(scale, sensitivity)?;
         let r = (-1.0 / scale).exp();

@@ -80,7 +80,7 @@ impl PldStep {
     ///
     /// # Errors
     /// [`Error::InvalidScale`] unless b is finite and positive; [`Error::InvalidSensitivity`]
-    /// for Δ = 0 or Δ > 2^20.
+    /// for Δ = 0; [`Error::InvalidParameter`] for Δ > 2^20.
     pub fn discrete_laplace(scale: f64, sensitivity: u64) -> Result<Self> {
         validate_discrete_laplace(scale, sensitivity)?;
         Ok(PldStep {
@@ -402,8 +402,13 @@ pub(crate) fn validate_discrete_laplace(scale: f64, sensitivity: u64) -> Result<
     if !(scale > 0.0 && scale.is_finite()) {
         return Err(Error::InvalidScale { value: scale });
     }
-    if sensitivity == 0 || sensitivity > 1 << 20 {
-        return Err(Error::InvalidSensitivity {
+    if sensitivity == 0 {
+        return Err(Error::InvalidSensitivity { value: 0.0 });
+    }
+    if sensitivity > 1 << 20 {
+        return Err(Error::InvalidParameter {
+            name: "discrete Laplace sensitivity in a PLD",
+            range: "1 to 2^20",
             value: sensitivity as f64,
         });
     }

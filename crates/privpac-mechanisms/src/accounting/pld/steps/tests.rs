@@ -255,6 +255,11 @@ fn mixed_lists_and_bad_inputs() {
         Err(Error::InvalidSensitivity { .. })
     ));
     assert!(matches!(
+        PldStep::discrete_laplace(1.0, (1 << 20) + 1),
+        Err(Error::InvalidParameter { .. })
+    ));
+    assert!(PldStep::discrete_laplace(1.0, 1 << 20).is_ok());
+    assert!(matches!(
         pld_steps_composition(&[], 1e-6, 1e-3),
         Err(Error::InvalidCount { .. })
     ));
