@@ -60,6 +60,8 @@ pub struct SparseVector {
     max_above: u64,
     above_so_far: u64,
     noisy_threshold: i128,
+    /// The rule that gave the per-round budget.
+    rule: CompositionRule,
 }
 
 impl SparseVector {
@@ -84,7 +86,7 @@ impl SparseVector {
                 value: 0,
             });
         }
-        let epsilon_round = SparseVector::round_epsilon(privacy, max_above);
+        let (epsilon_round, rule) = SparseVector::round_budget(privacy, max_above);
         let doubled = sensitivity
             .checked_mul(2)
             .ok_or(Error::InvalidSensitivity {
@@ -106,6 +108,7 @@ impl SparseVector {
             max_above,
             above_so_far: 0,
             noisy_threshold,
+            rule,
         })
     }
 
@@ -179,7 +182,7 @@ impl SparseVector {
 
     /// The composition rule of the c rounds (see [`Self::round_budget`]).
     pub fn rule(&self) -> CompositionRule {
-        SparseVector::round_budget(self.privacy, self.max_above).1
+        self.rule
     }
 
     /// Answers one query: `true` if the noisy answer is at or above the noisy threshold.
@@ -297,6 +300,11 @@ mod tests {
         let approx = Privacy::new(1.0, 1e-6).unwrap();
         let (e0, rule) = SparseVector::round_budget(approx, 400);
         assert_eq!(rule, CompositionRule::Optimal { delta_prime: 1e-6 });
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let svt = SparseVector::new(approx, 1, 0, 400, &mut rng).unwrap();
+        assert_eq!(svt.rule(), rule);
+        let pure_svt = SparseVector::new(pure, 1, 0, 4, &mut rng).unwrap();
+        assert_eq!(pure_svt.rule(), CompositionRule::Basic);
         let composed = optimal_composition(Privacy::pure(e0).unwrap(), 400, 1e-6)
             .unwrap()
             .epsilon();

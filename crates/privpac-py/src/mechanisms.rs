@@ -761,12 +761,10 @@ impl Accountant {
     /// the "pld" rule composes its own subsampled pair (Zhu–Dong–Wang), in both
     /// directions.
     fn record_subsampled(&mut self, label: String, guarantee: &Privacy, rate: f64) -> PyResult<()> {
-        let step = privpac_mechanisms::PldStep::private(guarantee.inner)
-            .poisson_subsampled(rate)
-            .map_err(errors::mechanisms)?;
-        self.inner
-            .record_step(label, step)
-            .map_err(errors::mechanisms)
+        self.record_step(
+            label,
+            privpac_mechanisms::PldStep::private(guarantee.inner).poisson_subsampled(rate),
+        )
     }
 
     /// Records a run of the discrete Laplace mechanism with scale `scale` on an integer
@@ -780,12 +778,11 @@ impl Accountant {
         sensitivity: u64,
         rate: f64,
     ) -> PyResult<()> {
-        let step = privpac_mechanisms::PldStep::discrete_laplace(scale, sensitivity)
-            .and_then(|step| step.poisson_subsampled(rate))
-            .map_err(errors::mechanisms)?;
-        self.inner
-            .record_step(label, step)
-            .map_err(errors::mechanisms)
+        self.record_step(
+            label,
+            privpac_mechanisms::PldStep::discrete_laplace(scale, sensitivity)
+                .and_then(|step| step.poisson_subsampled(rate)),
+        )
     }
 
     /// Records a run of an ε-bounded-range mechanism (its privacy loss at any neighbouring
@@ -795,12 +792,11 @@ impl Accountant {
     /// ε-DP (amplified when subsampled).
     #[pyo3(signature = (label, epsilon, *, rate = 1.0))]
     fn record_bounded_range(&mut self, label: String, epsilon: f64, rate: f64) -> PyResult<()> {
-        let step = privpac_mechanisms::PldStep::bounded_range(epsilon)
-            .and_then(|step| step.poisson_subsampled(rate))
-            .map_err(errors::mechanisms)?;
-        self.inner
-            .record_step(label, step)
-            .map_err(errors::mechanisms)
+        self.record_step(
+            label,
+            privpac_mechanisms::PldStep::bounded_range(epsilon)
+                .and_then(|step| step.poisson_subsampled(rate)),
+        )
     }
 
     /// The recorded runs as a list of (label, Guarantee).
@@ -852,6 +848,18 @@ impl Accountant {
 
     fn __len__(&self) -> usize {
         self.inner.entries().len()
+    }
+}
+
+impl Accountant {
+    /// Records a step built by one of the `record_*` methods, or raises its error.
+    fn record_step(
+        &mut self,
+        label: String,
+        step: privpac_mechanisms::Result<privpac_mechanisms::PldStep>,
+    ) -> PyResult<()> {
+        step.and_then(|step| self.inner.record_step(label, step))
+            .map_err(errors::mechanisms)
     }
 }
 

@@ -658,10 +658,10 @@ impl Sanitizer for Mwem {
 /// AboveThreshold composed as documented on [`SparseVector`]); the at most c measurements
 /// are each `ε_m`-DP with `ε_m = ε/(2c)` when δ = 0 (basic composition to ε/2) and, when
 /// δ > 0, the largest `ε_m` for which basic, advanced or optimal composition of c of them
-/// gives `(ε/2, δ/2)` (`SparseVector::round_budget`, which names the rule). Basic composition of the two parts gives (ε, δ). This
-/// is Dwork–Roth's NumericSparse construction (sparse vector plus a fresh Laplace answer for
-/// each "above" query, §3.6) with a ½–½ split; its proof composes the interleaved parts
-/// adaptively.
+/// gives `(ε/2, δ/2)` (`SparseVector::round_budget`, which names the rule). Basic
+/// composition of the two parts gives (ε, δ). This is Dwork–Roth's NumericSparse
+/// construction (sparse vector plus a fresh Laplace answer for each "above" query, §3.6)
+/// with a ½–½ split; its proof composes the interleaved parts adaptively.
 ///
 /// # Sample complexity
 /// Proof sketch with our constants. With potential `KL(D̄‖A) ≤ ln|X|`, an update with the

@@ -4,6 +4,9 @@ use crate::accounting::pld::pld_steps_composition_on_grids;
 use crate::accounting::{
     PldStep, basic_composition, heterogeneous_advanced_composition, optimal_composition,
 };
+use crate::error::{Error, Result};
+use crate::guarantee::Guarantee;
+use crate::privacy::{Privacy, Private};
 
 /// The grid step Δ of the accountant's PLD rule: the reported ε is within k·Δ of the PLD's
 /// exact value for k runs. When the runs' convolutions on this grid would exceed
@@ -14,9 +17,6 @@ pub const PLD_INTERVAL: f64 = 1e-4;
 
 /// The grids the PLD rule tries, finest first.
 const PLD_GRIDS: [f64; 7] = [PLD_INTERVAL, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2];
-use crate::error::{Error, Result};
-use crate::guarantee::Guarantee;
-use crate::privacy::{Privacy, Private};
 
 /// The composition theorem used to total an [`Accountant`].
 #[derive(Debug, Clone, Copy, PartialEq)]

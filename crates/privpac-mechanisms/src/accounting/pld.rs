@@ -80,42 +80,26 @@ impl PrivacyLossDistribution {
             requirement: "at most 2^22",
             value: cells,
         };
-        // Grid indices as floats first: a huge loss or a tiny interval must be refused, not
-        // wrapped by the cast to i64.
-        let index = |loss: f64| (loss / interval).ceil();
-        let first = losses
-            .iter()
-            .map(|&(l, _)| index(l))
-            .fold(f64::INFINITY, f64::min);
-        let last = losses
-            .iter()
-            .map(|&(l, _)| index(l))
-            .fold(f64::NEG_INFINITY, f64::max);
-        let (first, last) = if losses.is_empty() {
-            (0.0, 0.0)
-        } else {
-            (first, last)
-        };
-        let span = last - first;
-        if !(span.is_finite() && span < MAX_PLD_CELLS as f64) {
-            return Err(too_many(if span.is_finite() {
-                span as u64
-            } else {
-                u64::MAX
-            }));
+        // Grid indices go through f64 first: a huge loss or a tiny interval is refused
+        // instead of wrapping in the cast (below 9·10^15 the index is an exact integer).
+        let mut cell_of = Vec::with_capacity(losses.len());
+        for &(loss, _) in losses {
+            let cell = (loss / interval).ceil();
+            if cell.is_nan() || cell.abs() >= 9.0e15 {
+                return Err(too_many(u64::MAX));
+            }
+            cell_of.push(cell as i64);
         }
-        // Both ends are below 2^63 in magnitude here unless the whole support sits far out,
-        // which a finite span of at most 2^22 cells with a loss below 2^1024 allows; refuse
-        // that too.
-        if first.abs() >= 9.0e15 || last.abs() >= 9.0e15 {
-            return Err(too_many(u64::MAX));
+        let first = cell_of.iter().copied().min().unwrap_or(0);
+        let last = cell_of.iter().copied().max().unwrap_or(0);
+        let cells = (last - first) as u64 + 1;
+        if cells > MAX_PLD_CELLS as u64 {
+            return Err(too_many(cells));
         }
-        let (first, last) = (first as i64, last as i64);
-        let cells = (last - first) as usize + 1;
-        let index = |loss: f64| index(loss) as i64;
+        let cells = cells as usize;
         let mut masses = vec![0.0; cells];
-        for &(loss, p) in losses {
-            masses[(index(loss) - first) as usize] += p;
+        for (&(_, p), cell) in losses.iter().zip(cell_of) {
+            masses[(cell - first) as usize] += p;
         }
         let mut pld = PrivacyLossDistribution {
             interval,
@@ -136,10 +120,7 @@ impl PrivacyLossDistribution {
     /// [`Error::InvalidParameter`] for a non-positive or non-finite interval;
     /// [`Error::InvalidCount`] if `2ε/Δ` exceeds [`MAX_PLD_CELLS`].
     pub fn from_privacy(privacy: Privacy, interval: f64) -> Result<Self> {
-        let (epsilon, delta) = (privacy.epsilon(), privacy.delta());
-        let up = (1.0 - delta) / (1.0 + (-epsilon).exp());
-        let down = (1.0 - delta) - up;
-        PrivacyLossDistribution::from_losses(interval, &[(epsilon, up), (-epsilon, down)], delta)
+        steps::pld_of_groups(interval, &steps::canonical_groups(privacy))
     }
 
     /// The PLD of the discrete Laplace mechanism with scale b on a count of sensitivity Δ
@@ -152,18 +133,8 @@ impl PrivacyLossDistribution {
     /// [`Error::InvalidSensitivity`] for Δ = 0, [`Error::InvalidParameter`] above 2^20.
     pub fn from_discrete_laplace(scale: f64, sensitivity: u64, interval: f64) -> Result<Self> {
         steps::validate_discrete_laplace(scale, sensitivity)?;
-        let r = (-1.0 / scale).exp();
-        let norm = (1.0 - r) / (1.0 + r);
-        let pmf = |y: i64| norm * r.powf(y.unsigned_abs() as f64);
-        let d = sensitivity as i64;
-        // Pr[Y ≤ 0] = norm·(1/(1 − r)) and Pr[Y ≥ Δ] = norm·r^Δ/(1 − r).
-        let low = norm / (1.0 - r);
-        let high = norm * r.powf(d as f64) / (1.0 - r);
-        let mut losses = vec![(d as f64 / scale, low), (-(d as f64) / scale, high)];
-        for y in 1..d {
-            losses.push(((d - 2 * y) as f64 / scale, pmf(y)));
-        }
-        PrivacyLossDistribution::from_losses(interval, &losses, 0.0)
+        let groups = steps::discrete_laplace_groups(scale, sensitivity);
+        steps::pld_of_groups(interval, &groups)
     }
 
     /// Number of grid cells with nonzero mass.

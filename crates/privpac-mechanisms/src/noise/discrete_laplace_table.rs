@@ -196,14 +196,14 @@ fn with_sign(word: u64, magnitude: u64) -> i64 {
 
 /// A uniform `U ∈ [0, 1)` known to `width` binary digits: `U ∈ [A/2^w, (A+1)/2^w)`.
 #[derive(Debug)]
-pub(crate) struct LazyUniform {
+struct LazyUniform {
     prefix: BigUint,
     width: u32,
 }
 
 impl LazyUniform {
     /// `U` whose first 63 digits are `prefix`.
-    pub(crate) fn new(prefix: u64) -> Self {
+    fn new(prefix: u64) -> Self {
         LazyUniform {
             prefix: BigUint::from(prefix),
             width: 63,
@@ -213,7 +213,7 @@ impl LazyUniform {
     /// Whether `U < c_m = Pr[|Lap_Z(t/s)| ≥ m]`, drawing 64 more digits of `U` while its
     /// prefix equals `⌊c_m·2^w⌋`. Ends with probability 1 (each round continues with
     /// probability `2^{-64}`).
-    pub(crate) fn is_below_survival<R: Rng + ?Sized>(
+    fn is_below_survival<R: Rng + ?Sized>(
         &mut self,
         s: u64,
         t: u64,

@@ -201,104 +201,107 @@ impl PldStep {
 
     /// The step's PLD for removal (`adding = false`) or addition of a row.
     fn pld(&self, adding: bool, interval: f64) -> Result<PrivacyLossDistribution> {
-        if self.is_symmetric() {
-            return match self.mechanism {
-                PldMechanism::Private(privacy) => {
-                    PrivacyLossDistribution::from_privacy(privacy, interval)
-                }
-                PldMechanism::DiscreteLaplace { scale, sensitivity } => {
-                    PrivacyLossDistribution::from_discrete_laplace(scale, sensitivity, interval)
-                }
-                PldMechanism::BoundedRange { .. } => {
-                    let losses: Vec<(f64, f64)> = self
-                        .groups(interval)?
-                        .iter()
-                        .filter_map(|g| match g.loss {
-                            Loss::Finite(loss) if g.p > 0.0 => Some((loss, g.p)),
-                            _ => None,
-                        })
-                        .collect();
-                    let mut pld = PrivacyLossDistribution::from_losses(interval, &losses, 0.0)?;
-                    pld.error += 16.0 * f64::EPSILON;
-                    Ok(pld)
-                }
-            };
-        }
-        let q = self.rate;
-        let mut losses = Vec::new();
-        let mut infinite = 0.0;
-        for group in self.groups(interval)? {
-            match (group.loss, adding) {
-                (Loss::PlusInfinity, false) => infinite += q * group.p,
-                // Under addition the upper distribution is Q, which is 0 here.
-                (Loss::PlusInfinity, true) => {}
-                (Loss::MinusInfinity, false) => {
-                    losses.push((pessimistic((-q).ln_1p()), (1.0 - q) * group.q))
-                }
-                (Loss::MinusInfinity, true) => losses.push((pessimistic(-(-q).ln_1p()), group.q)),
-                (Loss::Finite(loss), false) => {
-                    let mixed = mixed_loss(loss, q);
-                    losses.push((pessimistic(mixed), q * group.p + (1.0 - q) * group.q));
-                }
-                (Loss::Finite(loss), true) => {
-                    let mixed = -mixed_loss(loss, q);
-                    losses.push((pessimistic(mixed), group.q));
+        let groups = self.groups(interval)?;
+        let mut pld = if self.is_symmetric() {
+            pld_of_groups(interval, &groups)?
+        } else {
+            let q = self.rate;
+            let mut losses = Vec::new();
+            let mut infinite = 0.0;
+            for group in groups {
+                match (group.loss, adding) {
+                    (Loss::PlusInfinity, false) => infinite += q * group.p,
+                    // Under addition the upper distribution is Q, which is 0 here.
+                    (Loss::PlusInfinity, true) => {}
+                    (Loss::MinusInfinity, false) => {
+                        losses.push((pessimistic((-q).ln_1p()), (1.0 - q) * group.q))
+                    }
+                    (Loss::MinusInfinity, true) => {
+                        losses.push((pessimistic(-(-q).ln_1p()), group.q))
+                    }
+                    (Loss::Finite(loss), false) => {
+                        let mixed = mixed_loss(loss, q);
+                        losses.push((pessimistic(mixed), q * group.p + (1.0 - q) * group.q));
+                    }
+                    (Loss::Finite(loss), true) => {
+                        let mixed = -mixed_loss(loss, q);
+                        losses.push((pessimistic(mixed), group.q));
+                    }
                 }
             }
+            PrivacyLossDistribution::from_losses(interval, &losses, infinite)?
+        };
+        // Mixing and the bounded-range cells take a few more roundings than the closed-form
+        // masses of the canonical and discrete Laplace pairs.
+        if !self.is_symmetric() || matches!(self.mechanism, PldMechanism::BoundedRange { .. }) {
+            pld.error += 16.0 * f64::EPSILON;
         }
-        let mut pld = PrivacyLossDistribution::from_losses(interval, &losses, infinite)?;
-        // The masses and losses above took a few more roundings than the base pair's.
-        pld.error += 16.0 * f64::EPSILON;
         Ok(pld)
     }
 
     /// The outcome groups of the base pair (constant likelihood ratio in each); a
     /// bounded-range pair is discretized on the grid `interval`.
     fn groups(&self, interval: f64) -> Result<Vec<Group>> {
-        Ok(match self.mechanism {
-            PldMechanism::BoundedRange { epsilon } => bounded_range_groups(epsilon, interval)?,
-            PldMechanism::Private(privacy) => {
-                let (epsilon, delta) = (privacy.epsilon(), privacy.delta());
-                let up = (1.0 - delta) / (1.0 + (-epsilon).exp());
-                let down = (1.0 - delta) - up;
-                vec![
-                    Group::new(Loss::PlusInfinity, delta, 0.0),
-                    Group::new(Loss::Finite(epsilon), up, down),
-                    Group::new(Loss::Finite(-epsilon), down, up),
-                    Group::new(Loss::MinusInfinity, 0.0, delta),
-                ]
-            }
+        match self.mechanism {
+            PldMechanism::BoundedRange { epsilon } => bounded_range_groups(epsilon, interval),
+            PldMechanism::Private(privacy) => Ok(canonical_groups(privacy)),
             PldMechanism::DiscreteLaplace { scale, sensitivity } => {
-                // P centred at 0, Q at Δ; the loss at y is (|y − Δ| − |y|)/b.
-                let r = (-1.0 / scale).exp();
-                let norm = (1.0 - r) / (1.0 + r);
-                let d = sensitivity as i64;
-                let top = d as f64 / scale;
-                let mut groups = vec![
-                    // y ≤ 0: P = norm/(1 − r), Q = P·e^{−Δ/b}.
-                    Group::new(
-                        Loss::Finite(top),
-                        norm / (1.0 - r),
-                        norm * r.powi(d as i32) / (1.0 - r),
-                    ),
-                    // y ≥ Δ: P = norm·r^Δ/(1 − r), Q = norm/(1 − r).
-                    Group::new(
-                        Loss::Finite(-top),
-                        norm * r.powi(d as i32) / (1.0 - r),
-                        norm / (1.0 - r),
-                    ),
-                ];
-                for y in 1..d {
-                    groups.push(Group::new(
-                        Loss::Finite((d - 2 * y) as f64 / scale),
-                        norm * r.powi(y as i32),
-                        norm * r.powi((d - y) as i32),
-                    ));
-                }
-                groups
+                Ok(discrete_laplace_groups(scale, sensitivity))
             }
-        })
+        }
     }
+}
+
+/// The PLD of a pair given by its groups (P's mass at each loss).
+pub(super) fn pld_of_groups(interval: f64, groups: &[Group]) -> Result<PrivacyLossDistribution> {
+    let mut losses = Vec::with_capacity(groups.len());
+    let mut infinite = 0.0;
+    for group in groups {
+        match group.loss {
+            Loss::Finite(loss) => losses.push((loss, group.p)),
+            Loss::PlusInfinity => infinite += group.p,
+            Loss::MinusInfinity => {}
+        }
+    }
+    PrivacyLossDistribution::from_losses(interval, &losses, infinite)
+}
+
+/// The canonical pair that dominates every (ε, δ)-DP mechanism (randomized response for
+/// δ = 0): loss +ε with probability `(1 − δ)e^ε/(1 + e^ε)`, −ε with probability
+/// `(1 − δ)/(1 + e^ε)`, +∞ with probability δ (and −∞ with Q-probability δ).
+pub(super) fn canonical_groups(privacy: Privacy) -> Vec<Group> {
+    let (epsilon, delta) = (privacy.epsilon(), privacy.delta());
+    let up = (1.0 - delta) / (1.0 + (-epsilon).exp());
+    let down = (1.0 - delta) - up;
+    vec![
+        Group::new(Loss::PlusInfinity, delta, 0.0),
+        Group::new(Loss::Finite(epsilon), up, down),
+        Group::new(Loss::Finite(-epsilon), down, up),
+        Group::new(Loss::MinusInfinity, 0.0, delta),
+    ]
+}
+
+/// The discrete Laplace mechanism with scale b on a count of sensitivity Δ: P centred at 0,
+/// Q at Δ, and the loss at y is `(|y − Δ| − |y|)/b`, constant for y ≤ 0 and for y ≥ Δ.
+pub(super) fn discrete_laplace_groups(scale: f64, sensitivity: u64) -> Vec<Group> {
+    let r = (-1.0 / scale).exp();
+    let norm = (1.0 - r) / (1.0 + r);
+    let d = sensitivity as i64;
+    let top = d as f64 / scale;
+    // Pr[Y ≤ 0] = norm/(1 − r) and Pr[Y ≥ Δ] = norm·r^Δ/(1 − r).
+    let (near, far) = (norm / (1.0 - r), norm * r.powi(d as i32) / (1.0 - r));
+    let mut groups = vec![
+        Group::new(Loss::Finite(top), near, far),
+        Group::new(Loss::Finite(-top), far, near),
+    ];
+    for y in 1..d {
+        groups.push(Group::new(
+            Loss::Finite((d - 2 * y) as f64 / scale),
+            norm * r.powi(y as i32),
+            norm * r.powi((d - y) as i32),
+        ));
+    }
+    groups
 }
 
 /// A loss, possibly infinite.
@@ -311,7 +314,7 @@ enum Loss {
 
 /// Outcomes with one likelihood ratio: their loss and their masses under P and Q.
 #[derive(Debug, Clone, Copy)]
-struct Group {
+pub(super) struct Group {
     loss: Loss,
     p: f64,
     q: f64,
