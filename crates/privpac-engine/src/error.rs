@@ -84,6 +84,27 @@ pub enum Error {
         /// The parameter.
         name: &'static str,
     },
+    /// A parameter was given to a learner it does not apply to (e.g. ε to the stable
+    /// learner, whose output is uniformly stable, not differentially private).
+    #[error("{learner} does not take {name}: {reason}")]
+    NotApplicable {
+        /// The learner.
+        learner: String,
+        /// The parameter.
+        name: &'static str,
+        /// Why, and what to give instead.
+        reason: &'static str,
+    },
+    /// A privacy target that no sample size meets with the other parameters as given.
+    #[error("{learner} cannot meet the target ε = {target}: {reason}")]
+    TargetUnreachable {
+        /// The learner.
+        learner: String,
+        /// The requested ε.
+        target: f64,
+        /// Why, with the largest parameter that works.
+        reason: String,
+    },
     /// The learner is pure ε-DP but δ > 0 was asked for.
     #[error("{learner} is pure ε-DP; δ must be 0, got {delta}")]
     PureOnly {
