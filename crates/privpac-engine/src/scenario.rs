@@ -138,6 +138,18 @@ impl Scenario {
         self.label_noise
     }
 
+    /// OPT, the smallest true error of a concept of the class, exactly: the label noise η.
+    ///
+    /// The target is a concept of the class and the labels are its labels flipped
+    /// independently with probability η < 1/2, so a hypothesis h errs with probability
+    /// `η + (1 − 2η)·Pr_x[h(x) ≠ t(x)] ≥ η`, with equality for h = t: no hypothesis, in the
+    /// class or not, does better than the target, whose error is η. In the realizable case
+    /// (η = 0) OPT is 0. Accuracy α in an agnostic scenario means excess error at most α:
+    /// true error at most OPT + α ([`Scenario::try_excess_error`]).
+    pub fn opt(&self) -> f64 {
+        self.label_noise
+    }
+
     /// Realizable without label noise, agnostic with it.
     pub fn kind(&self) -> ScenarioKind {
         if self.label_noise > 0.0 {
@@ -207,6 +219,51 @@ impl Scenario {
             });
         }
         Ok(self.reference_true_error(hypothesis))
+    }
+
+    /// The exact excess error `err(h) − OPT = (1 − 2η)·Pr_x[h(x) ≠ t(x)]` of a hypothesis
+    /// over the best concept of the class (see [`Scenario::opt`]; for randomized
+    /// hypotheses, averaged over their coins): in closed form for the structured classes
+    /// and distributions, otherwise [`Scenario::reference_excess_error`]. In the realizable
+    /// case (η = 0) it is the true error, to the bit. This is what a trial's success is
+    /// judged on ([`crate::run_trials`]): the agnostic bounds are for error at most
+    /// OPT + α.
+    ///
+    /// # Errors
+    /// As for [`Scenario::try_true_error`].
+    pub fn try_excess_error(&self, hypothesis: &Hypothesis) -> Result<f64> {
+        let scale = 1.0 - 2.0 * self.label_noise;
+        if let Some(d) = self
+            .structure
+            .as_ref()
+            .and_then(|s| s.disagreement(self.class.as_ref(), self.target, hypothesis))
+        {
+            return Ok(scale * d);
+        }
+        if self.points.is_empty() {
+            return Err(Error::DomainTooLarge {
+                size: self.class.domain().size(),
+                limit: MAX_EXACT_DOMAIN,
+            });
+        }
+        Ok(self.reference_excess_error(hypothesis))
+    }
+
+    /// The excess error by summation over the whole (materialized) domain, in O(|X|):
+    /// `(1 − 2η)·Σ_x D(x)·Pr[h(x) ≠ t(x)]`, the reference the fast path is tested against.
+    /// 0 on a domain that was not materialized.
+    pub fn reference_excess_error(&self, hypothesis: &Hypothesis) -> f64 {
+        let disagreement: f64 = self
+            .points
+            .iter()
+            .zip(&self.probabilities)
+            .zip(&self.target_labels)
+            .map(|((&x, &p), &target)| {
+                let one = hypothesis.probability_of_one(self.class.as_ref(), x);
+                p * if target { 1.0 - one } else { one }
+            })
+            .sum();
+        (1.0 - 2.0 * self.label_noise) * disagreement
     }
 
     /// The true error by summation over the whole (materialized) domain, in O(|X|): the
