@@ -46,15 +46,20 @@ pub enum CompositionRule {
         delta_prime: f64,
     },
     /// The smallest ε of the rules above that apply (each is valid, so their minimum is):
-    /// basic, advanced, the PLD, and optimal when every run has the same guarantee.
+    /// basic, advanced, the PLD, and optimal when every run has the same guarantee. Only ε
+    /// is minimized: the rules' δ differ (basic's is `Σδ_i` with no δ', advanced's
+    /// `Σδ_i + δ'`, optimal's and the PLD's `1 − Π(1 − δ_i)·(1 − δ')`), so the winner's δ
+    /// may be larger than another rule's.
     Best {
-        /// The δ' used for the advanced and optimal rules.
+        /// The δ' used for the advanced, optimal and PLD rules.
         delta_prime: f64,
     },
 }
 
 impl CompositionRule {
-    /// The rule's name for reports: `basic`, `advanced`, `optimal` or `best`.
+    /// The rule's name for reports: `basic`, `advanced`, `optimal`, `pld` (the privacy loss
+    /// distribution) or `best` (the smallest ε of the others, see
+    /// [`CompositionRule::Best`]).
     pub fn name(self) -> &'static str {
         match self {
             CompositionRule::Basic => "basic",
@@ -177,9 +182,12 @@ impl Accountant {
         self.total_by(rule).map(|(privacy, _)| privacy)
     }
 
-    /// The tightest total the accountant can prove with slack δ' (basic, advanced, and
-    /// optimal composition when every run has the same guarantee), and the rule that gave
-    /// it.
+    /// The tightest total the accountant can prove with slack δ' (basic, advanced, the
+    /// PLD, and optimal composition when every run has the same guarantee), and the rule
+    /// that gave it. "Tightest" means the smallest ε ([`CompositionRule::Best`]): the δ of
+    /// the rule that wins may differ from another rule's (basic composition adds no δ', the
+    /// others do), so a caller who needs a particular δ should compare the totals of the
+    /// rules it accepts.
     ///
     /// # Errors
     /// As for [`Accountant::total`].

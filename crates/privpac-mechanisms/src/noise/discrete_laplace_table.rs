@@ -17,7 +17,9 @@ use crate::noise::survival_digits::{survival_floor, survival_table};
 
 /// Largest number of table entries (32 KiB of thresholds).
 pub const MAX_TABLE_LEN: usize = 4096;
-/// The table covers every `m` with `m/b ≤ 46`: beyond, `c_m < 2e^{-46} < 2^{-63}`.
+/// The table covers every `m ≤ 46·b` (up to [`MAX_TABLE_LEN`], and at least `m = 1`): beyond,
+/// `c_m < 2e^{-46} < 2^{-63}`. The last entry's `c_M` itself may be larger (see
+/// [`DiscreteLaplaceTable`]: the tail branch).
 const COVERED_EXPONENT: u128 = 46;
 /// Bits of `U` that index the bucket table.
 const BUCKET_BITS: u32 = 12;
@@ -42,9 +44,13 @@ const LOW_63: u64 = (1 << 63) - 1;
 /// The table has `M = min(⌊46·b⌋, 4096)` entries (at least one). If `U < c_M`, the magnitude
 /// is `M + G` with `G` drawn fresh from `Pr[G ≥ j] = e^{-j/b}`: `Pr[|X| ≥ M + j | |X| ≥ M]
 /// = c_{M+j}/c_M = e^{-j/b}`, so the result is exactly `Lap_Z(b)`. `G` is `|Y| − 1` for a draw
-/// `Y ≠ 0` of the bit-level sampler. For `b ≤ 89` the table covers all of `c_m ≥ 2^{-63}`
-/// and this branch has probability below `2^{-63}`; for larger scales it is taken more
-/// often and draws cost more.
+/// `Y ≠ 0` of the bit-level sampler. This branch is taken with probability exactly
+/// `c_M = Pr[|X| ≥ M]`. For scales from about 0.55 to 89 that is below `2^{-63}`
+/// (`M/b > 46 − 1/b`); below about 0.55 the floor in `⌊46·b⌋` can leave `c_M` well above
+/// it (about `8.5·10^{-18}` at `b = 0.1`, and up to `c_1 = 2e^{-1/b}/(1 + e^{-1/b})`, about
+/// `2·10^{-10}`, just below `b = 1/23`, where the table has a single entry), and above 89
+/// the cap of 4096 entries makes it larger still. Either way the draw is exact; only its
+/// cost grows with `c_M`.
 ///
 /// No floating-point number takes part in any decision: the realized distribution is
 /// exactly `Lap_Z(b)` for the exact rational scale of the [`DiscreteLaplace`] it was built
