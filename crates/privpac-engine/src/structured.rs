@@ -547,6 +547,12 @@ mod tests {
                     let reference = scenario.reference_true_error(h);
                     prop_assert!((fast - reference).abs() < 1e-9,
                         "{:?} {:?}: fast {} reference {}", distribution, h, fast, reference);
+                    let excess = scenario.try_excess_error(h).unwrap();
+                    let reference_excess = scenario.reference_excess_error(h);
+                    prop_assert!((excess - reference_excess).abs() < 1e-9,
+                        "{:?} {:?}: excess {} reference {}", distribution, h, excess, reference_excess);
+                    // err = OPT + excess, OPT = η.
+                    prop_assert!((scenario.opt() + excess - fast).abs() < 1e-9);
                 }
             }
         }
