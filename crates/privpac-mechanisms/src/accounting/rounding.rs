@@ -1,10 +1,16 @@
 //! Rounding up: the arithmetic every accounting rule uses, so that a reported ε or δ is
 //! never below the exact real value of the rule's formula.
 //!
-//! The basic operations (+, ×, ÷, √) are rounded toward +∞ exactly: IEEE 754 rounds them
-//! to nearest, and the exact error of that rounding is itself a float that `mul_add`
-//! (a fused multiply-add, exact before its one rounding) or the two-sum identity recovers;
-//! when the error is positive the result steps one float up. The transcendental functions
+//! The basic operations (+, ×, ÷, √) are rounded toward +∞ exactly, over the whole `f64`
+//! range: IEEE 754 rounds them to nearest, and the sign of that rounding's error decides
+//! whether the result steps one float up. For a sum the two-sum identity recovers the
+//! error exactly (the error of an addition is always a float, subnormal results
+//! included). For ×, ÷ and √ a fused multiply-add (`mul_add`, exact before its one
+//! rounding) evaluates the residual `a·b − p` (or `a − q·b`, `s² − a`); rounding to
+//! nearest keeps a nonzero residual's sign unless the residual is below half the smallest
+//! subnormal, where it becomes 0. That happens only for results near the bottom of the
+//! range (subnormal, or zero for a nonzero product), so a zero residual is re-checked
+//! exactly in integer arithmetic ([`cmp_product`]) before the result is kept. The transcendental functions
 //! (`exp`, `exp_m1`, `ln`, `ln_1p`) are not correctly rounded by the platform library;
 //! glibc's table of known maximum errors lists at most 1–2 ulps for them on common
 //! targets. We **assume** an error of at most 2 ulps (the same kind of assumption the
@@ -19,6 +25,8 @@
 //! `ln(1/δ')`; those use a lower bound ([`to_f64_down`]) or the decreasing form
 //! ([`neg_ln_up`]). Composing upward-rounded increasing operations on upper bounds gives an
 //! upper bound, which is what the rules report.
+
+use std::cmp::Ordering;
 
 /// How many floats the transcendental functions step in the safe direction.
 pub(crate) const LIBM_STEPS: u32 = 4;
@@ -50,32 +58,37 @@ pub(crate) fn add_up(a: f64, b: f64) -> f64 {
     if error > 0.0 { s.next_up() } else { s }
 }
 
-/// `a · b` rounded toward +∞.
+/// `a · b` rounded toward +∞ (finite `a`, `b`; an overflow is returned as it is).
 pub(crate) fn mul_up(a: f64, b: f64) -> f64 {
     let p = a * b;
     if !p.is_finite() {
         return p;
     }
-    // Exact: a·b − p is representable and the fused multiply-add rounds only once.
-    if a.mul_add(b, -p) > 0.0 {
-        p.next_up()
+    // The residual a·b − p rounded once: its sign is exact unless it rounded to 0.
+    let residual = a.mul_add(b, -p);
+    let above = if residual == 0.0 {
+        cmp_product(a, b, p) == Ordering::Greater
     } else {
-        p
-    }
+        residual > 0.0
+    };
+    if above { p.next_up() } else { p }
 }
 
-/// `a / b` rounded toward +∞, for `b > 0`.
+/// `a / b` rounded toward +∞, for finite `a` and finite `b > 0`.
 pub(crate) fn div_up(a: f64, b: f64) -> f64 {
     let q = a / b;
     if !q.is_finite() {
         return q;
     }
-    // a − q·b is exact in a fused multiply-add; positive means q is below a/b (b > 0).
-    if (-q).mul_add(b, a) > 0.0 {
-        q.next_up()
+    // a − q·b rounded once: positive means q is below a/b (b > 0); a zero is checked
+    // exactly (q·b < a?).
+    let residual = (-q).mul_add(b, a);
+    let below = if residual == 0.0 {
+        cmp_product(q, b, a) == Ordering::Less
     } else {
-        q
-    }
+        residual > 0.0
+    };
+    if below { q.next_up() } else { q }
 }
 
 /// `√a` rounded toward +∞, for `a ≥ 0`.
@@ -84,11 +97,70 @@ pub(crate) fn sqrt_up(a: f64) -> f64 {
     if !s.is_finite() {
         return s;
     }
-    if s.mul_add(s, -a) < 0.0 {
-        s.next_up()
+    let residual = s.mul_add(s, -a);
+    let below = if residual == 0.0 {
+        cmp_product(s, s, a) == Ordering::Less
     } else {
-        s
+        residual < 0.0
+    };
+    if below { s.next_up() } else { s }
+}
+
+/// A finite `f64` as `(negative, m, e)` with `|x| = m·2^e` exactly (`m < 2^53`).
+fn decompose(x: f64) -> (bool, u64, i32) {
+    let bits = x.to_bits();
+    let negative = bits >> 63 == 1;
+    let field = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    if field == 0 {
+        (negative, fraction, -1074)
+    } else {
+        (negative, fraction | (1u64 << 52), field - 1075)
     }
+}
+
+/// Compares the exact real product `a·b` with `c` (all finite), in integer arithmetic.
+fn cmp_product(a: f64, b: f64, c: f64) -> Ordering {
+    let (a_negative, a_mantissa, a_exponent) = decompose(a);
+    let (b_negative, b_mantissa, b_exponent) = decompose(b);
+    let (c_negative, c_mantissa, c_exponent) = decompose(c);
+    // |a·b| = m·2^e with m < 2^106.
+    let m = u128::from(a_mantissa) * u128::from(b_mantissa);
+    let e = a_exponent + b_exponent;
+    let sign = |negative: bool, nonzero: bool| match (nonzero, negative) {
+        (false, _) => 0i8,
+        (true, false) => 1,
+        (true, true) => -1,
+    };
+    let product_sign = sign(a_negative != b_negative, m != 0);
+    let c_sign = sign(c_negative, c_mantissa != 0);
+    if product_sign != c_sign || product_sign == 0 {
+        return product_sign.cmp(&c_sign);
+    }
+    // Same sign, both nonzero: compare the magnitudes m·2^e and c_m·2^c_e.
+    let magnitude = cmp_scaled(m, e, u128::from(c_mantissa), c_exponent);
+    if product_sign > 0 {
+        magnitude
+    } else {
+        magnitude.reverse()
+    }
+}
+
+/// Compares `x·2^ex` with `y·2^ey` for nonzero `x, y < 2^127`.
+fn cmp_scaled(x: u128, ex: i32, y: u128, ey: i32) -> Ordering {
+    // Shift the one with the larger exponent left; if its bits would leave u128, it is
+    // certainly the larger (the other is below 2^127).
+    let (big, small, shift, swapped) = if ex >= ey {
+        (x, y, ex - ey, false)
+    } else {
+        (y, x, ey - ex, true)
+    };
+    let order = if shift as u32 >= big.leading_zeros() {
+        Ordering::Greater
+    } else {
+        (big << shift).cmp(&small)
+    };
+    if swapped { order.reverse() } else { order }
 }
 
 /// An upper bound on `e^x`.
@@ -369,7 +441,124 @@ mod tests {
         }
     }
 
+    use num_bigint::BigInt;
+
+    /// A finite `f64` as the exact rational `m·2^e` (m a signed big integer).
+    fn exact(x: f64) -> (BigInt, i32) {
+        let (negative, mantissa, exponent) = decompose(x);
+        let m = BigInt::from(mantissa);
+        (if negative { -m } else { m }, exponent)
+    }
+
+    /// Compares `x·2^ex` with `y·2^ey` exactly.
+    fn cmp_exact((x, ex): (BigInt, i32), (y, ey): (BigInt, i32)) -> Ordering {
+        let e = ex.min(ey);
+        let x = x << (ex - e) as usize;
+        let y = y << (ey - e) as usize;
+        x.cmp(&y)
+    }
+
+    fn product((x, ex): (BigInt, i32), (y, ey): (BigInt, i32)) -> (BigInt, i32) {
+        (x * y, ex + ey)
+    }
+
+    /// `true` when `up` is the smallest `f64` at least the exact value `v`.
+    fn is_rounding_up(up: f64, v: &(BigInt, i32)) -> bool {
+        cmp_exact(exact(up), v.clone()) != Ordering::Less
+            && (up == f64::MIN || cmp_exact(exact(up.next_down()), v.clone()) == Ordering::Less)
+    }
+
+    /// A finite `f64` from its sign, exponent field (0..=2046) and fraction bits.
+    fn from_fields(negative: bool, field: u64, fraction: u64) -> f64 {
+        f64::from_bits((u64::from(negative) << 63) | (field << 52) | (fraction & ((1 << 52) - 1)))
+    }
+
+    /// Pairs of finite floats over the whole range; half of them with a product (or
+    /// quotient) near or below the subnormal range.
+    fn operand_pair() -> impl Strategy<Value = (f64, f64)> {
+        (
+            any::<(bool, bool, u64, u64)>(),
+            0u64..=2046,
+            0u64..=2046,
+            -1140i64..-960,
+            any::<bool>(),
+        )
+            .prop_map(|((sa, sb, fa, fb), ea, eb, target, steer)| {
+                // Steered: the exponent fields sum to about target + 2046.
+                let eb = if steer {
+                    (target + 2046 - ea as i64).clamp(0, 2046) as u64
+                } else {
+                    eb
+                };
+                (from_fields(sa, ea, fa), from_fields(sb, eb, fb))
+            })
+    }
+
+    #[test]
+    fn products_and_quotients_below_the_normal_range_round_up() {
+        // Issue 27: to nearest, 1e-300·1e-30 is 0 and its residual rounds to 0 as well,
+        // so the product was reported as exactly 0.
+        assert_eq!(1e-300 * 1e-30, 0.0);
+        assert_eq!(mul_up(1e-300, 1e-30), f64::from_bits(1));
+        assert_eq!(mul_up(-1e-300, 1e-30), -0.0);
+        assert_eq!(div_up(1e-300, 1e30), f64::from_bits(1));
+        // A subnormal product whose residual is below half the smallest subnormal.
+        let a = 1.0 + f64::EPSILON;
+        let b = f64::from_bits(3); // 3·2^-1074
+        let (hi, lo) = two_product(a, b);
+        assert_eq!((hi, lo), (b, 0.0), "the residual 3·2^-1126 rounds to 0");
+        assert_eq!(mul_up(a, b), f64::from_bits(4));
+        // Exact products and quotients stay put, zero and subnormal ones included.
+        assert_eq!(mul_up(0.5, f64::from_bits(4)), f64::from_bits(2));
+        assert_eq!(mul_up(0.0, 1e-300), 0.0);
+        assert_eq!(mul_up(2f64.powi(-600), 2f64.powi(-450)), 2f64.powi(-1050));
+        assert_eq!(div_up(f64::from_bits(4), 2.0), f64::from_bits(2));
+        assert_eq!(sqrt_up(f64::from_bits(4)), 2f64.powi(-536));
+        assert_eq!(sqrt_up(0.0), 0.0);
+    }
+
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Against exact rational arithmetic over the whole `f64` range, subnormal and
+        /// zero results of nonzero operands included: `mul_up`, `div_up` and `sqrt_up`
+        /// return the smallest float at least the exact value (or the overflow).
+        #[test]
+        fn directed_roundings_are_exact_over_the_whole_range((a, b) in operand_pair()) {
+            let up = mul_up(a, b);
+            if up.is_finite() {
+                let exact_product = product(exact(a), exact(b));
+                prop_assert!(is_rounding_up(up, &exact_product), "{a:e}·{b:e} -> {up:e}");
+            } else {
+                prop_assert!((a * b).is_infinite());
+            }
+            let divisor = b.abs();
+            if divisor > 0.0 {
+                let q = div_up(a, divisor);
+                if q.is_finite() {
+                    // q is the smallest float with q·b ≥ a.
+                    prop_assert!(
+                        cmp_exact(product(exact(q), exact(divisor)), exact(a)) != Ordering::Less,
+                        "{a:e}/{divisor:e} -> {q:e}"
+                    );
+                    prop_assert!(
+                        cmp_exact(product(exact(q.next_down()), exact(divisor)), exact(a))
+                            == Ordering::Less,
+                        "{a:e}/{divisor:e} -> {q:e} is not the smallest"
+                    );
+                }
+            }
+            let radicand = a.abs();
+            let s = sqrt_up(radicand);
+            prop_assert!(cmp_exact(product(exact(s), exact(s)), exact(radicand)) != Ordering::Less);
+            if s > 0.0 {
+                let below = s.next_down();
+                prop_assert!(
+                    cmp_exact(product(exact(below), exact(below)), exact(radicand)) == Ordering::Less
+                );
+            }
+        }
+
         /// Against exact two-product / division residuals: the result is never below the
         /// exact value and never more than one float above it.
         #[test]

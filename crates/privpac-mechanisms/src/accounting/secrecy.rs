@@ -109,6 +109,15 @@ mod tests {
     }
 
     #[test]
+    fn a_delta_below_the_subnormal_range_stays_positive() {
+        // Issue 27: δ̃ = 4·e^{6ε/m}·(1/m)·δ ≈ 4e-326 for δ = 1e-320, m = 10^6, which is 0
+        // to nearest and turned the approximate guarantee into a pure one.
+        let got = secrecy_of_the_sample(Privacy::new(1.0, 1e-320).unwrap(), 1, 1_000_000).unwrap();
+        assert!(!got.is_pure(), "{got}");
+        assert_eq!(got.delta(), f64::from_bits(1));
+    }
+
+    #[test]
     fn invalid_input_gives_typed_errors() {
         let base = Privacy::pure(0.5).unwrap();
         assert!(matches!(

@@ -132,6 +132,19 @@ mod tests {
     }
 
     #[test]
+    fn a_delta_below_the_subnormal_range_stays_positive() {
+        // Issue 27: q·δ = 1e-30·1e-300 is 0 to nearest (and its residual too), which made
+        // the amplified guarantee pure. Rounded up it is the smallest positive float.
+        let got = amplification_by_subsampling(
+            Privacy::new(1.0, 1e-300).unwrap(),
+            Subsampling::Poisson { rate: 1e-30 },
+        )
+        .unwrap();
+        assert!(!got.is_pure(), "{got}");
+        assert_eq!(got.delta(), f64::from_bits(1));
+    }
+
+    #[test]
     fn invalid_input_gives_typed_errors() {
         let base = Privacy::pure(1.0).unwrap();
         for rate in [0.0, -0.1, 1.5, f64::NAN] {

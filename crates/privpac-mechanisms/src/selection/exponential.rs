@@ -24,13 +24,23 @@
 //!    score values.
 //! 3. **A budget for floating-point error.** The only deviation from the ideal mechanism is
 //!    `|ln ŵ_i - (-λ g_i)| ≤ η`, from rounding `λ`, `g_i` and their product (relative
-//!    error at most `3·2^-53` on an argument at most 700) and from `exp` itself (assumed
-//!    accurate to relative `2^-40`; glibc documents 1 ulp, and a test checks the platform's
-//!    `exp` on [-700, 0] against a double-double reference). This
-//!    gives `η ≤ 700·3·2^-53 + 2^-40 < 1.2·10^-12`; we budget [`FLOAT_ERROR_BUDGET`] =
-//!    `2·10^-12`. Every output probability is then within a factor `e^{±2η}` of the ideal
-//!    one, so running the ideal mechanism at `ε_int = ε - 4η` gives an implementation that
-//!    is ε-differentially private. ε below [`MIN_EPSILON`] is rejected.
+//!    error at most `3·2^-53` on an argument at most 700, plus at most `2^-1074` where the
+//!    product is subnormal) and from `exp` itself (assumed accurate to relative `2^-40`;
+//!    glibc documents 1 ulp, and a test checks the platform's `exp` on [-700, 0] against a
+//!    double-double reference). This gives `η ≤ 700·3·2^-53 + 2^-1074 + 2^-40 <
+//!    1.2·10^-12`; we budget [`FLOAT_ERROR_BUDGET`] = `2·10^-12`. Every output probability
+//!    is then within a factor `e^{±2η}` of the ideal one, so running the ideal mechanism at
+//!    `ε_int ≤ ε - 4η` gives an implementation that is ε-differentially private. ε below
+//!    [`MIN_EPSILON`] is rejected.
+//!
+//!    Two details keep these error bounds true at the extremes of the `f64` range. `ε_int`
+//!    is `ε - 4η` rounded **down** (to nearest, the deduction would vanish for ε above
+//!    about 2^17, whose ulp exceeds 8·10^-12). A real-score gap `q_max - q_i` that
+//!    overflows `f64` (scores near ±1.8·10^308) is computed as `2·(q_max/2 - q_i/2)`:
+//!    halving is exact there (both scores are at least 2^970 in magnitude), so the gap is
+//!    rounded once, as any other gap, instead of becoming +∞ and being clamped whatever λ
+//!    is. `λ` itself must be a normal float (relative rounding error `2^-53`);
+//!    a Δ so large against ε that `ε_int/(2Δ)` is subnormal is refused.
 //!
 //! The same sampler serves three entry points: `f64` scores, `i64` scores (gaps computed
 //! exactly in 128-bit integers), and *score levels*: when many candidates share an integer
@@ -39,6 +49,7 @@
 
 use rand::Rng;
 
+use crate::accounting::rounding::add_up;
 use crate::error::{Error, Result};
 use crate::exact_bits::RandomBits;
 use crate::privacy::{Privacy, Private, validate_sensitivity};
@@ -97,7 +108,8 @@ pub struct LevelChoice {
 ///
 /// # Errors
 /// Construction: [`Error::InvalidDelta`] for a non-pure guarantee,
-/// [`Error::InvalidSensitivity`], [`Error::EpsilonTooSmall`]. Sampling:
+/// [`Error::InvalidSensitivity`], [`Error::InvalidParameter`] (ε/(2Δ) below 2^-1022),
+/// [`Error::EpsilonTooSmall`]. Sampling:
 /// [`Error::EmptyCandidates`], [`Error::NonFiniteScore`], and for levels
 /// [`Error::ZeroCount`] and [`Error::TooManyCandidates`].
 ///
@@ -124,7 +136,7 @@ pub struct LevelChoice {
 pub struct ExponentialMechanism {
     privacy: Privacy,
     sensitivity: f64,
-    /// `λ = (ε - 4η) / (2Δ)`.
+    /// `λ = ε_int / (2Δ)`, `ε_int = ε - 4η` rounded down.
     lambda: f64,
 }
 
@@ -133,7 +145,9 @@ impl ExponentialMechanism {
     ///
     /// # Errors
     /// [`Error::InvalidDelta`] if `privacy` has δ > 0, [`Error::InvalidSensitivity`] unless
-    /// Δ is finite and > 0, [`Error::EpsilonTooSmall`] for ε below [`MIN_EPSILON`].
+    /// Δ is finite and > 0 (and `ε/(2Δ)` finite), [`Error::InvalidParameter`] if `ε/(2Δ)`
+    /// is below 2^-1022 (not a normal `f64`), [`Error::EpsilonTooSmall`] for ε below
+    /// [`MIN_EPSILON`].
     pub fn new(privacy: Privacy, sensitivity: f64) -> Result<Self> {
         if !privacy.is_pure() {
             return Err(Error::InvalidDelta {
@@ -148,9 +162,17 @@ impl ExponentialMechanism {
                 minimum: MIN_EPSILON,
             });
         }
-        let lambda = (epsilon - 4.0 * FLOAT_ERROR_BUDGET) / (2.0 * sensitivity);
+        let lambda = internal_epsilon(epsilon) / (2.0 * sensitivity);
         if !(lambda.is_finite() && lambda > 0.0) {
             return Err(Error::InvalidSensitivity { value: sensitivity });
+        }
+        // A subnormal λ would carry a relative rounding error above the budget's 2^-53.
+        if lambda < f64::MIN_POSITIVE {
+            return Err(Error::InvalidParameter {
+                name: "epsilon / (2 sensitivity)",
+                range: "[2^-1022, +inf) (a normal f64)",
+                value: lambda,
+            });
         }
         Ok(ExponentialMechanism {
             privacy,
@@ -164,7 +186,8 @@ impl ExponentialMechanism {
         self.sensitivity
     }
 
-    /// The log-weight per unit of score, `λ = (ε - 4η)/(2Δ)`, that the sampler uses.
+    /// The log-weight per unit of score, `λ = ε_int/(2Δ)` with `ε_int = ε - 4η` rounded
+    /// down, that the sampler uses.
     pub fn rate(&self) -> f64 {
         self.lambda
     }
@@ -180,7 +203,7 @@ impl ExponentialMechanism {
     pub fn select<R: Rng + ?Sized>(&self, scores: &[f64], rng: &mut R) -> Result<usize> {
         let best = max_finite(scores)?;
         let lambda = self.lambda;
-        let gap = |i: usize| clamp_gap(lambda * (best - scores[i]));
+        let gap = |i: usize| float_gap(lambda, best, scores[i]);
         let (index, _) = sample_weighted(scores.len(), gap, |_| 1, &mut RandomBits::new(rng));
         Ok(index)
     }
@@ -318,7 +341,7 @@ impl ExponentialMechanism {
         let best = max_finite(scores)?;
         let log_weights: Vec<f64> = scores
             .iter()
-            .map(|&score| -clamp_gap(self.lambda * (best - score)))
+            .map(|&score| -float_gap(self.lambda, best, score))
             .collect();
         Ok(normalize_log_weights(log_weights))
     }
@@ -394,6 +417,30 @@ fn validate_levels(levels: &[ScoreLevel]) -> Result<i64> {
         });
     }
     best.ok_or(Error::EmptyCandidates)
+}
+
+/// `ε - 4η` rounded toward −∞ (never above the exact difference, so the deduction
+/// survives rounding for every ε; see the module documentation).
+fn internal_epsilon(epsilon: f64) -> f64 {
+    // a − b rounded down is −((−a) + b) rounded up.
+    -add_up(-epsilon, 4.0 * FLOAT_ERROR_BUDGET)
+}
+
+/// The clamped log-weight gap `λ·(best - score)` of a real score (`best ≥ score`, both
+/// finite). When `best - score` overflows to +∞, both scores have magnitude at least
+/// 2^970 (an overflowing difference needs `best - score ≥ 2^1024 - 2^970` with `|best|`,
+/// `|score| ≤ 2^1024 - 2^971`), so halving them is exact and `best/2 - score/2` is the gap's
+/// half rounded once; doubling the product is exact or overflows to +∞ (the exact value
+/// is then above 700 as well). Both branches carry the module's error bound.
+#[inline]
+fn float_gap(lambda: f64, best: f64, score: f64) -> f64 {
+    let difference = best - score;
+    let x = if difference.is_finite() {
+        lambda * difference
+    } else {
+        lambda * (0.5 * best - 0.5 * score) * 2.0
+    };
+    clamp_gap(x)
 }
 
 /// `best - score ≥ 0` as `f64`: exact as a `u64` before the one final rounding.

@@ -503,3 +503,114 @@ fn counted_integer_path_samples_the_exact_distribution() {
         .collect();
     assert!(picks.iter().all(|&i| i == 5 || wide[i] > -40), "{picks:?}");
 }
+
+/// Issue 27: a gap `best − score` that overflowed `f64` became +∞ and was clamped to 700
+/// whatever λ was. With Δ = 10^306 the scores ±9·10^307 and their neighbours
+/// ±8.9·10^307 (each moved by Δ) have gaps of 90 and 89 in units of λ; the clamp gave one
+/// of them the weight e^-700 and a loss of about 611 against the claimed ε = 1.
+#[test]
+fn gaps_that_overflow_f64_are_computed_not_clamped() {
+    let mech = mechanism(1.0, 1e306);
+    let measured = measured_loss(&mech, &[9e307, -9e307], &[8.9e307, -8.9e307]);
+    assert!(measured <= 1.0, "measured {measured} > ε = 1");
+    // The loss is there to be measured: most of ε is attained.
+    assert!(measured > 0.99, "measured only {measured}");
+    // The same through the sampler's own gaps: x = λ·(best − score) ≈ 90, not 700.
+    let log_p = mech.log_probabilities(&[9e307, -9e307]).unwrap();
+    assert!((log_p[1] + 90.0).abs() < 1e-9, "{log_p:?}");
+    // At the very edge of the range, too.
+    let edge = mechanism(8.0, f64::MAX / 4.0);
+    let measured = measured_loss(
+        &edge,
+        &[f64::MAX, -f64::MAX],
+        &[f64::MAX - f64::MAX / 4.0, -f64::MAX + f64::MAX / 4.0],
+    );
+    assert!(measured <= 8.0 && measured > 7.9, "measured {measured}");
+}
+
+/// Issue 27: `ε − 4η` rounded to nearest is ε itself above about 2^17 (the ulp of ε
+/// exceeds 8·10^-12), so the implementation paid nothing for its float error there. The
+/// internal ε is now rounded down, and the whole deduction survives.
+#[test]
+fn the_float_error_deduction_survives_rounding_at_every_epsilon() {
+    for epsilon in [
+        1e-9,
+        1.0,
+        1e3,
+        131_072.0,
+        (1u64 << 20) as f64,
+        3.5e7,
+        1e10,
+        1e15,
+        1e300,
+        f64::MAX,
+    ] {
+        // With Δ = 1/2, λ = ε_int exactly (dividing by 2Δ = 1).
+        let mech = mechanism(epsilon, 0.5);
+        let used = mech.rate();
+        // ε − used is exact (Sterbenz: used lies in [ε/2, ε]).
+        assert!(
+            epsilon - used >= 4.0 * FLOAT_ERROR_BUDGET,
+            "ε = {epsilon}: the mechanism runs at {used}"
+        );
+    }
+}
+
+#[test]
+fn a_subnormal_rate_is_refused() {
+    // ε/(2Δ) below 2^-1022 has a relative rounding error above the budget's 2^-53.
+    assert!(matches!(
+        ExponentialMechanism::new(Privacy::pure(1e-9).unwrap(), 1e300),
+        Err(Error::InvalidParameter { .. })
+    ));
+    // The smallest normal rate is accepted.
+    assert!(ExponentialMechanism::new(Privacy::pure(1.0).unwrap(), 1e307).is_ok());
+}
+
+/// Scores anywhere in the `f64` range, half of them near ±`f64::MAX` (where a gap
+/// between two of them overflows or nearly does).
+fn extreme_score() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        (0.4f64..=1.0, any::<bool>()).prop_map(|(f, negative)| {
+            let q = f64::MAX * f;
+            if negative { -q } else { q }
+        }),
+        prop::num::f64::NORMAL | prop::num::f64::SUBNORMAL | prop::num::f64::ZERO,
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The realized loss between neighbouring score vectors (every score moved by at most
+    /// Δ, checked with a margin that covers the rounding of the check itself) never
+    /// exceeds ε, for scores up to ±`f64::MAX`, Δ from 10^-300 to 10^308 (half of the
+    /// cases above 10^305, where such gaps are a few hundred units of λ or less) and ε
+    /// from 10^-9 to 10^6.
+    #[test]
+    fn realized_loss_stays_within_epsilon_at_extreme_scores(
+        scores in prop::collection::vec(extreme_score(), 2..6),
+        moves in prop::collection::vec(-1.0f64..=1.0, 6),
+        log_sensitivity in prop_oneof![-300.0f64..308.2, 305.0f64..308.2],
+        log_epsilon in -9.0f64..6.0,
+    ) {
+        let sensitivity = 10f64.powf(log_sensitivity);
+        let epsilon = 10f64.powf(log_epsilon);
+        let Ok(mech) = ExponentialMechanism::new(Privacy::pure(epsilon).unwrap(), sensitivity)
+        else {
+            return Ok(()); // a refused (ε, Δ): nothing to audit
+        };
+        let neighbour: Vec<f64> = scores
+            .iter()
+            .zip(&moves)
+            .map(|(&q, &u)| {
+                let moved = (q + sensitivity * u).clamp(-f64::MAX, f64::MAX);
+                // Keep the move only if it is certainly within Δ (|fl(a − b)| has relative
+                // error 2^-53).
+                if (moved - q).abs() <= sensitivity * (1.0 - 1e-15) { moved } else { q }
+            })
+            .collect();
+        let measured = measured_loss(&mech, &scores, &neighbour);
+        prop_assert!(measured <= epsilon, "measured {} > ε = {}", measured, epsilon);
+    }
+}
