@@ -829,7 +829,7 @@ mod tests {
         // Direct sum of the generic learner, total ε = 1 over k columns, Boneh–Shaw.
         let class = thresholds(8);
         let config = AttackConfig::new(CodeKind::BonehShaw, 5, BS_K, 0.1, 60).unwrap();
-        let direct = DirectSum::for_total(Privacy::pure(1.0).unwrap(), BS_K, &|p| {
+        let direct = DirectSum::for_total(Privacy::pure(1.0).unwrap(), BS_K, 1000, &|p| {
             Ok(Box::new(GenericLearner::new(p)?) as Box<dyn Learner>)
         })
         .unwrap();
@@ -841,7 +841,7 @@ mod tests {
         let tardos = Tardos::fully_collusion_resistant(3, 0.1).unwrap();
         let k = tardos.length();
         let config = AttackConfig::new(CodeKind::Tardos, 3, k, 0.1, 60).unwrap();
-        let direct = DirectSum::for_total(Privacy::pure(1.0).unwrap(), k, &|p| {
+        let direct = DirectSum::for_total(Privacy::pure(1.0).unwrap(), k, 1000, &|p| {
             Ok(Box::new(GenericLearner::new(p)?) as Box<dyn Learner>)
         })
         .unwrap();

@@ -34,7 +34,9 @@ pub type LearnerFactory<'a> = dyn Fn(Privacy) -> privpac_learners::Result<Box<dy
 /// query of the k-tuple per model (basic composition); uniform stability β to `min(1, kβ)`.
 ///
 /// [`DirectSum::for_total`] takes the total (ε, δ) the user wants and solves for the
-/// per-column budget under the best of the three rules (see there).
+/// per-column budget under the best of the three rules (see there); it checks the composed
+/// report against the total and refuses inner learners whose guarantee is neither DP nor
+/// per-prediction DP.
 ///
 /// # Sample complexity
 /// With an (α, β/k)-accurate inner learner the union bound makes the k-tuple
@@ -62,7 +64,7 @@ pub type LearnerFactory<'a> = dyn Fn(Privacy) -> privpac_learners::Result<Box<dy
 /// let class = Points::new(Domain::ordered(64)?);
 /// let points: Vec<u64> = (0..3000).map(|i| i % 8).collect();
 /// let sample = MultiLabeledSample::label_with(&class, points, &[1, 2, 3, 5])?;
-/// let learner = DirectSum::for_total(Privacy::pure(4.0)?, 4, &|per_column| {
+/// let learner = DirectSum::for_total(Privacy::pure(4.0)?, 4, 3000, &|per_column| {
 ///     Ok(Box::new(GenericLearner::new(per_column)?) as Box<dyn Learner>)
 /// })?;
 /// assert_eq!(learner.per_column().epsilon(), 1.0);
@@ -121,8 +123,10 @@ impl DirectSum {
         })
     }
 
-    /// The direct sum whose k-tuple is `total`-DP: solves for the per-column budget and
-    /// builds the inner learner with `factory(per_column)`.
+    /// The direct sum whose k-tuple is `total`-DP (or, for a per-prediction inner learner,
+    /// whose k predictions, one per model, are `total.epsilon()`-DP) on samples of
+    /// `examples` examples: solves for the per-column budget and builds the inner learner
+    /// with `factory(per_column)`.
     ///
     /// * Pure total (δ = 0): basic composition, `ε₀ = ε/k`.
     /// * Approximate total: the larger ε₀ of basic (`ε₀ = ε/k`, `δ₀ = δ/k`) and advanced
@@ -135,14 +139,76 @@ impl DirectSum {
     /// rounded up, is within `total` in both coordinates: `fl(δ/k)` may round up, and `k`
     /// times it, rounded up, would then exceed δ. A pure inner learner ignores δ₀.
     ///
+    /// The inner learner's own report at `examples` is then composed as
+    /// [`MultiLearner::guarantee`] composes it and checked against `total`; while it does
+    /// not fit, ε₀ and δ₀ are lowered by a relative 10⁻¹² and the learner rebuilt (at most
+    /// 64 times). A per-prediction inner learner is split by basic composition,
+    /// `ε₀ = ε/k` (its k predictions, one query per model, compose to `k·ε₀`; δ is unused).
+    ///
     /// # Errors
     /// [`Error::NoLabelColumns`] for k = 0; [`Error::BudgetTooSmall`] if ε₀ would fall below
-    /// [`MIN_EPSILON`], or if no split fits (δ/k below the smallest positive float, far
-    /// outside any meaningful δ); [`Error::Learner`] from the factory.
-    pub fn for_total(total: Privacy, k: usize, factory: &LearnerFactory<'_>) -> Result<Self> {
-        let (per_column, rule) = split_budget(total, k)?;
-        let inner = factory(per_column)?;
-        DirectSum::new(inner, k, rule, per_column)
+    /// [`MIN_EPSILON`], if no split fits (δ/k below the smallest positive float, far
+    /// outside any meaningful δ), or if the composed report stays above `total`;
+    /// [`Error::InnerNotPrivate`] for an inner learner whose guarantee is neither DP nor
+    /// per-prediction DP (uniform stability, none); [`Error::Learner`] from the factory.
+    pub fn for_total(
+        total: Privacy,
+        k: usize,
+        examples: usize,
+        factory: &LearnerFactory<'_>,
+    ) -> Result<Self> {
+        let (mut per_column, mut rule) = split_budget(total, k)?;
+        let mut per_prediction_split = false;
+        let too_small = |reason| Error::BudgetTooSmall {
+            epsilon: total.epsilon(),
+            delta: total.delta(),
+            k,
+            reason,
+        };
+        for _ in 0..64 {
+            let inner = factory(per_column)?;
+            match inner.guarantee(examples) {
+                Guarantee::DifferentialPrivacy(_) => {}
+                Guarantee::PerPrediction { .. } => {
+                    // Per-prediction guarantees compose by basic composition only.
+                    if !per_prediction_split {
+                        per_prediction_split = true;
+                        let (pure, basic) = split_budget(Privacy::pure(total.epsilon())?, k)?;
+                        if (pure, basic) != (per_column, rule) {
+                            (per_column, rule) = (pure, basic);
+                            continue;
+                        }
+                    }
+                }
+                other => {
+                    return Err(Error::InnerNotPrivate {
+                        learner: inner.name(),
+                        guarantee: other.to_string(),
+                    });
+                }
+            }
+            let learner = DirectSum::new(inner, k, rule, per_column)?;
+            let fits = match learner.guarantee(examples, k) {
+                Guarantee::DifferentialPrivacy(p) => {
+                    p.epsilon() <= total.epsilon() && p.delta() <= total.delta()
+                }
+                Guarantee::PerPrediction { epsilon } => epsilon <= total.epsilon(),
+                _ => false,
+            };
+            if fits {
+                return Ok(learner);
+            }
+            per_column = Privacy::new(
+                per_column.epsilon() * (1.0 - 1e-12),
+                per_column.delta() * (1.0 - 1e-12),
+            )?;
+            if per_column.epsilon() < MIN_EPSILON {
+                break;
+            }
+        }
+        Err(too_small(
+            "the inner learner's reported guarantee, composed over the k columns, does not fit the total",
+        ))
     }
 
     /// The per-column budget the inner learner was built with.

@@ -117,6 +117,18 @@ pub enum Error {
         /// Why.
         reason: &'static str,
     },
+    /// A direct sum's inner learner whose guarantee is neither (ε, δ)-DP nor per-prediction
+    /// ε-DP (a uniformly stable or non-private learner): a direct sum of it has no privacy
+    /// budget to keep.
+    #[error(
+        "the direct sum composes (ε, δ)-DP or per-prediction ε-DP learners; the inner learner {learner} reports \"{guarantee}\", so no total ε can be kept"
+    )]
+    InnerNotPrivate {
+        /// The inner learner's name.
+        learner: String,
+        /// Its reported guarantee.
+        guarantee: String,
+    },
     /// The number of hypotheses differs from the number of targets or label columns.
     #[error("{found} hypotheses for {expected} concepts")]
     HypothesisCount {

@@ -74,7 +74,7 @@
 //! let points_class = Points::new(Domain::ordered(16)?);
 //! let data: Vec<u64> = (0..4000).map(|i| i % 4).collect();
 //! let labeled = MultiLabeledSample::label_with(&points_class, data, &[0, 1, 2])?;
-//! let direct = DirectSum::for_total(Privacy::pure(3.0)?, 3, &|per_column| {
+//! let direct = DirectSum::for_total(Privacy::pure(3.0)?, 3, 300, &|per_column| {
 //!     Ok(Box::new(GenericLearner::new(per_column)?) as Box<dyn Learner>)
 //! })?;
 //! let hypotheses = direct.learn(&points_class, &labeled, &mut rng)?;

@@ -110,7 +110,7 @@ fn direct_sum_pairs(inner: &GenericLearner, class: &Points) -> Vec<(Vec<f64>, Ve
 fn direct_sum_meets_its_composed_guarantee_exactly() {
     let class = Points::new(Domain::ordered(3).unwrap());
     let total = Privacy::pure(2.0).unwrap();
-    let learner = DirectSum::for_total(total, 2, &|p| {
+    let learner = DirectSum::for_total(total, 2, 1000, &|p| {
         Ok(Box::new(GenericLearner::new(p)?) as Box<dyn Learner>)
     })
     .unwrap();
@@ -161,7 +161,7 @@ fn direct_sum_statistics_match_the_product_distribution() {
 fn approximate_totals_are_split_and_met() {
     let class = Points::new(Domain::ordered(3).unwrap());
     let total = Privacy::new(1.0, 1e-3).unwrap();
-    let learner = DirectSum::for_total(total, 2, &|p| {
+    let learner = DirectSum::for_total(total, 2, 1000, &|p| {
         Ok(Box::new(GenericLearner::new(Privacy::pure(p.epsilon())?)?) as Box<dyn Learner>)
     })
     .unwrap();
@@ -230,7 +230,7 @@ fn budgets_too_small_to_split_are_typed_errors() {
         Err(Error::BudgetTooSmall { k: 4, .. })
     ));
     assert!(matches!(
-        DirectSum::for_total(Privacy::pure(1e-6).unwrap(), 10_000, &|p| {
+        DirectSum::for_total(Privacy::pure(1e-6).unwrap(), 10_000, 1000, &|p| {
             Ok(Box::new(GenericLearner::new(p)?) as Box<dyn Learner>)
         }),
         Err(Error::BudgetTooSmall { .. })
@@ -655,4 +655,126 @@ proptest! {
         let changed = before.iter().zip(&after).filter(|(a, b)| a != b).count();
         prop_assert!(changed <= 1);
     }
+}
+
+/// Issue 27 §4: a direct sum keeps its total for per-prediction inner learners. Private
+/// prediction built with the per-column *mechanism* ε (the old toolkit's reading) reports a
+/// per-prediction ε up to ln 9 per column; four columns at total ε = 1 composed to about
+/// 8.8 and were accepted. `for_total` now checks the composed report and refuses.
+#[test]
+fn direct_sum_refuses_per_prediction_learners_over_the_total() {
+    use privpac_learners::{PrivatePrediction, StableLearner};
+    let n = 400;
+    let over = DirectSum::for_total(Privacy::pure(1.0).unwrap(), 4, n, &|p| {
+        Ok(Box::new(PrivatePrediction::new(
+            StableLearner::new(p.epsilon(), 20)?,
+            0.1,
+        )?) as Box<dyn Learner>)
+    });
+    assert!(
+        matches!(over, Err(Error::BudgetTooSmall { .. })),
+        "{:?}",
+        over.map(|l| l.guarantee(n, 4))
+    );
+    // Built for the per-column target instead, the per-prediction guarantees compose by
+    // basic composition within the total, even for an approximate total (whose DP split
+    // would give each column more than ε/k).
+    for total in [
+        Privacy::pure(1.0).unwrap(),
+        Privacy::new(1.0, 1e-6).unwrap(),
+    ] {
+        let learner = DirectSum::for_total(total, 4, n, &|p| {
+            Ok(Box::new(PrivatePrediction::with_prediction_epsilon(
+                p.epsilon(),
+                n,
+                0.01,
+                0.1,
+            )?) as Box<dyn Learner>)
+        })
+        .unwrap();
+        assert_eq!(learner.rule(), CompositionRule::Basic);
+        assert!(learner.per_column().epsilon() <= 0.25);
+        match learner.guarantee(n, 4) {
+            Guarantee::PerPrediction { epsilon } => assert!(epsilon <= 1.0, "{epsilon}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// A uniformly stable (not private) inner learner has no budget to keep: refused.
+#[test]
+fn direct_sum_refuses_inner_learners_without_a_privacy_guarantee() {
+    use privpac_learners::{Erm, StableLearner};
+    let stable = DirectSum::for_total(Privacy::pure(1.0).unwrap(), 4, 100, &|p| {
+        Ok(Box::new(StableLearner::new(p.epsilon(), 10)?) as Box<dyn Learner>)
+    });
+    assert!(
+        matches!(stable, Err(Error::InnerNotPrivate { .. })),
+        "{stable:?}"
+    );
+    let erm = DirectSum::for_total(Privacy::pure(1.0).unwrap(), 4, 100, &|_| {
+        Ok(Box::new(Erm::default()) as Box<dyn Learner>)
+    });
+    let message = erm.unwrap_err().to_string();
+    assert!(message.contains("per-prediction"), "{message}");
+}
+
+/// Exact audit of a direct sum of private prediction over the total: on every pair of
+/// neighbouring 2-labeled samples of 4 examples over 2 points (a row changed, so both
+/// columns change), the joint law of the two predictions at one query point (one query
+/// per model) is within the reported per-prediction ε, which is within the total.
+#[test]
+fn direct_sum_of_private_prediction_is_exactly_within_its_total() {
+    use privpac_learners::PrivatePrediction;
+    let class = Thresholds::new(2).unwrap();
+    let domain = class.domain().clone();
+    let (n, k, total) = (4, 2, Privacy::pure(4.0).unwrap());
+    let direct = DirectSum::for_total(total, k, n, &|p| {
+        Ok(Box::new(PrivatePrediction::with_prediction_epsilon(
+            p.epsilon(),
+            n,
+            1.0,
+            0.1,
+        )?) as Box<dyn Learner>)
+    })
+    .unwrap();
+    let claimed = direct.guarantee(n, k).epsilon().unwrap();
+    assert!(claimed <= total.epsilon());
+    let inner =
+        PrivatePrediction::with_prediction_epsilon(direct.per_column().epsilon(), n, 1.0, 0.1)
+            .unwrap();
+    // Row types (x, y1, y2): 2 points × 4 label pairs.
+    let rows: Vec<(u64, [bool; 2])> = (0..2u64)
+        .flat_map(|x| (0..4u8).map(move |l| (x, [l & 1 == 1, l & 2 == 2])))
+        .collect();
+    let law = |counts: &[usize], x: u64| -> Vec<f64> {
+        let mut ones = [0.0; 2];
+        for (j, one) in ones.iter_mut().enumerate() {
+            let pairs: Vec<(u64, bool)> = counts
+                .iter()
+                .enumerate()
+                .flat_map(|(r, &c)| std::iter::repeat_n((rows[r].0, rows[r].1[j]), c))
+                .collect();
+            let sample = privpac_classes::LabeledSample::from_pairs(&domain, &pairs).unwrap();
+            *one = inner.prediction_probability(&class, &sample, x).unwrap();
+        }
+        (0..4)
+            .map(|b| {
+                let p0 = if b & 1 == 1 { ones[0] } else { 1.0 - ones[0] };
+                let p1 = if b & 2 == 2 { ones[1] } else { 1.0 - ones[1] };
+                p0 * p1
+            })
+            .collect()
+    };
+    let mut pairs = Vec::new();
+    for counts in multisets(rows.len(), n) {
+        for other in neighbours(&counts) {
+            for x in 0..2 {
+                pairs.push((law(&counts, x), law(&other, x)));
+            }
+        }
+    }
+    let report =
+        privpac_audit::check_pure_claim(pairs.iter().map(|(p, q)| (p, q)), claimed, 1e-9).unwrap();
+    assert!(report.worst_epsilon <= total.epsilon(), "{report:?}");
 }

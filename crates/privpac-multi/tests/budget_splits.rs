@@ -61,7 +61,7 @@ fn direct_sum_splits_fit_the_total_for_every_k() {
 fn direct_sum_at_k_9_with_delta_1e_6_builds_and_reports_within_the_total() {
     let total = Privacy::new(1.0, 1e-6).unwrap();
     for k in [9, 13, 50, 100] {
-        let learner = DirectSum::for_total(total, k, &|p| {
+        let learner = DirectSum::for_total(total, k, 1000, &|p| {
             Ok(
                 Box::new(privpac_learners::GenericLearner::new(Privacy::pure(
                     p.epsilon(),

@@ -616,7 +616,7 @@ pub(super) fn attack_section(seed: u64) -> anyhow::Result<AttackSection> {
     );
     let config = AttackConfig::new(CodeKind::BonehShaw, USERS, k, 0.1, TRIALS)?;
     let direct =
-        privpac_multi::DirectSum::for_total(privpac_mechanisms::Privacy::pure(1.0)?, k, &|p| {
+        privpac_multi::DirectSum::for_total(privpac_mechanisms::Privacy::pure(1.0)?, k, USERS, &|p| {
             Ok(Box::new(privpac_learners::GenericLearner::new(p)?)
                 as Box<dyn privpac_learners::Learner>)
         })?;
