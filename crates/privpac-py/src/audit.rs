@@ -3,7 +3,6 @@
 
 use std::sync::Mutex;
 
-use numpy::{PyArrayMethods, PyUntypedArrayMethods};
 use privpac_audit::black_box::{
     BlackBoxConfig, StatisticalAudit, audit_finite_batched, audit_real_batched,
     statdp_patterns as rust_statdp_patterns,
@@ -11,6 +10,7 @@ use privpac_audit::black_box::{
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use crate::arrays::{f64_vector_with_non_finite, i64_vector, slice};
 use crate::errors::{self, Kind, bad_input, invalid, raise};
 use crate::rng::Seed;
 
@@ -161,7 +161,8 @@ fn call<T>(
     })
 }
 
-/// Integer outputs: a 1-D array (or sequence) of n integers; negative values are mapped
+/// Integer outputs: a 1-D array (or sequence) of n integers in int64 (a uint64 above
+/// 2^63 − 1 is refused, not wrapped onto a negative output); negative values are mapped
 /// one to one onto codes.
 fn integers(out: &Bound<'_, PyAny>, n: u64) -> PyResult<Vec<u64>> {
     let numpy = out.py().import("numpy")?;
@@ -173,31 +174,21 @@ fn integers(out: &Bound<'_, PyAny>, n: u64) -> PyResult<Vec<u64>> {
             array.getattr("dtype")?
         )));
     }
-    let values: Vec<i64> = numpy
-        .call_method1("ascontiguousarray", (array, "int64"))?
-        .cast_into::<numpy::PyArray1<i64>>()
-        .map_err(|_| bad_input("audit_finite: the mechanism must return a 1-D array"))?
-        .to_vec()?;
+    let values = i64_vector(&array, "audit_finite: the mechanism's output")?;
+    let values = slice(&values);
     check_length(values.len(), n)?;
     Ok(values
-        .into_iter()
-        .map(|v| ((v << 1) ^ (v >> 63)) as u64)
+        .iter()
+        .map(|&v| ((v << 1) ^ (v >> 63)) as u64)
         .collect())
 }
 
-/// Real outputs: a 1-D array (or sequence) of n numbers (NaN falls in no event).
+/// Real outputs: a 1-D array (or sequence) of n numbers, each exactly a float64 (an
+/// integer above 2^53 that is not one is refused rather than rounded onto another output;
+/// NaN falls in no event).
 fn reals(out: &Bound<'_, PyAny>, n: u64) -> PyResult<Vec<f64>> {
-    let numpy = out.py().import("numpy")?;
-    let array = numpy.call_method1("ascontiguousarray", (out, "float64"))?;
-    let array = array
-        .cast_into::<numpy::PyArray1<f64>>()
-        .map_err(|_| bad_input("audit_real: the mechanism must return a 1-D array"))?;
-    if array.ndim() != 1 {
-        return Err(bad_input(
-            "audit_real: the mechanism must return a 1-D array",
-        ));
-    }
-    let values = array.to_vec()?;
+    let values = f64_vector_with_non_finite(out, "audit_real: the mechanism's output")?;
+    let values = slice(&values).into_owned();
     check_length(values.len(), n)?;
     Ok(values)
 }

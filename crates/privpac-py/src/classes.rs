@@ -242,9 +242,10 @@ impl ConceptClass {
 
     /// Checks that the points are shattered (every labeling appears); raises BadInputError
     /// naming the missing labeling otherwise.
-    fn check_shattered(&self, py: Python<'_>, points: Vec<Point>) -> PyResult<()> {
+    fn check_shattered(&self, py: Python<'_>, points: &Bound<'_, PyAny>) -> PyResult<()> {
+        let points = u64_vector(points, "points")?;
         let matrix = self.class_matrix(py)?;
-        let columns = points
+        let columns = slice(&points)
             .iter()
             .map(|&x| self.column_of(x))
             .collect::<PyResult<Vec<usize>>>()?;

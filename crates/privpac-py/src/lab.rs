@@ -17,6 +17,7 @@ use privpac_toolkit::{DistributionChoice, SampleComplexityRequest};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use crate::arrays::{f64_vector, slice};
 use crate::errors::{self, Kind, bad_input, invalid, raise};
 use crate::rng::Seed;
 
@@ -283,7 +284,7 @@ fn sample_complexity_curve<'py>(
     py: Python<'py>,
     class_spec: &str,
     learner: &str,
-    epsilons: Vec<f64>,
+    epsilons: &Bound<'py, PyAny>,
     alpha: f64,
     beta: f64,
     seed: Seed,
@@ -298,6 +299,7 @@ fn sample_complexity_curve<'py>(
     vote_epsilon: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let seed = seed.0;
+    let epsilons = slice(&f64_vector(epsilons, "epsilons")?).into_owned();
     let requests = epsilons
         .iter()
         .map(|&epsilon| {

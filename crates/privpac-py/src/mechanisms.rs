@@ -9,7 +9,7 @@ use privpac_mechanisms::{
 };
 use pyo3::prelude::*;
 
-use crate::arrays::{f64_vector, i64_vector, slice};
+use crate::arrays::{self, f64_vector, i64_scalar, i64_vector, slice};
 use crate::errors;
 use crate::rng::{Seed, rng};
 
@@ -391,6 +391,9 @@ impl DiscreteLaplaceMechanism {
     /// --count n --seed s`). Each release is ε-DP; n releases about the same data are
     /// nε-DP together (basic composition).
     ///
+    /// Values are read exactly (as every array argument; see `help(privpac)`): an integral float such as
+    /// 2.0 is the integer 2, but 2.9, NaN, ±∞ or an integer outside int64 raises
+    /// BadInputError naming `value` (never a truncated or wrapped value plus noise).
     /// Raises TooLargeError if a noisy answer overflows int64.
     #[pyo3(signature = (value, *, seed = None))]
     fn release<'py>(
@@ -400,7 +403,8 @@ impl DiscreteLaplaceMechanism {
         seed: Option<Seed>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mechanism = self.inner;
-        if let Ok(single) = value.extract::<i64>() {
+        if let Some(single) = arrays::scalar(value)? {
+            let single = i64_scalar(&single, "value")?;
             let released = mechanism
                 .release(single, &mut rng(seed))
                 .map_err(errors::mechanisms)?;
@@ -635,8 +639,15 @@ fn basic_composition(guarantees: &Bound<'_, PyAny>) -> PyResult<Privacy> {
         .map_err(errors::mechanisms)
 }
 
-/// Advanced composition of m runs of an (ε, δ)-DP mechanism: (√(2m ln(1/δ'))·ε +
-/// mε(e^ε − 1), mδ + δ')-DP (Dwork–Roth Theorem 3.20). Rounded up, never down.
+/// Advanced composition of m runs of an (ε, δ)-DP mechanism: (ε', mδ + δ')-DP for
+/// 0 < δ' < 1, with ε' = √(2m ln(1/δ'))·ε + 2mε² for ε ≤ 1 (the form of Bun–Nissim–Stemmer
+/// Theorem 2.16 and Dwork–Rothblum–Vadhan 2010) and ε' = √(2m ln(1/δ'))·ε + mε(e^ε − 1)
+/// for ε > 1 (Dwork–Roth Theorem 3.20). For ε ≤ 1 the 2mε² term is at least the
+/// Dwork–Roth mε(e^ε − 1) (e^ε − 1 ≤ 2ε there), so the result is valid but looser than
+/// Theorem 3.20 by up to mε² (about 2× in the second term for small ε);
+/// `heterogeneous_advanced_composition([each] * m, delta_prime)` gives the sharper
+/// mε(e^ε − 1) form. Rounded up, never down. Raises InvalidParameterError for m = 0 or
+/// δ' outside (0, 1), and when mδ + δ' ≥ 1.
 #[pyfunction]
 fn advanced_composition(each: &Privacy, m: u64, delta_prime: f64) -> PyResult<Privacy> {
     privpac_mechanisms::advanced_composition(each.inner, m, delta_prime)

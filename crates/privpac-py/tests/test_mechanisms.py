@@ -186,6 +186,12 @@ def test_composition_rules_round_up():
     # Kairouz–Oh–Viswanath form: √(2 ln(1/δ') Σε²) + Σε(e^ε − 1), rounded up.
     het_expected = math.sqrt(2 * math.log(1e6) * 1000 * 0.01**2) + 1000 * 0.01 * math.expm1(0.01)
     assert het_expected <= het.epsilon < het_expected + 1e-12
+    # As documented: for ε ≤ 1 the looser 2mε² second term (valid: e^ε − 1 ≤ 2ε), for
+    # ε > 1 the Dwork–Roth mε(e^ε − 1); the heterogeneous form is the sharper one.
+    assert het.epsilon < adv.epsilon
+    big = privpac.advanced_composition(privpac.Privacy(1.5), 10, 1e-6)
+    big_expected = math.sqrt(2 * 10 * math.log(1e6)) * 1.5 + 10 * 1.5 * math.expm1(1.5)
+    assert big_expected <= big.epsilon < big_expected * (1 + 1e-12)
     assert privpac.group_privacy(privpac.Privacy(0.5), 3).epsilon == 1.5
     amp = privpac.amplification_by_subsampling(
         privpac.Privacy(1.0), sample_size=100, population_size=10_000)

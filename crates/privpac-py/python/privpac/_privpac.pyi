@@ -224,7 +224,7 @@ class ConceptClass:
     def littlestone_dimension(
         self, *, engine: Literal["pruned", "memo"] = "pruned", max_states: int | None = None
     ) -> LittlestoneDimension: ...
-    def check_shattered(self, points: list[int]) -> None: ...
+    def check_shattered(self, points: npt.ArrayLike) -> None: ...
     def check_littlestone_tree(self, tree: LittlestoneTree) -> int: ...
 
 @final
@@ -420,7 +420,7 @@ def run_trials(
 def sample_complexity_curve(
     class_spec: str,
     learner: str,
-    epsilons: list[float],
+    epsilons: npt.ArrayLike,
     *,
     alpha: float,
     beta: float,
