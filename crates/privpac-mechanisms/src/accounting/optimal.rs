@@ -15,6 +15,13 @@
 //! − e^{(k−2i+ℓ)ε})/(1 + e^ε)^k`, and no smaller δ is possible there: the composition of k
 //! randomized responses attains it.
 //!
+//! *Exact at the edges.* At δ' = 0 the answer is basic composition's kε exactly: the
+//! outcome with no flips has loss kε, so `H(ε') > 0` for every `ε' < kε`. Every comparison
+//! of `H` with δ' is made between logarithms (an upper bound on `ln H` against a lower
+//! bound on `ln δ'`), so neither side is floored or underflows: `H` near kε at k = 10^6 is
+//! about `2^{−10^6}`, and δ' may be as small as the smallest subnormal. Whether a term is
+//! positive (`(k − 2ℓ)ε > ε'`) is decided exactly, by one fused multiply-add.
+//!
 //! *Numerics.* With `P_ℓ = C(k, ℓ)e^{−ℓε}/(1 + e^{−ε})^k` (the Binomial(k, 1/(1 + e^ε))
 //! probability of ℓ flips), term ℓ is `P_ℓ·(1 − e^{ε' − (k−2ℓ)ε})`, positive for
 //! `ℓ < (kε − ε')/(2ε)`. Terms are formed as logarithms (`ln C(k, ℓ)` from Stirling's
@@ -31,7 +38,7 @@
 //! largest positive ℓ down to a few standard deviations below the binomial's mode.
 
 use crate::accounting::composed;
-use crate::accounting::rounding::{add_up, exp_up, mul_up, to_f64_up};
+use crate::accounting::rounding::{add_up, exp_up, mul_up, neg_ln_up, to_f64_up};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
 
@@ -59,19 +66,39 @@ fn ln_choose(k: u64, l: u64) -> f64 {
     ln_factorial(k) - ln_factorial(l) - ln_factorial(k - l)
 }
 
-/// `H(ε')` for k runs of ε-randomized response, as an upper bound (see the module docs).
-fn hockey_stick_randomized_response(epsilon: f64, k: u64, epsilon_prime: f64) -> f64 {
+/// `(k − 2ℓ)ε − ε'`, the amount by which ℓ flips' privacy loss exceeds ε', rounded to
+/// nearest from the exact value: one fused multiply-add, so its **sign is exact** (the
+/// integer `k − 2ℓ` is exact in an f64 for k ≤ 10^7).
+fn loss_excess(epsilon: f64, k: u64, l: u64, epsilon_prime: f64) -> f64 {
+    let flips_weight = k as f64 - 2.0 * l as f64;
+    flips_weight.mul_add(epsilon, -epsilon_prime)
+}
+
+/// An upper bound on `ln H(ε')` for k runs of ε-randomized response (see the module
+/// docs), and `−∞` exactly when `H(ε') = 0`, that is when `ε' ≥ kε` (decided exactly).
+///
+/// Working with the logarithm keeps every `H > 0` visible: at k = 10^6 steps of 0.01,
+/// `H(ε')` near kε is about `2^{−10^6}`, far below the smallest f64, and a computed 0
+/// would claim a pure guarantee the composition does not have.
+fn ln_hockey_stick_randomized_response(epsilon: f64, k: u64, epsilon_prime: f64) -> f64 {
     let kf = k as f64;
-    if epsilon == 0.0 || epsilon_prime >= kf * epsilon {
-        return 0.0;
+    if epsilon == 0.0 || loss_excess(epsilon, k, 0, epsilon_prime) <= 0.0 {
+        return f64::NEG_INFINITY;
     }
-    // Positive terms: ℓ < (kε − ε')/(2ε).
-    let bound = (kf * epsilon - epsilon_prime) / (2.0 * epsilon);
-    let mut top = bound.ceil() as u64;
-    while top > 0 && ((kf - 2.0 * (top as f64)) * epsilon) <= epsilon_prime {
+    // Positive terms: ℓ < (kε − ε')/(2ε). The estimate is corrected by the exact sign test
+    // in both directions, so `top` is the largest ℓ ≤ k/2 with (k − 2ℓ)ε > ε'.
+    let estimate = ((kf * epsilon - epsilon_prime) / (2.0 * epsilon)).ceil();
+    let mut top = if estimate.is_finite() && estimate > 0.0 {
+        (estimate as u64).min(k / 2)
+    } else {
+        0
+    };
+    while top > 0 && loss_excess(epsilon, k, top, epsilon_prime) <= 0.0 {
         top -= 1;
     }
-    // ℓ = top is the largest with (k − 2ℓ)ε > ε' (checked as computed; ℓ = 0 always is).
+    while top < k / 2 && loss_excess(epsilon, k, top + 1, epsilon_prime) > 0.0 {
+        top += 1;
+    }
     let ln_norm = kf * (-epsilon).exp().ln_1p(); // k·ln(1 + e^{−ε})
     // ln P_ℓ from Stirling every RESYNC steps and by the ratio P_{ℓ−1}/P_ℓ in between (one
     // logarithm per term): the rounding of at most RESYNC ratio steps, each below a few ulps
@@ -83,8 +110,9 @@ fn hockey_stick_randomized_response(epsilon: f64, k: u64, epsilon_prime: f64) ->
     let mut scaled = 0.0; // Σ e^{ln t − max_ln}
     let mut l = top;
     loop {
-        let loss = (kf - 2.0 * l as f64) * epsilon;
-        let ln_t = ln_p + (-(epsilon_prime - loss).exp_m1()).ln();
+        // 1 − e^{ε' − loss} = −expm1(−d) for the exact-signed d = loss − ε' > 0.
+        let d = loss_excess(epsilon, k, l, epsilon_prime);
+        let ln_t = ln_p + (-(-d).exp_m1()).ln();
         if ln_t > max_ln {
             scaled = scaled * (max_ln - ln_t).exp() + 1.0;
             max_ln = ln_t;
@@ -94,10 +122,12 @@ fn hockey_stick_randomized_response(epsilon: f64, k: u64, epsilon_prime: f64) ->
         if l == 0 {
             break;
         }
-        let ratio = (l as f64) * epsilon.exp() / (kf - l as f64 + 1.0);
-        if ratio < 1.0 {
-            // The terms below ℓ add at most P_ℓ·(ρ + ρ² + …) = P_ℓ·ρ/(1 − ρ).
-            let ln_tail = ln_p + (ratio / (1.0 - ratio)).ln();
+        // ln ρ_ℓ, as a logarithm so that a large ε cannot overflow e^ε.
+        let ln_ratio = (l as f64).ln() + epsilon - (kf - l as f64 + 1.0).ln();
+        if ln_ratio < 0.0 {
+            // The terms below ℓ add at most P_ℓ·(ρ + ρ² + …) = P_ℓ·ρ/(1 − ρ)
+            // = P_ℓ/(e^{−ln ρ} − 1).
+            let ln_tail = ln_p - (-ln_ratio).exp_m1().ln();
             if ln_tail < max_ln + scaled.ln() - 60.0 {
                 scaled += (ln_tail - max_ln).exp();
                 break;
@@ -107,11 +137,20 @@ fn hockey_stick_randomized_response(epsilon: f64, k: u64, epsilon_prime: f64) ->
         ln_p = if (top - l).is_multiple_of(RESYNC) {
             ln_binomial(l)
         } else {
-            ln_p + ratio.ln()
+            ln_p + ln_ratio
         };
     }
-    let sum = (max_ln + scaled.ln()).exp();
-    (sum * (1.0 + MARGIN)).min(1.0)
+    (max_ln + scaled.ln() + MARGIN.ln_1p()).min(0.0)
+}
+
+/// `H(ε')` as an upper bound: `e^{ln H}` rounded up, and never 0 when `H > 0` (an `H`
+/// below the smallest subnormal is reported as that subnormal).
+fn hockey_stick_randomized_response(epsilon: f64, k: u64, epsilon_prime: f64) -> f64 {
+    let ln_h = ln_hockey_stick_randomized_response(epsilon, k, epsilon_prime);
+    if ln_h == f64::NEG_INFINITY {
+        return 0.0;
+    }
+    exp_up(ln_h).clamp(f64::from_bits(1), 1.0)
 }
 
 fn validate(each: Privacy, k: u64) -> Result<()> {
@@ -171,7 +210,9 @@ pub fn optimal_composition_delta(each: Privacy, k: u64, epsilon_prime: f64) -> R
 /// with `H(ε') ≤ δ'`, giving `(ε', 1 − (1 − δ)^k·(1 − δ'))`-DP (Kairouz–Oh–Viswanath
 /// Theorem 3.3; the δ is at most `kδ + δ'`). ε' is found by bisection to a relative 10⁻¹²
 /// and reported at the upper end (Illinois regula falsi on `ln H`); it is never larger
-/// than basic composition's kε.
+/// than basic composition's kε, and equals it at δ' = 0 (KOV's region at δ' = 0). When
+/// `H(0) ≤ δ'` the composition is (0, δ)-DP, and the smallest positive f64 is reported
+/// (a [`Privacy`] has ε > 0).
 ///
 /// # Errors
 /// [`Error::InvalidCount`] for k = 0 or above [`MAX_OPTIMAL_COMPOSITIONS`];
@@ -194,23 +235,24 @@ pub fn optimal_composition(each: Privacy, k: u64, delta_prime: f64) -> Result<Pr
     }
     let epsilon = each.epsilon();
     let basic = mul_up(to_f64_up(k), epsilon);
-    // The smallest ε' with H(ε') ≤ δ' (H decreases in ε', and H(kε) = 0).
-    let excess = |at: f64| {
-        log_excess(
-            hockey_stick_randomized_response(epsilon, k, at),
-            delta_prime,
-        )
-    };
+    let total = total_delta(each.delta(), k, delta_prime);
+    if delta_prime == 0.0 {
+        // KOV at δ' = 0: the k-fold outcome with no flips has loss kε, so H(ε') > 0 for
+        // every ε' < kε and the exact answer is basic composition's kε.
+        return composed(basic, total, "optimal composition gives delta >= 1");
+    }
+    // The smallest ε' with H(ε') ≤ δ' (H decreases in ε', and H(kε) = 0), compared as
+    // logarithms: an upper bound on ln H against a lower bound on ln δ' (δ' may be
+    // subnormal; nothing is floored).
+    let ln_delta_prime = -neg_ln_up(delta_prime);
+    let excess = |at: f64| ln_hockey_stick_randomized_response(epsilon, k, at) - ln_delta_prime;
     let hi = if excess(0.0) <= 0.0 {
-        0.0
+        // (0, δ)-DP already; a `Privacy` needs ε > 0, and every ε > 0 holds.
+        f64::from_bits(1)
     } else {
         bracket_root(&excess, 0.0, basic).1
     };
-    composed(
-        hi,
-        total_delta(each.delta(), k, delta_prime),
-        "optimal composition gives delta >= 1",
-    )
+    composed(hi, total, "optimal composition gives delta >= 1")
 }
 
 /// The inverse used by budget splits: the largest per-step ε₀ such that k steps, each
@@ -237,23 +279,25 @@ pub fn optimal_step_epsilon(
     if !(0.0..1.0).contains(&delta_prime) {
         return Err(Error::InvalidDelta { value: delta_prime });
     }
-    // The largest step with H_step(total) ≤ δ' (H increases with the step, and is 0 at
-    // total/k, where the composition is basic).
-    let shortfall = |step: f64| {
-        -log_excess(
-            hockey_stick_randomized_response(step, k, total_epsilon),
-            delta_prime,
-        )
-    };
+    // The largest step with k·step ≤ total exactly: there H_step(total) = 0, so it fits
+    // any δ' (at δ' = 0 it is the answer: H_step(total) > 0 for every larger step).
+    let kf = k as f64;
+    let mut basic_step = total_epsilon / kf;
+    while kf.mul_add(basic_step, -total_epsilon) > 0.0 {
+        basic_step = basic_step.next_down();
+    }
+    if delta_prime == 0.0 {
+        return Ok(basic_step);
+    }
+    // The largest step with H_step(total) ≤ δ' (H increases with the step), compared as
+    // logarithms as in [`optimal_composition`].
+    let ln_delta_prime = -neg_ln_up(delta_prime);
+    let shortfall =
+        |step: f64| ln_delta_prime - ln_hockey_stick_randomized_response(step, k, total_epsilon);
     if shortfall(total_epsilon) >= 0.0 {
         return Ok(total_epsilon);
     }
-    Ok(bracket_root(&shortfall, total_epsilon / k as f64, total_epsilon).0)
-}
-
-/// `ln(h/δ')`, with `h = 0` (nothing above the threshold) as a large negative number.
-fn log_excess(h: f64, delta_prime: f64) -> f64 {
-    h.max(1e-300).ln() - delta_prime.max(1e-300).ln()
+    Ok(bracket_root(&shortfall, basic_step, total_epsilon).0)
 }
 
 /// For a decreasing `f` with `f(lo) > 0 ≥ f(hi)`, a bracket `(lo, hi)` of the sign change

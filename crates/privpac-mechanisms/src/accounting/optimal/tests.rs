@@ -1,10 +1,96 @@
 //! Tests of optimal composition: the hockey-stick sum against a brute force over all 2^k
 //! outcome sequences of k randomized responses in exact integer arithmetic, KOV's closed
 //! form on its grid, k up to 10^7, the inverse used by splitters, and a negative control
-//! (a split 1% above the optimal per-step ε fails the exact check).
+//! (a split 1% above the optimal per-step ε fails the exact check); and, over the whole
+//! valid parameter space (δ' = 0 and subnormal δ' included), the reported ε' against KOV's
+//! hockey-stick sum evaluated in 256-bit arithmetic.
+
+use astro_float::{BigFloat, Consts, RoundingMode};
+use proptest::prelude::*;
 
 use super::*;
-use crate::accounting::advanced_composition;
+use crate::accounting::{Accountant, CompositionRule, advanced_composition, basic_composition};
+
+/// Bits of the big-float reference.
+const BITS: usize = 256;
+const RM: RoundingMode = RoundingMode::ToEven;
+
+/// A lower bound on KOV's `H(ε')` for k runs of ε-randomized response, in 256-bit
+/// arithmetic, independent of the code under test: `Σ_{ℓ ≤ top} P_ℓ·(1 − e^{ε' − (k−2ℓ)ε})`
+/// with `P_ℓ = C(k, ℓ)e^{−ℓε}/(1 + e^{−ε})^k` walked up from `P_0` and `top` the largest ℓ
+/// whose loss `(k − 2ℓ)ε` exceeds ε' (decided exactly: the product of two f64s is exact at
+/// 256 bits). Every term is positive; terms below `2^{−400}` times the largest term so far
+/// are left out (the result is then a lower bound, below H by a relative `k·2^{−400}` at
+/// most), and the factor `1 − e^{−d}` is taken from its series for small `d` so that it
+/// keeps its relative precision. Exactly 0 when `ε' ≥ kε`.
+fn reference_hockey_stick(epsilon: f64, k: u64, epsilon_prime: f64) -> BigFloat {
+    let mut cc = Consts::new().expect("constants cache");
+    let big = exact_big;
+    let (eps, eps_prime) = (big(epsilon), big(epsilon_prime));
+    let loss = |l: u64| big(k as f64 - 2.0 * l as f64).mul(&eps, BITS, RM);
+    let zero = BigFloat::new(BITS);
+    let mut top = None;
+    for l in (0..=k / 2).rev() {
+        if loss(l) > eps_prime {
+            top = Some(l);
+            break;
+        }
+    }
+    let Some(top) = top else {
+        return zero;
+    };
+    let one = big(1.0);
+    let x = eps.neg().exp(BITS, RM, &mut cc); // e^{−ε}
+    let mut p = one.div(&one.add(&x, BITS, RM).powi(k as usize, BITS, RM), BITS, RM);
+    let mut sum = zero.clone();
+    let mut largest = zero;
+    let negligible = big(2f64.powi(-400));
+    for l in 0..=top {
+        if l > 0 {
+            // P_ℓ = P_{ℓ−1}·(k − ℓ + 1)/ℓ·e^{−ε}.
+            p = p
+                .mul(&big((k - l + 1) as f64), BITS, RM)
+                .div(&big(l as f64), BITS, RM)
+                .mul(&x, BITS, RM);
+        }
+        if p < largest.mul(&negligible, BITS, RM) {
+            continue;
+        }
+        let d = loss(l).sub(&eps_prime, BITS, RM);
+        let factor = if d < big(2f64.powi(-40)) {
+            // 1 − e^{−d} = d − d²/2 + d³/6 − …, within d⁴/24 of the first three terms.
+            let d2 = d.mul(&d, BITS, RM);
+            d.sub(&d2.div(&big(2.0), BITS, RM), BITS, RM).add(
+                &d2.mul(&d, BITS, RM).div(&big(6.0), BITS, RM),
+                BITS,
+                RM,
+            )
+        } else {
+            one.sub(&d.neg().exp(BITS, RM, &mut cc), BITS, RM)
+        };
+        let term = p.mul(&factor, BITS, RM);
+        if term > largest {
+            largest = term.clone();
+        }
+        sum = sum.add(&term, BITS, RM);
+    }
+    sum
+}
+
+/// A float as a big float, exactly: `BigFloat::from_f64` halves subnormals (astro-float
+/// 0.9), so they are scaled into the normal range first (exact) and back (exact).
+fn exact_big(x: f64) -> BigFloat {
+    if x == 0.0 || x.abs() >= f64::MIN_POSITIVE {
+        return BigFloat::from_f64(x, BITS);
+    }
+    let scale = 2f64.powi(600);
+    BigFloat::from_f64(x * scale, BITS).div(&BigFloat::from_f64(scale, BITS), BITS, RM)
+}
+
+/// `H ≤ δ'` in the reference: the composition is (ε', ·)-DP with slack δ'.
+fn fits(epsilon: f64, k: u64, epsilon_prime: f64, delta_prime: f64) -> bool {
+    reference_hockey_stick(epsilon, k, epsilon_prime) <= exact_big(delta_prime)
+}
 
 /// `Σ_s max(0, base^{z(s)} − r·base^{k−z(s)})` over all 2^k sequences s (z = number of
 /// truthful answers), and the denominator `(base + 1)^k`: δ of k randomized responses with
@@ -31,8 +117,15 @@ fn matches_the_brute_force_over_every_outcome_sequence_exactly() {
                 let exact = numerator as f64 / denominator as f64;
                 let computed =
                     optimal_composition_delta(each, u64::from(k), (r as f64).ln()).unwrap();
+                // Above the exact value of the ideal e^ε = base; within the margin of the
+                // value at the float inputs (fl(ln r) may sit just below k·fl(ln base), where
+                // the ideal H is 0 but the float one is about 10⁻¹⁷).
+                let at_floats =
+                    reference_hockey_stick(each.epsilon(), u64::from(k), (r as f64).ln());
                 assert!(
-                    computed >= exact * (1.0 - 1e-15) && computed <= exact * (1.0 + 2e-6) + 1e-300,
+                    computed >= exact * (1.0 - 1e-15)
+                        && exact_big(computed) <= at_floats.mul(&exact_big(1.0 + 2e-6), BITS, RM)
+                        && computed <= exact * (1.0 + 2e-6) + 1e-15,
                     "e^ε = {base}, k = {k}, e^ε' = {r}: computed {computed}, exact {exact}"
                 );
             }
@@ -73,9 +166,14 @@ fn agrees_with_kov_theorem_3_3_on_its_grid() {
             }
             let at = (k as f64 - 2.0 * i as f64) * epsilon;
             let computed = optimal_composition_delta(each, k, at).unwrap();
+            // δ_i from the formula in f64 (accurate to ~10⁻¹⁵ relative), and the 256-bit
+            // reference at the float inputs: `at` is k − 2i times ε rounded, just below the
+            // exact product for some i, where the float H is about 10⁻²² and δ_0 is 0.
+            let at_floats = reference_hockey_stick(epsilon, k, at);
             assert!(
                 computed >= delta_i * (1.0 - 1e-12) - 1e-300
-                    && computed <= delta_i * (1.0 + 2e-6) + 1e-300,
+                    && exact_big(computed) <= at_floats.mul(&exact_big(1.0 + 2e-6), BITS, RM)
+                    && computed <= delta_i * (1.0 + 2e-6) + 1e-20,
                 "ε = {epsilon}, k = {k}, i = {i}: {computed} vs {delta_i}"
             );
         }
@@ -192,4 +290,168 @@ fn bad_inputs_are_typed_errors() {
     assert!(optimal_step_epsilon(1.0, 10, 0.0, 1.5).is_err());
     // A δ that composes to 1 is vacuous.
     assert!(optimal_composition(Privacy::new(0.1, 0.5).unwrap(), 100, 1e-6).is_err());
+}
+
+#[test]
+fn the_reference_agrees_with_the_brute_force() {
+    for k in 1..=10u32 {
+        for r in [1u64, 2, 5, 27] {
+            let (numerator, denominator) = brute_force(3, k, r);
+            let exact = numerator as f64 / denominator as f64;
+            let reference = reference_hockey_stick(3f64.ln(), u64::from(k), (r as f64).ln());
+            // fl(ln 27) is just below 3·fl(ln 3): at the float inputs H is about 10⁻¹⁶ where
+            // the ideal one is 0.
+            let (lo, hi) = (
+                exact_big(exact * (1.0 - 1e-12)),
+                exact_big(exact * (1.0 + 1e-12) + 1e-15),
+            );
+            assert!(
+                reference >= lo && reference <= hi,
+                "k = {k}, r = {r}: {reference} vs {exact}"
+            );
+        }
+    }
+}
+
+#[test]
+fn at_delta_prime_zero_optimal_is_basic_composition_exactly() {
+    // KOV at δ' = 0: H(ε') > 0 for every ε' < kε (the no-flip outcome), so ε' = kε. Before
+    // the fix, 10^6 × 0.01 gave 419.98 and 1000 × 0.01 gave 9.98.
+    let mut ks: Vec<u64> = (1..=20).collect();
+    ks.extend([
+        31,
+        100,
+        1000,
+        4097,
+        65_536,
+        1_000_000,
+        MAX_OPTIMAL_COMPOSITIONS,
+    ]);
+    for epsilon in [1e-6, 0.001, 0.01, 0.1, 0.5, 1.0, 3.0, 10.0] {
+        let each = Privacy::pure(epsilon).unwrap();
+        for &k in &ks {
+            let optimal = optimal_composition(each, k, 0.0).unwrap();
+            // kε rounded up: at least the exact product, and the smallest float that is.
+            let kf = k as f64;
+            assert!(
+                kf.mul_add(epsilon, -optimal.epsilon()) <= 0.0,
+                "{epsilon} × {k}"
+            );
+            assert!(
+                kf.mul_add(epsilon, -optimal.epsilon().next_down()) > 0.0,
+                "{epsilon} × {k}"
+            );
+            assert_eq!(optimal.delta(), 0.0, "{epsilon} × {k}");
+            if k <= 1000 {
+                let basic = basic_composition(&vec![each; k as usize]).unwrap();
+                assert!(optimal.epsilon() <= basic.epsilon(), "{epsilon} × {k}");
+            }
+            let basic = optimal;
+            // The inverse: the largest step whose k-fold basic composition fits.
+            let step = optimal_step_epsilon(basic.epsilon(), k, 0.0, 0.0).unwrap();
+            let refit = optimal_composition(Privacy::pure(step).unwrap(), k, 0.0).unwrap();
+            assert!(
+                refit.epsilon() <= basic.epsilon(),
+                "{epsilon} × {k}: {step}"
+            );
+        }
+    }
+    // Approximate steps keep their δ: 1 − (1 − δ)^k.
+    let approximate = optimal_composition(Privacy::new(0.1, 1e-9).unwrap(), 1000, 0.0).unwrap();
+    assert_eq!(approximate.epsilon(), mul_up(1000.0, 0.1));
+    assert!(approximate.delta() >= 1e-6 * (1.0 - 1e-6));
+}
+
+#[test]
+fn the_accountant_at_delta_prime_zero_is_basic_composition() {
+    let mut accountant = Accountant::new();
+    for _ in 0..1000 {
+        accountant.record("step", Privacy::pure(0.01).unwrap());
+    }
+    let optimal = accountant
+        .total(CompositionRule::Optimal { delta_prime: 0.0 })
+        .unwrap();
+    let basic = accountant.total(CompositionRule::Basic).unwrap();
+    assert_eq!(optimal.epsilon(), basic.epsilon());
+    assert!(optimal.epsilon() >= 10.0, "{optimal:?}");
+}
+
+#[test]
+fn delta_prime_below_the_old_floor_is_handled_exactly() {
+    // δ' below 1e-300 was floored to 1e-300, which let ε' sit where H ≈ 1e-300.
+    let each = Privacy::pure(1.0).unwrap();
+    for delta_prime in [1e-300, 1e-310, 1e-320, f64::from_bits(1)] {
+        for k in [1u64, 2, 10, 1000] {
+            let optimal = optimal_composition(each, k, delta_prime).unwrap();
+            assert!(
+                fits(1.0, k, optimal.epsilon(), delta_prime),
+                "δ' = {delta_prime:e}, k = {k}: ε' = {}",
+                optimal.epsilon()
+            );
+            let delta = optimal_composition_delta(each, k, optimal.epsilon()).unwrap();
+            assert!(delta > 0.0 || optimal.epsilon() >= k as f64);
+        }
+    }
+    // The δ of a composition just below kε is tiny but never 0.
+    let delta = optimal_composition_delta(Privacy::pure(0.01).unwrap(), 1_000_000, 9999.0).unwrap();
+    assert!(delta > 0.0);
+}
+
+/// Draws (ε, k, δ') over the valid space: ε from 10⁻⁶ to 50, k from 1 to `max_k`
+/// (log-uniform), δ' = 0, subnormal, or from 10⁻³⁰⁰ to ½ (log-uniform).
+fn parameter_space(max_k: f64) -> impl Strategy<Value = (f64, u64, f64)> {
+    let epsilon = (-6.0f64..1.7).prop_map(|e| 10f64.powf(e));
+    let k = (0.0..max_k.log10()).prop_map(|e| 10f64.powf(e).round() as u64);
+    let delta_prime = prop_oneof![
+        1 => Just(0.0),
+        1 => (1u64..(1u64 << 52)).prop_map(f64::from_bits),
+        4 => (-300.0f64..-0.3).prop_map(|e| 10f64.powf(e)),
+    ];
+    (epsilon, k, delta_prime)
+}
+
+fn check_never_below_kov(epsilon: f64, k: u64, delta_prime: f64) -> Result<(), TestCaseError> {
+    let each = Privacy::pure(epsilon).unwrap();
+    let optimal = optimal_composition(each, k, delta_prime).unwrap();
+    prop_assert!(
+        fits(epsilon, k, optimal.epsilon(), delta_prime),
+        "optimal {optimal:?} for {epsilon} × {k} at δ' = {delta_prime:e}: H in 256 bits exceeds δ'"
+    );
+    prop_assert!(optimal.epsilon() <= mul_up(to_f64_up(k), epsilon));
+    // The inverse used by splitters: k steps of the returned ε₀ fit the total.
+    let total = optimal.epsilon();
+    if total > 1e-300 {
+        let step = optimal_step_epsilon(total, k, 0.0, delta_prime).unwrap();
+        prop_assert!(
+            fits(step, k, total, delta_prime),
+            "step {step} for {total} over {k} at δ' = {delta_prime:e}"
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Optimal composition and its inverse are never below KOV's exact region.
+    #[test]
+    fn never_below_the_exact_kov_value((epsilon, k, delta_prime) in parameter_space(20_000.0)) {
+        check_never_below_kov(epsilon, k, delta_prime)?;
+    }
+}
+
+/// The longer run: k up to 10^6 (`cargo test -p privpac-mechanisms -- --ignored`).
+#[test]
+#[ignore = "long run of the KOV property test (several minutes)"]
+fn never_below_the_exact_kov_value_long_run() {
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 256,
+        ..ProptestConfig::default()
+    });
+    runner
+        .run(
+            &parameter_space(1_000_000.0),
+            |(epsilon, k, delta_prime)| check_never_below_kov(epsilon, k, delta_prime),
+        )
+        .unwrap();
 }
