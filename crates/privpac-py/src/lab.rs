@@ -129,17 +129,21 @@ fn request(
 ///
 /// The empirical sample complexity of a single-concept learner on a scenario: the smallest
 /// sample size n at which at least 1 − β of `trials` independent trials give a hypothesis
-/// with true error at most α (doubling from 4, then binary search), with the bound that has
-/// explicit constants for this learner and scenario (if any) and the learner's own privacy
-/// guarantee at that n.
+/// with excess error at most α, i.e. true error at most OPT + α (doubling from 4, then
+/// binary search), with the bound that has explicit constants for this learner and scenario
+/// (if any) and the learner's own privacy guarantee at that n.
 ///
 /// `class_spec` and `learner` are the CLI's spec strings ("thresholds:1024", "generic",
 /// "stable", "relabeling", "erm", ...); `distribution` is "uniform", "zipf" (exponent 1) or
 /// "point" (mass min(2α, 1) on the target's first positive point, the rest uniform);
-/// `label_noise` > 0 makes the scenario agnostic. True errors are exact (no test set).
+/// `label_noise` > 0 makes the scenario agnostic, with OPT = `label_noise` (the target is in
+/// the class), reported as `opt`. True errors are exact (no test set). When a constant
+/// hypothesis already has excess error at most α, `trivial` names it and no search runs:
+/// `empirical_sample_size`, `success_rate`, `interval` and `guarantee` are None and
+/// `evaluations` is empty.
 ///
 /// Returns a dict, exactly the JSON of `privpac sample-complexity ... --seed SEED --json`
-/// for the same arguments: `empirical_sample_size`, `success_rate`, `interval` (95% Wilson),
+/// for the same arguments: `opt`, `empirical_sample_size`, `success_rate`, `interval` (95% Wilson),
 /// `bound` (`{"kind": "explicit", "sample_size": ..., ...}` or `no_explicit_constants`),
 /// `guarantee`, `evaluations` (every size tried, in order: a list of dicts, ready for
 /// `pandas.DataFrame`), and the inputs. Deterministic in its arguments (trial j at every
@@ -207,8 +211,10 @@ fn sample_complexity<'py>(
 /// `sample_complexity` (same arguments): exactly the evaluation that `sample_complexity`
 /// records when its search tries `sample_size` with the same seed (a learner that refuses
 /// so few examples counts as zero successes). Returns a dict: `sample_size`, `trials`,
-/// `successes`, `success_rate`, `interval` (95% Wilson), `mean_error` (mean exact true
-/// error). β only matters for validation. Deterministic in its arguments; releases the GIL.
+/// `successes` (trials with excess error at most α: true error at most OPT + α, OPT =
+/// `label_noise`), `success_rate`, `interval` (95% Wilson), `mean_error` (mean exact true
+/// error, OPT included). β only matters for validation. Deterministic in its arguments;
+/// releases the GIL.
 ///
 /// Raises as `sample_complexity`.
 #[pyfunction]
@@ -265,8 +271,9 @@ fn run_trials<'py>(
 ///
 /// `sample_complexity` once per ε in `epsilons` (same seed for every ε, all other keyword
 /// arguments as for `sample_complexity`), as numpy arrays for plotting: a dict with
-/// `epsilon`, `sample_size` (the empirical n), `success_rate`, `bound` (the explicit bound's
-/// n, NaN where the learner has none) as float64/int64 arrays, and `reports`, the list of
+/// `epsilon`, `sample_size` (the empirical n, NaN for a trivial scenario), `success_rate`
+/// (NaN for a trivial scenario), `bound` (the explicit bound's n, NaN where the learner has
+/// none) as float64 arrays, and `reports`, the list of
 /// the full `sample_complexity` dicts. Each entry equals `sample_complexity(...,
 /// epsilon=e, ...)`. Releases the GIL while it runs.
 ///
@@ -330,11 +337,15 @@ fn sample_complexity_curve<'py>(
                 .collect::<privpac_toolkit::Result<Vec<_>>>()
         })
         .map_err(errors::lab)?;
-    let sizes: Vec<i64> = reports
+    // Sizes up to the lab's MAX_SAMPLE_SIZE are exact in f64; NaN for a trivial scenario.
+    let sizes: Vec<f64> = reports
         .iter()
-        .map(|r| i64::try_from(r.empirical_sample_size).unwrap_or(i64::MAX))
+        .map(|r| r.empirical_sample_size.map_or(f64::NAN, |n| n as f64))
         .collect();
-    let rates: Vec<f64> = reports.iter().map(|r| r.success_rate).collect();
+    let rates: Vec<f64> = reports
+        .iter()
+        .map(|r| r.success_rate.unwrap_or(f64::NAN))
+        .collect();
     let bounds: Vec<f64> = reports
         .iter()
         .map(|r| r.bound.sample_size().unwrap_or(f64::NAN))

@@ -97,8 +97,11 @@ def test_run_trials_is_the_search_evaluation_at_that_size():
 def test_sample_complexity_curve_is_one_report_per_epsilon():
     epsilons = [0.5, 2.0]
     kwargs = dict(alpha=0.2, beta=0.2, seed=1, trials=20)
+    # Point mass on the target: under the uniform distribution on points:64 the all-zero
+    # hypothesis errs 1/64 < α and the scenario is trivial (see below).
+    kwargs["distribution"] = "point"
     curve = privpac.sample_complexity_curve("points:64", "generic", epsilons, **kwargs)
-    assert curve["epsilon"].dtype == np.float64 and curve["sample_size"].dtype == np.int64
+    assert curve["epsilon"].dtype == np.float64 and curve["sample_size"].dtype == np.float64
     np.testing.assert_array_equal(curve["epsilon"], epsilons)
     for i, epsilon in enumerate(epsilons):
         single = privpac.sample_complexity("points:64", "generic", epsilon=epsilon, **kwargs)
@@ -109,6 +112,25 @@ def test_sample_complexity_curve_is_one_report_per_epsilon():
     # A learner without explicit constants has NaN bounds.
     relabel = privpac.sample_complexity_curve("thresholds:32", "relabeling", [1.0], **kwargs)
     assert np.isnan(relabel["bound"][0])
+    # A trivial scenario is not searched: NaN size and rate, the report says why.
+    kwargs["distribution"] = "uniform"
+    trivial = privpac.sample_complexity_curve("points:64", "generic", [1.0], **kwargs)
+    assert np.isnan(trivial["sample_size"][0]) and np.isnan(trivial["success_rate"][0])
+    report = trivial["reports"][0]
+    assert report["trivial"]["hypothesis"] == "all zeros"
+    assert report["empirical_sample_size"] is None and report["evaluations"] == []
+
+
+def test_agnostic_sample_complexity_measures_excess_error():
+    # OPT = 0.1 > α = 0.05: success means true error at most OPT + α.
+    report = privpac.sample_complexity(
+        "thresholds:1024", "generic", epsilon=3.0, alpha=0.05, beta=0.1, seed=1,
+        label_noise=0.1, trials=30, max_size=1 << 14,
+    )
+    assert report["scenario"] == "agnostic" and report["opt"] == 0.1
+    assert report["success_rate"] >= 0.9
+    at_n = [e for e in report["evaluations"] if e["sample_size"] == report["empirical_sample_size"]]
+    assert at_n[0]["mean_error"] > 0.1
 
 
 def test_lab_errors_are_typed():

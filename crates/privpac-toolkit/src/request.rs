@@ -53,7 +53,8 @@ pub struct SampleComplexityRequest {
     pub learner: String,
     /// The learner's privacy parameter ε.
     pub epsilon: f64,
-    /// Accuracy α: a trial succeeds when the true error is at most α.
+    /// Accuracy α: a trial succeeds when the excess error (true error − OPT) is at most α;
+    /// OPT is the label noise (0 when realizable).
     pub alpha: f64,
     /// Confidence β: the target success rate is 1 − β.
     pub beta: f64,
@@ -134,31 +135,40 @@ pub struct SampleComplexityReport {
     pub label_noise: f64,
     /// Realizable or agnostic.
     pub scenario: ScenarioKind,
+    /// OPT, the smallest true error of a concept of the class: exactly the label noise (the
+    /// target is in the class; 0 when realizable). A trial succeeds when its hypothesis's
+    /// true error is at most OPT + α.
+    pub opt: f64,
     /// ε.
     pub epsilon: f64,
     /// α.
     pub alpha: f64,
     /// β.
     pub beta: f64,
-    /// The smallest size found with success rate ≥ 1 − β.
-    pub empirical_sample_size: usize,
-    /// The success rate at that size.
-    pub success_rate: f64,
-    /// 95% Wilson interval of the success rate, `[low, high]`.
-    pub interval: (f64, f64),
-    /// Trials at that size.
+    /// The smallest size found with success rate ≥ 1 − β; None for a trivial scenario
+    /// (not searched).
+    pub empirical_sample_size: Option<usize>,
+    /// The success rate at that size (None for a trivial scenario).
+    pub success_rate: Option<f64>,
+    /// 95% Wilson interval of the success rate, `[low, high]` (None for a trivial
+    /// scenario).
+    pub interval: Option<(f64, f64)>,
+    /// Trials per size.
     pub trials: usize,
-    /// Set when a constant hypothesis (all zeros or all ones) already has true error at
-    /// most α on this scenario: the measured n then says nothing about the learner
-    /// (under the uniform distribution on `points:N` the all-zero hypothesis errs 1/N).
+    /// Set when a constant hypothesis (all zeros or all ones) already has excess error at
+    /// most α on this scenario (under the uniform distribution on `points:N` the all-zero
+    /// hypothesis errs 1/N): any learner that outputs a constant succeeds with no data, so
+    /// no search is run and no sample size is reported (as for the trivial k of the
+    /// multi-learners' curves).
     pub trivial: Option<crate::ConstantBaseline>,
     /// The bound with explicit constants for this learner and scenario kind, if any.
     pub bound: Bound,
-    /// The learner's guarantee at the empirical sample size (from the learner as built).
-    pub guarantee: Guarantee,
-    /// The guarantee as text.
-    pub guarantee_text: String,
-    /// Every size tried, in order.
+    /// The learner's guarantee at the empirical sample size (from the learner as built;
+    /// None for a trivial scenario).
+    pub guarantee: Option<Guarantee>,
+    /// The guarantee as text (None for a trivial scenario).
+    pub guarantee_text: Option<String>,
+    /// Every size tried, in order (empty for a trivial scenario).
     pub evaluations: Vec<TrialOutcome>,
 }
 
@@ -250,7 +260,10 @@ impl Prepared {
 
 /// Builds the scenario and learner of `request`, searches for the smallest sample size with
 /// success rate ≥ 1 − β ([`empirical_sample_complexity_observed`], doubling then binary
-/// search from 4) and reports it with the bound and the learner's guarantee at that size.
+/// search from 4; a trial succeeds when its excess error is at most α, i.e. its true error
+/// at most OPT + α) and reports it with OPT, the bound and the learner's guarantee at that
+/// size. When a constant hypothesis already has excess error at most α the scenario is
+/// trivial: no search runs and the report says so ([`SampleComplexityReport::trivial`]).
 /// `observe` sees every size tried (for progress display). Deterministic in the request
 /// (including its seed), whatever the number of threads.
 ///
@@ -265,27 +278,38 @@ pub fn run_sample_complexity(
     let trivial = [false, true]
         .into_iter()
         .filter_map(|label| {
-            let error = prepared
+            let excess = prepared
                 .scenario
-                .try_true_error(&Hypothesis::Constant { label })
+                .try_excess_error(&Hypothesis::Constant { label })
                 .ok()?;
-            (error <= request.alpha).then(|| crate::ConstantBaseline {
+            (excess <= request.alpha).then(|| crate::ConstantBaseline {
                 hypothesis: if label { "all ones" } else { "all zeros" }.into(),
-                excess_error: error,
+                excess_error: excess,
             })
         })
         .min_by(|a, b| a.excess_error.total_cmp(&b.excess_error));
-    let learner_for = |n: usize| prepared.learner_for(n);
-    let found = empirical_sample_complexity_observed(
-        &prepared.scenario,
-        &learner_for,
-        Prepared::config(request),
-        observe,
-    )?;
-    let guarantee = prepared
-        .learner_for(found.sample_size)?
-        .guarantee(found.sample_size);
-    let outcome = &found.outcome;
+    // A trivial scenario is not searched (as the k-curves skip their trivial k).
+    let found = match trivial {
+        Some(_) => None,
+        None => {
+            let learner_for = |n: usize| prepared.learner_for(n);
+            Some(empirical_sample_complexity_observed(
+                &prepared.scenario,
+                &learner_for,
+                Prepared::config(request),
+                observe,
+            )?)
+        }
+    };
+    let guarantee = match &found {
+        Some(found) => Some(
+            prepared
+                .learner_for(found.sample_size)?
+                .guarantee(found.sample_size),
+        ),
+        None => None,
+    };
+    let outcome = found.as_ref().map(|found| &found.outcome);
     Ok(SampleComplexityReport {
         class: prepared.class_name,
         learner: prepared.learner_name,
@@ -298,18 +322,19 @@ pub fn run_sample_complexity(
         distribution: prepared.distribution,
         label_noise: request.label_noise,
         scenario: prepared.scenario.kind(),
+        opt: prepared.scenario.opt(),
         epsilon: request.epsilon,
         alpha: request.alpha,
         beta: request.beta,
-        empirical_sample_size: found.sample_size,
-        success_rate: outcome.success_rate,
-        interval: outcome.interval,
-        trials: outcome.trials,
+        empirical_sample_size: found.as_ref().map(|found| found.sample_size),
+        success_rate: outcome.map(|o| o.success_rate),
+        interval: outcome.map(|o| o.interval),
+        trials: request.trials,
         trivial,
         bound: prepared.bound,
         guarantee,
-        guarantee_text: guarantee.to_string(),
-        evaluations: found.evaluations,
+        guarantee_text: guarantee.map(|g| g.to_string()),
+        evaluations: found.map(|found| found.evaluations).unwrap_or_default(),
     })
 }
 
@@ -352,8 +377,9 @@ mod tests {
                 .map(|o| o.sample_size)
                 .collect::<Vec<_>>()
         );
-        assert!(a.empirical_sample_size >= 4);
-        assert!(a.success_rate >= 0.8);
+        assert!(a.empirical_sample_size.unwrap() >= 4);
+        assert!(a.success_rate.unwrap() >= 0.8);
+        assert_eq!(a.opt, 0.0);
         assert_eq!(a.target, 32);
         // Every evaluation of the search is what run_trials_at gives at that size.
         for evaluation in &a.evaluations {
@@ -368,6 +394,62 @@ mod tests {
             serde_json::to_string(&a.evaluations).unwrap(),
             serde_json::to_string(&c.evaluations).unwrap()
         );
+    }
+
+    /// The probe: with label noise 0.1 (OPT = 0.1) and α = 0.05 the generic learner
+    /// reaches success 0.9 (a trial succeeds at true error ≤ OPT + α; judged on the true
+    /// error, no size up to 2^20 ever did), OPT is reported, and every trial of the search
+    /// met 1 − β only with excess error ≤ α.
+    #[test]
+    fn agnostic_requests_measure_excess_error_and_report_opt() {
+        let mut request =
+            SampleComplexityRequest::new("thresholds:1024", "generic", 3.0, 0.05, 0.1, 1);
+        request.label_noise = 0.1;
+        request.trials = 30;
+        request.max_size = 1 << 14;
+        let report = run_sample_complexity(&request, &mut |_| {}).unwrap();
+        assert_eq!(report.scenario, ScenarioKind::Agnostic);
+        assert_eq!(report.opt, 0.1);
+        assert!(report.trivial.is_none());
+        let n = report.empirical_sample_size.unwrap();
+        assert!(report.success_rate.unwrap() >= 0.9, "{report:?}");
+        // The mean true error at n is above OPT: these successes are not true error ≤ α.
+        let last = report
+            .evaluations
+            .iter()
+            .find(|o| o.sample_size == n)
+            .unwrap();
+        assert!(last.mean_error > report.opt, "{last:?}");
+        // The agnostic bound printed beside it is for the same accuracy (error ≤ OPT + α).
+        assert!(matches!(report.bound, Bound::Explicit { .. }), "{report:?}");
+    }
+
+    /// A scenario that a constant hypothesis already solves is reported trivial without a
+    /// search (no trial runs, no sample size): here thresholds over 64 points with the last
+    /// threshold as target, so the all-ones hypothesis is exact.
+    #[test]
+    fn trivial_scenarios_are_not_searched() {
+        let mut request =
+            SampleComplexityRequest::new("thresholds:64", "generic", 1.0, 0.1, 0.1, 1);
+        request.target = Some(63);
+        let report = run_sample_complexity(&request, &mut |_| panic!("a trial ran")).unwrap();
+        let trivial = report.trivial.as_ref().unwrap();
+        assert_eq!(trivial.hypothesis, "all ones");
+        assert_eq!(trivial.excess_error, 0.0);
+        assert_eq!(report.empirical_sample_size, None);
+        assert_eq!(report.success_rate, None);
+        assert_eq!(report.guarantee, None);
+        assert!(report.evaluations.is_empty());
+        // With noise the constant's excess error, not its true error, is compared with α:
+        // target 61 of 64 with η = 0.2 has all-ones excess 0.6·2/64 ≈ 0.019 ≤ 0.05 (true
+        // error 0.219 > α) and is trivial too.
+        request.target = Some(61);
+        request.alpha = 0.05;
+        request.label_noise = 0.2;
+        let report = run_sample_complexity(&request, &mut |_| panic!("a trial ran")).unwrap();
+        let trivial = report.trivial.unwrap();
+        assert!((trivial.excess_error - 0.6 * 2.0 / 64.0).abs() < 1e-12);
+        assert_eq!(report.opt, 0.2);
     }
 
     #[test]

@@ -275,7 +275,9 @@ pub(crate) struct SampleComplexityArgs {
     /// Privacy parameter ε (as for `learn`).
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) epsilon: f64,
-    /// Accuracy α: success means true error at most α.
+    /// Accuracy α: success means excess error at most α, i.e. true error at most OPT + α
+    /// (OPT = --label-noise, the target's own error; 0 when realizable). A scenario that a
+    /// constant hypothesis already solves is reported trivial and not searched.
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) alpha: f64,
     /// Confidence β: the target success rate is 1 − β.
@@ -288,8 +290,9 @@ pub(crate) struct SampleComplexityArgs {
     /// The target concept id (default: the middle of the class).
     #[arg(long)]
     pub(crate) target: Option<u64>,
-    /// Probability that a label is flipped (0: realizable; > 0: agnostic, and the agnostic
-    /// bound is shown).
+    /// Probability η that a label is flipped (0: realizable; > 0: agnostic: OPT = η is
+    /// reported, success means true error at most OPT + α, and the agnostic bound, which is
+    /// for that accuracy, is shown).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub(crate) label_noise: f64,
     /// Trials per sample size.

@@ -105,8 +105,15 @@ impl Render for SampleComplexityReport {
             } => format!("bound ({name}; {source}): n ≤ {sample_size:.0}"),
             Bound::NoExplicitConstants { reason } => reason.clone(),
         };
+        let opt = match self.scenario {
+            privpac_toolkit::ScenarioKind::Agnostic => format!(
+                "   OPT = {} (label noise; success means true error ≤ OPT + α)",
+                self.opt
+            ),
+            privpac_toolkit::ScenarioKind::Realizable => String::new(),
+        };
         let head = format!(
-            "class: {}   learner: {}   target: {} ({})   scenario: {:?}\ndistribution: {:?}\n",
+            "class: {}   learner: {}   target: {} ({})   scenario: {:?}{opt}\ndistribution: {:?}\n",
             self.class,
             self.learner,
             self.target,
@@ -114,21 +121,26 @@ impl Render for SampleComplexityReport {
             self.scenario,
             self.distribution,
         );
-        if let Some(trivial) = &self.trivial {
-            return format!(
-                "{head}trivial scenario: the constant hypothesis ({}) already has true error {:.3e} ≤ α = {}, so no sample complexity is reported; use a distribution with mass on the target (--distribution point)\n",
-                trivial.hypothesis, trivial.excess_error, self.alpha
-            );
-        }
-        format!(
-            "{head}empirical n = {} (success {:.2}, 95% CI [{:.2}, {:.2}] over {} trials)\n\
-             guarantee at that n: {}\n{bound}\n",
+        let (Some(n), Some(rate), Some((low, high)), None) = (
             self.empirical_sample_size,
             self.success_rate,
-            self.interval.0,
-            self.interval.1,
+            self.interval,
+            &self.trivial,
+        ) else {
+            let (hypothesis, excess) = self
+                .trivial
+                .as_ref()
+                .map_or(("?", f64::NAN), |t| (t.hypothesis.as_str(), t.excess_error));
+            return format!(
+                "{head}trivial scenario: the constant hypothesis ({hypothesis}) already has excess error {excess:.3e} ≤ α = {}, so no search was run and no sample complexity is reported; use a distribution with mass on the target (--distribution point)\n",
+                self.alpha
+            );
+        };
+        format!(
+            "{head}empirical n = {n} (success {rate:.2}, 95% CI [{low:.2}, {high:.2}] over {} trials)\n\
+             guarantee at that n: {}\n{bound}\n",
             self.trials,
-            self.guarantee_text
+            self.guarantee_text.as_deref().unwrap_or("none reported")
         )
     }
 }

@@ -524,6 +524,43 @@ fn learn_rejects_bad_data_naming_the_line() {
     );
 }
 
+/// The probe: with --label-noise 0.1 (OPT = 0.1) and α = 0.05, success means true
+/// error at most OPT + α; judged on the true error no size up to 2^20 reached 0.9. OPT is
+/// in the JSON and the text.
+#[test]
+fn agnostic_sample_complexity_means_excess_error_and_reports_opt() {
+    let args = [
+        "sample-complexity",
+        "--class",
+        "thresholds:1024",
+        "--learner",
+        "generic",
+        "--epsilon",
+        "3",
+        "--alpha",
+        "0.05",
+        "--beta",
+        "0.1",
+        "--label-noise",
+        "0.1",
+        "--trials",
+        "30",
+        "--max-size",
+        "16384",
+        "--seed",
+        "1",
+    ];
+    let text = stdout(&privpac(&args));
+    assert!(text.contains("OPT = 0.1"), "{text}");
+    let mut json = args.to_vec();
+    json.push("--json");
+    let parsed = json_of(&json);
+    assert_eq!(parsed["scenario"], "agnostic", "{parsed}");
+    assert_eq!(parsed["opt"], 0.1, "{parsed}");
+    assert!(parsed["success_rate"].as_f64().unwrap() >= 0.9, "{parsed}");
+    assert_eq!(parsed["bound"]["kind"], "explicit", "{parsed}");
+}
+
 #[test]
 fn sample_complexity_prints_empirical_n_below_the_bound() {
     let output = privpac(&[

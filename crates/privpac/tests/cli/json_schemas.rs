@@ -378,6 +378,7 @@ fn sample_complexity_json_schema() {
                 ("distribution", Ty::Obj),
                 ("label_noise", Ty::Num),
                 ("scenario", Ty::Str),
+                ("opt", Ty::Num),
                 ("epsilon", Ty::Num),
                 ("alpha", Ty::Num),
                 ("beta", Ty::Num),

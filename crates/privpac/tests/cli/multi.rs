@@ -590,6 +590,14 @@ fn trivial_scenarios_are_reported_and_the_point_default_measures() {
     json.push("--json");
     let parsed = json_of(&json);
     assert_eq!(parsed["trivial"]["hypothesis"], "all zeros", "{parsed}");
+    // ... and is not searched: no size, no trial.
+    assert!(parsed["empirical_sample_size"].is_null(), "{parsed}");
+    assert!(parsed["guarantee"].is_null(), "{parsed}");
+    assert_eq!(
+        parsed["evaluations"].as_array().unwrap().len(),
+        0,
+        "{parsed}"
+    );
     // Without --distribution, point functions get mass on the target: not trivial.
     let parsed = json_of(
         &json[..json.len() - 3]
