@@ -58,7 +58,9 @@ use crate::voting::VotingPredictor;
 ///
 /// - `ε_core = ε₁ + ε_v + ln((1 − f + f·c)/(1 − f + f/c))`, `f = t/n`,
 ///   `c = 4·e^{ε₁r + g_r}·(1 + 10⁻⁹)`, `g_r = min{r·ε₂, ε₂k/2 + 10⁻⁹}` (group privacy of
-///   the vote for r changed examples), `ε_v` = [`VotingPredictor::prediction_epsilon`];
+///   the vote for r changed examples, or its floor bound [`VotingPredictor::floor_epsilon`]),
+///   `ε_v` = [`VotingPredictor::prediction_epsilon`] (its ε₂ term applies: see the case
+///   i ∉ T below);
 /// - `β = min{1, P·C(n − 1 − r, t − 1)/C(n − 1, t − 1)}`, `P = |C|(|C| − 1)/2` with |C| at
 ///   most [`Self::class_size`] (β = 0 when `r ≥ n − t + 1`);
 /// - `δ = f·β·(1 + e^{ε_core}/c)`, `η* = η + (1 − 2η)·η_v` with `η_v` =
@@ -71,8 +73,10 @@ use crate::voting::VotingPredictor;
 /// - *i ∉ T* (the paper's Eq. (5)). T's points, hence `H_T`, are the same for S and S′;
 ///   each score moves by at most 1, so step 3 is ε₁-DP (on the sampler's clamped scores as
 ///   well, see `privpac_mechanisms::ExponentialMechanism`); for a fixed h, `S_h` and `S′_h`
-///   differ only at position i, so the vote changes by at most `e^{ε_v}`. Hence
-///   `B(S′) ≤ e^{ε₁+ε_v}·B(S)`.
+///   differ only at position i, so the vote changes by at most `e^{ε_v}` (its two
+///   training sets differ in one example, so the ε₂ term of ε_v applies, which it does
+///   not in [`crate::RelabelingPredictor`], whose relabeled subsamples can differ
+///   everywhere). Hence `B(S′) ≤ e^{ε₁+ε_v}·B(S)`.
 /// - *i ∈ T* (the paper's Lemma 10, our constants). Write T = R ∪ {i} with R a uniform
 ///   (t − 1)-subset of the other positions, and compare with R ∪ {j} for a uniform j
 ///   outside T; R ∪ {j} is then uniform among subsets avoiding i, so its average is B(S).
@@ -288,9 +292,7 @@ impl DaganFeldmanPredictor {
 
     /// The factor c of the proof (one subsample position swapped, R good).
     pub fn swap_factor(&self) -> f64 {
-        let epsilon2 = self.voting.epsilon();
-        let floor_bound = epsilon2 * self.voting.voters() as f64 / 2.0 + 1e-9;
-        let group = (self.radius as f64 * epsilon2).min(floor_bound);
+        let group = (self.radius as f64 * self.voting.epsilon()).min(self.voting.floor_epsilon());
         4.0 * (self.epsilon * self.radius as f64 + group).exp() * (1.0 + 1e-9)
     }
 
@@ -499,12 +501,7 @@ impl Learner for DaganFeldmanPredictor {
     /// Per prediction, [`Self::prediction_epsilon`]; [`Guarantee::None`] when
     /// `examples ≤ t` (the learner refuses such samples).
     fn guarantee(&self, examples: usize) -> Guarantee {
-        let epsilon = self.prediction_epsilon(examples);
-        if epsilon.is_finite() {
-            Guarantee::PerPrediction { epsilon }
-        } else {
-            Guarantee::None
-        }
+        Guarantee::per_prediction(self.prediction_epsilon(examples)).unwrap_or(Guarantee::None)
     }
 
     fn name(&self) -> String {

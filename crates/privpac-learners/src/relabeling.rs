@@ -38,15 +38,22 @@ use crate::voting::VotingPredictor;
 /// For samples S, S′ of size n differing in one example and every query x, the predicted
 /// bit satisfies ε_pred-differential privacy with
 ///
-/// `ε_pred = min{ε₁ + ln((1 − f + f·c)/(1 − f + f/c)), ε_vote}`, `f = t/n`,
-/// `c = 4e^{ε₂}(1 + 10⁻⁹)`,
+/// `ε_pred = min{ε₁ + ln((1 − f + f·c)/(1 − f + f/c)), ε_floor}`, `f = t/n`,
+/// `c = 4e^{ε₂}(1 + 10⁻⁹)`, `ε_floor = ε₂k/2 + 10⁻⁹`,
 ///
-/// where `ε_vote` is the vote's own floor bound ([`VotingPredictor::prediction_epsilon`]:
-/// every prediction probability lies in `[η, 1 − η]`, `η = 1/(1 + e^{ε₂k/2})`, whatever
-/// the data), and the factor `1 + 10⁻⁹` covers the float rounding of the selection
-/// weights (at most `e^{8·10⁻¹²}`, see `privpac_mechanisms::ExponentialMechanism`). The
-/// pipeline does not depend on the order of S (T is a uniformly random sequence of
-/// positions), so the guarantee also holds for neighbours as multisets.
+/// where `ε_floor` is the vote's floor bound ([`VotingPredictor::floor_epsilon`]: every
+/// prediction probability of the vote lies in `[η, 1 − η]`, `η = 1/(1 + e^{ε₂k/2})`,
+/// **whatever its training data**, so p(S), an average of such probabilities, does too),
+/// and the factor `1 + 10⁻⁹` covers the float rounding of the selection weights (at most
+/// `e^{8·10⁻¹²}`, see `privpac_mechanisms::ExponentialMechanism`). The vote's other bound,
+/// ε₂ ([`VotingPredictor::prediction_epsilon`] is `min{ε₂, ε_floor}`), is **not** a cap
+/// here: it holds for two training sets that differ in one example, while after the
+/// selection the relabeled subsamples of S and S′ can differ everywhere (different
+/// labelings g). With k ≥ 3 voters ε₂ < ε_floor, and the tests show a loss above ε₂ (on a
+/// one-point domain with ε₁ = 2.5, ε₂ = 1, k = 7, a sample with 9 ones among 20 against
+/// one with 10: `Pr[1]` = 0.1007 against 0.5, a loss of 1.60). The pipeline does not depend
+/// on the order of S (T is a uniformly random sequence of positions), so the guarantee
+/// also holds for neighbours as multisets.
 ///
 /// Proof of the first term. Let i be the differing position and p(S) = Pr[prediction 1].
 /// Split on whether i ∈ T: `p(S) = (1 − f)·B(S) + f·A(S)`.
@@ -151,7 +158,9 @@ impl RelabelingPredictor {
     /// The pipeline for samples of size `n` whose per-prediction guarantee is at most
     /// `epsilon`: ε₁ = ε/2, and the largest subset size t whose subsample term
     /// `ln((1 − f + fc)/(1 − f + f/c))` is at most ε/2, i.e.
-    /// `f = t/n ≤ (e^{ε/2} − 1)/((c − 1) + e^{ε/2}(1 − 1/c))`.
+    /// `f = t/n ≤ (e^{ε/2} − 1)/((c − 1) + e^{ε/2}(1 − 1/c))`. The target is met by the
+    /// first term of [`Self::prediction_epsilon`] alone; the reported ε is the smaller of
+    /// that term and the vote's floor bound `ε₂k/2 + 10⁻⁹`, so it may be below the target.
     ///
     /// # Errors
     /// [`Error::SampleTooSmall`] (with the smallest sufficient n) if even t = k (one
@@ -190,15 +199,15 @@ impl RelabelingPredictor {
     }
 
     /// The per-prediction privacy parameter on samples of size `n` (∞ when `n ≤ t`, where
-    /// the learner refuses to run): `min{ε₁ + ln((1 − f + f·c)/(1 − f + f/c)), ε_vote}`
-    /// with `f = t/n`, `c = 4e^{ε₂}(1 + 10⁻⁹)` and ε_vote the vote's
-    /// [`VotingPredictor::prediction_epsilon`].
+    /// the learner refuses to run): `min{ε₁ + ln((1 − f + f·c)/(1 − f + f/c)), ε_floor}`
+    /// with `f = t/n`, `c = 4e^{ε₂}(1 + 10⁻⁹)` and `ε_floor = ε₂k/2 + 10⁻⁹` the vote's
+    /// [`VotingPredictor::floor_epsilon`] (not its [`VotingPredictor::prediction_epsilon`],
+    /// whose ε₂ term needs training sets that differ in one example; see the type's docs).
     pub fn prediction_epsilon(&self, n: usize) -> f64 {
         if n <= self.subset_size {
             return f64::INFINITY;
         }
-        self.subsample_bound(n)
-            .min(self.voting.prediction_epsilon())
+        self.subsample_bound(n).min(self.voting.floor_epsilon())
     }
 
     /// The first term of [`Self::prediction_epsilon`], from the subsample analysis.
@@ -331,12 +340,7 @@ impl Learner for RelabelingPredictor {
     /// Per prediction, [`Self::prediction_epsilon`]; [`Guarantee::None`] when
     /// `examples ≤ t` (the learner refuses such samples).
     fn guarantee(&self, examples: usize) -> Guarantee {
-        let epsilon = self.prediction_epsilon(examples);
-        if epsilon.is_finite() {
-            Guarantee::PerPrediction { epsilon }
-        } else {
-            Guarantee::None
-        }
+        Guarantee::per_prediction(self.prediction_epsilon(examples)).unwrap_or(Guarantee::None)
     }
 
     fn name(&self) -> String {

@@ -161,8 +161,13 @@ impl Learner for StableLearner {
 /// as a function of S with `ε_pred = ln(1 + (1 − 2η)·β/η)`, where β is the stable
 /// learner's stability. Proof: `p̃ = η + (1 − 2η)p` lies in `[η, 1 − η]` and
 /// `|p̃ − p̃'| ≤ (1 − 2η)β`, so both `p̃/p̃'` and `(1 − p̃)/(1 − p̃')` are at most
-/// `1 + (1 − 2η)β/η`. The guarantee is for one prediction per run; answering k queries
-/// from one trained model is not covered (each query here retrains).
+/// `1 + (1 − 2η)β/η`. The flip is an exact Bernoulli(η) coin (for the dyadic value of η)
+/// in [`Self::predict`] and in the learned [`Hypothesis::Flipped`]. The reported ε is this
+/// formula evaluated with every operation rounded up (see [`Self::prediction_epsilon`]),
+/// so it is never below the exact value and never 0 (for η within 2⁻⁵⁴ of 1/2 the term
+/// `(1 − 2η)β/η` is below 2⁻⁵³ and `(1 + x).ln()` would round it away). The guarantee is
+/// for one prediction per run; answering k queries from one trained model is not covered
+/// (each query here retrains).
 ///
 /// # Errors
 /// [`Error::InvalidParameter`] unless 0 < η < 1/2.
@@ -228,10 +233,24 @@ impl PrivatePrediction {
         self.stable.subset_size
     }
 
-    /// The per-prediction privacy parameter for samples of size `n`.
+    /// The per-prediction privacy parameter for samples of size `n`:
+    /// `ln(1 + (1 − 2η)·β/η)` with β the stability `t/n + (1 − t/n)·tanh(ε/2)`
+    /// (`t = min(subset size, n)`), evaluated as an upper bound: `ln_1p` instead of
+    /// `(1 + x).ln()` (which rounds x below 2⁻⁵³ away, to a claim of 0), every +, −, ×, ÷
+    /// stepped one float up (or down, for the subtracted `tanh`) from its round-to-nearest
+    /// result, and `tanh` and `ln_1p` stepped four floats (the libm accuracy assumption of
+    /// `privpac_mechanisms`' accounting: at most 2 ulps). Always positive; ∞ when the
+    /// quotient overflows (η subnormal).
     pub fn prediction_epsilon(&self, n: usize) -> f64 {
         let eta = self.flip_probability;
-        (1.0 + (1.0 - 2.0 * eta) * self.stable.stability(n) / eta).ln()
+        // β = τ + f(1 − τ), increasing in f and τ: bound τ above where it is added and
+        // below where it is subtracted.
+        let fraction = self.stable.subset_size.min(n) as f64 / n.max(1) as f64;
+        let tanh = (self.stable.epsilon / 2.0).tanh();
+        let (tanh_up, tanh_down) = (steps(tanh, 4, f64::next_up), steps(tanh, 4, f64::next_down));
+        let beta = up(tanh_up.min(1.0) + up(up(fraction) * up(1.0 - tanh_down.max(0.0))));
+        let x = up(up(up(1.0 - 2.0 * eta) * beta.min(1.0)) / eta);
+        steps(x.ln_1p(), 4, f64::next_up)
     }
 
     /// Answers one query with a fresh run.
@@ -290,15 +309,30 @@ impl Learner for PrivatePrediction {
         })
     }
 
+    /// Per prediction, [`Self::prediction_epsilon`] (through [`Guarantee::per_prediction`],
+    /// which refuses a claim that is not a finite positive ε); [`Guarantee::None`] when it
+    /// is infinite.
     fn guarantee(&self, examples: usize) -> Guarantee {
-        Guarantee::PerPrediction {
-            epsilon: self.prediction_epsilon(examples),
-        }
+        Guarantee::per_prediction(self.prediction_epsilon(examples)).unwrap_or(Guarantee::None)
     }
 
     fn name(&self) -> String {
         "private-prediction".into()
     }
+}
+
+/// One float up from a round-to-nearest result: an upper bound on the exact result of the
+/// operation (within half a unit in the last place below it), subnormals included.
+fn up(x: f64) -> f64 {
+    x.next_up()
+}
+
+/// `x` stepped `count` floats with `step`.
+fn steps(mut x: f64, count: u32, step: fn(f64) -> f64) -> f64 {
+    for _ in 0..count {
+        x = step(x);
+    }
+    x
 }
 
 /// The exponential mechanism (score −mistakes, from the dense profile `errors`) over the

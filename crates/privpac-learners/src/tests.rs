@@ -11,6 +11,7 @@ use crate::{Erm, ErmMode, Error, GenericLearner, Learner};
 
 mod improper_point;
 mod prediction;
+mod prediction_extremes;
 
 /// Every labeled sample of size `n` over `domain_size` points.
 fn all_samples(domain_size: u64, n: usize) -> Vec<Vec<(u64, bool)>> {

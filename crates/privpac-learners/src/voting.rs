@@ -82,10 +82,26 @@ impl VotingPredictor {
         self.epsilon
     }
 
-    /// The per-prediction privacy parameter, `min{ε, εk/2 + 10⁻⁹}`.
+    /// The per-prediction privacy parameter, `min{ε, εk/2 + 10⁻⁹}` (the second term is
+    /// [`Self::floor_epsilon`]).
     pub fn prediction_epsilon(&self) -> f64 {
-        self.epsilon
-            .min(self.epsilon * self.voters as f64 / 2.0 + 1e-9)
+        self.epsilon.min(self.floor_epsilon())
+    }
+
+    /// The floor bound `εk/2 + 10⁻⁹`: any two prediction probabilities of the same label
+    /// are within a factor `e^{εk/2 + 10⁻⁹}` of each other **whatever the data** of the two
+    /// votes (not only for neighbouring samples), since each lies in `[η, 1 − η]`,
+    /// `η = 1/(1 + e^{εk/2})`. So it bounds the loss of any pipeline that feeds the vote
+    /// data-dependent training sets, such as [`crate::RelabelingPredictor`], where the
+    /// ε term of [`Self::prediction_epsilon`] (one example changed) does not apply.
+    ///
+    /// The sampler realizes exactly `ŵ/(1 + ŵ)` and `1/(1 + ŵ)`, with ŵ the floating-point
+    /// weight of the minority label: `exp(−λ·gap)` with `λ = (ε − 8·10⁻¹²)/2` and
+    /// `gap ≤ k`, up to the rounding the mechanism budgets (below 2·10⁻¹² in the
+    /// exponent), or `e^{−700}` once clamped. Every ratio of two such probabilities is at
+    /// most `1/ŵ ≤ e^{εk/2 + 10⁻¹¹}`; the 10⁻⁹ covers that and the rounding of εk/2 here.
+    pub fn floor_epsilon(&self) -> f64 {
+        self.epsilon * self.voters as f64 / 2.0 + 1e-9
     }
 
     /// The number of blocks (voters) k.
@@ -199,9 +215,7 @@ impl Learner for VotingPredictor {
     }
 
     fn guarantee(&self, _examples: usize) -> Guarantee {
-        Guarantee::PerPrediction {
-            epsilon: self.prediction_epsilon(),
-        }
+        Guarantee::per_prediction(self.prediction_epsilon()).unwrap_or(Guarantee::None)
     }
 
     fn name(&self) -> String {

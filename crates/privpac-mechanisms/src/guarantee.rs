@@ -27,9 +27,16 @@ use crate::privacy::Privacy;
 /// assert_eq!(per_prediction.to_string(), "each prediction is 0.5-DP (one query per model)");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// Build the per-prediction and stability kinds with [`Guarantee::per_prediction`] and
+/// [`Guarantee::uniform_stability`], which validate the number; deserialization runs the
+/// same checks.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
+#[cfg_attr(
+    feature = "serde",
+    serde(tag = "kind", rename_all = "snake_case", try_from = "RawGuarantee")
+)]
 #[non_exhaustive]
 pub enum Guarantee {
     /// The whole output (the trained model, the synthetic database, the released value) is
@@ -37,7 +44,8 @@ pub enum Guarantee {
     DifferentialPrivacy(Privacy),
     /// Each prediction of the trained model on a query point is ε-differentially private
     /// with respect to the training sample, for one query per trained model. The model
-    /// itself is not private.
+    /// itself is not private. ε is finite and positive: build it with
+    /// [`Guarantee::per_prediction`] (see there for why ε = 0 is refused).
     PerPrediction {
         /// The ε of one prediction.
         epsilon: f64,
@@ -54,6 +62,14 @@ pub enum Guarantee {
 
 impl Guarantee {
     /// A per-prediction guarantee, validated like any ε.
+    ///
+    /// ε = 0 is refused like everywhere else: only a predictor whose output ignores its
+    /// training data is 0-DP, and a learner has no use for a guarantee object then; a
+    /// computed per-prediction ε of 0 for a predictor that reads its data is a rounding
+    /// error that must be rounded up (a bound `ln(1 + x)` evaluated as `(1 + x).ln()` for
+    /// `x < 2⁻⁵³` gives 0), so learners build their guarantees here rather than with the
+    /// variant, and a claim that is not a finite positive ε becomes an error, which a
+    /// learner reports as [`Guarantee::None`].
     ///
     /// # Errors
     /// [`Error::InvalidEpsilon`] unless ε is finite and > 0.
@@ -114,6 +130,34 @@ impl Guarantee {
             Guarantee::PerPrediction { .. } => "per_prediction",
             Guarantee::UniformStability { .. } => "uniform_stability",
             Guarantee::None => "none",
+        }
+    }
+}
+
+/// The unvalidated form a [`Guarantee`] is deserialized from (validation runs on the way
+/// in, through the constructors).
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum RawGuarantee {
+    DifferentialPrivacy(Privacy),
+    PerPrediction { epsilon: f64 },
+    UniformStability { beta: f64 },
+    None,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<RawGuarantee> for Guarantee {
+    type Error = Error;
+
+    fn try_from(raw: RawGuarantee) -> Result<Self> {
+        match raw {
+            RawGuarantee::DifferentialPrivacy(privacy) => {
+                Ok(Guarantee::DifferentialPrivacy(privacy))
+            }
+            RawGuarantee::PerPrediction { epsilon } => Guarantee::per_prediction(epsilon),
+            RawGuarantee::UniformStability { beta } => Guarantee::uniform_stability(beta),
+            RawGuarantee::None => Ok(Guarantee::None),
         }
     }
 }
@@ -195,6 +239,37 @@ mod tests {
         ] {
             let text = serde_json::to_string(&guarantee).unwrap();
             assert!(text.contains(guarantee.kind()), "{text}");
+        }
+    }
+
+    /// A per-prediction ε of 0 (or a stability outside [0, 1], or an invalid (ε, δ)) is
+    /// refused on the way in, as by the constructors; valid values round-trip.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn deserialization_validates() {
+        for text in [
+            r#"{"kind":"per_prediction","epsilon":0.0}"#,
+            r#"{"kind":"per_prediction","epsilon":-1.0}"#,
+            r#"{"kind":"uniform_stability","beta":1.5}"#,
+            r#"{"kind":"differential_privacy","epsilon":0.0,"delta":0.0}"#,
+            r#"{"kind":"per_prediction"}"#,
+            r#"{"kind":"unknown"}"#,
+        ] {
+            assert!(serde_json::from_str::<Guarantee>(text).is_err(), "{text}");
+        }
+        for guarantee in [
+            Guarantee::None,
+            Guarantee::per_prediction(0.25).unwrap(),
+            Guarantee::per_prediction(f64::MIN_POSITIVE).unwrap(),
+            Guarantee::uniform_stability(0.0).unwrap(),
+            Guarantee::from(Privacy::new(0.5, 1e-6).unwrap()),
+        ] {
+            let text = serde_json::to_string(&guarantee).unwrap();
+            assert_eq!(
+                serde_json::from_str::<Guarantee>(&text).unwrap(),
+                guarantee,
+                "{text}"
+            );
         }
     }
 }

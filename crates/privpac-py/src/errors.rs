@@ -108,9 +108,10 @@ pub(crate) fn mechanisms(error: privpac_mechanisms::Error) -> PyErr {
 fn classes_kind(error: &privpac_classes::Error) -> Kind {
     use privpac_classes::Error as E;
     match error {
-        E::InvalidDomain { .. } | E::InvalidClass { .. } | E::BadSpec { .. } => {
-            Kind::InvalidParameter
-        }
+        E::InvalidDomain { .. }
+        | E::InvalidClass { .. }
+        | E::BadSpec { .. }
+        | E::InvalidHypothesis { .. } => Kind::InvalidParameter,
         E::PointOutsideDomain { .. }
         | E::ConceptOutOfRange { .. }
         | E::LengthMismatch { .. }

@@ -54,7 +54,9 @@ fn sanitizer_params(alpha: f64, rounds: usize, database_size: usize) -> Sanitize
 /// the learner that produced it.
 ///
 /// `predict` draws the randomness of randomized hypotheses (private prediction: flipped
-/// labels, noisy votes) from `seed`; `probability_of_one` gives Pr[h(x) = 1] exactly;
+/// labels, noisy votes) from `seed` with exact samplers (a noisy vote with the exponential
+/// mechanism the voting learner uses); `probability_of_one` gives the Pr[h(x) = 1] they
+/// realize, rounded to the nearest float (so 1.0 may stand for 1 − 10⁻¹⁷);
 /// `labels` gives the label of a deterministic hypothesis (the base or majority label of a
 /// randomized one).
 #[pyclass(frozen, module = "privpac", name = "Hypothesis")]
@@ -80,8 +82,9 @@ impl Hypothesis {
 impl Hypothesis {
     /// One prediction per point (1-D uint64 array in, bool array out), drawing the
     /// randomness of a randomized hypothesis from `seed` (one generator for the whole
-    /// array). For per-prediction guarantees, each prediction is one ε-DP release.
-    /// Raises BadInputError for a point outside the domain.
+    /// array) with exact samplers (a noisy vote draws from the voting learner's own
+    /// exponential mechanism). For per-prediction guarantees, each prediction is one ε-DP
+    /// release. Raises BadInputError for a point outside the domain.
     #[pyo3(signature = (points, *, seed = None))]
     fn predict<'py>(
         &self,
@@ -90,17 +93,20 @@ impl Hypothesis {
         seed: Option<Seed>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let points = self.checked_points(points)?;
-        let labels: Vec<bool> = py.detach(|| {
-            let mut generator = rng(seed);
-            points
-                .iter()
-                .map(|&x| self.inner.predict(self.class.as_ref(), x, &mut generator))
-                .collect()
-        });
+        let labels: Vec<bool> = py
+            .detach(|| {
+                let mut generator = rng(seed);
+                points
+                    .iter()
+                    .map(|&x| self.inner.predict(self.class.as_ref(), x, &mut generator))
+                    .collect::<Result<_, _>>()
+            })
+            .map_err(errors::classes)?;
         Ok(labels.into_pyarray(py))
     }
 
-    /// Pr[h(x) = 1] for each point, as a float64 array (0 or 1 for deterministic ones).
+    /// Pr[h(x) = 1] for each point as `predict` realizes it, as a float64 array (0 or 1 for
+    /// deterministic ones), rounded to the nearest float.
     fn probability_of_one<'py>(
         &self,
         py: Python<'py>,
