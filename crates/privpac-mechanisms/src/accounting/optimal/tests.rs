@@ -455,3 +455,27 @@ fn never_below_the_exact_kov_value_long_run() {
         )
         .unwrap();
 }
+
+#[test]
+fn the_sparse_vector_split_fits_exactly_at_tiny_delta() {
+    // The splitter calls optimal_step_epsilon and checks with optimal_composition. At δ of
+    // 1e-300 and below, where H once underflowed (and the split fell back to advanced or
+    // basic composition), the optimal rule now wins: its split must fit KOV's region in
+    // the 256-bit reference.
+    for delta in [1e-6, 1e-300, 1e-320] {
+        for c in [2u64, 400, 2000, 10_000] {
+            let (each, rule) =
+                crate::SparseVector::round_budget(Privacy::new(1.0, delta).unwrap(), c);
+            if let CompositionRule::Optimal { delta_prime } = rule {
+                assert!(
+                    fits(each, c, 1.0, delta_prime),
+                    "δ = {delta:e}, c = {c}: ε₀ = {each}"
+                );
+            }
+            assert!(
+                each >= 1.0 / c as f64 * (1.0 - 1e-12),
+                "{delta:e}, {c}: {each}"
+            );
+        }
+    }
+}
