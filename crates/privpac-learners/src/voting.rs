@@ -193,8 +193,9 @@ impl VotingPredictor {
 }
 
 impl Learner for VotingPredictor {
-    /// The block ERMs as a [`Hypothesis::NoisyVote`]. Its per-prediction guarantee holds
-    /// for a single query per call of `learn`.
+    /// The block ERMs as a [`Hypothesis::NoisyVote`], whose `predict` draws the vote with
+    /// the same exact sampler as [`Self::predict`]. Its per-prediction guarantee holds for
+    /// a single query per call of `learn`.
     fn learn(
         &self,
         class: &dyn ConceptClass,

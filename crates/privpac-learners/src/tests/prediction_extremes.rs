@@ -187,3 +187,35 @@ fn flipping_learner_claim_is_rounded_up() {
         }
     }
 }
+
+/// The learned noisy vote predicts exactly as the voting learner's own exact `predict`
+/// (the same draw for the same random bits), at margins up to 74 votes, where the old
+/// float coin of `Hypothesis::predict` never answered the minority label.
+#[test]
+fn learned_noisy_votes_predict_with_the_voting_learners_sampler() {
+    let class = Thresholds::new(4).unwrap();
+    for (epsilon, voters) in [(1.0, 3), (1.0, 74), (0.2, 7), (30.0, 5)] {
+        let voting = crate::VotingPredictor::new(epsilon, voters).unwrap();
+        for ones in [0, voters / 2, voters] {
+            let pairs: Vec<(u64, bool)> = (0..voters).map(|i| (1, i < ones)).collect();
+            let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
+            let mut unused = ChaCha8Rng::seed_from_u64(0);
+            let h = voting.learn(&class, &sample, &mut unused).unwrap();
+            for x in 0..4 {
+                for seed in 0..16 {
+                    let mut a = ChaCha8Rng::seed_from_u64(seed);
+                    let mut b = ChaCha8Rng::seed_from_u64(seed);
+                    assert_eq!(
+                        h.predict(&class, x, &mut a).unwrap(),
+                        voting.predict(&class, &sample, x, &mut b).unwrap(),
+                        "ε = {epsilon}, k = {voters}, {ones} ones, x = {x}, seed {seed}"
+                    );
+                }
+                assert_eq!(
+                    h.probability_of_one(&class, x),
+                    voting.prediction_probability(&class, &sample, x).unwrap()
+                );
+            }
+        }
+    }
+}
