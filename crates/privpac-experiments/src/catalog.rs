@@ -68,8 +68,9 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
 const BETA: f64 = 0.1;
 
 /// The learners of the `sample-complexity` experiment: the ε-DP generic learner, the
-/// uniformly stable learner (ε is its exponential mechanism's) and the relabeling
-/// predictor (ε per prediction). Their guarantees differ; each row records its own.
+/// uniformly stable learner (not private: the swept ε is its exponential mechanism's
+/// `em_epsilon`, an inner parameter and not a guarantee) and the relabeling predictor (ε
+/// per prediction). Their guarantees differ; each row records its own.
 const SAMPLE_COMPLEXITY_LEARNERS: [&str; 3] = ["generic", "stable", "relabeling"];
 
 fn trials(scale: Scale) -> usize {
@@ -253,9 +254,18 @@ pub(super) fn run_unit(
     .ok()
     .and_then(|b| b.sample_size().map(|n| (n, b)));
     let scenario = Scenario::new(class, distribution, target, 0.0).map_err(lab)?;
-    let params = LearnerParams {
-        epsilon: Some(epsilon),
-        ..LearnerParams::default()
+    // ε is the privacy target of every learner but the stable one, which is not private
+    // and takes its exponential mechanism's parameter instead.
+    let params = if spec == LearnerSpec::Stable {
+        LearnerParams {
+            em_epsilon: Some(epsilon),
+            ..LearnerParams::default()
+        }
+    } else {
+        LearnerParams {
+            epsilon: Some(epsilon),
+            ..LearnerParams::default()
+        }
     };
     let builder = |n: usize| build_learner(spec, &params, n);
     let config = SearchConfig {
@@ -539,8 +549,8 @@ pub(super) fn report(
             let trials = rows.first().map(|r| cell(r, "trials")).unwrap_or_default();
             out.push_str(&format!(
                 "## Setup\n\nThree learners: the pure ε-DP generic learner (exponential mechanism over the class, scored by empirical error), \
-                 the stable learner (ε is its exponential mechanism's; its guarantee is uniform stability, not DP) and the relabeling \
-                 predictor (ε per prediction); the `guarantee` column of `results.csv` is each learner's own `Learner::guarantee(n)`. \
+                 the stable learner (not private: its guarantee is uniform stability, and the ε of its rows is its exponential mechanism's \
+                 parameter `em_epsilon`, not a guarantee) and the relabeling predictor (ε per prediction, the target its subsample is sized for); the `guarantee` column of `results.csv` is each learner's own `Learner::guarantee(n)`. \
                  Thresholds: uniform distribution, target in the middle. Points: mass min(2α, 0.9) on the target's point, the rest uniform \
                  (so a learner must find the target). Realizable (no label noise). The empirical sample complexity is the smallest n \
                  (doubling, then binary search to 1/64) at which at least 1 − β = 0.9 of {trials} trials reach true error ≤ α; true errors are exact.\n\n\

@@ -207,17 +207,82 @@ pub fn improper_point_learner_sample_size(
     beta: f64,
     agnostic: bool,
 ) -> f64 {
-    let candidates = improper_point_learner_buckets(alpha, beta) as f64 + 1.0;
-    if agnostic {
-        let convergence = 18.0 / (alpha * alpha) * (6.0 * candidates / beta).ln();
-        let selection = 6.0 / (epsilon * alpha) * (6.0 * candidates / beta).ln();
+    let buckets = improper_point_learner_buckets(alpha, beta);
+    // With m = ⌈16/(αβ)⌉ the hash's event takes its default share and the bound exists.
+    improper_point_learner_sample_size_for_buckets(epsilon, alpha, beta, buckets, agnostic)
+        .unwrap_or(f64::INFINITY)
+}
+
+/// [`improper_point_learner_sample_size`] for the learner with `buckets` = m hash buckets
+/// (any m, e.g. `--buckets`), or None when the derivation gives no bound for that m.
+///
+/// The derivation is the one of [`improper_point_learner_sample_size`] with the confidence
+/// split by m: the hash's event (`μ > α/4` realizable, `μ > α/3` agnostic) has probability
+/// at most `p = 4/(mα)` (realizable) or `p = 3/(mα)` (agnostic) by Markov and universality.
+/// It is given `a = max{p, β/4}` (realizable) or `a = max{p, β/3}` (agnostic); the other
+/// events share the rest, `b = (β − a)/3` each (realizable) or `b = (β − a)/2` each
+/// (agnostic):
+///
+/// * realizable: `n ≥ max{ (8/α)·ln((m+1)/b), (40/α)·ln(1/b), (16/(εα))·ln((m+1)/b) }`;
+/// * agnostic: `n ≥ max{ (18/α²)·ln(2(m+1)/b), (6/(εα))·ln(2(m+1)/b) }`.
+///
+/// Each event's bound is as in the derivation there with β/4 (β/3) replaced by b, and the
+/// union bound runs over the m + 1 candidates actually used. For `m ≥ 16/(αβ)` the hash's
+/// share is the default's (β/4, β/3) and the terms are those of
+/// [`improper_point_learner_sample_size`] with this m. When `p ≥ β` (realizable
+/// `m ≤ 4/(αβ)`, agnostic `m ≤ 3/(αβ)`) no confidence is left for the other events and
+/// None is returned: no bound is known for that m.
+///
+/// # Example
+/// ```
+/// use privpac_learners::bounds::{improper_point_learner_sample_size, improper_point_learner_sample_size_for_buckets};
+/// let default = improper_point_learner_sample_size(1.0, 0.1, 0.1, false);
+/// assert_eq!(improper_point_learner_sample_size_for_buckets(1.0, 0.1, 0.1, 1600, false), Some(default));
+/// // 800 buckets: the hash's event takes 4/(800·0.1) = 0.05 of β = 0.1, the others
+/// // (0.1 − 0.05)/3 each: (16/0.1)·ln(801·3/0.05).
+/// let at_800 = improper_point_learner_sample_size_for_buckets(1.0, 0.1, 0.1, 800, false).unwrap();
+/// assert!((at_800 - 160.0 * (801.0f64 * 3.0 / 0.05).ln()).abs() < 1e-9);
+/// assert_eq!(improper_point_learner_sample_size_for_buckets(1.0, 0.1, 0.1, 400, false), None);
+/// ```
+pub fn improper_point_learner_sample_size_for_buckets(
+    epsilon: f64,
+    alpha: f64,
+    beta: f64,
+    buckets: u64,
+    agnostic: bool,
+) -> Option<f64> {
+    let m = buckets as f64;
+    let candidates = m + 1.0;
+    let (markov, default_share, others) = if agnostic {
+        (3.0 / (m * alpha), beta / 3.0, 2.0)
+    } else {
+        (4.0 / (m * alpha), beta / 4.0, 3.0)
+    };
+    if markov.partial_cmp(&beta) != Some(std::cmp::Ordering::Less) {
+        return None;
+    }
+    // 1/b, written as the derivation above writes it (4/β, 3/β) when the hash's event
+    // fits in the default share, so that the default m gives its terms bit for bit.
+    let (numerator, denominator) = if markov <= default_share {
+        (if agnostic { 3.0 } else { 4.0 }, beta)
+    } else {
+        (others, beta - markov)
+    };
+    if denominator.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+        return None;
+    }
+    Some(if agnostic {
+        let log = (2.0 * numerator * candidates / denominator).ln();
+        let convergence = 18.0 / (alpha * alpha) * log;
+        let selection = 6.0 / (epsilon * alpha) * log;
         convergence.max(selection)
     } else {
-        let bad_look_bad = 8.0 / alpha * (4.0 * candidates / beta).ln();
-        let best_looks_good = 40.0 / alpha * (4.0 / beta).ln();
-        let selection = 16.0 / (epsilon * alpha) * (4.0 * candidates / beta).ln();
+        let log = (numerator * candidates / denominator).ln();
+        let bad_look_bad = 8.0 / alpha * log;
+        let best_looks_good = 40.0 / alpha * (numerator / denominator).ln();
+        let selection = 16.0 / (epsilon * alpha) * log;
         bad_look_bad.max(best_looks_good).max(selection)
-    }
+    })
 }
 
 #[cfg(test)]

@@ -38,7 +38,9 @@ pub const MAX_LISTED_BUCKETS: u64 = 1 << 20;
 /// # Sample complexity
 /// Given by [`crate::bounds::improper_point_learner_sample_size`]: realizable
 /// `O((1/α)(1 + 1/ε)·log(1/(αβ)))`, agnostic `O((1/α² + 1/(εα))·log(1/(αβ)))`, with
-/// explicit constants and their derivation there. Improper: the output is a bucket
+/// explicit constants and their derivation there, for the default `m = ⌈16/(αβ)⌉`; for
+/// any other m, [`crate::bounds::improper_point_learner_sample_size_for_buckets`] (no
+/// bound for `m ≤ 4/(αβ)`). Improper: the output is a bucket
 /// indicator ([`Hypothesis::HashBucket`]) or all zeros, never a point function.
 ///
 /// # Running time

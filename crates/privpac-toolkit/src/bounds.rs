@@ -7,7 +7,8 @@ use privpac_classes::{ConceptClass, DEFAULT_CELL_LIMIT, materialize};
 use privpac_engine::ScenarioKind;
 use privpac_learners::bounds::{
     generic_learner_sample_size, improper_point_learner_sample_size,
-    realizable_generic_learner_sample_size, vc_agnostic_sample_size, vc_realizable_sample_size,
+    improper_point_learner_sample_size_for_buckets, realizable_generic_learner_sample_size,
+    vc_agnostic_sample_size, vc_realizable_sample_size,
 };
 use serde::{Deserialize, Serialize};
 
@@ -57,7 +58,7 @@ impl Bound {
 ///   large ε).
 /// - Improper point learner (for its default `m = ⌈16/(αβ)⌉` buckets): the realizable and
 ///   agnostic forms of `privpac_learners::bounds::improper_point_learner_sample_size`,
-///   independent of |X|.
+///   independent of |X|; [`bounds_for_buckets`] gives the bound for another m.
 /// - Every other learner: [`Bound::NoExplicitConstants`].
 ///
 /// # Errors
@@ -85,6 +86,38 @@ pub fn bounds_for(
     epsilon: f64,
     alpha: f64,
     beta: f64,
+) -> Result<Bound> {
+    bounds_for_buckets(spec, class, kind, epsilon, alpha, beta, None)
+}
+
+/// [`bounds_for`] for the learner as built with `buckets` hash buckets (the improper point
+/// learner's `--buckets`; None: the default `⌈16/(αβ)⌉`). For another m the bound is
+/// `privpac_learners::bounds::improper_point_learner_sample_size_for_buckets`, and
+/// [`Bound::NoExplicitConstants`] where its derivation gives none (`m ≤ 4/(αβ)`
+/// realizable, `m ≤ 3/(αβ)` agnostic). Other learners ignore `buckets`.
+///
+/// # Errors
+/// As for [`bounds_for`].
+///
+/// # Example
+/// ```
+/// use privpac_classes::{Domain, Points};
+/// use privpac_toolkit::{Bound, LearnerSpec, ScenarioKind, bounds_for, bounds_for_buckets};
+/// let class = Points::new(Domain::ordered(1 << 20)?);
+/// let at = |m| bounds_for_buckets(LearnerSpec::ImproperPoint, &class, ScenarioKind::Realizable, 1.0, 0.1, 0.1, m);
+/// assert_eq!(at(None)?, bounds_for(LearnerSpec::ImproperPoint, &class, ScenarioKind::Realizable, 1.0, 0.1, 0.1)?);
+/// assert_ne!(at(Some(800))?.sample_size(), at(None)?.sample_size());
+/// assert!(matches!(at(Some(10))?, Bound::NoExplicitConstants { .. }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn bounds_for_buckets(
+    spec: LearnerSpec,
+    class: &dyn ConceptClass,
+    kind: ScenarioKind,
+    epsilon: f64,
+    alpha: f64,
+    beta: f64,
+    buckets: Option<u64>,
 ) -> Result<Bound> {
     for (name, value) in [("alpha", alpha), ("beta", beta)] {
         if !(value > 0.0 && value < 1.0) {
@@ -151,15 +184,36 @@ pub fn bounds_for(
                 });
             }
             let agnostic = kind == ScenarioKind::Agnostic;
-            explicit(
-                if agnostic {
-                    "improper point learner, agnostic (independent of |X|)"
-                } else {
-                    "improper point learner, realizable (independent of |X|)"
+            let name = if agnostic {
+                "improper point learner, agnostic (independent of |X|)"
+            } else {
+                "improper point learner, realizable (independent of |X|)"
+            };
+            match buckets {
+                None => explicit(
+                    name,
+                    "Beimel–Nissim–Stemmer's probabilistic representation (BNS 2016, before Corollary 3.3); our constants, for m = ⌈16/(αβ)⌉ buckets",
+                    improper_point_learner_sample_size(epsilon, alpha, beta, agnostic),
+                ),
+                Some(m) => match improper_point_learner_sample_size_for_buckets(
+                    epsilon, alpha, beta, m, agnostic,
+                ) {
+                    Some(size) => explicit(
+                        name,
+                        &format!(
+                            "Beimel–Nissim–Stemmer's probabilistic representation (BNS 2016, before Corollary 3.3); our constants, for the m = {m} buckets in use"
+                        ),
+                        size,
+                    ),
+                    None => Bound::NoExplicitConstants {
+                        reason: format!(
+                            "no bound is known for the improper point learner with m = {m} buckets at α = {alpha}, β = {beta}: the hash's collisions alone may fail with probability {}/(mα) ≥ β (the bound needs m > {}/(αβ); the default is ⌈16/(αβ)⌉)",
+                            if agnostic { 3 } else { 4 },
+                            if agnostic { 3 } else { 4 },
+                        ),
+                    },
                 },
-                "Beimel–Nissim–Stemmer's probabilistic representation (BNS 2016, before Corollary 3.3); our constants, for m = ⌈16/(αβ)⌉ buckets",
-                improper_point_learner_sample_size(epsilon, alpha, beta, agnostic),
-            )
+            }
         }
         other => Bound::NoExplicitConstants {
             reason: format!(

@@ -38,7 +38,7 @@ mod multi_spec;
 mod request;
 mod spec;
 
-pub use bounds::{Bound, bounds_for};
+pub use bounds::{Bound, bounds_for, bounds_for_buckets};
 pub use data::{
     DataRow, RowShape, parse_labeled_csv, parse_points_csv, parse_rows, read_labeled_csv,
     read_points_csv,

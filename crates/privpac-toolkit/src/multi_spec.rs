@@ -11,8 +11,7 @@ use std::str::FromStr;
 use privpac_classes::Domain;
 use privpac_mechanisms::Privacy;
 use privpac_multi::{
-    DirectSum, MultiLabeledSample, MultiLearner, ParityLearner, PointLearner,
-    SanitizerMultiLearner, split_budget,
+    DirectSum, MultiLabeledSample, MultiLearner, ParityLearner, PointLearner, SanitizerMultiLearner,
 };
 use serde::{Deserialize, Serialize};
 
@@ -104,9 +103,12 @@ impl fmt::Display for MultiLearnerSpec {
 /// the inner learners' and sanitizers' knobs (its ε and δ are ignored: the budget is
 /// `total`); the point learner's α is `params.sanitizer.alpha`.
 ///
-/// * `direct-sum:NAME`: `privpac_multi::split_budget` gives the per-column budget, the
-///   inner learner is built with it (pure inner learners with δ = 0; sanitizer learners get
-///   the per-column δ).
+/// * `direct-sum:NAME`: `privpac_multi::DirectSum::for_total` gives the per-column budget
+///   and the inner learner is built with it as its ε (pure inner learners with δ = 0;
+///   sanitizer learners get the per-column δ). A prediction learner's per-column ε is its
+///   per-prediction target, and the k predictions (one query per model) compose by basic
+///   composition to at most the total ε; the composed report is checked against the
+///   total.
 /// * `generic:SANITIZER`: `SanitizerMultiLearner::for_total` (ε/2 to the sanitizer;
 ///   pure-only sanitizers — BLR, MWEM, the tree — are built with δ = 0, also inside a
 ///   direct sum of sanitizer learners).
@@ -115,8 +117,9 @@ impl fmt::Display for MultiLearnerSpec {
 /// # Errors
 /// [`Error::TooLarge`] for k above [`MAX_COLUMNS`] (checked first); [`Error::Multi`]:
 /// `NoLabelColumns` for k = 0, `DeltaRequired` for parity/point with δ = 0,
-/// `BudgetTooSmall`; [`Error::MissingParameter`] for ERM in a direct sum (not private);
-/// the builders' errors.
+/// `BudgetTooSmall` (also when the composed report does not fit), `InnerNotPrivate` for a
+/// direct sum of the stable learner (uniformly stable, not private);
+/// [`Error::MissingParameter`] for ERM in a direct sum (not private); the builders' errors.
 ///
 /// # Example
 /// ```
@@ -143,12 +146,18 @@ pub fn build_multi_learner(
                     name: "a private inner learner (ERM has no privacy budget to split)",
                 });
             }
-            let (mut per_column, rule) = split_budget(total, k)?;
-            // An inner learner may report a guarantee a few ulps above the budget it was
-            // built with (a sanitizer learner composes its two halves, rounding up): shrink
-            // the per-column budget until the composed guarantee is within `total`.
-            let mut attempts = 0;
-            loop {
+            if inner == LearnerSpec::Stable {
+                return Err(privpac_multi::Error::InnerNotPrivate {
+                    learner: inner.to_string(),
+                    guarantee: "uniform stability (not differentially private)".to_string(),
+                }
+                .into());
+            }
+            // `DirectSum::for_total` splits the total, checks the composed report (per-
+            // prediction guarantees by basic composition, one query per model) and refuses
+            // inner learners that are neither DP nor per-prediction DP.
+            let failure: RefCell<Option<Error>> = RefCell::new(None);
+            let built = DirectSum::for_total(total, k, examples, &|per_column| {
                 let delta = match inner {
                     LearnerSpec::Sanitizer(sanitizer) if !pure_only(sanitizer) => {
                         per_column.delta()
@@ -163,31 +172,25 @@ pub fn build_multi_learner(
                     beta: params.beta / k as f64,
                     ..*params
                 };
-                let built = build_learner(inner, &inner_params, examples)?;
-                let learner = DirectSum::new(built, k, rule, per_column)?;
-                // Per-prediction and stability guarantees are not (ε, δ) budgets: they are
-                // composed as they are (see `DirectSum`).
-                let fits = learner
-                    .guarantee(examples, k)
-                    .privacy()
-                    .is_none_or(|p| p.epsilon() <= total.epsilon() && p.delta() <= total.delta());
-                if fits {
-                    break Box::new(learner);
-                }
-                attempts += 1;
-                if attempts >= 64 {
-                    return Err(privpac_multi::Error::BudgetTooSmall {
-                        epsilon: total.epsilon(),
-                        delta: total.delta(),
-                        k,
-                        reason: "the inner learner's guarantee does not fit the split budget",
+                match build_learner(inner, &inner_params, examples) {
+                    Ok(learner) => Ok(learner),
+                    Err(Error::Learner(e)) => Err(e),
+                    Err(other) => {
+                        *failure.borrow_mut() = Some(other);
+                        Err(privpac_learners::Error::InvalidParameter {
+                            name: "inner learner parameters",
+                            requirement: "accepted by the lab",
+                            value: f64::NAN,
+                        })
                     }
-                    .into());
                 }
-                per_column = Privacy::new(
-                    per_column.epsilon() * (1.0 - 1e-12),
-                    per_column.delta() * (1.0 - 1e-12),
-                )?;
+            });
+            match (built, failure.into_inner()) {
+                (_, Some(error)) => return Err(error),
+                // The inner learner's own errors as build_learner gives them (a sample too
+                // small for a per-prediction target stays a SampleTooSmall).
+                (Err(privpac_multi::Error::Learner(error)), None) => return Err(error.into()),
+                (built, None) => Box::new(built?),
             }
         }
         MultiLearnerSpec::Generic(sanitizer) => {
@@ -451,5 +454,34 @@ mod tests {
             parse_multi_labeled_csv(&domain, &wide),
             Err(Error::TooLarge { .. })
         ));
+    }
+
+    /// Issue 27 §4: a direct sum of private prediction keeps the total (the old build gave
+    /// each column the mechanism ε ε/k and reported a composed per-prediction ε far above
+    /// it), and a direct sum of the stable learner (not private) is refused.
+    #[test]
+    fn direct_sums_keep_the_total_or_refuse() {
+        let params = LearnerParams::default();
+        for total in [
+            Privacy::pure(1.0).unwrap(),
+            Privacy::new(1.0, 1e-6).unwrap(),
+        ] {
+            for name in ["private-prediction", "relabeling", "voting", "generic"] {
+                let spec: MultiLearnerSpec = format!("direct-sum:{name}").parse().unwrap();
+                let learner = build_multi_learner(spec, total, 4, &params, 20_000).unwrap();
+                let epsilon = learner.guarantee(20_000, 4).epsilon().unwrap();
+                assert!(epsilon <= 1.0, "{spec} at {total:?}: {epsilon}");
+            }
+        }
+        let stable: MultiLearnerSpec = "direct-sum:stable".parse().unwrap();
+        let refused = build_multi_learner(stable, Privacy::pure(1.0).unwrap(), 4, &params, 1000);
+        assert!(
+            matches!(
+                refused,
+                Err(Error::Multi(privpac_multi::Error::InnerNotPrivate { .. }))
+            ),
+            "{:?}",
+            refused.map(|l| l.name())
+        );
     }
 }

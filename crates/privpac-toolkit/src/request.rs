@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     Bound, ClassSpec, Error, ExampleDistribution, LearnerParams, LearnerSpec, Result, Scenario,
-    ScenarioKind, SearchConfig, TrialOutcome, bounds_for, build_learner,
+    ScenarioKind, SearchConfig, TrialOutcome, bounds_for_buckets, build_learner,
     empirical_sample_complexity_observed,
 };
 use privpac_engine::evaluate_sized;
@@ -51,8 +51,15 @@ pub struct SampleComplexityRequest {
     pub class: String,
     /// The learner spec, e.g. `generic`.
     pub learner: String,
-    /// The learner's privacy parameter ε.
-    pub epsilon: f64,
+    /// The privacy target ε: the learner's reported guarantee (DP, or per prediction for
+    /// the prediction learners) is at most ε. Required by every learner but `erm` and
+    /// `stable`; refused by `stable` (not private; see `em_epsilon`).
+    #[serde(default)]
+    pub epsilon: Option<f64>,
+    /// The stable learners' exponential-mechanism ε (an inner knob, not a guarantee):
+    /// required by `stable`, optional for `private-prediction` (solved when absent).
+    #[serde(default)]
+    pub em_epsilon: Option<f64>,
     /// Accuracy α: a trial succeeds when the excess error (true error − OPT) is at most α;
     /// OPT is the label noise (0 when realizable).
     pub alpha: f64,
@@ -86,7 +93,8 @@ pub struct SampleComplexityRequest {
 
 impl SampleComplexityRequest {
     /// A request with the CLI's defaults: uniform distribution, middle target, no label
-    /// noise, 100 trials, sizes up to 2^20, default tuning.
+    /// noise, 100 trials, sizes up to 2^20, default tuning. `epsilon` is the privacy
+    /// target (for `stable`, set `epsilon` to None and `em_epsilon` instead).
     pub fn new(
         class: impl Into<String>,
         learner: impl Into<String>,
@@ -98,7 +106,8 @@ impl SampleComplexityRequest {
         SampleComplexityRequest {
             class: class.into(),
             learner: learner.into(),
-            epsilon,
+            epsilon: Some(epsilon),
+            em_epsilon: None,
             alpha,
             beta,
             distribution: DistributionChoice::Uniform,
@@ -139,8 +148,10 @@ pub struct SampleComplexityReport {
     /// target is in the class; 0 when realizable). A trial succeeds when its hypothesis's
     /// true error is at most OPT + α.
     pub opt: f64,
-    /// ε.
-    pub epsilon: f64,
+    /// The privacy target ε (None for `erm` and `stable`).
+    pub epsilon: Option<f64>,
+    /// The stable learners' exponential-mechanism ε, if given.
+    pub em_epsilon: Option<f64>,
     /// α.
     pub alpha: f64,
     /// β.
@@ -203,7 +214,8 @@ impl Prepared {
             ),
         };
         let params = LearnerParams {
-            epsilon: Some(request.epsilon),
+            epsilon: request.epsilon,
+            em_epsilon: request.em_epsilon,
             delta: 0.0,
             subset_size: request.subset_size,
             flip_probability: request.flip_probability,
@@ -223,13 +235,14 @@ impl Prepared {
         };
         let class_name = class.name();
         let scenario = Scenario::new(class, distribution.clone(), target, request.label_noise)?;
-        let bound = bounds_for(
+        let bound = bounds_for_buckets(
             spec,
             scenario.class(),
             scenario.kind(),
-            request.epsilon,
+            request.epsilon.unwrap_or(f64::NAN),
             request.alpha,
             request.beta,
+            request.buckets,
         )?;
         Ok(Prepared {
             spec,
@@ -324,6 +337,7 @@ pub fn run_sample_complexity(
         scenario: prepared.scenario.kind(),
         opt: prepared.scenario.opt(),
         epsilon: request.epsilon,
+        em_epsilon: request.em_epsilon,
         alpha: request.alpha,
         beta: request.beta,
         empirical_sample_size: found.as_ref().map(|found| found.sample_size),
@@ -468,12 +482,38 @@ mod tests {
             Err(Error::UnknownLearner { .. })
         ));
         assert!(request(&|r| r.class = "nope:3".into()).is_err());
-        assert!(request(&|r| r.epsilon = -1.0).is_err());
+        assert!(request(&|r| r.epsilon = Some(-1.0)).is_err());
         assert!(request(&|r| r.beta = 1.5).is_err());
         assert!("cauchy".parse::<DistributionChoice>().is_err());
         assert_eq!(
             "point".parse::<DistributionChoice>().unwrap(),
             DistributionChoice::Point
         );
+    }
+
+    /// Issue 27 §5: the improper point learner's bound follows `buckets`. The old report
+    /// printed the bound for the default ⌈16/(αβ)⌉ = 1600 buckets beside a run with 50
+    /// (for which its derivation gives nothing) or with 800 (another bound).
+    #[test]
+    fn the_improper_point_bound_is_for_the_buckets_in_use() {
+        let bound = |buckets| {
+            let mut r =
+                SampleComplexityRequest::new("points:1048576", "improper-point", 1.0, 0.1, 0.1, 1);
+            r.buckets = buckets;
+            Prepared::new(&r).unwrap().bound
+        };
+        let default = bound(None).sample_size().unwrap();
+        assert_eq!(bound(Some(1600)).sample_size(), Some(default));
+        let at_800 = privpac_learners::bounds::improper_point_learner_sample_size_for_buckets(
+            1.0, 0.1, 0.1, 800, false,
+        )
+        .unwrap()
+        .ceil();
+        assert_eq!(bound(Some(800)).sample_size(), Some(at_800));
+        assert_ne!(at_800, default);
+        match bound(Some(50)) {
+            Bound::NoExplicitConstants { reason } => assert!(reason.contains("m = 50"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
     }
 }

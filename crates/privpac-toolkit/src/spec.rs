@@ -207,9 +207,12 @@ pub enum LearnerSpec {
     Erm,
     /// The generic ε-DP learner (exponential mechanism over the class).
     Generic,
-    /// The uniformly stable learner (random subset, cover, exponential mechanism).
+    /// The uniformly stable learner (random subset, cover, exponential mechanism). Not
+    /// differentially private: it takes no ε, only its exponential mechanism's
+    /// `em_epsilon`.
     Stable,
-    /// Private prediction: the stable learner with randomized labels.
+    /// Private prediction: the stable learner with randomized labels (ε is the
+    /// per-prediction target).
     PrivatePrediction,
     /// Private prediction by subsample-and-aggregate (ε is the vote's, per prediction).
     Voting,
@@ -238,9 +241,22 @@ impl LearnerSpec {
         LearnerSpec::DaganFeldman,
     ];
 
-    /// Whether building the learner needs ε (every learner but ERM).
+    /// Whether building the learner needs ε (every learner but ERM and the stable learner,
+    /// which is not differentially private and takes `em_epsilon` instead).
     pub fn needs_epsilon(self) -> bool {
-        self != LearnerSpec::Erm
+        !matches!(self, LearnerSpec::Erm | LearnerSpec::Stable)
+    }
+
+    /// Whether the learner's ε is a per-prediction guarantee (one query per trained model)
+    /// rather than differential privacy of the whole output.
+    pub fn is_prediction_learner(self) -> bool {
+        matches!(
+            self,
+            LearnerSpec::PrivatePrediction
+                | LearnerSpec::Voting
+                | LearnerSpec::Relabeling
+                | LearnerSpec::DaganFeldman
+        )
     }
 
     /// Whether the learner's parameters depend on the sample size (a subsample of ⌈√n⌉ by
@@ -340,18 +356,28 @@ impl Default for SanitizerParams {
 }
 
 /// The parameters learners are built from. Missing fields take their defaults in serde.
+///
+/// `epsilon` is always the guarantee the learner reports at most: the ε of differential
+/// privacy for the DP learners, the per-prediction ε for the prediction learners
+/// (`private-prediction`, `voting`, `relabeling`, `dagan-feldman`; their inner parameters
+/// are solved for it). The stable learner is not private and takes no ε.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LearnerParams {
-    /// Privacy parameter ε (required by every learner but ERM; for the stable learners the
-    /// exponential mechanism's ε, for voting the vote's, for relabeling the per-prediction
-    /// target).
+    /// The privacy target ε: the reported guarantee is at most ε (DP for the DP learners,
+    /// per prediction for the prediction learners). Required by every learner but ERM and
+    /// `stable`, refused by `stable`.
     pub epsilon: Option<f64>,
+    /// The stable learners' exponential-mechanism parameter (an inner knob, not a
+    /// guarantee): required by `stable`; optional for `private-prediction`, whose subset
+    /// size is then solved for the target ε (by default it is solved too, see
+    /// [`build_learner`]).
+    pub em_epsilon: Option<f64>,
     /// Privacy parameter δ (the learners are pure, so only 0; the sanitizer learners pass
     /// it to their sanitizer).
     pub delta: f64,
-    /// The stable learners' random subset size t (default ⌈√n⌉; at most
-    /// [`MAX_SAMPLE_SIZE`]).
+    /// The stable learners' random subset size t (default ⌈√n⌉ for `stable`; for
+    /// `private-prediction` solved for the target ε; at most [`MAX_SAMPLE_SIZE`]).
     pub subset_size: Option<usize>,
     /// Private prediction's label flip probability η (default 0.1).
     pub flip_probability: f64,
@@ -379,6 +405,7 @@ impl Default for LearnerParams {
     fn default() -> Self {
         LearnerParams {
             epsilon: None,
+            em_epsilon: None,
             delta: 0.0,
             subset_size: None,
             flip_probability: 0.1,
@@ -394,13 +421,25 @@ impl Default for LearnerParams {
 }
 
 /// Builds the learner `spec` with `params` for a sample of `examples` examples (the sized
-/// learners use it: the stable learners' default subset ⌈√n⌉, relabeling's subsample
-/// sized to meet ε at n).
+/// learners use it: the stable learner's default subset ⌈√n⌉, the prediction learners'
+/// parameters solved to meet ε at n).
+///
+/// The learner's reported guarantee at `examples` is at most the requested ε: DP learners
+/// are built with it; `private-prediction` solves its subset size t and exponential
+/// mechanism ε_EM so that its per-prediction ε, `ln(1 + (1 − 2η)β/η)` with stability
+/// `β = t/n + (1 − t/n)·tanh(ε_EM/2)`, is at most ε (stability budget
+/// `β* = (e^ε − 1)η/(1 − 2η)`; unless given, t takes about half of it and ε_EM the rest);
+/// relabeling and Dagan–Feldman solve their subsample; voting's ε is its vote's.
 ///
 /// # Errors
-/// [`Error::MissingParameter`] without ε for a private learner; [`Error::PureOnly`] for
-/// δ > 0 with a pure learner; [`Error::TooLarge`] for counts above the [`privpac_engine::limits`];
-/// the learners' and sanitizers' own errors for out-of-range parameters.
+/// [`Error::MissingParameter`] without ε for a private learner (without `em_epsilon` for
+/// `stable`); [`Error::NotApplicable`] for ε given to `stable` or `em_epsilon` to a learner
+/// without an exponential mechanism of its own; [`Error::PureOnly`] for δ > 0 with a pure
+/// learner; [`Error::TooLarge`] for counts above the [`privpac_engine::limits`];
+/// `privpac_learners::Error::SampleTooSmall` (naming the smallest n that works) when a
+/// per-prediction target cannot be met at `examples`; [`Error::TargetUnreachable`] when it
+/// cannot be met at any n with the parameters given (naming the largest that works); the
+/// learners' and sanitizers' own errors for out-of-range parameters.
 ///
 /// # Example
 /// ```
@@ -416,8 +455,20 @@ pub fn build_learner(
     params: &LearnerParams,
     examples: usize,
 ) -> Result<Box<dyn Learner>> {
+    if params.em_epsilon.is_some()
+        && !matches!(spec, LearnerSpec::Stable | LearnerSpec::PrivatePrediction)
+    {
+        return Err(Error::NotApplicable {
+            learner: spec.to_string(),
+            name: "em_epsilon",
+            reason: "only the stable learners (stable, private-prediction) have an inner exponential mechanism; give the privacy target as epsilon",
+        });
+    }
     if spec == LearnerSpec::Erm {
         return Ok(Box::new(Erm::default()));
+    }
+    if spec == LearnerSpec::Stable {
+        return build_stable(params, examples);
     }
     let epsilon = params.epsilon.ok_or_else(|| Error::MissingParameter {
         learner: spec.to_string(),
@@ -454,22 +505,17 @@ pub fn build_learner(
         });
     }
     check_count("voters", params.voters, MAX_VOTERS)?;
-    let subset_size = match params.subset_size {
-        Some(size) => {
-            check_count("subset size", size, MAX_SAMPLE_SIZE)?;
-            size
-        }
-        None => (examples as f64).sqrt().ceil() as usize,
-    };
     Ok(match spec {
         LearnerSpec::Generic => Box::new(GenericLearner::new(privacy)?),
         LearnerSpec::ImproperPoint => Box::new(match params.buckets {
             Some(buckets) => ImproperPointLearner::new(privacy, buckets)?,
             None => ImproperPointLearner::for_accuracy(privacy, params.alpha, params.beta)?,
         }),
-        LearnerSpec::Stable => Box::new(StableLearner::new(epsilon, subset_size)?),
-        LearnerSpec::PrivatePrediction => Box::new(PrivatePrediction::new(
-            StableLearner::new(epsilon, subset_size)?,
+        LearnerSpec::PrivatePrediction => Box::new(private_prediction_for_target(
+            epsilon,
+            examples,
+            params.em_epsilon,
+            params.subset_size,
             params.flip_probability,
         )?),
         LearnerSpec::Voting => Box::new(VotingPredictor::new(epsilon, params.voters)?),
@@ -491,8 +537,192 @@ pub fn build_learner(
                 params.flip_probability,
             )?)
         }
-        LearnerSpec::Erm | LearnerSpec::Sanitizer(_) => Box::new(Erm::default()),
+        LearnerSpec::Erm | LearnerSpec::Stable | LearnerSpec::Sanitizer(_) => {
+            Box::new(Erm::default())
+        }
     })
+}
+
+/// The stable learner: not differentially private (its guarantee is uniform stability), so
+/// it refuses ε and is built from `em_epsilon`, with t = `subset_size` or ⌈√n⌉.
+fn build_stable(params: &LearnerParams, examples: usize) -> Result<Box<dyn Learner>> {
+    let learner = LearnerSpec::Stable.to_string();
+    if params.epsilon.is_some() {
+        return Err(Error::NotApplicable {
+            learner,
+            name: "epsilon",
+            reason: "its output is uniformly stable, not differentially private, so no ε can be guaranteed; give its exponential mechanism's parameter as em_epsilon (or use private-prediction for an ε per prediction)",
+        });
+    }
+    let em_epsilon = params.em_epsilon.ok_or(Error::MissingParameter {
+        learner,
+        name: "em_epsilon (its exponential mechanism's ε; the learner is uniformly stable, not differentially private)",
+    })?;
+    if params.delta != 0.0 {
+        return Err(Error::PureOnly {
+            learner: LearnerSpec::Stable.to_string(),
+            delta: params.delta,
+        });
+    }
+    let subset_size = match params.subset_size {
+        Some(size) => {
+            check_count("subset size", size, MAX_SAMPLE_SIZE)?;
+            size
+        }
+        None => (examples as f64).sqrt().ceil() as usize,
+    };
+    Ok(Box::new(StableLearner::new(em_epsilon, subset_size)?))
+}
+
+/// The largest exponential-mechanism ε a free `em_epsilon` is given (tanh(32) rounds to 1:
+/// the stability is then all t/n and the mechanism is as sharp as a float allows).
+const MAX_EM_EPSILON: f64 = 64.0;
+
+/// Private prediction whose per-prediction ε at `n` examples is at most `target`: the
+/// given `em_epsilon` and `subset_size` are kept, the others solved (see [`build_learner`]).
+///
+/// # Errors
+/// `SampleTooSmall` with the smallest n that meets the target with the given parameters;
+/// [`Error::TargetUnreachable`] if no n does (an `em_epsilon` whose stability alone exceeds
+/// the budget: the error names the largest `em_epsilon` below which some n works); the
+/// learners' parameter errors (η outside (0, 1/2), a bad ε).
+fn private_prediction_for_target(
+    target: f64,
+    n: usize,
+    em_epsilon: Option<f64>,
+    subset_size: Option<usize>,
+    flip_probability: f64,
+) -> Result<PrivatePrediction> {
+    // Validates ε, η, em_epsilon and t before any solving.
+    Privacy::pure(target)?;
+    PrivatePrediction::new(
+        StableLearner::new(em_epsilon.unwrap_or(1.0), 1)?,
+        flip_probability,
+    )?;
+    if let Some(size) = subset_size {
+        check_count("subset size", size, MAX_SAMPLE_SIZE)?;
+        if size == 0 {
+            // StableLearner::new's error.
+            StableLearner::new(1.0, 0)?;
+        }
+    }
+    let eta = flip_probability;
+    // The stability budget: ln(1 + (1 − 2η)β/η) ≤ ε ⇔ β ≤ (e^ε − 1)η/(1 − 2η).
+    let budget = target.exp_m1() * eta / (1.0 - 2.0 * eta);
+    if let Some(em) = em_epsilon
+        && (em / 2.0).tanh() >= budget
+    {
+        return Err(Error::TargetUnreachable {
+            learner: LearnerSpec::PrivatePrediction.to_string(),
+            target,
+            reason: format!(
+                "em_epsilon = {em} alone gives stability tanh(em_epsilon/2) = {:.6} ≥ the budget (e^ε − 1)η/(1 − 2η) = {budget:.6} at η = {eta}; em_epsilon must be below {:.6} (or leave it out to have it solved)",
+                (em / 2.0).tanh(),
+                2.0 * budget.min(1.0).atanh()
+            ),
+        });
+    }
+    let solve =
+        |n: usize| solve_private_prediction(target, n, budget, em_epsilon, subset_size, eta);
+    if let Some(learner) = solve(n) {
+        return Ok(learner);
+    }
+    // The smallest n that works: the guarantee improves with n, so double, then bisect.
+    let mut high = n.max(1);
+    loop {
+        high = high.saturating_mul(2);
+        if solve(high).is_some() {
+            break;
+        }
+        if high >= MAX_SAMPLE_SIZE {
+            return Err(Error::TargetUnreachable {
+                learner: LearnerSpec::PrivatePrediction.to_string(),
+                target,
+                reason: format!(
+                    "no sample size up to {MAX_SAMPLE_SIZE} meets it with these parameters (η = {eta})"
+                ),
+            });
+        }
+    }
+    let mut low = n; // fails
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if solve(middle).is_some() {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    Err(privpac_learners::Error::SampleTooSmall {
+        needed: high,
+        got: n,
+    }
+    .into())
+}
+
+/// One attempt of [`private_prediction_for_target`] at `n`: None if the target is missed.
+fn solve_private_prediction(
+    target: f64,
+    n: usize,
+    budget: f64,
+    em_epsilon: Option<f64>,
+    subset_size: Option<usize>,
+    eta: f64,
+) -> Option<PrivatePrediction> {
+    if n == 0 {
+        return None;
+    }
+    let nf = n as f64;
+    // t: given, or about half the budget (the share a free ε_EM leaves it), at least 1 and
+    // below n when n > 1.
+    let mut t = match subset_size {
+        Some(t) => t,
+        None => {
+            let share = em_epsilon
+                .map_or(budget / 2.0, |em| (em / 2.0).tanh())
+                .min(0.5);
+            let t = (nf * (budget - share) / (1.0 - share)).floor();
+            (if t.is_finite() && t >= 1.0 {
+                t as usize
+            } else {
+                1
+            })
+            .min((n - 1).max(1))
+        }
+    };
+    let em_for = |t: usize| -> Option<f64> {
+        match em_epsilon {
+            Some(em) => Some(em),
+            None => {
+                let fraction = t.min(n) as f64 / nf;
+                if fraction >= 1.0 {
+                    return Some(MAX_EM_EPSILON);
+                }
+                let tanh = (budget - fraction) / (1.0 - fraction);
+                (tanh > 0.0).then(|| (2.0 * tanh.min(1.0).atanh()).min(MAX_EM_EPSILON))
+            }
+        }
+    };
+    let mut em = em_for(t)?;
+    // Rounding in tanh, atanh and the learner's own ln: lower what is free until the
+    // learner's reported guarantee fits.
+    for _ in 0..200 {
+        if em.is_nan() || em <= 0.0 {
+            return None;
+        }
+        let learner = PrivatePrediction::new(StableLearner::new(em, t).ok()?, eta).ok()?;
+        if learner.prediction_epsilon(n) <= target {
+            return Some(learner);
+        }
+        if em_epsilon.is_none() {
+            em = (em * (1.0 - 1e-9)).min(em.next_down());
+        } else if subset_size.is_none() && t > 1 {
+            t -= 1;
+        } else {
+            return None;
+        }
+    }
+    None
 }
 
 /// Builds the sanitizer `spec` with guarantee `privacy` and `params`.
@@ -593,10 +823,16 @@ mod tests {
                 ),
                 "{spec}"
             );
-            assert!(
-                build_learner(spec, &with(Some(1.0)), 10_000).is_ok(),
-                "{spec}"
-            );
+            // The stable learner is not private: it takes its mechanism's ε, not a target.
+            let params = if spec == LearnerSpec::Stable {
+                LearnerParams {
+                    em_epsilon: Some(1.0),
+                    ..with(None)
+                }
+            } else {
+                with(Some(1.0))
+            };
+            assert!(build_learner(spec, &params, 10_000).is_ok(), "{spec}");
         }
         let impure = LearnerParams {
             delta: 1e-6,
@@ -616,7 +852,8 @@ mod tests {
         ));
         let huge_subset = LearnerParams {
             subset_size: Some(usize::MAX),
-            ..with(Some(1.0))
+            em_epsilon: Some(1.0),
+            ..with(None)
         };
         assert!(matches!(
             build_learner(LearnerSpec::Stable, &huge_subset, 10),
@@ -638,5 +875,116 @@ mod tests {
         )
         .unwrap();
         assert!(learner.name().starts_with("sanitizer:"));
+    }
+
+    /// Issue 27 §3: ε is the per-prediction guarantee of `private-prediction`, not its
+    /// inner mechanism's parameter. The old build reported 0.1705 at ε = 0.01 and 1.12 at
+    /// ε = 0.5 (n = 1000, t = ⌈√n⌉, η = 0.1).
+    #[test]
+    fn private_prediction_reports_at_most_the_requested_epsilon() {
+        for (epsilon, n) in [(0.01, 1000), (0.01, 1_000_000), (0.5, 1000), (4.0, 50)] {
+            let params = LearnerParams {
+                epsilon: Some(epsilon),
+                ..LearnerParams::default()
+            };
+            let learner = build_learner(LearnerSpec::PrivatePrediction, &params, n).unwrap();
+            match learner.guarantee(n) {
+                privpac_mechanisms::Guarantee::PerPrediction { epsilon: got } => {
+                    assert!(got <= epsilon, "ε = {epsilon}, n = {n}: {got}");
+                    // Not needlessly far below: the solved parameters use the budget.
+                    assert!(got > 0.5 * epsilon, "ε = {epsilon}, n = {n}: {got}");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // With the mechanism's ε given, the subset is solved; with t given, ε_EM is.
+        for params in [
+            LearnerParams {
+                epsilon: Some(0.5),
+                em_epsilon: Some(0.1),
+                ..LearnerParams::default()
+            },
+            LearnerParams {
+                epsilon: Some(0.5),
+                subset_size: Some(40),
+                ..LearnerParams::default()
+            },
+        ] {
+            let learner = build_learner(LearnerSpec::PrivatePrediction, &params, 1000).unwrap();
+            assert!(
+                learner.guarantee(1000).epsilon().unwrap() <= 0.5,
+                "{params:?}"
+            );
+        }
+    }
+
+    /// A target that cannot be met at n says the smallest n that works; one that no n
+    /// meets with the given mechanism ε says the largest mechanism ε that could.
+    #[test]
+    fn unreachable_prediction_targets_are_typed_errors_naming_what_works() {
+        let params = LearnerParams {
+            epsilon: Some(0.01),
+            ..LearnerParams::default()
+        };
+        let needed = match build_learner(LearnerSpec::PrivatePrediction, &params, 100) {
+            Err(Error::Learner(privpac_learners::Error::SampleTooSmall { needed, got })) => {
+                assert_eq!(got, 100);
+                needed
+            }
+            other => panic!("{:?}", other.map(|l| l.name())),
+        };
+        // β* = (e^0.01 − 1)·0.1/0.8 ≈ 0.001256: the smallest n with 1/n below it.
+        assert_eq!(needed, 797);
+        assert!(build_learner(LearnerSpec::PrivatePrediction, &params, needed).is_ok());
+        assert!(build_learner(LearnerSpec::PrivatePrediction, &params, needed - 1).is_err());
+        let too_sharp = LearnerParams {
+            em_epsilon: Some(1.0),
+            ..params
+        };
+        match build_learner(LearnerSpec::PrivatePrediction, &too_sharp, 1 << 20) {
+            Err(Error::TargetUnreachable { reason, .. }) => {
+                assert!(reason.contains("must be below 0.0025"), "{reason}")
+            }
+            other => panic!("{:?}", other.map(|l| l.name())),
+        }
+    }
+
+    /// The stable learner is not private: ε is refused (it would not be a guarantee) and
+    /// the mechanism's parameter has its own name; em_epsilon is refused where there is no
+    /// such mechanism.
+    #[test]
+    fn stable_takes_em_epsilon_and_refuses_epsilon() {
+        let with_epsilon = LearnerParams {
+            epsilon: Some(1.0),
+            ..LearnerParams::default()
+        };
+        assert!(matches!(
+            build_learner(LearnerSpec::Stable, &with_epsilon, 100),
+            Err(Error::NotApplicable {
+                name: "epsilon",
+                ..
+            })
+        ));
+        let em = LearnerParams {
+            em_epsilon: Some(1.0),
+            ..LearnerParams::default()
+        };
+        let learner = build_learner(LearnerSpec::Stable, &em, 100).unwrap();
+        assert!(matches!(
+            learner.guarantee(100),
+            privpac_mechanisms::Guarantee::UniformStability { .. }
+        ));
+        let generic = LearnerParams {
+            epsilon: Some(1.0),
+            em_epsilon: Some(1.0),
+            ..LearnerParams::default()
+        };
+        assert!(matches!(
+            build_learner(LearnerSpec::Generic, &generic, 100),
+            Err(Error::NotApplicable {
+                name: "em_epsilon",
+                ..
+            })
+        ));
     }
 }

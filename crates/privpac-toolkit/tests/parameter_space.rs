@@ -3,7 +3,10 @@
 //! `build_learner`, `build_multi_learner`, `Scenario`, `MultiScenario`,
 //! `run_sample_complexity`). For every valid configuration: no panic; either a typed error
 //! or a learner whose reported guarantee is within the request (ε and δ compared exactly,
-//! as reported, i.e. rounded up); the same seed gives the same hypotheses. For every
+//! as reported, i.e. rounded up), for every learner kind: the DP learners' ε and δ, the
+//! prediction learners' per-prediction ε, and the direct sums of either; the stable learner
+//! (not private) refuses ε and is built from its mechanism's `em_epsilon`, and a direct sum
+//! of it is refused; the same seed gives the same hypotheses. For every
 //! invalid configuration (ε ≤ 0 or not finite, δ outside [0, 1), α or β outside (0, 1),
 //! n = 0, k = 0, sizes past the limits, malformed specs): a typed error.
 //!
@@ -57,6 +60,10 @@ fn multi_spec() -> impl Strategy<Value = MultiLearnerSpec> {
         MultiLearnerSpec::DirectSum(LearnerSpec::Generic),
         MultiLearnerSpec::DirectSum(LearnerSpec::Stable),
         MultiLearnerSpec::DirectSum(LearnerSpec::ImproperPoint),
+        MultiLearnerSpec::DirectSum(LearnerSpec::PrivatePrediction),
+        MultiLearnerSpec::DirectSum(LearnerSpec::Voting),
+        MultiLearnerSpec::DirectSum(LearnerSpec::Relabeling),
+        MultiLearnerSpec::DirectSum(LearnerSpec::DaganFeldman),
         MultiLearnerSpec::Parity,
         MultiLearnerSpec::Point,
     ];
@@ -139,26 +146,42 @@ fn run_single(case: &SingleCase) -> Result<bool, TestCaseError> {
         Ok(class) => class,
         Err(_) => return Ok(false), // e.g. a class above its size limit: typed
     };
-    let params = LearnerParams {
+    let mut params = LearnerParams {
         epsilon: Some(case.epsilon),
         delta: case.delta,
         class_size: Some(class.len()),
         ..LearnerParams::default()
     };
+    if case.learner == LearnerSpec::Stable {
+        // Not private: ε (which would not be a guarantee) is refused with a typed error;
+        // the learner is built from its mechanism's parameter.
+        prop_assert!(
+            build_learner(case.learner, &params, case.n).is_err(),
+            "{case:?}: stable accepted epsilon"
+        );
+        params.epsilon = None;
+        params.em_epsilon = Some(case.epsilon);
+    }
     let learner = match build_learner(case.learner, &params, case.n) {
         Ok(learner) => learner,
         Err(_) => return Ok(false),
     };
     let guarantee = learner.guarantee(case.n);
-    // ERM is not private, and private-prediction's ε is its inner stable learner's
-    // exponential-mechanism parameter, not a target: its per-prediction ε is
-    // ln(1 + (1 − 2η)·β/η) at the stability β of n examples, reported as such.
-    let has_target = !matches!(
-        case.learner,
-        LearnerSpec::Erm | LearnerSpec::PrivatePrediction
-    );
+    // Every learner kind: ε is the target (DP, or per prediction for the prediction
+    // learners); ERM and the stable learner report no ε.
     prop_assert!(
-        !has_target || within(guarantee, case.epsilon, case.delta),
+        match case.learner {
+            LearnerSpec::Erm => guarantee == Guarantee::None,
+            LearnerSpec::Stable => matches!(guarantee, Guarantee::UniformStability { .. }),
+            spec if spec.is_prediction_learner() => {
+                matches!(guarantee, Guarantee::PerPrediction { .. })
+                    && within(guarantee, case.epsilon, case.delta)
+            }
+            _ => {
+                matches!(guarantee, Guarantee::DifferentialPrivacy(_))
+                    && within(guarantee, case.epsilon, case.delta)
+            }
+        },
         "{case:?}: reports {guarantee:?}"
     );
     let target = u64::try_from(class.len() / 2).unwrap_or(0);
@@ -225,7 +248,13 @@ fn expensive(spec: MultiLearnerSpec) -> bool {
     matches!(
         spec,
         MultiLearnerSpec::DirectSum(
-            LearnerSpec::Generic | LearnerSpec::Stable | LearnerSpec::Sanitizer(_)
+            LearnerSpec::Generic
+                | LearnerSpec::Stable
+                | LearnerSpec::PrivatePrediction
+                | LearnerSpec::Voting
+                | LearnerSpec::Relabeling
+                | LearnerSpec::DaganFeldman
+                | LearnerSpec::Sanitizer(_)
         )
     )
 }
@@ -277,19 +306,33 @@ fn run_multi(case: &MultiCase) -> Result<bool, TestCaseError> {
         return Ok(false);
     };
     let total = Privacy::new(case.epsilon, case.delta).unwrap();
-    let learner = match build_multi_learner(
-        case.learner,
-        total,
-        case.k,
-        &LearnerParams::default(),
-        case.n,
-    ) {
+    let params = LearnerParams {
+        class_size: Some(class.len()),
+        ..LearnerParams::default()
+    };
+    let built = build_multi_learner(case.learner, total, case.k, &params, case.n);
+    if case.learner == MultiLearnerSpec::DirectSum(LearnerSpec::Stable) {
+        // Uniformly stable, not private: no total to keep, refused.
+        prop_assert!(
+            matches!(
+                built,
+                Err(privpac_toolkit::Error::Multi(
+                    privpac_multi::Error::InnerNotPrivate { .. }
+                ))
+            ),
+            "{case:?}: a direct sum of the stable learner was not refused"
+        );
+        return Ok(false);
+    }
+    let learner = match built {
         Ok(learner) => learner,
         Err(_) => return Ok(false),
     };
     let guarantee = learner.guarantee(case.n, case.k);
+    // DP totals, or per-prediction totals (one query per model) for direct sums of the
+    // prediction learners: never a guarantee without an ε.
     prop_assert!(
-        within(guarantee, case.epsilon, case.delta),
+        guarantee.epsilon().is_some() && within(guarantee, case.epsilon, case.delta),
         "{case:?}: reports {guarantee:?} for ({}, {})",
         case.epsilon,
         case.delta
@@ -415,7 +458,7 @@ fn run_invalid(case: &Invalid) -> Result<(), TestCaseError> {
     };
     let refused = match case {
         Invalid::Epsilon(e) => {
-            request.epsilon = *e;
+            request.epsilon = Some(*e);
             run_sample_complexity(&request, &mut |_| {}).is_err() && multi(*e, 1e-6, 3).is_err()
         }
         Invalid::Delta(d) => multi(1.0, *d, 3).is_err(),

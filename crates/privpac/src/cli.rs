@@ -200,7 +200,9 @@ pub(crate) struct LearnArgs {
     pub(crate) class: String,
     #[arg(long, help = LEARNER_HELP)]
     pub(crate) learner: String,
-    /// Privacy parameter ε (for stable learners: the exponential mechanism's ε).
+    /// Privacy target ε: the guarantee reported is at most ε (differential privacy of the
+    /// model, or the ε of each prediction for private-prediction, voting, relabeling and
+    /// dagan-feldman). Not for stable, which is not private (see --em-epsilon).
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) epsilon: Option<f64>,
     /// Privacy parameter δ (accepted for symmetry; the learners here are pure, so only 0).
@@ -221,7 +223,13 @@ pub(crate) struct LearnArgs {
 /// Parameters of the stable and private-prediction learners.
 #[derive(Debug, Clone, Copy, Args)]
 pub(crate) struct LearnerTuning {
-    /// For stable learners: the size of the random subset T (default ⌈√n⌉).
+    /// For stable (required) and private-prediction (optional): the inner exponential
+    /// mechanism's ε, a tuning knob and not a guarantee (private-prediction then sizes its
+    /// subset to meet --epsilon per prediction; without it both are solved).
+    #[arg(long, allow_negative_numbers = true)]
+    pub(crate) em_epsilon: Option<f64>,
+    /// For stable learners: the size of the random subset T (default ⌈√n⌉ for stable;
+    /// solved to meet --epsilon for private-prediction).
     #[arg(long)]
     pub(crate) subset_size: Option<usize>,
     /// For private prediction: the label flip probability η.
@@ -268,13 +276,15 @@ pub(crate) struct SampleComplexityArgs {
     #[arg(long, help = CLASS_HELP)]
     pub(crate) class: String,
     /// The learner (as for `learn`; sanitizer learners use the default sanitizer settings).
-    /// Learners with a subsample are rebuilt for every size n tried (stable learners:
-    /// t = --subset-size or ⌈√n⌉; relabeling: t sized to meet ε at n).
+    /// Learners with a subsample are rebuilt for every size n tried (stable: t =
+    /// --subset-size or ⌈√n⌉; private-prediction, relabeling, dagan-feldman: sized to meet
+    /// ε per prediction at n).
     #[arg(long)]
     pub(crate) learner: String,
-    /// Privacy parameter ε (as for `learn`).
+    /// Privacy target ε (as for `learn`: the reported guarantee is at most ε; not for
+    /// stable, which takes --em-epsilon). With --k, the total ε of the k-tuple.
     #[arg(long, allow_negative_numbers = true)]
-    pub(crate) epsilon: f64,
+    pub(crate) epsilon: Option<f64>,
     /// Accuracy α: success means excess error at most α, i.e. true error at most OPT + α
     /// (OPT = --label-noise, the target's own error; 0 when realizable). A scenario that a
     /// constant hypothesis already solves is reported trivial and not searched.
@@ -345,16 +355,18 @@ pub(crate) struct MultiLearnArgs {
 /// The multi-learners accepted by --learner of `multi-learn` and `sample-complexity --k`.
 pub(crate) const MULTI_LEARNER_HELP: &str = "The multi-learner: direct-sum[:NAME] (a \
 single-concept learner NAME, default generic, once per column, the total budget split over \
-the k columns), generic[:SANITIZER] (Algorithm 2: sanitize once with SANITIZER, default \
+the k columns; for a prediction learner the k predictions, one per model, compose to at most \
+the total ε; stable, not private, is refused), generic[:SANITIZER] (Algorithm 2: sanitize once with SANITIZER, default \
 mwem, then one exponential-mechanism selection per column; ε split evenly), parity (parities \
 under the uniform distribution; needs δ > 0), or point (point functions; needs δ > 0; \
 accuracy --alpha)";
 
 /// The learners accepted by --learner.
 const LEARNER_HELP: &str = "The learner: erm (not private), generic (ε-DP exponential \
-mechanism over the class), stable (uniformly stable: random subset, cover, exponential \
-mechanism), private-prediction (stable with randomized labels), voting (ERM on blocks, noisy \
-vote; ε is the vote's, per prediction), relabeling (agnostic private prediction: subsample \
+mechanism over the class), stable (uniformly stable, not private: random subset, cover, \
+exponential mechanism with --em-epsilon; takes no --epsilon), private-prediction (stable with \
+randomized labels; ε per prediction, its subset and mechanism solved to meet it), voting (ERM \
+on blocks, noisy vote; ε per prediction), relabeling (agnostic private prediction: subsample \
 sized to meet the per-prediction ε, exponential mechanism over its dichotomies, relabel, vote; \
 its privacy is proven, its accuracy guarantee is a conjecture), dagan-feldman (Dagan–Feldman \
 Theorem 2 as far as its text can be read: relabel the whole sample, vote, flip; ε is the \

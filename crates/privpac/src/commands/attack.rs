@@ -5,8 +5,8 @@
 use anyhow::bail;
 use privpac_mechanisms::{Guarantee, Privacy};
 use privpac_multi::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
-use privpac_multi::{DirectSum, MultiLearner, ParityLearner, PointLearner, split_budget};
-use privpac_toolkit::{ClassSpec, LearnerParams, LearnerSpec, build_learner};
+use privpac_multi::{MultiLearner, ParityLearner, PointLearner};
+use privpac_toolkit::{ClassSpec, LearnerParams, LearnerSpec};
 use serde::Serialize;
 
 use crate::cli::{AttackArgs, CodeArg};
@@ -136,14 +136,15 @@ fn build_multi_learner(
             LearnerSpec::Sanitizer(_) => Privacy::new(args.epsilon, args.delta)?,
             _ => Privacy::pure(args.epsilon)?,
         };
-        let (per_column, rule) = split_budget(total, args.k)?;
-        let params = LearnerParams {
-            epsilon: Some(per_column.epsilon()),
-            delta: per_column.delta(),
-            ..LearnerParams::default()
-        };
-        let built = build_learner(inner, &params, examples)?;
-        return Ok(Box::new(DirectSum::new(built, args.k, rule, per_column)?));
+        // The toolkit's direct sum: the composed report (per prediction for prediction
+        // learners) is checked against the total, and stable (not private) is refused.
+        return Ok(privpac_toolkit::build_multi_learner(
+            privpac_toolkit::MultiLearnerSpec::DirectSum(inner),
+            total,
+            args.k,
+            &LearnerParams::default(),
+            examples,
+        )?);
     }
     bail!(
         "unknown learner {:?} (erm, direct-sum[:INNER], parity, point)",

@@ -16,13 +16,38 @@ use crate::cli::{DistributionName, LearnArgs, SampleComplexityArgs};
 use crate::commands::{learner_params, rng};
 use crate::output::{Render, emit, progress};
 
-/// Parses `--learner` and checks that ε is given when the learner needs it.
-fn learner_spec(raw: &str, epsilon: Option<f64>) -> anyhow::Result<LearnerSpec> {
+/// Parses `--learner` and checks that ε is given when the learner needs it (and that the
+/// stable learner, which is not private, gets --em-epsilon and no --epsilon).
+fn learner_spec(
+    raw: &str,
+    epsilon: Option<f64>,
+    em_epsilon: Option<f64>,
+) -> anyhow::Result<LearnerSpec> {
     let spec: LearnerSpec = raw.parse()?;
+    if spec == LearnerSpec::Stable {
+        if epsilon.is_some() {
+            bail!(
+                "stable is uniformly stable, not differentially private, so no --epsilon can be guaranteed; give its exponential mechanism's parameter as --em-epsilon (or use private-prediction for an ε per prediction)"
+            );
+        }
+        if em_epsilon.is_none() {
+            bail!(
+                "--em-epsilon (its exponential mechanism's ε) is required for stable, which is uniformly stable, not private"
+            );
+        }
+    }
     if spec.needs_epsilon() && epsilon.is_none() {
         bail!("--epsilon is required for private learners ({spec})");
     }
     Ok(spec)
+}
+
+/// What a per-prediction guarantee does not cover in a printed report: the model itself
+/// and its training-set error are computed from the (not private) trained model.
+pub(crate) fn not_covered_note(guarantee: Guarantee) -> Option<String> {
+    matches!(guarantee, Guarantee::PerPrediction { .. }).then(|| {
+        "the per-prediction guarantee covers one prediction per model on a query point; the model (hypothesis) and the training-set (empirical) error printed here are computed from the trained model itself and are NOT covered by it: do not publish them".to_string()
+    })
 }
 
 /// The JSON of `privpac learn`.
@@ -41,11 +66,15 @@ struct LearnReport {
     /// The learner's own guarantee at this many examples.
     guarantee: Guarantee,
     guarantee_text: String,
+    /// For a per-prediction guarantee: what it does not cover (the printed model and its
+    /// training-set error); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    not_covered: Option<String>,
 }
 
 impl Render for LearnReport {
     fn render(&self) -> String {
-        format!(
+        let mut text = format!(
             "class: {}   learner: {}   examples: {}\nhypothesis: {}\nempirical error: {:.4}\nguarantee: {}\n",
             self.class,
             self.learner,
@@ -53,7 +82,11 @@ impl Render for LearnReport {
             self.hypothesis_text,
             self.empirical_error,
             self.guarantee_text
-        )
+        );
+        if let Some(note) = &self.not_covered {
+            text.push_str(&format!("note: {note}\n"));
+        }
+        text
     }
 }
 
@@ -61,7 +94,7 @@ impl Render for LearnReport {
 pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
     let class = args.class.parse::<ClassSpec>()?.build()?;
     let sample = read_labeled_csv(&args.data, class.domain())?;
-    let spec = learner_spec(&args.learner, args.epsilon)?;
+    let spec = learner_spec(&args.learner, args.epsilon, args.tuning.em_epsilon)?;
     let params = privpac_toolkit::LearnerParams {
         class_size: Some(class.len()),
         ..learner_params(args.epsilon, args.delta, args.tuning, args.options)
@@ -79,6 +112,7 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
         hypothesis,
         guarantee,
         guarantee_text: guarantee.to_string(),
+        not_covered: not_covered_note(guarantee),
     };
     emit(&report, args.common.json)
 }
@@ -159,8 +193,9 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
     privpac_toolkit::check_count("--max-size", args.max_size, MAX_SAMPLE_SIZE)?;
     let request = SampleComplexityRequest {
         class: args.class.clone(),
-        learner: learner_spec(&args.learner, Some(args.epsilon))?.to_string(),
+        learner: learner_spec(&args.learner, args.epsilon, args.tuning.em_epsilon)?.to_string(),
         epsilon: args.epsilon,
+        em_epsilon: args.tuning.em_epsilon,
         alpha: args.alpha,
         beta: args.beta,
         distribution: match DistributionName::or_default_for(args.distribution, &args.class) {

@@ -63,6 +63,7 @@ pub(crate) fn learner_params(
 ) -> privpac_toolkit::LearnerParams {
     privpac_toolkit::LearnerParams {
         epsilon,
+        em_epsilon: tuning.em_epsilon,
         delta,
         subset_size: tuning.subset_size,
         flip_probability: tuning.flip_probability,

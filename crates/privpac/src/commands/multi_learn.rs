@@ -47,6 +47,10 @@ struct MultiLearnReport {
     epsilon: Option<f64>,
     delta: Option<f64>,
     guarantee_text: String,
+    /// For a per-prediction guarantee: what it does not cover (the printed models and
+    /// their training-set errors); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    not_covered: Option<String>,
 }
 
 impl Render for MultiLearnReport {
@@ -59,7 +63,7 @@ impl Render for MultiLearnReport {
                 format!("{:.4}", c.empirical_error),
             ]);
         }
-        format!(
+        let mut text = format!(
             "class: {}   learner: {}   examples: {}   k: {}\n{}total guarantee (all k hypotheses): {}\n",
             self.class,
             self.learner,
@@ -67,7 +71,11 @@ impl Render for MultiLearnReport {
             self.k,
             table.render(),
             self.guarantee_text
-        )
+        );
+        if let Some(note) = &self.not_covered {
+            text.push_str(&format!("note: {note}\n"));
+        }
+        text
     }
 }
 
@@ -121,6 +129,7 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
         epsilon: guarantee.privacy().map(|p| p.epsilon()),
         delta: guarantee.privacy().map(|p| p.delta()),
         guarantee_text: guarantee.to_string(),
+        not_covered: crate::commands::learn::not_covered_note(guarantee),
     };
     emit(&report, args.common.json)
 }
@@ -220,7 +229,10 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
         );
     }
     let spec: MultiLearnerSpec = args.learner.parse()?;
-    let total = Privacy::new(args.epsilon, args.delta)?;
+    let Some(epsilon) = args.epsilon else {
+        bail!("--epsilon (the total ε of the k-tuple) is required with --k");
+    };
+    let total = Privacy::new(epsilon, args.delta)?;
     let class_spec = args.class.parse::<ClassSpec>()?;
     let choice = DistributionName::or_default_for(args.distribution, &args.class);
     let distribution = match choice {
@@ -237,7 +249,7 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
     let params = privpac_toolkit::LearnerParams {
         beta: args.beta,
         ..learner_params(
-            Some(args.epsilon),
+            Some(epsilon),
             args.delta,
             args.tuning,
             crate::cli::SanitizerOptions {
@@ -324,7 +336,7 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
         } else {
             ScenarioKind::Realizable
         },
-        epsilon: args.epsilon,
+        epsilon,
         delta: args.delta,
         alpha: args.alpha,
         beta: args.beta,

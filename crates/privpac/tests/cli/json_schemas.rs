@@ -269,13 +269,19 @@ fn learn_and_sanitize_json_schemas() {
         ("guarantee_text", Ty::Str),
     ];
     for learner in ["erm", "generic", "stable", "voting", "sanitizer:tree"] {
+        // stable is not private: it takes its mechanism's ε, not a target.
+        let epsilon_flag = if learner == "stable" {
+            "--em-epsilon"
+        } else {
+            "--epsilon"
+        };
         let parsed = json_of(&[
             "learn",
             "--class",
             "thresholds:256",
             "--learner",
             learner,
-            "--epsilon",
+            epsilon_flag,
             "1",
             "--data",
             data,
@@ -283,7 +289,12 @@ fn learn_and_sanitize_json_schemas() {
             "1",
             "--json",
         ]);
-        check_schema(&parsed, &fields, learner);
+        // A per-prediction report says what its guarantee does not cover.
+        let mut expected = fields.to_vec();
+        if learner == "voting" {
+            expected.push(("not_covered", Ty::Str));
+        }
+        check_schema(&parsed, &expected, learner);
         assert_eq!(parsed["learner_spec"], learner);
         assert!(parsed["hypothesis"]["kind"].is_string(), "{parsed}");
     }
@@ -379,7 +390,8 @@ fn sample_complexity_json_schema() {
                 ("label_noise", Ty::Num),
                 ("scenario", Ty::Str),
                 ("opt", Ty::Num),
-                ("epsilon", Ty::Num),
+                ("epsilon", Ty::NumOrNull),
+                ("em_epsilon", Ty::NumOrNull),
                 ("alpha", Ty::Num),
                 ("beta", Ty::Num),
                 ("empirical_sample_size", Ty::Int),

@@ -615,11 +615,15 @@ pub(super) fn attack_section(seed: u64) -> anyhow::Result<AttackSection> {
         &privpac_multi::fingerprinting::BonehShaw::for_security(USERS, 0.1)?,
     );
     let config = AttackConfig::new(CodeKind::BonehShaw, USERS, k, 0.1, TRIALS)?;
-    let direct =
-        privpac_multi::DirectSum::for_total(privpac_mechanisms::Privacy::pure(1.0)?, k, USERS, &|p| {
+    let direct = privpac_multi::DirectSum::for_total(
+        privpac_mechanisms::Privacy::pure(1.0)?,
+        k,
+        USERS,
+        &|p| {
             Ok(Box::new(privpac_learners::GenericLearner::new(p)?)
                 as Box<dyn privpac_learners::Learner>)
-        })?;
+        },
+    )?;
     let learners: [&dyn privpac_multi::MultiLearner; 2] = [&ColumnErm, &direct];
     let mut rng = rand::SeedableRng::seed_from_u64(seed);
     let rng: &mut ChaCha8Rng = &mut rng;
