@@ -12,6 +12,10 @@
 //! - [`check_exhaustive`] on every sample up to a length (tiny domains);
 //! - [`check_random`] on random samples from an explicit RNG (seed it for a reproducible test).
 //!
+//! A class that gives its profile as levels ([`ConceptClass::error_levels`]) is checked
+//! there too: the levels against the reference's, and
+//! [`ConceptClass::concept_with_errors`] against every concept of every level in id order.
+//!
 //! Each returns the number of samples checked, or the first [`Mismatch`], which names the
 //! class, the sample and the first concept (or run) that differs. The reference needs a dense
 //! profile, so the class must have at most [`ERROR_PROFILE_LIMIT`](crate::ERROR_PROFILE_LIMIT) concepts; check a small
@@ -78,6 +82,17 @@ pub enum Mismatch {
         fast: Vec<ErrorRun>,
         /// The maximal runs of the brute-force profile.
         reference: Vec<ErrorRun>,
+    },
+    /// `error_levels` differs from the levels of the brute-force reference, or
+    /// `concept_with_errors` does not list a level's concepts in id order.
+    #[error("{class}: {detail} on the sample {sample:?}")]
+    ErrorLevels {
+        /// The class's name.
+        class: String,
+        /// The sample, as `(point, label)` pairs.
+        sample: Vec<(Point, bool)>,
+        /// What differs.
+        detail: String,
     },
     /// A fast path returned an error where the reference succeeded.
     #[error(
@@ -212,6 +227,57 @@ fn check_one<C: ConceptClass + ?Sized>(class: &C, sample: &LabeledSample) -> Res
             fast: runs,
             reference: reference_runs,
         });
+    }
+    check_levels(class, sample, &reference).map_err(|detail| match detail {
+        Ok(detail) => Mismatch::ErrorLevels {
+            class: class.name(),
+            sample: pairs(),
+            detail,
+        },
+        Err((method, error)) => failed(method, error),
+    })
+}
+
+/// Checks `error_levels` (when the class gives levels) against the levels of `reference`,
+/// and `concept_with_errors` against every concept of every level in id order (and one
+/// offset past each level's end).
+fn check_levels<C: ConceptClass + ?Sized>(
+    class: &C,
+    sample: &LabeledSample,
+    reference: &[u64],
+) -> Result<(), Result<String, (&'static str, Error)>> {
+    let Some(levels) = class
+        .error_levels(sample)
+        .map_err(|error| Err(("error_levels", error)))?
+    else {
+        return Ok(());
+    };
+    let mut by_errors: std::collections::BTreeMap<u64, Vec<u64>> = Default::default();
+    for (id, &errors) in reference.iter().enumerate() {
+        by_errors.entry(errors).or_default().push(id as u64);
+    }
+    let expected: Vec<(u64, u64)> = by_errors
+        .iter()
+        .map(|(&errors, ids)| (errors, ids.len() as u64))
+        .collect();
+    let found: Vec<(u64, u64)> = levels.iter().map(|l| (l.errors, l.count)).collect();
+    if found != expected {
+        return Err(Ok(format!(
+            "error_levels gives (errors, count) {found:?}, the reference {expected:?}"
+        )));
+    }
+    for (&errors, ids) in &by_errors {
+        for offset in 0..=ids.len() as u64 {
+            let found = class
+                .concept_with_errors(sample, errors, offset)
+                .map_err(|error| Err(("concept_with_errors", error)))?;
+            let expected = ids.get(offset as usize).copied();
+            if found != expected {
+                return Err(Ok(format!(
+                    "concept_with_errors({errors}, {offset}) is {found:?}, the reference {expected:?}"
+                )));
+            }
+        }
     }
     Ok(())
 }

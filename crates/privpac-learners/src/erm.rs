@@ -41,8 +41,22 @@ impl Learner for Erm {
         sample: &LabeledSample,
         _rng: &mut dyn Rng,
     ) -> Result<Hypothesis> {
-        let runs = class.error_runs(sample)?;
-        let best = best_run(&runs).ok_or(Error::EmptySample)?;
+        // Classes that give levels (intervals): the first concept of the lowest level in id
+        // order, the first concept of the first best run.
+        let best = match class.error_levels(sample)? {
+            Some(levels) => {
+                let lowest = levels.first().ok_or(Error::EmptySample)?;
+                let id = class
+                    .concept_with_errors(sample, lowest.errors, 0)?
+                    .ok_or(Error::EmptySample)?;
+                ErrorRun {
+                    first: id,
+                    len: lowest.count,
+                    errors: lowest.errors,
+                }
+            }
+            None => best_run(&class.error_runs(sample)?).ok_or(Error::EmptySample)?,
+        };
         if self.mode == ErmMode::Realizable && best.errors > 0 {
             return Err(Error::NotRealizable {
                 class: class.name(),

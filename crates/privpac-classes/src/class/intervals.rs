@@ -1,31 +1,51 @@
 //! Intervals `c_{a,b}(y) = 1 iff a ≤ y ≤ b` over an ordered domain, plus the empty
 //! interval.
 
-use crate::class::ConceptClass;
+use crate::class::{ConceptClass, ErrorLevel, check_sample};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
+use crate::sample::LabeledSample;
 
 /// All intervals `[a, b]` (a ≤ b) over `[N]` plus the empty interval: `1 + N(N+1)/2`
 /// concepts. Id 0 is the empty interval; the others enumerate `(a, b)` with `a`
 /// increasing, then `b`. VC dimension 2 for N ≥ 2.
+///
+/// # Error profile
+/// In id order the profile has about `N·n` runs (every `a` starts a new row of `b`), so
+/// [`ConceptClass::error_levels`] gives it as levels instead, in O(n log n + m·r) time for
+/// m distinct sample points and r distinct prefix sums (at most n + 1) without
+/// materializing N: an interval containing exactly the sample's distinct points
+/// `x_i … x_j` makes `P + C_{j+1} − C_i` mistakes (P the positives, `C` the prefix sums of
+/// negatives minus positives per point), and there are `L_i·R_j` of them (`L_i` choices of
+/// `a` in `(x_{i−1}, x_i]`, `R_j` of `b` in `[x_j, x_{j+1})`); intervals containing no
+/// sample point make P. [`ConceptClass::concept_with_errors`] finds the concept of a level
+/// in id order in O(m + r + log N), so the generic learner and ERM run on intervals over
+/// 2^30 points (the exponential mechanism accepts up to 2^60 candidates).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Intervals {
     domain: Domain,
     size: u64,
 }
 
-/// Largest supported N (so that the class size fits comfortably in `u64`).
-const MAX_SIZE: u64 = 1 << 31;
+/// Largest supported N: the largest with `1 + N(N+1)/2 ≤ u64::MAX`, so that every interval
+/// has a `u64` id (about 2^32.5; 2^40 points would need 2^79 ids). The exponential
+/// mechanism takes at most 2^60 candidates, so the generic learner runs up to about
+/// N = 2^30.5 and refuses larger classes with a typed error; ERM runs up to this limit.
+pub const MAX_INTERVALS_SIZE: u64 = 6_074_000_999;
 
 impl Intervals {
     /// Intervals over `[size]`.
     ///
     /// # Errors
-    /// [`Error::InvalidDomain`] for size 0, [`Error::InvalidClass`] above 2^31.
+    /// [`Error::InvalidDomain`] for size 0, [`Error::InvalidClass`] above
+    /// [`MAX_INTERVALS_SIZE`] (about 2^32.5).
     pub fn new(size: u64) -> Result<Self> {
-        if size > MAX_SIZE {
+        if size > MAX_INTERVALS_SIZE {
             return Err(Error::InvalidClass {
-                reason: format!("intervals support at most {MAX_SIZE} points, got {size}"),
+                reason: format!(
+                    "intervals support at most {MAX_INTERVALS_SIZE} points (about 2^32.5: the \
+                     1 + N(N+1)/2 concept ids must fit in 64 bits), got {size}"
+                ),
             });
         }
         Ok(Intervals {
@@ -87,5 +107,238 @@ impl ConceptClass for Intervals {
             Some((a, b)) => format!("1 on [{a}, {b}]"),
             None => "empty interval (all zeros)".into(),
         }
+    }
+
+    /// Levels in O(n log n + m·r), see [`Intervals`]; always `Some`.
+    fn error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<ErrorLevel>>> {
+        Ok(Some(Profile::new(self, sample)?.levels()))
+    }
+
+    /// In id order, O(n log n + m + r + log N); see [`Intervals`].
+    fn concept_with_errors(
+        &self,
+        sample: &LabeledSample,
+        errors: u64,
+        offset: u64,
+    ) -> Result<Option<u64>> {
+        Ok(Profile::new(self, sample)?.concept(self, errors, offset))
+    }
+}
+
+impl Intervals {
+    /// The id of the interval `[a, b]` (`a ≤ b < N`): `1 + S(a) + (b − a)` with
+    /// `S(a) = a·N − a(a − 1)/2` the intervals before row `a`.
+    pub fn id_of(&self, a: u64, b: u64) -> u64 {
+        let (a, b, n) = (u128::from(a), u128::from(b), u128::from(self.size));
+        (1 + a * n - a * a.saturating_sub(1) / 2 + (b - a)) as u64
+    }
+}
+
+/// A sample summarized for the interval profile: the distinct points `p[0] < … < p[m−1]`,
+/// the prefix sums `c[k] = Σ_{t<k} (negatives − positives at p[t])` (`c[0] = 0`), and the
+/// number of positives P. The interval containing exactly `p[i..=j]` makes
+/// `P + c[j+1] − c[i]` mistakes.
+struct Profile {
+    size: u64,
+    points: Vec<u64>,
+    prefix: Vec<i64>,
+    positives: u64,
+    /// The smallest prefix sum (the origin of value-indexed tables).
+    low: i64,
+    /// The number of distinct prefix values `max − min + 1`.
+    width: usize,
+}
+
+impl Profile {
+    fn new(class: &Intervals, sample: &LabeledSample) -> Result<Profile> {
+        check_sample(&class.domain, sample)?;
+        let mut examples: Vec<(u64, bool)> = sample.iter().collect();
+        examples.sort_unstable();
+        let mut points = Vec::new();
+        let mut prefix = vec![0i64];
+        let mut positives = 0;
+        for (x, y) in examples {
+            if points.last() != Some(&x) {
+                points.push(x);
+                prefix.push(*prefix.last().unwrap_or(&0));
+            }
+            let last = prefix.last_mut().unwrap_or_else(|| unreachable!());
+            if y {
+                positives += 1;
+                *last -= 1;
+            } else {
+                *last += 1;
+            }
+        }
+        let low = prefix.iter().copied().min().unwrap_or(0);
+        let high = prefix.iter().copied().max().unwrap_or(0);
+        Ok(Profile {
+            size: class.size,
+            points,
+            prefix,
+            positives,
+            low,
+            width: (high - low) as usize + 1,
+        })
+    }
+
+    fn m(&self) -> usize {
+        self.points.len()
+    }
+
+    /// `L_i`: the choices of `a` that make `p[i]` the first sample point inside.
+    fn left(&self, i: usize) -> u64 {
+        if i == 0 {
+            self.points[0] + 1
+        } else {
+            self.points[i] - self.points[i - 1]
+        }
+    }
+
+    /// `R_j`: the choices of `b` that make `p[j]` the last sample point inside.
+    fn right(&self, j: usize) -> u64 {
+        self.points.get(j + 1).copied().unwrap_or(self.size) - self.points[j]
+    }
+
+    fn slot(&self, value: i64) -> Option<usize> {
+        usize::try_from(value - self.low)
+            .ok()
+            .filter(|&slot| slot < self.width)
+    }
+
+    /// The intervals with no sample point inside, plus the empty interval: `P` mistakes.
+    fn empty_content(&self) -> u64 {
+        let triangle = |g: u64| (u128::from(g) * (u128::from(g) + 1) / 2) as u64;
+        let mut total = 1;
+        let mut start = 0; // the first point of the current gap
+        for &x in &self.points {
+            total += triangle(x - start);
+            start = x + 1;
+        }
+        total + triangle(self.size - start)
+    }
+
+    fn levels(&self) -> Vec<ErrorLevel> {
+        // d = c[j+1] − c[i] ranges over [low − high, high − low].
+        let span = self.width as i64 - 1;
+        let mut counts = vec![0u64; 2 * self.width - 1];
+        counts[span as usize] += self.empty_content();
+        // weights[v] = Σ_{i ≤ j, c[i] = low + v} L_i, built as j grows; [first, last] its
+        // non-zero range.
+        let mut weights = vec![0u64; self.width];
+        let (mut first, mut last) = (self.width, 0);
+        for j in 0..self.m() {
+            let v = (self.prefix[j] - self.low) as usize;
+            weights[v] += self.left(j);
+            first = first.min(v);
+            last = last.max(v);
+            let right = self.right(j);
+            let end = self.prefix[j + 1] - self.low; // c[j+1] − low
+            for (v, &weight) in weights.iter().enumerate().take(last + 1).skip(first) {
+                if weight != 0 {
+                    // d = c[j+1] − c[i] = end − v; its slot is d + span.
+                    counts[(end - v as i64 + span) as usize] += weight * right;
+                }
+            }
+        }
+        counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &count)| count > 0)
+            .map(|(slot, &count)| ErrorLevel {
+                // P + d ≥ 0: an interval never makes fewer than zero mistakes.
+                errors: (self.positives as i64 + slot as i64 - span) as u64,
+                count,
+            })
+            .collect()
+    }
+
+    /// The id of index `offset` in id order among the concepts with `errors` mistakes, or
+    /// `None` if the level has no such index.
+    fn concept(&self, class: &Intervals, errors: u64, mut offset: u64) -> Option<u64> {
+        let d = i64::try_from(errors).ok()? - self.positives as i64;
+        let at_p = d == 0;
+        if at_p {
+            if offset == 0 {
+                return Some(0); // the empty interval comes first
+            }
+            offset -= 1;
+        }
+        let m = self.m();
+        // k[i] = Σ_{j ≥ i, c[j+1] − c[i] = d} R_j: the intervals of row a (a in block i)
+        // that reach a sample point and make `errors` mistakes.
+        let mut by_value = vec![0u64; self.width];
+        let mut k = vec![0u64; m];
+        for i in (0..m).rev() {
+            by_value[(self.prefix[i + 1] - self.low) as usize] += self.right(i);
+            k[i] = self
+                .slot(self.prefix[i] + d)
+                .map_or(0, |slot| by_value[slot]);
+        }
+        let triangle = |q: u128| q * q.saturating_sub(1) / 2;
+        for (i, &ki) in k.iter().enumerate() {
+            let lo = if i == 0 { 0 } else { self.points[i - 1] + 1 };
+            let l = u128::from(self.left(i));
+            let ki = u128::from(ki);
+            // Row a = lo + q has (p[i] − a)·[d = 0] + k_i concepts: p[i] − a = l − 1 − q.
+            let extra = if at_p { 1 } else { 0 };
+            let cumulative = |q: u128| q * ki + extra * (q * (l - 1) - triangle(q));
+            let total = cumulative(l);
+            if u128::from(offset) >= total {
+                offset -= total as u64;
+                continue;
+            }
+            // The largest q ≤ l with cumulative(q) ≤ offset (cumulative is non-decreasing).
+            let (mut q_low, mut q_high) = (0u128, l);
+            while q_low < q_high {
+                let middle = (q_low + q_high).div_ceil(2);
+                if cumulative(middle) <= u128::from(offset) {
+                    q_low = middle;
+                } else {
+                    q_high = middle - 1;
+                }
+            }
+            let a = lo + q_low as u64;
+            let mut rest = offset - cumulative(q_low) as u64;
+            let before = self.points[i] - a; // b in [a, p[i]): no sample point inside
+            if at_p {
+                if rest < before {
+                    return Some(class.id_of(a, a + rest));
+                }
+                rest -= before;
+            }
+            for j in i..m {
+                if self.prefix[j + 1] - self.prefix[i] == d {
+                    let right = self.right(j);
+                    if rest < right {
+                        return Some(class.id_of(a, self.points[j] + rest));
+                    }
+                    rest -= right;
+                }
+            }
+            return None; // unreachable: the row's count was k_i
+        }
+        // Rows after the last sample point: only intervals with no sample point inside.
+        if !at_p {
+            return None;
+        }
+        let lo = self.points.last().map_or(0, |&x| x + 1);
+        let l = u128::from(self.size - lo);
+        // Row a = lo + q has N − a = l − q concepts.
+        let cumulative = |q: u128| q * l - triangle(q);
+        if u128::from(offset) >= cumulative(l) {
+            return None;
+        }
+        let (mut q_low, mut q_high) = (0u128, l);
+        while q_low < q_high {
+            let middle = (q_low + q_high).div_ceil(2);
+            if cumulative(middle) <= u128::from(offset) {
+                q_low = middle;
+            } else {
+                q_high = middle - 1;
+            }
+        }
+        let a = lo + q_low as u64;
+        Some(class.id_of(a, a + (offset - cumulative(q_low) as u64)))
     }
 }

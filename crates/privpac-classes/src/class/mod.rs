@@ -23,7 +23,7 @@ mod xor;
 
 pub use all_functions::AllFunctions;
 pub use halfspaces::{GridHalfspaces, MAX_GRID_SIDE};
-pub use intervals::Intervals;
+pub use intervals::{Intervals, MAX_INTERVALS_SIZE};
 pub use matrix_class::ExplicitClass;
 pub use parities::Parities;
 pub use points::Points;
@@ -47,6 +47,15 @@ pub struct ErrorRun {
     pub len: u64,
     /// The number of mistakes of each concept in the run.
     pub errors: u64,
+}
+
+/// The number of concepts that make one number of mistakes: a level of the error profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorLevel {
+    /// The number of mistakes.
+    pub errors: u64,
+    /// How many concepts make that many mistakes (≥ 1).
+    pub count: u64,
 }
 
 /// A finite concept class over a finite domain.
@@ -98,6 +107,35 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
     fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
         Ok(run_length_encode(&self.error_counts(sample)?))
     }
+
+    /// The error profile as levels, in increasing order of mistakes, for classes whose runs
+    /// are too many to list (intervals: in id order the profile has about `|X|·n` runs), or
+    /// `None` (the provided answer) to use [`Self::error_runs`]. A class that returns levels
+    /// also answers [`Self::concept_with_errors`]; the counts must sum to `len()` (so they
+    /// fit in `u64`).
+    ///
+    /// # Errors
+    /// As for [`Self::error_counts`].
+    fn error_levels(&self, _sample: &LabeledSample) -> Result<Option<Vec<ErrorLevel>>> {
+        Ok(None)
+    }
+
+    /// The concept of index `offset` in id order among the concepts with exactly `errors`
+    /// mistakes on `sample`, for classes that return [`Self::error_levels`]: the same
+    /// concept a walk over [`Self::error_runs`] in id order finds, so learners give the same
+    /// seeded outputs on either path. `None` (the provided answer) when the class has no
+    /// levels, or when `offset` is not below the level's count.
+    ///
+    /// # Errors
+    /// As for [`Self::error_counts`].
+    fn concept_with_errors(
+        &self,
+        _sample: &LabeledSample,
+        _errors: u64,
+        _offset: u64,
+    ) -> Result<Option<u64>> {
+        Ok(None)
+    }
 }
 
 /// A borrowed class is a class (so combinators such as [`Xor`] can wrap `&dyn ConceptClass`).
@@ -123,6 +161,17 @@ impl<T: ConceptClass + ?Sized> ConceptClass for &T {
     fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
         (**self).error_runs(sample)
     }
+    fn error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<ErrorLevel>>> {
+        (**self).error_levels(sample)
+    }
+    fn concept_with_errors(
+        &self,
+        sample: &LabeledSample,
+        errors: u64,
+        offset: u64,
+    ) -> Result<Option<u64>> {
+        (**self).concept_with_errors(sample, errors, offset)
+    }
 }
 
 /// An owned, boxed class is a class (the form [`crate::parse_spec`] returns).
@@ -147,6 +196,17 @@ impl<T: ConceptClass + ?Sized> ConceptClass for Box<T> {
     }
     fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
         (**self).error_runs(sample)
+    }
+    fn error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<ErrorLevel>>> {
+        (**self).error_levels(sample)
+    }
+    fn concept_with_errors(
+        &self,
+        sample: &LabeledSample,
+        errors: u64,
+        offset: u64,
+    ) -> Result<Option<u64>> {
+        (**self).concept_with_errors(sample, errors, offset)
     }
 }
 

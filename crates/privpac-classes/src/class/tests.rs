@@ -52,6 +52,14 @@ proptest! {
         check_fast_path(&Parities::new(d).unwrap(), &pairs);
     }
 
+    /// The levels and the id-order walk of intervals against the brute-force reference
+    /// (every concept of every level), with repeated points and mixed labels.
+    #[test]
+    fn interval_levels_equal_brute_force(n in 1u64..40, pairs in arbitrary_sample(40, 30)) {
+        let pairs: Vec<(u64, bool)> = pairs.into_iter().map(|(x, y)| (x % n, y)).collect();
+        check_fast_path(&Intervals::new(n).unwrap(), &pairs);
+    }
+
     #[test]
     fn composite_classes_have_consistent_profiles(n in 1u64..8, pairs in arbitrary_sample(8, 12)) {
         let pairs: Vec<(u64, bool)> = pairs.into_iter().map(|(x, y)| (x % n, y)).collect();
@@ -348,5 +356,93 @@ fn interval_bounds_match_the_enumeration() {
         assert_eq!(class.bounds(first), Some((a, a)), "a = {a}");
         let last = first + (n - a - 1);
         assert_eq!(class.bounds(last), Some((a, n - 1)), "a = {a}");
+    }
+}
+
+/// Intervals over 2^30 points (|C| ≈ 2^59: no dense profile, about 2^30·n runs) and over
+/// the largest size whose ids fit in `u64` (|C| ≈ 2^64 − 2^31.4): the levels sum to |C|,
+/// and the concepts `concept_with_errors` returns make exactly their level's number of
+/// mistakes (counted by `eval` on the sample), in increasing id order, at the first, last
+/// and seeded offsets of every level; one past the end is `None`. One more point is refused.
+#[test]
+fn interval_levels_hold_on_two_to_the_thirty_points_and_at_the_largest_size() {
+    use rand::{RngExt, SeedableRng};
+    assert!(matches!(
+        Intervals::new(crate::MAX_INTERVALS_SIZE + 1),
+        Err(Error::InvalidClass { .. })
+    ));
+    let largest = Intervals::new(crate::MAX_INTERVALS_SIZE).unwrap();
+    assert!(largest.len() <= u128::from(u64::MAX));
+    let last = (largest.len() - 1) as u64;
+    let top = crate::MAX_INTERVALS_SIZE - 1;
+    assert_eq!(largest.bounds(last), Some((top, top)));
+    assert_eq!(largest.id_of(top, top), last);
+    assert_eq!(largest.id_of(0, top), crate::MAX_INTERVALS_SIZE);
+    for n in [1u64 << 30, crate::MAX_INTERVALS_SIZE] {
+        let class = Intervals::new(n).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(30);
+        for (len, target) in [
+            (0usize, (5u64, 9u64)),
+            (1, (0, 0)),
+            (60, (n / 3, n / 2)),
+            (200, (n - 100, n - 1)),
+        ] {
+            // Labels of a target interval with a few flipped, and some repeated points.
+            let mut pairs: Vec<(u64, bool)> = (0..len)
+                .map(|i| {
+                    let x = if i % 7 == 3 {
+                        n / 3
+                    } else {
+                        rng.random_range(0..n)
+                    };
+                    let flip = rng.random_range(0..10u32) == 0;
+                    (x, (target.0..=target.1).contains(&x) ^ flip)
+                })
+                .collect();
+            if len == 1 {
+                pairs = vec![(0, true)];
+            }
+            let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
+            assert!(class.error_counts(&sample).is_err());
+            let levels = class.error_levels(&sample).unwrap().unwrap();
+            let total: u128 = levels.iter().map(|l| u128::from(l.count)).sum();
+            assert_eq!(total, class.len(), "N = 2^30, n = {len}");
+            let mistakes = |id: u64| {
+                sample
+                    .iter()
+                    .filter(|&(x, y)| class.eval(id, x) != y)
+                    .count() as u64
+            };
+            for level in &levels {
+                let mut offsets = vec![0, level.count - 1];
+                offsets.extend((0..5).map(|_| rng.random_range(0..level.count)));
+                offsets.sort_unstable();
+                offsets.dedup();
+                let ids: Vec<u64> = offsets
+                    .iter()
+                    .map(|&offset| {
+                        class
+                            .concept_with_errors(&sample, level.errors, offset)
+                            .unwrap()
+                            .unwrap()
+                    })
+                    .collect();
+                for &id in &ids {
+                    assert_eq!(
+                        mistakes(id),
+                        level.errors,
+                        "id {id} ({})",
+                        class.describe(id)
+                    );
+                }
+                assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+                assert_eq!(
+                    class
+                        .concept_with_errors(&sample, level.errors, level.count)
+                        .unwrap(),
+                    None
+                );
+            }
+        }
     }
 }
