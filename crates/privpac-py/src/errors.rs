@@ -187,6 +187,7 @@ fn multi_kind(error: &privpac_multi::Error) -> Kind {
         | E::BudgetTooSmall { .. }
         | E::IncompatibleCode { .. }
         | E::CodeTooShort { .. }
+        | E::InnerNotPrivate { .. }
         | E::InvalidParameter { .. } => Kind::InvalidParameter,
         E::NoLabelColumns
         | E::RaggedRow { .. }
@@ -222,6 +223,8 @@ fn lab_kind(error: &privpac_toolkit::Error) -> Kind {
         | E::UnknownSanitizer { .. }
         | E::MissingParameter { .. }
         | E::UnknownDistribution { .. }
+        | E::NotApplicable { .. }
+        | E::TargetUnreachable { .. }
         | E::PureOnly { .. } => Kind::InvalidParameter,
         E::BadDataLine { .. } | E::EmptyData => Kind::BadInput,
         E::TooLarge { .. } | E::DomainTooLarge { .. } | E::FileTooLarge { .. } => Kind::TooLarge,

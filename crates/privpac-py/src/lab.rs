@@ -89,7 +89,7 @@ fn distribution(text: &str) -> PyResult<DistributionChoice> {
 fn request(
     class_spec: &str,
     learner: &str,
-    epsilon: f64,
+    (epsilon, em_epsilon): (Option<f64>, Option<f64>),
     alpha: f64,
     beta: f64,
     seed: u64,
@@ -107,6 +107,7 @@ fn request(
         class: class_spec.into(),
         learner: learner.into(),
         epsilon,
+        em_epsilon,
         alpha,
         beta,
         distribution: distribution(distribution_name)?,
@@ -123,15 +124,21 @@ fn request(
     })
 }
 
-/// sample_complexity(class_spec, learner, *, epsilon, alpha, beta, seed,
+/// sample_complexity(class_spec, learner, *, epsilon=None, alpha, beta, seed,
 /// distribution="uniform", target=None, label_noise=0.0, trials=100, max_size=2**20,
-/// subset_size=None, flip_probability=0.1, voters=7, vote_epsilon=1.0)
+/// subset_size=None, flip_probability=0.1, voters=7, vote_epsilon=1.0, em_epsilon=None)
 ///
 /// The empirical sample complexity of a single-concept learner on a scenario: the smallest
 /// sample size n at which at least 1 − β of `trials` independent trials give a hypothesis
 /// with excess error at most α, i.e. true error at most OPT + α (doubling from 4, then
 /// binary search), with the bound that has explicit constants for this learner and scenario
 /// (if any) and the learner's own privacy guarantee at that n.
+///
+/// `epsilon` is the privacy target: the learner's reported guarantee (differential
+/// privacy, or the ε of each prediction for the prediction learners, whose inner
+/// parameters are solved for it at every n) is at most ε. It is required by every learner
+/// but "erm" and "stable"; "stable" is not private, refuses it and takes its exponential
+/// mechanism's `em_epsilon` instead (also an optional knob of "private-prediction").
 ///
 /// `class_spec` and `learner` are the CLI's spec strings ("thresholds:1024", "generic",
 /// "stable", "relabeling", "erm", ...); `distribution` is "uniform", "zipf" (exponent 1) or
@@ -153,10 +160,10 @@ fn request(
 /// max_size above the lab's limits) and PrivpacError when no size up to `max_size` reaches
 /// 1 − β.
 #[pyfunction]
-#[pyo3(signature = (class_spec, learner, *, epsilon, alpha, beta, seed,
+#[pyo3(signature = (class_spec, learner, *, epsilon = None, alpha, beta, seed,
     distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
     max_size = 1 << 20, subset_size = None, flip_probability = 0.1, voters = 7,
-    vote_epsilon = 1.0))]
+    vote_epsilon = 1.0, em_epsilon = None))]
 #[allow(
     clippy::too_many_arguments,
     reason = "keyword arguments of a Python function"
@@ -165,7 +172,7 @@ fn sample_complexity<'py>(
     py: Python<'py>,
     class_spec: &str,
     learner: &str,
-    epsilon: f64,
+    epsilon: Option<f64>,
     alpha: f64,
     beta: f64,
     seed: Seed,
@@ -178,12 +185,13 @@ fn sample_complexity<'py>(
     flip_probability: f64,
     voters: usize,
     vote_epsilon: f64,
+    em_epsilon: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let seed = seed.0;
     let request = request(
         class_spec,
         learner,
-        epsilon,
+        (epsilon, em_epsilon),
         alpha,
         beta,
         seed,
@@ -203,9 +211,9 @@ fn sample_complexity<'py>(
     from_json(py, &serde_json::to_string(&report).map_err(json_error)?)
 }
 
-/// run_trials(class_spec, learner, sample_size, *, epsilon, alpha, seed, beta=0.1,
+/// run_trials(class_spec, learner, sample_size, *, epsilon=None, alpha, seed, beta=0.1,
 /// distribution="uniform", target=None, label_noise=0.0, trials=100, subset_size=None,
-/// flip_probability=0.1, voters=7, vote_epsilon=1.0)
+/// flip_probability=0.1, voters=7, vote_epsilon=1.0, em_epsilon=None)
 ///
 /// `trials` independent trials of the learner at one sample size on the scenario of
 /// `sample_complexity` (same arguments): exactly the evaluation that `sample_complexity`
@@ -218,9 +226,10 @@ fn sample_complexity<'py>(
 ///
 /// Raises as `sample_complexity`.
 #[pyfunction]
-#[pyo3(signature = (class_spec, learner, sample_size, *, epsilon, alpha, seed, beta = 0.1,
-    distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
-    subset_size = None, flip_probability = 0.1, voters = 7, vote_epsilon = 1.0))]
+#[pyo3(signature = (class_spec, learner, sample_size, *, epsilon = None, alpha, seed,
+    beta = 0.1, distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
+    subset_size = None, flip_probability = 0.1, voters = 7, vote_epsilon = 1.0,
+    em_epsilon = None))]
 #[allow(
     clippy::too_many_arguments,
     reason = "keyword arguments of a Python function"
@@ -230,7 +239,7 @@ fn run_trials<'py>(
     class_spec: &str,
     learner: &str,
     sample_size: usize,
-    epsilon: f64,
+    epsilon: Option<f64>,
     alpha: f64,
     seed: Seed,
     beta: f64,
@@ -242,12 +251,13 @@ fn run_trials<'py>(
     flip_probability: f64,
     voters: usize,
     vote_epsilon: f64,
+    em_epsilon: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let seed = seed.0;
     let request = request(
         class_spec,
         learner,
-        epsilon,
+        (epsilon, em_epsilon),
         alpha,
         beta,
         seed,
@@ -313,7 +323,7 @@ fn sample_complexity_curve<'py>(
             request(
                 class_spec,
                 learner,
-                epsilon,
+                (Some(epsilon), None),
                 alpha,
                 beta,
                 seed,

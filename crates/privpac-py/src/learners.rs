@@ -225,9 +225,14 @@ impl Hypothesis {
 /// "improper-point", "stable", "private-prediction", "voting", "relabeling",
 /// "dagan-feldman", "sanitizer[:NAME]".
 ///
-/// Parameters and defaults are the CLI's (`privpac learn`): `epsilon` (required by every
-/// private learner), `delta` (0; only sanitizer learners accept δ > 0), `subset_size`
-/// (default ⌈√n⌉), `flip_probability` (0.1), `voters` (7), `vote_epsilon` (1.0), and the
+/// Parameters and defaults are the CLI's (`privpac learn`): `epsilon`, the privacy target
+/// (required by every private learner; the reported guarantee is at most ε: differential
+/// privacy, or the ε of each prediction for `private-prediction`, `voting`, `relabeling`
+/// and `dagan-feldman`, whose inner parameters are solved for it at `fit`), `em_epsilon`
+/// (the stable learners' exponential-mechanism ε, a tuning knob and not a guarantee:
+/// required by `stable`, which is not private and refuses `epsilon`; optional for
+/// `private-prediction`), `delta` (0; only sanitizer learners accept δ > 0), `subset_size`
+/// (default ⌈√n⌉ for `stable`, solved for `private-prediction`), `flip_probability` (0.1), `voters` (7), `vote_epsilon` (1.0), and the
 /// sanitizer knobs `alpha` (0.1), `rounds` (20), `database_size` (4); `improper-point` is
 /// built for accuracy `alpha` and failure probability `beta` (0.1) with ⌈16/(αβ)⌉ hash
 /// buckets unless `buckets` is given. The learner is built at `fit`, when the sample size
@@ -240,8 +245,10 @@ impl Hypothesis {
 /// β-stable; `private-prediction`, `voting`, `relabeling` and `dagan-feldman` are ε-DP per
 /// prediction; `erm` has none.
 ///
-/// Raises InvalidParameterError for an unknown spec, a missing ε, δ > 0 for a pure
-/// learner, or a bad parameter.
+/// Raises InvalidParameterError for an unknown spec, a missing ε (a missing `em_epsilon`
+/// or a given `epsilon` for `stable`), δ > 0 for a pure learner, or a bad parameter; a
+/// per-prediction target that cannot be met at the sample size raises at `fit` (naming
+/// the smallest sample size that works).
 #[pyclass(frozen, module = "privpac", name = "Learner")]
 #[derive(Debug)]
 pub(crate) struct Learner {
@@ -268,7 +275,7 @@ impl Learner {
     #[new]
     #[pyo3(signature = (spec, *, epsilon = None, delta = 0.0, subset_size = None,
         flip_probability = 0.1, voters = 7, vote_epsilon = 1.0, alpha = 0.1, rounds = 20,
-        database_size = 4, beta = 0.1, buckets = None))]
+        database_size = 4, beta = 0.1, buckets = None, em_epsilon = None))]
     #[allow(clippy::too_many_arguments, reason = "the CLI's keyword options")]
     fn new(
         spec: &str,
@@ -283,8 +290,21 @@ impl Learner {
         database_size: usize,
         beta: f64,
         buckets: Option<u64>,
+        em_epsilon: Option<f64>,
     ) -> PyResult<Self> {
         let spec: LearnerSpec = spec.parse().map_err(errors::lab)?;
+        if spec == LearnerSpec::Stable {
+            if epsilon.is_some() {
+                return Err(errors::invalid(
+                    "stable is uniformly stable, not differentially private, so no epsilon can be guaranteed; give its exponential mechanism's parameter as em_epsilon (or use private-prediction for an epsilon per prediction)".to_string(),
+                ));
+            }
+            if em_epsilon.is_none() {
+                return Err(errors::invalid(
+                    "em_epsilon (its exponential mechanism's epsilon) is required for stable, which is uniformly stable, not private".to_string(),
+                ));
+            }
+        }
         if spec.needs_epsilon() && epsilon.is_none() {
             return Err(errors::invalid(format!(
                 "epsilon is required for private learners ({spec})"
@@ -294,6 +314,7 @@ impl Learner {
             spec,
             params: LearnerParams {
                 epsilon,
+                em_epsilon,
                 delta,
                 subset_size,
                 flip_probability,
@@ -500,7 +521,12 @@ impl Sanitizer {
 /// (`privpac multi-learn`). `epsilon`, `delta` are the total budget for the k-tuple.
 ///
 /// Guarantee: the k-tuple of hypotheses is (ε, δ)-DP with respect to samples that differ
-/// in one whole row (x, y_1, …, y_k); see `guarantee(examples, k)`.
+/// in one whole row (x, y_1, …, y_k); for a direct sum of a prediction learner
+/// ("direct-sum:private-prediction", "direct-sum:voting", ...) the k predictions, one query
+/// per model, are ε-DP (per-prediction targets ε/k, basic composition); a direct sum of
+/// "stable" (not private) is refused. See `guarantee(examples, k)`. `em_epsilon` is the
+/// inner exponential mechanism's ε of "direct-sum:private-prediction" (a knob, not a
+/// guarantee).
 #[pyclass(frozen, module = "privpac", name = "MultiLearner")]
 #[derive(Debug)]
 pub(crate) struct MultiLearner {
@@ -521,7 +547,7 @@ impl MultiLearner {
     #[new]
     #[pyo3(signature = (spec, epsilon, *, delta = 0.0, subset_size = None,
         flip_probability = 0.1, voters = 7, vote_epsilon = 1.0, alpha = 0.1, rounds = 20,
-        database_size = 4, beta = 0.1, buckets = None))]
+        database_size = 4, beta = 0.1, buckets = None, em_epsilon = None))]
     #[allow(clippy::too_many_arguments, reason = "the CLI's keyword options")]
     fn new(
         spec: &str,
@@ -536,6 +562,7 @@ impl MultiLearner {
         database_size: usize,
         beta: f64,
         buckets: Option<u64>,
+        em_epsilon: Option<f64>,
     ) -> PyResult<Self> {
         let spec: MultiLearnerSpec = spec.parse().map_err(errors::lab)?;
         let total = RustPrivacy::new(epsilon, delta).map_err(errors::mechanisms)?;
@@ -544,6 +571,7 @@ impl MultiLearner {
             total,
             params: LearnerParams {
                 epsilon: Some(epsilon),
+                em_epsilon,
                 delta,
                 subset_size,
                 flip_probability,

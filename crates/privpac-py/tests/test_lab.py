@@ -80,11 +80,13 @@ def test_sample_complexity_is_deterministic_and_depends_on_the_seed():
 
 def test_run_trials_is_the_search_evaluation_at_that_size():
     kwargs = dict(epsilon=1.0, alpha=0.2, beta=0.2, seed=3, trials=20)
-    report = privpac.sample_complexity("thresholds:64", "stable", **kwargs)
+    # stable is not private: its exponential mechanism's ε is em_epsilon, not a target.
+    stable = dict(kwargs, epsilon=None, em_epsilon=1.0)
+    report = privpac.sample_complexity("thresholds:64", "stable", **stable)
     assert len(report["evaluations"]) >= 2
     for evaluation in report["evaluations"]:
         outcome = privpac.run_trials(
-            "thresholds:64", "stable", evaluation["sample_size"], **kwargs
+            "thresholds:64", "stable", evaluation["sample_size"], **stable
         )
         assert outcome == evaluation
     # More data helps: the largest size tried does at least as well as 4 examples.

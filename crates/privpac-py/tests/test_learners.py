@@ -29,7 +29,10 @@ def test_learners_match_the_cli(cli, write_csv, spec):
     if spec == "sanitizer:point":  # the point-function sanitizer needs δ > 0
         args += ["--delta", "1e-6"]
         kwargs["delta"] = 1e-6
-    if spec != "erm":
+    if spec == "stable":  # not private: its mechanism's ε, never a target
+        args += ["--em-epsilon", "1"]
+        kwargs["em_epsilon"] = 1.0
+    elif spec != "erm":
         args += ["--epsilon", "1"]
         kwargs["epsilon"] = 1.0
     report = cli(*args)
@@ -57,7 +60,7 @@ def test_guarantee_kinds_are_typed():
     assert g.privacy == privpac.Privacy(0.5)
     g = privpac.Learner("voting", epsilon=0.5).guarantee(c, 48)
     assert (g.kind, g.epsilon, g.delta, g.privacy) == ("per-prediction", 0.5, None, None)
-    g = privpac.Learner("stable", epsilon=0.5).guarantee(c, 48)
+    g = privpac.Learner("stable", em_epsilon=0.5).guarantee(c, 48)
     assert g.kind == "uniform-stability" and 0 < g.beta <= 1 and g.epsilon is None
     g = privpac.Learner("erm").guarantee(c, 48)
     assert (g.kind, g.epsilon, g.beta) == ("none", None, None)
@@ -206,3 +209,24 @@ def test_improper_point_learner_matches_the_cli_on_a_huge_domain(cli, write_csv)
         c, points, labels, seed=5).kind in ("hash-bucket", "constant")
     with pytest.raises(InvalidParameterError):
         privpac.Learner("improper-point", epsilon=1.0, beta=1.5).fit(c, points, labels, seed=5)
+
+
+def test_epsilon_is_the_target_of_every_learner():
+    """Issue 27 §3: `epsilon` is the guarantee a learner reports at most. The old build
+    passed it to private-prediction's inner exponential mechanism (reporting 0.17 at
+    epsilon=0.01); stable, not private, refuses it and takes em_epsilon."""
+    c = privpac.ConceptClass.from_spec("thresholds:256")
+    for epsilon in (0.01, 0.5, 2.0):
+        for spec in ("private-prediction", "voting", "relabeling", "dagan-feldman", "generic"):
+            g = privpac.Learner(spec, epsilon=epsilon).guarantee(c, 20_000)
+            assert g.epsilon <= epsilon, (spec, epsilon, g)
+    g = privpac.Learner("private-prediction", epsilon=0.5, em_epsilon=0.1).guarantee(c, 1000)
+    assert g.kind == "per-prediction" and g.epsilon <= 0.5
+    with pytest.raises(InvalidParameterError, match="em_epsilon"):
+        privpac.Learner("stable", epsilon=1.0)
+    with pytest.raises(InvalidParameterError, match="em_epsilon"):
+        privpac.Learner("stable")
+    with pytest.raises(InvalidParameterError, match="below"):
+        privpac.Learner("private-prediction", epsilon=0.01, em_epsilon=1.0).guarantee(c, 1000)
+    with pytest.raises(BadInputError, match="needs at least 797"):
+        privpac.Learner("private-prediction", epsilon=0.01).guarantee(c, 100)

@@ -232,7 +232,7 @@ def test_accountant_totals_and_rejects_non_dp_entries():
     with pytest.raises(InvalidParameterError):
         empty.total()
     # A uniformly stable learner's guarantee is not DP: the total names it.
-    stable = privpac.Learner("stable", epsilon=1.0).guarantee(
+    stable = privpac.Learner("stable", em_epsilon=1.0).guarantee(
         privpac.ConceptClass.from_spec("thresholds:8"), 16)
     assert stable.kind == "uniform-stability" and stable.beta is not None
     acc.record("stable learner", stable)

@@ -304,6 +304,7 @@ class Learner:
         database_size: int = 4,
         beta: float = 0.1,
         buckets: int | None = None,
+        em_epsilon: float | None = None,
     ) -> Learner: ...
     @property
     def spec(self) -> str: ...
@@ -334,6 +335,7 @@ class MultiLearner:
         database_size: int = 4,
         beta: float = 0.1,
         buckets: int | None = None,
+        em_epsilon: float | None = None,
     ) -> MultiLearner: ...
     @property
     def spec(self) -> str: ...
@@ -385,7 +387,7 @@ def sample_complexity(
     class_spec: str,
     learner: str,
     *,
-    epsilon: float,
+    epsilon: float | None = None,
     alpha: float,
     beta: float,
     seed: int,
@@ -398,13 +400,14 @@ def sample_complexity(
     flip_probability: float = 0.1,
     voters: int = 7,
     vote_epsilon: float = 1.0,
+    em_epsilon: float | None = None,
 ) -> dict[str, Any]: ...
 def run_trials(
     class_spec: str,
     learner: str,
     sample_size: int,
     *,
-    epsilon: float,
+    epsilon: float | None = None,
     alpha: float,
     seed: int,
     beta: float = 0.1,
@@ -416,6 +419,7 @@ def run_trials(
     flip_probability: float = 0.1,
     voters: int = 7,
     vote_epsilon: float = 1.0,
+    em_epsilon: float | None = None,
 ) -> dict[str, Any]: ...
 def sample_complexity_curve(
     class_spec: str,
