@@ -286,6 +286,34 @@ mod tests {
         assert!(found.sample_size >= 50, "{}", found.sample_size);
     }
 
+    /// Intervals over 2^30 points (2^59 concepts, structured true errors, levels instead of
+    /// runs): the generic learner's sample-complexity search runs end to end and lands
+    /// within its realizable bound.
+    #[test]
+    fn the_generic_learner_is_measured_on_intervals_over_two_to_the_thirty_points() {
+        use privpac_classes::{ConceptClass, Intervals};
+        let class = Intervals::new(1 << 30).unwrap();
+        let target = crate::middle_target(&class);
+        let scenario =
+            Scenario::new(Box::new(class), ExampleDistribution::Uniform, target, 0.0).unwrap();
+        assert!(scenario.has_fast_true_errors());
+        let learner =
+            privpac_learners::GenericLearner::new(privpac_mechanisms::Privacy::pure(1.0).unwrap())
+                .unwrap();
+        let found = empirical_sample_complexity(&scenario, &learner, config()).unwrap();
+        let bound = privpac_learners::bounds::realizable_generic_learner_sample_size(
+            scenario.class().len() as f64,
+            1.0,
+            0.1,
+            0.1,
+        );
+        assert!(
+            found.outcome.success_rate >= 0.9 && (found.sample_size as f64) < bound,
+            "{} against {bound}",
+            found.sample_size
+        );
+    }
+
     #[test]
     fn sized_search_passes_other_learner_errors_through() {
         let scenario = scenario();

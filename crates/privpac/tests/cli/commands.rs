@@ -631,6 +631,35 @@ fn agnostic_sample_complexity_means_excess_error_and_reports_opt() {
     assert_eq!(parsed["bound"]["kind"], "explicit", "{parsed}");
 }
 
+/// Intervals over 2^30 points (2^59 concepts) with the generic learner: refused before
+/// ("dense error profile needs 576460752840294401 concepts"), measured now, below the
+/// realizable bound.
+#[test]
+fn sample_complexity_runs_the_generic_learner_on_intervals_over_two_to_the_thirty_points() {
+    let parsed = json_of(&[
+        "sample-complexity",
+        "--class",
+        "intervals:1073741824",
+        "--learner",
+        "generic",
+        "--epsilon",
+        "1",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.1",
+        "--trials",
+        "50",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let n = parsed["empirical_sample_size"].as_f64().unwrap();
+    let bound = parsed["bound"]["sample_size"].as_f64().unwrap();
+    assert!(n > 0.0 && n < bound, "{parsed}");
+    assert!(parsed["success_rate"].as_f64().unwrap() >= 0.9, "{parsed}");
+}
+
 #[test]
 fn sample_complexity_prints_empirical_n_below_the_bound() {
     let output = privpac(&[
