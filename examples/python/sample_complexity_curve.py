@@ -33,7 +33,7 @@ def main(output="sample_complexity_curve.png"):
 
     result = curve()
     for epsilon, n, bound in zip(result["epsilon"], result["sample_size"], result["bound"]):
-        print(f"epsilon = {epsilon:<6} measured n = {n:<6} bound = {bound:.0f}")
+        print(f"epsilon = {epsilon:<6} measured n = {n:<6.0f} bound = {bound:.0f}")
 
     # A figure in the shape of privpac.experiment.figures' figures, drawn like the reports'.
     figure = {
