@@ -481,3 +481,75 @@ mod tests {
         }
     }
 }
+
+/// Test support: a generator that replays a scripted bit sequence, and the script of a
+/// discrete Laplace draw of a chosen (huge) magnitude, so tests can reach outputs whose
+/// probability is far too small to sample.
+#[cfg(test)]
+pub(crate) mod script {
+    /// Bits packed into `u64` words in the order [`super::RandomBits`] reads them (least
+    /// significant first); all-ones words after the end (with which every sampler here
+    /// stops quickly, where all-zero words would make the `exp(-1)` coins loop forever).
+    #[derive(Debug, Default)]
+    pub(crate) struct BitScript {
+        words: Vec<u64>,
+        len: usize,
+        next: usize,
+    }
+
+    impl BitScript {
+        pub(crate) fn push(&mut self, bit: bool) {
+            if self.len.is_multiple_of(64) {
+                self.words.push(0);
+            }
+            if bit {
+                self.words[self.len / 64] |= 1 << (self.len % 64);
+            }
+            self.len += 1;
+        }
+
+        /// Pads to a word boundary: the next draw starts on a fresh word (what a new
+        /// [`super::RandomBits`] over the same generator reads).
+        pub(crate) fn align(&mut self) {
+            self.len = self.words.len() * 64;
+        }
+
+        /// The bits of one `DiscreteLaplace` draw at scale `t/1` with `t = 2^t_bits`: `U =
+        /// 0` (`t_bits` zero bits, accepted with no coin since `exp(-0/t) = 1`), then `V`
+        /// successes of the `exp(-1)` coin (bits 0, 1 each: `A_2` succeeds, `A_3` fails),
+        /// one failure (bit 1), then the sign. The draw is `±t·V`.
+        pub(crate) fn push_draw(&mut self, t_bits: u32, v: u64, negative: bool) {
+            for _ in 0..t_bits {
+                self.push(false);
+            }
+            for _ in 0..v {
+                self.push(false);
+                self.push(true);
+            }
+            self.push(true);
+            self.push(negative);
+        }
+    }
+
+    impl rand::TryRng for BitScript {
+        type Error = std::convert::Infallible;
+
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            Ok(self.try_next_u64()? as u32)
+        }
+
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            let word = self.words.get(self.next).copied().unwrap_or(u64::MAX);
+            self.next += 1;
+            Ok(word)
+        }
+
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+            for chunk in dst.chunks_mut(8) {
+                let word = self.try_next_u64()?.to_le_bytes();
+                chunk.copy_from_slice(&word[..chunk.len()]);
+            }
+            Ok(())
+        }
+    }
+}

@@ -9,6 +9,7 @@ use crate::accounting::{
     optimal_step_epsilon,
 };
 use crate::error::{Error, Result};
+use crate::exact_bits::RandomBits;
 use crate::noise::DiscreteLaplace;
 use crate::privacy::{Privacy, Private};
 
@@ -26,7 +27,10 @@ use crate::privacy::{Privacy, Private};
 /// that solves the advanced-composition bound `√(2c ln(1/δ))·ε₀ + 2c·ε₀² = ε` (valid for
 /// ε₀ ≤ 1, see [`crate::advanced_composition`]) and the ε₀ whose c-fold optimal
 /// composition (Kairouz–Oh–Viswanath Theorem 3.3) is (ε, δ) ([`Self::round_budget`], which
-/// also names the rule). The instance reports (ε, δ). Noise is sampled exactly.
+/// also names the rule). The instance reports (ε, δ). Noise is sampled exactly and never
+/// clamped ([`DiscreteLaplace::sample_wide_bits`]), and the noisy threshold and noisy
+/// answers are computed exactly in `i128` for any `i64` threshold and answers (the ends of
+/// the range included), so every comparison is the one the proof is about.
 ///
 /// # Utility
 /// AboveThreshold is (α, β)-accurate for k queries with `α = 8Δ(ln k + ln(2/β))/ε₀`
@@ -99,7 +103,7 @@ impl SparseVector {
             })?;
         let threshold_noise = DiscreteLaplace::for_epsilon(epsilon_round, doubled)?;
         let query_noise = DiscreteLaplace::for_epsilon(epsilon_round, quadrupled)?;
-        let noisy_threshold = threshold as i128 + threshold_noise.sample(rng) as i128;
+        let noisy_threshold = exact_noisy(threshold, threshold_noise, rng);
         Ok(SparseVector {
             privacy,
             threshold,
@@ -195,11 +199,10 @@ impl SparseVector {
                 limit: self.max_above,
             });
         }
-        let noisy = answer as i128 + self.query_noise.sample(rng) as i128;
+        let noisy = exact_noisy(answer, self.query_noise, rng);
         if noisy >= self.noisy_threshold {
             self.above_so_far += 1;
-            self.noisy_threshold =
-                self.threshold as i128 + self.threshold_noise.sample(rng) as i128;
+            self.noisy_threshold = exact_noisy(self.threshold, self.threshold_noise, rng);
             Ok(true)
         } else {
             Ok(false)
@@ -210,6 +213,12 @@ impl SparseVector {
     pub fn remaining(&self) -> u64 {
         self.max_above - self.above_so_far
     }
+}
+
+/// `value + Z` for an unclamped draw `Z`, exact in `i128` (`|value| ≤ 2^63`,
+/// `|Z| < 2^126 + 2^63`).
+fn exact_noisy<R: Rng + ?Sized>(value: i64, noise: DiscreteLaplace, rng: &mut R) -> i128 {
+    i128::from(value) + noise.sample_wide_bits(&mut RandomBits::new(rng))
 }
 
 impl Private for SparseVector {
@@ -363,6 +372,29 @@ mod tests {
         // Some ε/c round up in floating point (1/10 does: 10 × 0.1 > 1): those had to shrink.
         assert!(!basic_fits(10, 1.0 / 10.0, 1.0));
         assert!(shrunk > 0);
+    }
+
+    /// Issue 27: with draws clamped to `±(2^63 − 1)`, the query `i64::MIN` against the
+    /// threshold `i64::MAX` could never be "above" (it needs `Z_q − Z_T ≥ 2^64 − 1`) while
+    /// the neighbouring answer `i64::MIN + 1` could: probability 0 against a positive
+    /// one. With exact noisy values, `Z_T = −2^63` and `Z_q = 2^63` give the noisy threshold
+    /// −1 and the noisy answer 0: "above".
+    #[test]
+    fn noisy_values_at_the_ends_of_i64_are_exact() {
+        use crate::exact_bits::script::BitScript;
+        // ε₀ = 2^-38: threshold noise at scale 2^39, query noise at scale 2^40.
+        let privacy = Privacy::pure(2f64.powi(-38)).unwrap();
+        let mut script = BitScript::default();
+        script.push_draw(39, 1 << 24, true);
+        script.align(); // each draw reads a fresh bit buffer
+        script.push_draw(40, 1 << 23, false);
+        script.align();
+        script.push_draw(39, 0, false); // the fresh threshold after an "above"
+        let mut svt = SparseVector::new(privacy, 1, i64::MAX, 1, &mut script).unwrap();
+        assert_eq!(svt.threshold_noise.scale_ratio(), (1 << 39, 1));
+        assert_eq!(svt.query_noise.scale_ratio(), (1 << 40, 1));
+        assert_eq!(svt.noisy_threshold, -1);
+        assert!(svt.query(i64::MIN, &mut script).unwrap());
     }
 
     #[test]

@@ -36,7 +36,10 @@ pub const THRESHOLD_DOMAIN_LIMIT: u128 = 1 << 24;
 /// `Lap_Z(2L/ε)` noise on every noised node is therefore ε-DP (the discrete Laplace ratio
 /// bound `pmf(k)/pmf(k+d) ≤ e^{|d|/b}` multiplied over the nodes); everything after the
 /// noisy counts is post-processing. Nodes entirely beyond N hold no point on any data set
-/// and are skipped. The noise is sampled exactly.
+/// and are skipped. The noise is sampled exactly and never clamped
+/// ([`DiscreteLaplace::sample_wide_bits`]), and each noisy count `c_v + Z_v` is computed
+/// exactly in `i128`; the prefix sums that follow saturate at the `i128` range, a
+/// deterministic function of the exact noisy counts (so still post-processing).
 ///
 /// # Utility
 /// Every prefix estimate uses at most L noisy nodes, and the consistency step does not
@@ -194,7 +197,7 @@ impl ThresholdSanitizer {
             cumulative.push(running);
         }
         let n = data.len() as i64;
-        let mut prefix = vec![0i64; len];
+        let mut prefix = vec![0i128; len];
         if let Some(noise) = self.node_noise(size)? {
             let leaves = 1usize << Self::levels(size);
             let mut tree = Tree {
@@ -206,8 +209,11 @@ impl ThresholdSanitizer {
             };
             tree.fill(0, leaves, 0);
         }
-        prefix[len - 1] = n;
-        let clamped: Vec<f64> = prefix.iter().map(|&f| f.clamp(0, n) as f64).collect();
+        prefix[len - 1] = i128::from(n);
+        let clamped: Vec<f64> = prefix
+            .iter()
+            .map(|&f| f.clamp(0, i128::from(n)) as f64)
+            .collect();
         let mut from_right = clamped.clone();
         for t in (0..len.saturating_sub(1)).rev() {
             from_right[t] = from_right[t].min(from_right[t + 1]);
@@ -230,15 +236,16 @@ struct Tree<'a, 'r, R: Rng + ?Sized> {
     cumulative: &'a [i64],
     noise: DiscreteLaplace,
     bits: RandomBits<'r, R>,
-    prefix: &'a mut [i64],
+    prefix: &'a mut [i128],
 }
 
 impl<R: Rng + ?Sized> Tree<'_, '_, R> {
-    /// The noisy count of the node `[lo, lo + size)`.
-    fn noisy_count(&mut self, lo: usize, size: usize) -> i64 {
+    /// The noisy count of the node `[lo, lo + size)`, exact: `|count| < 2^63` and the
+    /// unclamped draw is below `2^126 + 2^63` in magnitude.
+    fn noisy_count(&mut self, lo: usize, size: usize) -> i128 {
         let hi = (lo + size).min(self.len);
         let count = self.cumulative[hi] - self.cumulative[lo];
-        count.saturating_add(self.noise.sample_bits(&mut self.bits))
+        i128::from(count) + self.noise.sample_wide_bits(&mut self.bits)
     }
 
     /// Fills the prefix estimates of `[lo, lo + size − 1) ∩ [0, len)` (the node's last
@@ -246,7 +253,7 @@ impl<R: Rng + ?Sized> Tree<'_, '_, R> {
     /// children are noised: the canonical decomposition of a prefix `[0, t]` consists of
     /// left children (plus the root), and every `t < P − 1` is the last index of exactly one
     /// left child.
-    fn fill(&mut self, lo: usize, size: usize, offset: i64) {
+    fn fill(&mut self, lo: usize, size: usize, offset: i128) {
         if size < 2 || lo >= self.len {
             return;
         }
@@ -323,6 +330,86 @@ mod tests {
         let s = ThresholdSanitizer::new(Privacy::pure(0.5).unwrap()).unwrap();
         assert_eq!(s.node_noise(1000).unwrap().unwrap().scale(), 40.0);
         assert_eq!(s.node_noise(1).unwrap(), None);
+    }
+
+    /// A generator replaying scripted bits (least significant first, as `RandomBits`
+    /// reads them), then all-ones words.
+    #[derive(Default)]
+    struct BitScript {
+        words: Vec<u64>,
+        len: usize,
+        next: usize,
+    }
+
+    impl BitScript {
+        fn push(&mut self, bit: bool) {
+            if self.len.is_multiple_of(64) {
+                self.words.push(0);
+            }
+            if bit {
+                self.words[self.len / 64] |= 1 << (self.len % 64);
+            }
+            self.len += 1;
+        }
+
+        /// One discrete Laplace draw `±2^40·v` at scale 2^40: `U = 0` (40 zero bits),
+        /// `v` successes of the `exp(-1)` coin (bits 0, 1), a failure (1), the sign.
+        fn push_draw(&mut self, v: u64, negative: bool) {
+            for _ in 0..40 {
+                self.push(false);
+            }
+            for _ in 0..v {
+                self.push(false);
+                self.push(true);
+            }
+            self.push(true);
+            self.push(negative);
+        }
+    }
+
+    impl rand::TryRng for BitScript {
+        type Error = std::convert::Infallible;
+
+        fn try_next_u32(&mut self) -> std::result::Result<u32, Self::Error> {
+            Ok(self.try_next_u64()? as u32)
+        }
+
+        fn try_next_u64(&mut self) -> std::result::Result<u64, Self::Error> {
+            let word = self.words.get(self.next).copied().unwrap_or(u64::MAX);
+            self.next += 1;
+            Ok(word)
+        }
+
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> std::result::Result<(), Self::Error> {
+            for chunk in dst.chunks_mut(8) {
+                let word = self.try_next_u64()?.to_le_bytes();
+                chunk.copy_from_slice(&word[..chunk.len()]);
+            }
+            Ok(())
+        }
+    }
+
+    /// Issue 27: node draws of magnitude 2^63 or more were clamped to `2^63 − 1` and added
+    /// with saturation, so a prefix estimate was not the sum of the exact noisy counts (not
+    /// a post-processing of them). Over [4] with the data {1, 2}, the noised nodes are
+    /// `A = [0, 2)` (count 1), `B = [0, 1)` (0) and `C = [2, 3)` (1), drawn in that order;
+    /// with `Z_A = 2^63`, `Z_B = 0`, `Z_C = −2^63` the exact prefix `F̂(2) = A + C` is 2, where
+    /// the clamped draws gave 1 (and the CDF [0, 1.5, 1.5, 2] instead of [0, 2, 2, 2]).
+    #[test]
+    fn noisy_counts_at_the_ends_of_i64_are_exact() {
+        let class = Thresholds::new(4).unwrap();
+        // Node noise 2L/ε = 4·2^38 = 2^40.
+        let s = ThresholdSanitizer::new(Privacy::pure(2f64.powi(-38)).unwrap()).unwrap();
+        assert_eq!(
+            s.node_noise(4).unwrap().unwrap().scale_ratio(),
+            (1 << 40, 1)
+        );
+        let mut script = BitScript::default();
+        script.push_draw(1 << 23, false);
+        script.push_draw(0, false);
+        script.push_draw(1 << 23, true);
+        let cdf = s.noisy_cdf(class.domain(), &[1, 2], &mut script).unwrap();
+        assert_eq!(cdf, vec![0.0, 2.0, 2.0, 2.0]);
     }
 
     #[test]

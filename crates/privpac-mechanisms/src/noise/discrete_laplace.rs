@@ -171,8 +171,26 @@ impl DiscreteLaplace {
         }
     }
 
-    /// One draw from an existing bit source.
+    /// One draw from an existing bit source, as an `i64`: the exact draw
+    /// ([`Self::sample_wide_bits`]) with its magnitude clamped to `2^63 − 1`. The clamp
+    /// changes a draw only when `|Z| ≥ 2^63`, which needs `V ≥ 2^22` geometric steps at a
+    /// scale of at most 2^40: probability below `exp(-2^22)`. A mechanism that adds this
+    /// draw to a value near the ends of `i64` is *not* a post-processing of the exact
+    /// noisy value; the mechanisms of this crate use [`Self::sample_wide_bits`] instead.
     pub fn sample_bits<R: Rng + ?Sized>(&self, bits: &mut RandomBits<'_, R>) -> i64 {
+        let draw = self.sample_wide_bits(bits);
+        let limit = i128::from(i64::MAX);
+        // In range after the clamp, so the cast is exact.
+        draw.clamp(-limit, limit) as i64
+    }
+
+    /// One exact draw as an `i128`, never clamped: `|Z| < 2^127` always (`Z = ±⌊(U +
+    /// t·V)/s⌋` with `U < t ≤ 2^62` and the geometric count `V` a `u64`). Adding it to an
+    /// `i64` value in `i128` is exact, so a release computed from `value + Z` is a
+    /// post-processing of the exact noisy value. (The count `V` would leave `u64` only
+    /// after 2^64 loop steps, which no run reaches.) Consumes the same bits as
+    /// [`Self::sample_bits`], which returns the same draw whenever `|Z| < 2^63`.
+    pub fn sample_wide_bits<R: Rng + ?Sized>(&self, bits: &mut RandomBits<'_, R>) -> i128 {
         let t = self.numerator;
         let s = self.denominator;
         loop {
@@ -186,18 +204,16 @@ impl DiscreteLaplace {
             }
             // X = U + t·V; |Y| = ⌊X / s⌋. 64-bit arithmetic unless X overflows it.
             let magnitude = match t.checked_mul(v).and_then(|tv| tv.checked_add(u)) {
-                Some(x) if s.is_power_of_two() => x >> s.trailing_zeros(),
-                Some(x) => x / s,
-                None => ((u as u128 + t as u128 * v as u128) / s as u128)
-                    .try_into()
-                    .unwrap_or(u64::MAX),
+                Some(x) if s.is_power_of_two() => u128::from(x >> s.trailing_zeros()),
+                Some(x) => u128::from(x / s),
+                None => (u128::from(u) + u128::from(t) * u128::from(v)) / u128::from(s),
             };
             let negative = bits.bit();
             if negative && magnitude == 0 {
                 continue;
             }
-            // |X| ≥ 2^63 needs V ≥ 2^22 when b ≤ 2^40: probability below exp(-2^22).
-            let magnitude = i64::try_from(magnitude).unwrap_or(i64::MAX);
+            // Below 2^126 + 2^62 (t ≤ 2^62, v < 2^64, u < t): the cast is exact.
+            let magnitude = magnitude as i128;
             return if negative { -magnitude } else { magnitude };
         }
     }
@@ -239,6 +255,12 @@ impl Distribution<i64> for DiscreteLaplace {
 ///
 /// # Running time
 /// O(1) expected per release, independent of ε and Δ.
+///
+/// The noisy answer `f(D) + Z` is computed exactly (in `i128`, with the unclamped draw
+/// [`DiscreteLaplace::sample_wide_bits`]) for every `i64` value, the ends of the range
+/// included, and [`Self::release`] returns it or [`Error::Overflow`] when it leaves `i64`:
+/// a deterministic function of the exact noisy answer, so the guarantee covers the error
+/// outcome too (post-processing, Dwork–Roth Proposition 2.1).
 ///
 /// # Errors
 /// Construction fails on invalid parameters; [`Self::release`] fails with
@@ -293,14 +315,15 @@ impl DiscreteLaplaceMechanism {
         self.sensitivity
     }
 
-    /// Releases `value + Lap_Z(Δ/ε)`.
+    /// Releases `value + Lap_Z(Δ/ε)`, computed exactly.
     ///
     /// # Errors
-    /// [`Error::Overflow`] if the sum leaves the range of `i64`.
+    /// [`Error::Overflow`] if the exact sum leaves the range of `i64` (a function of the
+    /// noisy answer, so it does not weaken the guarantee).
     pub fn release<R: Rng + ?Sized>(&self, value: i64, rng: &mut R) -> Result<i64> {
-        value
-            .checked_add(self.noise.sample(rng))
-            .ok_or(Error::Overflow)
+        let noise = self.noise.sample_wide_bits(&mut RandomBits::new(rng));
+        // |value| ≤ 2^63 and |noise| < 2^126 + 2^63: the sum is exact in i128.
+        i64::try_from(i128::from(value) + noise).map_err(|_| Error::Overflow)
     }
 }
 
@@ -425,6 +448,49 @@ mod tests {
         let (t, s) = noise.scale_ratio();
         assert!(t as f64 / s as f64 >= scale);
         assert!((t as f64 / s as f64 - scale) / scale < 1e-12);
+    }
+
+    /// The script of one draw `±2^40·v` at scale 2^40.
+    fn scripted(v: u64, negative: bool) -> crate::exact_bits::script::BitScript {
+        let mut script = crate::exact_bits::script::BitScript::default();
+        script.push_draw(40, v, negative);
+        script
+    }
+
+    /// Issue 27: draws of magnitude 2^63 or more were clamped to `2^63 − 1` before being
+    /// added, so `release(i64::MIN)` with `Z = 2^63` gave −1, an output whose probability on
+    /// the input `i64::MIN` is `Pr[Z ≥ 2^63 − 1]` but on its neighbour `i64::MIN + 1` only
+    /// `Pr[Z = 2^63 − 2]`: a ratio `r/(1 − r)` with `r = e^{-1/b}`, about `b = 2^40`
+    /// (a loss near 27.7 against the claimed ε = 2^-40). The noisy value is now exact.
+    #[test]
+    fn releases_at_the_ends_of_i64_add_the_exact_draw() {
+        let mech =
+            DiscreteLaplaceMechanism::new(Privacy::pure(2f64.powi(-40)).unwrap(), 1).unwrap();
+        assert_eq!(mech.noise().scale_ratio(), (1 << 40, 1));
+        // The script draws what it says.
+        assert_eq!(mech.noise().sample(&mut scripted(3, false)), 3 << 40);
+        assert_eq!(mech.noise().sample(&mut scripted(5, true)), -(5 << 40));
+        // Z = 2^63: clamped as an i64 draw, exact as a wide one.
+        assert_eq!(mech.noise().sample(&mut scripted(1 << 23, false)), i64::MAX);
+        let wide = mech
+            .noise()
+            .sample_wide_bits(&mut RandomBits::new(&mut scripted(1 << 23, false)));
+        assert_eq!(wide, 1i128 << 63);
+        // The releases are the exact noisy values (or Overflow beyond i64).
+        assert_eq!(mech.release(i64::MIN, &mut scripted(1 << 23, false)), Ok(0));
+        assert_eq!(mech.release(i64::MAX, &mut scripted(1 << 23, true)), Ok(-1));
+        assert_eq!(
+            mech.release(-1, &mut scripted(1 << 23, false)),
+            Ok(i64::MAX)
+        );
+        assert_eq!(
+            mech.release(0, &mut scripted(1 << 23, false)),
+            Err(Error::Overflow)
+        );
+        assert_eq!(
+            mech.release(i64::MIN, &mut scripted((1 << 24) + 1, false)),
+            Err(Error::Overflow)
+        );
     }
 
     #[test]

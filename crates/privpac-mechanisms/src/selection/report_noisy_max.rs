@@ -17,8 +17,11 @@ use crate::privacy::{Privacy, Private};
 /// when its noise `Z_i` is at least an integer threshold `t_i` determined by the other
 /// noisy scores and the tie rule. On a neighbouring input every score moves by at most Δ,
 /// so `t_i` moves by at most 2Δ, and `Pr[Z ≥ t] / Pr[Z ≥ t + 2Δ] ≤ e^{2Δ/b} = e^ε` for
-/// `b = 2Δ/ε`. The noise is sampled exactly, so the guarantee holds for the
-/// implementation. For monotone scores (counting queries) scale `Δ/ε` would suffice; this
+/// `b = 2Δ/ε`. The noise is sampled exactly and never clamped
+/// ([`DiscreteLaplace::sample_wide_bits`]), and every noisy score `q_i + Z_i` is computed
+/// exactly in `i128`, for scores anywhere in `i64` (the ends included), so the output is
+/// the argmax of the exact noisy scores and the guarantee holds for the implementation.
+/// For monotone scores (counting queries) scale `Δ/ε` would suffice; this
 /// type does not assume monotonicity.
 ///
 /// # Running time
@@ -82,7 +85,8 @@ impl ReportNoisyMax {
         let mut best_index = 0;
         let mut best_value = i128::MIN;
         for (index, &score) in scores.iter().enumerate() {
-            let noisy = score as i128 + self.noise.sample_bits(&mut bits) as i128;
+            // Exact: |score| ≤ 2^63 and the unclamped draw is below 2^126 + 2^63.
+            let noisy = i128::from(score) + self.noise.sample_wide_bits(&mut bits);
             if noisy > best_value {
                 best_value = noisy;
                 best_index = index;
@@ -149,6 +153,30 @@ mod tests {
         assert!(
             privpac_audit::binomial_within(wins, trials, p, 1e-6).unwrap(),
             "{wins} vs {p}"
+        );
+    }
+
+    /// Issue 27: with draws clamped to `±(2^63 − 1)`, candidate 0 could never win on the
+    /// scores `[i64::MIN, i64::MAX]` (it needs `Z_0 − Z_1 ≥ 2^64 − 1`) but could on the
+    /// neighbour `[i64::MIN + 1, i64::MAX − 1]` (Δ = 1): an output of probability 0 on one
+    /// input and positive on the other. With exact noisy scores, the draws `Z_0 = 2^63`,
+    /// `Z_1 = −2^63` make the noisy scores 0 and −1, and candidate 0 wins.
+    #[test]
+    fn noisy_scores_at_the_ends_of_i64_are_exact() {
+        let rnm = ReportNoisyMax::new(Privacy::pure(2f64.powi(-39)).unwrap(), 1).unwrap();
+        assert_eq!(rnm.noise().scale_ratio(), (1 << 40, 1));
+        let mut script = crate::exact_bits::script::BitScript::default();
+        script.push_draw(40, 1 << 23, false);
+        script.push_draw(40, 1 << 23, true);
+        assert_eq!(rnm.select(&[i64::MIN, i64::MAX], &mut script).unwrap(), 0);
+        // The same draws one step inside the range: noisy scores 1 and −2.
+        let mut script = crate::exact_bits::script::BitScript::default();
+        script.push_draw(40, 1 << 23, false);
+        script.push_draw(40, 1 << 23, true);
+        assert_eq!(
+            rnm.select(&[i64::MIN + 1, i64::MAX - 1], &mut script)
+                .unwrap(),
+            0
         );
     }
 

@@ -4,6 +4,7 @@
 use rand::Rng;
 
 use crate::error::{Error, Result};
+use crate::exact_bits::RandomBits;
 use crate::noise::DiscreteLaplace;
 use crate::privacy::{Privacy, Private};
 
@@ -145,7 +146,8 @@ impl StableSelection {
         rng: &mut R,
     ) -> Result<StableSelectionOutcome> {
         let (best, gap) = StableSelection::best_and_gap(scores)?;
-        let noisy_gap = gap + self.noise.sample(rng) as i128;
+        // Exact: |gap| ≤ 2^64 and the unclamped draw is below 2^127 − 2^64.
+        let noisy_gap = gap + self.noise.sample_wide_bits(&mut RandomBits::new(rng));
         Ok(if noisy_gap >= self.threshold as i128 {
             StableSelectionOutcome::Selected(best)
         } else {
