@@ -229,6 +229,17 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
         );
     }
     let spec: MultiLearnerSpec = args.learner.parse()?;
+    // The search runs one learner per k at every n it tries; a learner whose parameters
+    // are solved for n (and whose per-prediction guarantee holds at that n only) would
+    // report more than the total at the smaller n. Refused, not overclaimed.
+    if let MultiLearnerSpec::DirectSum(inner) = spec
+        && inner.is_sized()
+        && inner != privpac_toolkit::LearnerSpec::Stable
+    {
+        bail!(
+            "--k runs one learner per k at every sample size it tries, but {inner} solves its parameters (and meets its per-prediction ε) for one sample size: direct-sum:{inner} is not supported with --k (use multi-learn on data, or direct-sum:voting or a DP inner learner)"
+        );
+    }
     let Some(epsilon) = args.epsilon else {
         bail!("--epsilon (the total ε of the k-tuple) is required with --k");
     };

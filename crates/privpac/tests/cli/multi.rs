@@ -325,6 +325,72 @@ fn multi_learn_direct_sum_splits_every_k() {
     }
 }
 
+/// Issue 27 §4: a direct sum keeps its total. `multi-learn --learner
+/// direct-sum:private-prediction --epsilon 1` with k = 4 reported a composed per-prediction
+/// ε of up to about 8.8 (each column's mechanism got 0.25); now the k predictions compose
+/// to at most 1. `direct-sum:stable` (not private) and, with --k, direct sums of learners
+/// sized for one n (the k-curve search runs them at every n, where the old build reported
+/// ln 9 per prediction against a total of 1) are refused with a clear error.
+#[test]
+fn direct_sums_of_prediction_learners_keep_the_total_or_are_refused() {
+    let path = k_column_data("per-prediction-k4.csv", 4, 2000);
+    let data = path.to_str().unwrap();
+    for inner in ["private-prediction", "voting", "relabeling"] {
+        let parsed = json_of(&[
+            "multi-learn",
+            "--class",
+            "points:64",
+            "--learner",
+            &format!("direct-sum:{inner}"),
+            "--epsilon",
+            "1",
+            "--data",
+            data,
+            "--seed",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(parsed["guarantee"]["kind"], "per_prediction", "{parsed}");
+        let epsilon = parsed["guarantee"]["epsilon"].as_f64().unwrap();
+        assert!(epsilon <= 1.0, "{inner}: {parsed}");
+        assert!(parsed["not_covered"].is_string(), "{parsed}");
+    }
+    check_error(
+        &[
+            "multi-learn",
+            "--class",
+            "points:64",
+            "--learner",
+            "direct-sum:stable",
+            "--epsilon",
+            "1",
+            "--data",
+            data,
+        ],
+        "no total ε can be kept",
+    );
+    check_error(
+        &[
+            "sample-complexity",
+            "--class",
+            "thresholds:64",
+            "--learner",
+            "direct-sum:private-prediction",
+            "--epsilon",
+            "1",
+            "--alpha",
+            "0.2",
+            "--beta",
+            "0.2",
+            "--k",
+            "1,2",
+            "--trials",
+            "10",
+        ],
+        "not supported with --k",
+    );
+}
+
 /// Resuming after a kill mid-write: the torn last line of the results file is dropped with
 /// a one-line warning, its unit reruns, and the outputs equal an uninterrupted run's.
 #[test]
