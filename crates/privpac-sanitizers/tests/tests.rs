@@ -8,7 +8,8 @@
 mod accuracy;
 // MWEM on skewed data against the target and an independent replaying reference.
 mod mwem_accuracy;
-// Exact privacy audits with privpac-audit (BLR, the point sanitizer's thresholding step).
+// Exact privacy audits with privpac-audit (BLR, the point sanitizer's thresholding step, the
+// threshold tree sanitizer).
 mod audit;
 // Typed errors, the no-panic property test and auto traits.
 mod errors;
