@@ -74,6 +74,7 @@ mod guarantee;
 mod noise;
 mod privacy;
 mod randomized_response;
+mod rounding;
 mod selection;
 mod sparse_vector;
 

@@ -3,7 +3,6 @@
 
 use rand::Rng;
 
-use crate::accounting::rounding::mul_up;
 use crate::accounting::{
     CompositionRule, MAX_OPTIMAL_COMPOSITIONS, advanced_composition, optimal_composition,
     optimal_step_epsilon,
@@ -12,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::exact_bits::RandomBits;
 use crate::noise::DiscreteLaplace;
 use crate::privacy::{Privacy, Private};
+use crate::rounding::mul_up;
 
 /// Sparse vector (Dwork–Roth Algorithms 1 and 2): answers a stream of integer queries of
 /// sensitivity Δ with "above" or "below" a public threshold T, halting after `c` "above"

@@ -1,11 +1,9 @@
 //! Basic and advanced composition.
 
 use crate::accounting::composed;
-use crate::accounting::rounding::{
-    add_up, exp_m1_up, mul_up, neg_ln_up, sqrt_up, to_f64_up, upper_sum,
-};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::rounding::{add_up, exp_m1_up, mul_up, neg_ln_up, sqrt_up, to_f64_up, upper_sum};
 
 /// Basic composition: running mechanisms with guarantees `(ε_i, δ_i)` (adaptively) is
 /// `(Σ ε_i, Σ δ_i)`-DP (Dwork–Roth Theorem 3.16 and its adaptive form, Theorem B.1).

@@ -1,9 +1,9 @@
 //! Group privacy.
 
 use crate::accounting::composed;
-use crate::accounting::rounding::{exp_up, mul_up, to_f64_up};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::rounding::{exp_up, mul_up, to_f64_up};
 
 /// Group privacy: an (ε, δ)-DP mechanism is `(kε, k·e^{(k−1)ε}·δ)`-DP for datasets that
 /// differ in at most k rows (Dwork–Roth Theorem 2.2 for δ = 0; Vadhan, "The Complexity of

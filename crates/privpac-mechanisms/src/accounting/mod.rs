@@ -13,7 +13,6 @@ mod composition;
 mod group;
 mod optimal;
 mod pld;
-pub(crate) mod rounding;
 mod secrecy;
 mod subsampling;
 

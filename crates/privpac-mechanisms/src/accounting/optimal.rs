@@ -38,9 +38,9 @@
 //! largest positive ℓ down to a few standard deviations below the binomial's mode.
 
 use crate::accounting::composed;
-use crate::accounting::rounding::{add_up, exp_up, mul_up, neg_ln_up, to_f64_up};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::rounding::{add_up, exp_up, mul_up, neg_ln_up, to_f64_up};
 
 /// Most mechanisms [`optimal_composition`] composes.
 pub const MAX_OPTIMAL_COMPOSITIONS: u64 = 10_000_000;

@@ -27,9 +27,9 @@
 //! error of each convolution is below `(m + 2)·2⁻⁵³` for m terms per output cell, tracked
 //! and added to every reported δ together with a further relative 10⁻¹².
 
-use crate::accounting::rounding::{add_up, mul_up};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::rounding::{add_up, mul_up};
 
 mod steps;
 

@@ -2,9 +2,9 @@
 //! a larger dataset.
 
 use crate::accounting::composed;
-use crate::accounting::rounding::{div_up, exp_up, mul_up, to_f64_down, to_f64_up};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::rounding::{div_up, exp_up, mul_up, to_f64_down, to_f64_up};
 
 /// Secrecy of the sample (Bun–Nissim–Stemmer, "Simultaneous private learning of multiple
 /// concepts", Lemma 2.25, after Kasiviswanathan et al. 2008 and Bun–Nissim–Stemmer–Vadhan

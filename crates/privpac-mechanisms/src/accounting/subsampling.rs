@@ -1,9 +1,9 @@
 //! Privacy amplification by subsampling.
 
 use crate::accounting::composed;
-use crate::accounting::rounding::{div_up, exp_m1_up, ln_1p_up, mul_up, to_f64_down, to_f64_up};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::rounding::{div_up, exp_m1_up, ln_1p_up, mul_up, to_f64_down, to_f64_up};
 
 /// How the subsample handed to the mechanism is drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -49,10 +49,10 @@
 
 use rand::Rng;
 
-use crate::accounting::rounding::add_up;
 use crate::error::{Error, Result};
 use crate::exact_bits::RandomBits;
 use crate::privacy::{Privacy, Private, validate_sensitivity};
+use crate::rounding::add_up;
 
 /// Log-weights below `-SCORE_CLAMP` (relative to the best candidate) are clamped to it.
 pub const SCORE_CLAMP: f64 = 700.0;

@@ -18,10 +18,10 @@
 //! under removal, and a group with `P = 0` gets the finite loss `ln(1 − q)` and `−ln(1 − q)`.
 
 use crate::accounting::pld::{MAX_PLD_WORK, PrivacyLossDistribution};
-use crate::accounting::rounding::{add_up, div_up, to_f64_up};
 use crate::accounting::{Subsampling, amplification_by_subsampling};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::rounding::{add_up, div_up, to_f64_up};
 
 /// What a [`PldStep`] runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -546,7 +546,7 @@ fn compose_on_grid(steps: &[PldStep], delta_prime: f64, interval: f64) -> Result
     }
     crate::accounting::composed(
         epsilon,
-        crate::accounting::rounding::add_up(delta_total, delta_total * 1e-12),
+        crate::rounding::add_up(delta_total, delta_total * 1e-12),
         "PLD composition gives delta >= 1",
     )
 }
