@@ -291,7 +291,7 @@ mod tests {
     /// within its realizable bound.
     #[test]
     fn the_generic_learner_is_measured_on_intervals_over_two_to_the_thirty_points() {
-        use privpac_classes::{ConceptClass, Intervals};
+        use privpac_classes::Intervals;
         let class = Intervals::new(1 << 30).unwrap();
         let target = crate::middle_target(&class);
         let scenario =
