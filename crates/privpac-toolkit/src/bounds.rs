@@ -63,7 +63,8 @@ impl Bound {
 ///
 /// # Errors
 /// [`Error::InvalidParameter`] for ε ≤ 0 or α, β outside (0, 1); [`Error::Class`] when the
-/// exact VC dimension (ERM) cannot be computed.
+/// exact VC dimension (ERM) cannot be computed within its budget (a class whose matrix is
+/// too large to build gets [`Bound::NoExplicitConstants`] instead).
 ///
 /// # Example
 /// ```
@@ -135,7 +136,21 @@ pub fn bounds_for_buckets(
     };
     Ok(match spec {
         LearnerSpec::Erm => {
-            let matrix = materialize(class, DEFAULT_CELL_LIMIT)?;
+            // The exact VC dimension needs the class matrix; a class too large for it (the
+            // learner itself may run: thresholds, points and intervals over 2^30 points)
+            // gets no bound rather than an error.
+            let matrix = match materialize(class, DEFAULT_CELL_LIMIT) {
+                Ok(matrix) => matrix,
+                Err(privpac_classes::Error::TooLarge { needed, limit, .. }) => {
+                    return Ok(Bound::NoExplicitConstants {
+                        reason: format!(
+                            "the exact VC dimension needs the class matrix, {needed} cells \
+                             (above the limit of {limit})"
+                        ),
+                    });
+                }
+                Err(other) => return Err(other.into()),
+            };
             let vc = vc_dimension(&matrix, &Budget::default())?.dimension;
             match kind {
                 ScenarioKind::Realizable => explicit(
@@ -289,6 +304,26 @@ mod tests {
                 0.1
             )
             .is_err()
+        );
+    }
+
+    /// ERM on a class too large to materialize (thresholds over 2^40 points) has no bound,
+    /// and no error: the learner itself runs there.
+    #[test]
+    fn erm_on_a_huge_class_has_no_bound_instead_of_an_error() {
+        let class = Thresholds::new(1 << 40).unwrap();
+        let bound = bounds_for(
+            LearnerSpec::Erm,
+            &class,
+            ScenarioKind::Realizable,
+            1.0,
+            0.1,
+            0.1,
+        )
+        .unwrap();
+        assert!(
+            matches!(bound, Bound::NoExplicitConstants { ref reason } if reason.contains("class matrix")),
+            "{bound:?}"
         );
     }
 }
