@@ -13,8 +13,8 @@ use crate::sample::LabeledSample;
 /// # Error profile
 /// In id order the profile has about `N·n` runs (every `a` starts a new row of `b`), so
 /// [`ConceptClass::error_levels`] gives it as levels instead, in O(n log n + m·r) time for
-/// m distinct sample points and r distinct prefix sums (at most n + 1) without
-/// materializing N: an interval containing exactly the sample's distinct points
+/// m distinct sample points and r distinct prefix sums (at most n + 1; refused above
+/// [`MAX_INTERVAL_LEVEL_WORK`] steps) without materializing N: an interval containing exactly the sample's distinct points
 /// `x_i … x_j` makes `P + C_{j+1} − C_i` mistakes (P the positives, `C` the prefix sums of
 /// negatives minus positives per point), and there are `L_i·R_j` of them (`L_i` choices of
 /// `a` in `(x_{i−1}, x_i]`, `R_j` of `b` in `[x_j, x_{j+1})`); intervals containing no
@@ -111,7 +111,7 @@ impl ConceptClass for Intervals {
 
     /// Levels in O(n log n + m·r), see [`Intervals`]; always `Some`.
     fn error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<ErrorLevel>>> {
-        Ok(Some(Profile::new(self, sample)?.levels()))
+        Ok(Some(Profile::new(self, sample)?.levels()?))
     }
 
     /// In id order, O(n log n + m + r + log N); see [`Intervals`].
@@ -133,6 +133,12 @@ impl Intervals {
         (1 + a * n - a * a.saturating_sub(1) / 2 + (b - a)) as u64
     }
 }
+
+/// The most steps (distinct sample points × distinct prefix sums) the interval levels take,
+/// 2^32 (a few seconds): a larger sample is a typed error, not a computation of hours. The
+/// samples a sample-complexity search over intervals uses are far below it (about 2^22
+/// steps at 2000 examples).
+pub const MAX_INTERVAL_LEVEL_WORK: u128 = 1 << 32;
 
 /// A sample summarized for the interval profile: the distinct points `p[0] < … < p[m−1]`,
 /// the prefix sums `c[k] = Σ_{t<k} (negatives − positives at p[t])` (`c[0] = 0`), and the
@@ -218,7 +224,16 @@ impl Profile {
         total + triangle(self.size - start)
     }
 
-    fn levels(&self) -> Vec<ErrorLevel> {
+    fn levels(&self) -> Result<Vec<ErrorLevel>> {
+        let work = self.m() as u128 * self.width as u128;
+        if work > MAX_INTERVAL_LEVEL_WORK {
+            return Err(Error::TooLarge {
+                what: "interval error levels (distinct sample points × distinct prefix sums)",
+                needed: work,
+                unit: "steps",
+                limit: MAX_INTERVAL_LEVEL_WORK,
+            });
+        }
         // d = c[j+1] − c[i] ranges over [low − high, high − low].
         let span = self.width as i64 - 1;
         let mut counts = vec![0u64; 2 * self.width - 1];
@@ -241,7 +256,7 @@ impl Profile {
                 }
             }
         }
-        counts
+        Ok(counts
             .iter()
             .enumerate()
             .filter(|&(_, &count)| count > 0)
@@ -250,7 +265,7 @@ impl Profile {
                 errors: (self.positives as i64 + slot as i64 - span) as u64,
                 count,
             })
-            .collect()
+            .collect())
     }
 
     /// The id of index `offset` in id order among the concepts with `errors` mistakes, or

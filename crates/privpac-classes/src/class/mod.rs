@@ -23,7 +23,7 @@ mod xor;
 
 pub use all_functions::AllFunctions;
 pub use halfspaces::{GridHalfspaces, MAX_GRID_SIDE};
-pub use intervals::{Intervals, MAX_INTERVALS_SIZE};
+pub use intervals::{Intervals, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE};
 pub use matrix_class::ExplicitClass;
 pub use parities::Parities;
 pub use points::Points;

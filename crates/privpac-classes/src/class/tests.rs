@@ -446,3 +446,17 @@ fn interval_levels_hold_on_two_to_the_thirty_points_and_at_the_largest_size() {
         }
     }
 }
+
+/// A sample whose levels would take more than `MAX_INTERVAL_LEVEL_WORK` steps (2^17
+/// distinct points, 2^16 + 1 distinct prefix sums) is a typed error, not hours of work.
+#[test]
+fn interval_levels_refuse_samples_beyond_their_work_limit() {
+    let class = Intervals::new(1 << 30).unwrap();
+    let half = 1u64 << 16;
+    let pairs: Vec<(u64, bool)> = (0..2 * half).map(|i| (i * 4, i >= half)).collect();
+    let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
+    assert!(matches!(
+        class.error_levels(&sample),
+        Err(Error::TooLarge { limit, .. }) if limit == crate::MAX_INTERVAL_LEVEL_WORK
+    ));
+}
