@@ -231,8 +231,9 @@ impl DiscreteLaplace {
         if k >= 1 {
             r.powf(k as f64) / (1.0 + r)
         } else {
-            // Pr[X ≥ k] = 1 - Pr[X ≤ k - 1] = 1 - Pr[X ≥ 1 - k] by symmetry.
-            1.0 - r.powf((1 - k) as f64) / (1.0 + r)
+            // Pr[X ≥ k] = 1 - Pr[X ≤ k - 1] = 1 - Pr[X ≥ 1 - k] by symmetry (1 - k in i128:
+            // it is 2^63 + 1 at k = i64::MIN).
+            1.0 - r.powf((1 - i128::from(k)) as f64) / (1.0 + r)
         }
     }
 }
@@ -500,6 +501,15 @@ mod tests {
             let direct: f64 = (k..k + 400).map(|j| noise.pmf(j)).sum();
             assert!((direct - noise.survival(k)).abs() < 1e-12, "k = {k}");
         }
+    }
+
+    #[test]
+    fn survival_holds_at_the_ends_of_i64() {
+        // 1 - i64::MIN overflowed (a panic with overflow checks, ±∞ without).
+        let noise = DiscreteLaplace::new(1.7).unwrap();
+        assert_eq!(noise.survival(i64::MIN), 1.0);
+        assert_eq!(noise.survival(i64::MIN + 1), 1.0);
+        assert_eq!(noise.survival(i64::MAX), 0.0);
     }
 
     #[test]
