@@ -77,10 +77,17 @@ impl StableLearner {
     }
 
     /// The claimed uniform-stability parameter for samples of size `n`:
-    /// `t/n + (1 − t/n)·tanh(ε/2)` with `t = min(subset size, n)`.
+    /// `β = t/n + (1 − t/n)·tanh(ε/2)` with `t = min(subset size, n)`, evaluated as an upper
+    /// bound (at most 1): written `τ + f(1 − τ)` with `f = t/n` and `τ = tanh(ε/2)`, it
+    /// increases in both, so `τ` is bounded above where it is added and below where it is
+    /// subtracted (`tanh` stepped four floats, the libm accuracy assumption of
+    /// `privpac_mechanisms`' accounting), and every +, −, ×, ÷ is stepped one float up from
+    /// its round-to-nearest result.
     pub fn stability(&self, n: usize) -> f64 {
         let fraction = self.subset_size.min(n) as f64 / n.max(1) as f64;
-        fraction + (1.0 - fraction) * (self.epsilon / 2.0).tanh()
+        let tanh = (self.epsilon / 2.0).tanh();
+        let (tanh_up, tanh_down) = (steps(tanh, 4, f64::next_up), steps(tanh, 4, f64::next_down));
+        up(tanh_up.min(1.0) + up(up(fraction) * up(1.0 - tanh_down.max(0.0)))).min(1.0)
     }
 
     /// The exact distribution of the output concept id (for small classes and samples):
@@ -243,13 +250,9 @@ impl PrivatePrediction {
     /// quotient overflows (η subnormal).
     pub fn prediction_epsilon(&self, n: usize) -> f64 {
         let eta = self.flip_probability;
-        // β = τ + f(1 − τ), increasing in f and τ: bound τ above where it is added and
-        // below where it is subtracted.
-        let fraction = self.stable.subset_size.min(n) as f64 / n.max(1) as f64;
-        let tanh = (self.stable.epsilon / 2.0).tanh();
-        let (tanh_up, tanh_down) = (steps(tanh, 4, f64::next_up), steps(tanh, 4, f64::next_down));
-        let beta = up(tanh_up.min(1.0) + up(up(fraction) * up(1.0 - tanh_down.max(0.0))));
-        let x = up(up(up(1.0 - 2.0 * eta) * beta.min(1.0)) / eta);
+        // β as an upper bound (StableLearner::stability); x increases in β.
+        let beta = self.stable.stability(n);
+        let x = up(up(up(1.0 - 2.0 * eta) * beta) / eta);
         steps(x.ln_1p(), 4, f64::next_up)
     }
 

@@ -219,3 +219,27 @@ fn learned_noisy_votes_predict_with_the_voting_learners_sampler() {
         }
     }
 }
+
+/// The stable learner's uniform-stability claim `β = f + (1 − f)·tanh(ε/2)` is an upper
+/// bound on the exact value: at least two floats above the round-to-nearest evaluation
+/// (whose error is at most about 1.5 ulps of β from +, −, × and the quotient t/n, plus
+/// `tanh`'s assumed two ulps of τ scaled by 1 − f), and never above 1.
+#[test]
+fn stable_learner_stability_is_rounded_up() {
+    for epsilon in [1e-9, 1e-3, 0.05, 0.7, 1.0, 3.0, 40.0] {
+        let stable = crate::StableLearner::new(epsilon, 7).unwrap();
+        for n in [7usize, 8, 13, 100, 999, 1_000_000] {
+            let f = 7.0 / n as f64;
+            let nearest = f + (1.0 - f) * (epsilon / 2.0).tanh();
+            let mut floor = nearest;
+            for _ in 0..2 {
+                floor = floor.next_up();
+            }
+            let claimed = stable.stability(n);
+            assert!(
+                claimed >= floor.min(1.0) && claimed <= 1.0,
+                "ε = {epsilon}, n = {n}: {claimed} vs {nearest}"
+            );
+        }
+    }
+}
