@@ -22,6 +22,10 @@ use rand::{Rng, RngExt};
 /// `K = 2|X|` and `K − 1` are exact in `f64`.
 pub const MAX_DOMAIN: u128 = 1 << 32;
 
+/// The smallest ε the learner accepts (see the floating-point paragraph of
+/// [`RandomizedResponseErm`]).
+pub const MIN_EPSILON: f64 = 1e-6;
+
 /// The most report sequences (`K^n`) and concepts
 /// [`RandomizedResponseErm::concept_distribution`] enumerates: exact distributions are for
 /// tiny instances.
@@ -44,8 +48,12 @@ pub const MAX_ENUMERATED: u128 = 1 << 20;
 /// then lowered by `8·f64::EPSILON` relatively, so it is below the real `p`; rand's
 /// `random_bool(p)` keeps with probability `⌊p·2^64⌋/2^64 ≤ p`, and the other cell is drawn
 /// exactly uniformly (rand's `unbiased` feature). A smaller keep probability only lowers
-/// `p/q`, so the realized ratio is at most `e^ε`. [`exact_audit`] checks the claim on every
-/// pair of neighbouring samples of tiny domains.
+/// `p/q`, so the realized `p/q` is at most `e^ε`. It raises `q/p` above `e^{−ε}`: with the
+/// realized keep probability `p(1 − η)`, `q/p ≤ (e^{−ε} + η)/(1 − η)`, which is at most `e^ε`
+/// when `η(1 + e^ε) ≤ 2·sinh ε`, so whenever `η ≤ ε/2` (for ε ≤ 1; easier above). Here
+/// `η ≤ 12·f64::EPSILON + 2^{−64}·K ≤ 5·10^{−10}` (`p ≥ 1/K`, `K ≤ 2^33`), hence
+/// ε ≥ [`MIN_EPSILON`] = 10^{−6}. [`exact_audit`] checks the claim on every pair of
+/// neighbouring samples of tiny domains.
 ///
 /// # Sample complexity (realizable)
 /// With `γ = p − q = (e^ε − 1)/(e^ε + K − 1)`, `n ≥ 2·ln(2|C|/β)/(γα)²` examples drawn
@@ -65,8 +73,8 @@ pub const MAX_ENUMERATED: u128 = 1 << 20;
 /// ([`privpac_learners::GenericLearner`]).
 ///
 /// # Errors
-/// [`Error::Mechanism`] for ε not finite and positive; [`Error::InvalidParameter`] for a
-/// domain above [`MAX_DOMAIN`] points; [`Error::Class`] for a sample outside the class's domain.
+/// [`Error::Mechanism`] for ε not finite and positive; [`Error::InvalidParameter`] for ε
+/// below [`MIN_EPSILON`] or a domain above [`MAX_DOMAIN`] points; [`Error::Class`] for a sample outside the class's domain.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RandomizedResponseErm {
     privacy: Privacy,
@@ -76,11 +84,18 @@ impl RandomizedResponseErm {
     /// The learner with privacy parameter ε.
     ///
     /// # Errors
-    /// [`Error::Mechanism`] unless ε is finite and positive.
+    /// [`Error::Mechanism`] unless ε is finite and positive; [`Error::InvalidParameter`]
+    /// below [`MIN_EPSILON`].
     pub fn new(epsilon: f64) -> Result<Self> {
-        Ok(Self {
-            privacy: Privacy::pure(epsilon)?,
-        })
+        let privacy = Privacy::pure(epsilon)?;
+        if epsilon < MIN_EPSILON {
+            return Err(Error::InvalidParameter {
+                name: "epsilon",
+                requirement: "at least 1e-6 (below, rounding could exceed the claim)",
+                value: epsilon,
+            });
+        }
+        Ok(Self { privacy })
     }
 
     /// The number of report cells `K = 2|X|` of the class's domain.
@@ -379,6 +394,11 @@ mod tests {
                 Err(Error::Mechanism(_))
             ));
         }
+        assert!(matches!(
+            RandomizedResponseErm::new(MIN_EPSILON / 2.0),
+            Err(Error::InvalidParameter { .. })
+        ));
+        assert!(RandomizedResponseErm::new(MIN_EPSILON).is_ok());
         let learner = RandomizedResponseErm::new(1.0)?;
         let class = Thresholds::new(4)?;
         // 8^7 = 2^21 report sequences: too many to enumerate.
