@@ -34,6 +34,15 @@ pub enum Error {
         /// The sample size.
         got: usize,
     },
+    /// A learner implemented outside the workspace (a Python learner behind the bindings'
+    /// adapter) failed or returned a hypothesis that is not one of the class.
+    #[error("{learner}: {message}")]
+    External {
+        /// The learner's name.
+        learner: String,
+        /// What went wrong.
+        message: String,
+    },
     /// A learner parameter is out of range.
     #[error("{name} must be {requirement}, got {value}")]
     InvalidParameter {

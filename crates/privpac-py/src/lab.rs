@@ -10,6 +10,9 @@
 //! from the Rust values' JSON (the CLI's `--json` and the results files), or as numpy arrays
 //! for curves; floats round-trip exactly (shortest representation both ways). Long runs
 //! release the GIL; every failure is one of `privpac.errors`' exceptions.
+//!
+//! `sample_complexity` also takes a Python learner: `python_learner.rs` wraps it as a
+//! `Learner` and `privpac_toolkit::run_sample_complexity_with` runs the same search on it.
 
 use numpy::PyArray1;
 use privpac_experiments::{Scale, UnitRecord};
@@ -19,6 +22,8 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::arrays::{f64_vector, slice};
 use crate::errors::{self, Kind, bad_input, invalid, raise};
+use crate::mechanisms::{Guarantee, Privacy};
+use crate::python_learner::PythonLearner;
 use crate::rng::Seed;
 
 /// A JSON text as the Python value `json.loads` makes of it.
@@ -126,7 +131,8 @@ fn request(
 
 /// sample_complexity(class_spec, learner, *, epsilon=None, alpha, beta, seed,
 /// distribution="uniform", target=None, label_noise=0.0, trials=100, max_size=2**20,
-/// subset_size=None, flip_probability=0.1, voters=7, vote_epsilon=1.0, em_epsilon=None)
+/// subset_size=None, flip_probability=0.1, voters=7, vote_epsilon=1.0, em_epsilon=None,
+/// guarantee=None)
 ///
 /// The empirical sample complexity of a single-concept learner on a scenario: the smallest
 /// sample size n at which at least 1 − β of `trials` independent trials give a hypothesis
@@ -156,6 +162,22 @@ fn request(
 /// `pandas.DataFrame`), and the inputs. Deterministic in its arguments (trial j at every
 /// size uses ChaCha8 stream j of `seed`), whatever the number of threads. Releases the GIL.
 ///
+/// Your own learner: `learner` may instead be a Python callable
+/// `learner(points, labels, seed) -> int` or an object with `fit(points, labels, seed)`,
+/// with the guarantee it claims as `guarantee=` (a `Privacy`, read as (ε, δ)-DP of the
+/// hypothesis, or a `Guarantee`; required). `points` is a uint64 array, `labels` a bool
+/// array, `seed` an integer drawn from the trial's generator (so the run is a function of
+/// `seed`); the learner returns the id of a concept of the class (an integer in
+/// `0..len`), whose exact true error the search uses as for the built-ins: the same
+/// search, through the same `Learner` trait (a thin adapter calls back into Python with the
+/// GIL). The report's `learner` is "python:NAME", `guarantee` the claimed one (reported, not
+/// checked: `privpac.audit` can refute it), `bound` `no_explicit_constants`, and it has no
+/// `learner_spec`. `epsilon` and `em_epsilon` are refused, the built-ins' other knobs
+/// unused. Hypotheses that are predictors rather than concept ids are not implemented yet
+/// (PrivpacError). A learner that raises ends the search with BadInputError chained to its
+/// exception (`__cause__`); a result that is not an integer, or an id outside the class,
+/// is BadInputError naming it.
+///
 /// Raises InvalidParameterError (bad spec, ε, α, β, distribution), TooLargeError (trials or
 /// max_size above the lab's limits) and PrivpacError when no size up to `max_size` reaches
 /// 1 − β.
@@ -163,7 +185,7 @@ fn request(
 #[pyo3(signature = (class_spec, learner, *, epsilon = None, alpha, beta, seed,
     distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
     max_size = 1 << 20, subset_size = None, flip_probability = 0.1, voters = 7,
-    vote_epsilon = 1.0, em_epsilon = None))]
+    vote_epsilon = 1.0, em_epsilon = None, guarantee = None))]
 #[allow(
     clippy::too_many_arguments,
     reason = "keyword arguments of a Python function"
@@ -171,7 +193,7 @@ fn request(
 fn sample_complexity<'py>(
     py: Python<'py>,
     class_spec: &str,
-    learner: &str,
+    learner: &Bound<'py, PyAny>,
     epsilon: Option<f64>,
     alpha: f64,
     beta: f64,
@@ -186,11 +208,23 @@ fn sample_complexity<'py>(
     voters: usize,
     vote_epsilon: f64,
     em_epsilon: Option<f64>,
+    guarantee: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let seed = seed.0;
+    let spec = match learner.extract::<String>() {
+        Ok(spec) => {
+            if guarantee.is_some() {
+                return Err(invalid(
+                    "guarantee= is for a Python learner; a built-in learner reports its own",
+                ));
+            }
+            Some(spec)
+        }
+        Err(_) => None,
+    };
     let request = request(
         class_spec,
-        learner,
+        spec.as_deref().unwrap_or("python"),
         (epsilon, em_epsilon),
         alpha,
         beta,
@@ -205,10 +239,50 @@ fn sample_complexity<'py>(
         voters,
         vote_epsilon,
     )?;
-    let report = py
-        .detach(|| privpac_toolkit::run_sample_complexity(&request, &mut |_| {}))
-        .map_err(errors::lab)?;
+    let report = match spec {
+        Some(_) => py
+            .detach(|| privpac_toolkit::run_sample_complexity(&request, &mut |_| {}))
+            .map_err(errors::lab)?,
+        None => {
+            if epsilon.is_some() || em_epsilon.is_some() {
+                return Err(invalid(
+                    "epsilon and em_epsilon are the built-in learners' knobs; a Python learner \
+                     states the guarantee it claims with guarantee=",
+                ));
+            }
+            let guarantee = claimed_guarantee(guarantee)?;
+            let own = std::sync::Arc::new(PythonLearner::new(learner, guarantee)?);
+            let shared: std::sync::Arc<dyn privpac_learners::Learner> = own.clone();
+            py.detach(|| privpac_toolkit::run_sample_complexity_with(&request, shared, &mut |_| {}))
+                .map_err(|error| own.take_failure().unwrap_or_else(|| errors::lab(error)))?
+        }
+    };
     from_json(py, &serde_json::to_string(&report).map_err(json_error)?)
+}
+
+/// The `guarantee=` of a Python learner: a `Privacy` ((ε, δ)-DP of the hypothesis) or a
+/// `Guarantee`; required.
+fn claimed_guarantee(
+    guarantee: Option<&Bound<'_, PyAny>>,
+) -> PyResult<privpac_mechanisms::Guarantee> {
+    let Some(guarantee) = guarantee else {
+        return Err(invalid(
+            "a Python learner needs guarantee=, the guarantee it claims (a privpac.Privacy or \
+             privpac.Guarantee)",
+        ));
+    };
+    if let Ok(privacy) = guarantee.extract::<Privacy>() {
+        return Ok(privpac_mechanisms::Guarantee::DifferentialPrivacy(
+            privacy.inner,
+        ));
+    }
+    if let Ok(claimed) = guarantee.extract::<Guarantee>() {
+        return Ok(claimed.inner);
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "guarantee= must be a privpac.Privacy or privpac.Guarantee, got {}",
+        guarantee.get_type().name()?
+    )))
 }
 
 /// run_trials(class_spec, learner, sample_size, *, epsilon=None, alpha, seed, beta=0.1,

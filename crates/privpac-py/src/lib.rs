@@ -16,6 +16,7 @@ mod errors;
 mod lab;
 mod learners;
 mod mechanisms;
+mod python_learner;
 mod rng;
 
 use pyo3::prelude::*;

@@ -48,7 +48,7 @@ pub use multi_spec::{
 };
 pub use request::{
     DistributionChoice, SampleComplexityReport, SampleComplexityRequest, run_sample_complexity,
-    run_trials_at,
+    run_sample_complexity_with, run_trials_at,
 };
 pub use spec::{
     ClassSpec, LearnerParams, LearnerSpec, SanitizerParams, SanitizerSpec, build_learner,

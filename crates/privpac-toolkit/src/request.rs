@@ -2,6 +2,11 @@
 //! numbers), as front ends receive it: `privpac sample-complexity` and the Python bindings
 //! both build a [`SampleComplexityRequest`] and call [`run_sample_complexity`], so the same
 //! inputs and seed give the same [`SampleComplexityReport`] (the CLI's `--json`) in both.
+//! A learner built outside the lab's specs (a Python learner behind the bindings' adapter)
+//! is measured by [`run_sample_complexity_with`], which runs the same search on the same
+//! scenario: only where the learner comes from differs.
+
+use std::sync::Arc;
 
 use privpac_classes::Hypothesis;
 use privpac_learners::Learner;
@@ -132,8 +137,10 @@ pub struct SampleComplexityReport {
     pub class: String,
     /// The learner as built (with its parameters), e.g. `relabeling(t=…)`.
     pub learner: String,
-    /// The learner spec as given.
-    pub learner_spec: LearnerSpec,
+    /// The learner spec as given (absent for a learner given by
+    /// [`run_sample_complexity_with`], which has no spec).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learner_spec: Option<LearnerSpec>,
     /// The target concept id.
     pub target: u64,
     /// What the target is in the data's terms (`1 on x ≤ 17`, a parity's bit string).
@@ -183,11 +190,38 @@ pub struct SampleComplexityReport {
     pub evaluations: Vec<TrialOutcome>,
 }
 
-/// What a request builds before any trial: the learner spec and parameters, the scenario,
-/// the learner's name and the bound.
+/// Where a request's learner comes from: a spec built at every size, or a learner given
+/// whole (its guarantee is what it claims; the lab knows no bound for it).
+enum Source {
+    Spec(LearnerSpec, LearnerParams),
+    Given(Arc<dyn Learner>),
+}
+
+/// A given learner as the box the engine's `learner_for` returns (shared, not copied).
+#[derive(Debug)]
+struct SharedLearner(Arc<dyn Learner>);
+
+impl Learner for SharedLearner {
+    fn learn(
+        &self,
+        class: &dyn privpac_classes::ConceptClass,
+        sample: &privpac_classes::LabeledSample,
+        rng: &mut dyn rand::Rng,
+    ) -> privpac_learners::Result<Hypothesis> {
+        self.0.learn(class, sample, rng)
+    }
+    fn guarantee(&self, examples: usize) -> Guarantee {
+        self.0.guarantee(examples)
+    }
+    fn name(&self) -> String {
+        self.0.name()
+    }
+}
+
+/// What a request builds before any trial: the learner's source, the scenario, the
+/// learner's name and the bound.
 struct Prepared {
-    spec: LearnerSpec,
-    params: LearnerParams,
+    source: Source,
     scenario: Scenario,
     distribution: ExampleDistribution,
     learner_name: String,
@@ -196,10 +230,14 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(request: &SampleComplexityRequest) -> Result<Self> {
+    /// `given`: the learner to run instead of `request.learner`'s spec (then ignored).
+    fn new(request: &SampleComplexityRequest, given: Option<Arc<dyn Learner>>) -> Result<Self> {
         crate::check_count("trials", request.trials, MAX_TRIALS)?;
         crate::check_count("max_size", request.max_size, MAX_SAMPLE_SIZE)?;
-        let spec: LearnerSpec = request.learner.parse()?;
+        let spec: Option<LearnerSpec> = match given {
+            Some(_) => None,
+            None => Some(request.learner.parse()?),
+        };
         let class = request.class.parse::<ClassSpec>()?.build()?;
         let target = request
             .target
@@ -213,6 +251,22 @@ impl Prepared {
                 (2.0 * request.alpha).min(1.0),
             ),
         };
+        let class_name = class.name();
+        let scenario = Scenario::new(class, distribution.clone(), target, request.label_noise)?;
+        let (Some(spec), None) = (spec, &given) else {
+            let learner = given.expect("a spec is parsed exactly when no learner is given");
+            return Ok(Prepared {
+                learner_name: learner.name(),
+                source: Source::Given(learner),
+                scenario,
+                distribution,
+                class_name,
+                bound: Bound::NoExplicitConstants {
+                    reason: "the lab knows no bound for a learner given from outside its specs"
+                        .into(),
+                },
+            });
+        };
         let params = LearnerParams {
             epsilon: request.epsilon,
             em_epsilon: request.em_epsilon,
@@ -221,7 +275,7 @@ impl Prepared {
             flip_probability: request.flip_probability,
             voters: request.voters,
             vote_epsilon: request.vote_epsilon,
-            class_size: Some(class.len()),
+            class_size: Some(scenario.class().len()),
             alpha: request.alpha,
             beta: request.beta,
             buckets: request.buckets,
@@ -233,8 +287,6 @@ impl Prepared {
             Err(Error::Learner(privpac_learners::Error::SampleTooSmall { .. })) => spec.to_string(),
             Err(error) => return Err(error),
         };
-        let class_name = class.name();
-        let scenario = Scenario::new(class, distribution.clone(), target, request.label_noise)?;
         let bound = bounds_for_buckets(
             spec,
             scenario.class(),
@@ -245,8 +297,7 @@ impl Prepared {
             request.buckets,
         )?;
         Ok(Prepared {
-            spec,
-            params,
+            source: Source::Spec(spec, params),
             scenario,
             distribution,
             learner_name,
@@ -256,7 +307,17 @@ impl Prepared {
     }
 
     fn learner_for(&self, n: usize) -> Result<Box<dyn Learner>> {
-        build_learner(self.spec, &self.params, n)
+        match &self.source {
+            Source::Spec(spec, params) => build_learner(*spec, params, n),
+            Source::Given(learner) => Ok(Box::new(SharedLearner(Arc::clone(learner)))),
+        }
+    }
+
+    fn spec(&self) -> Option<LearnerSpec> {
+        match &self.source {
+            Source::Spec(spec, _) => Some(*spec),
+            Source::Given(_) => None,
+        }
     }
 
     fn config(request: &SampleComplexityRequest) -> SearchConfig {
@@ -287,7 +348,31 @@ pub fn run_sample_complexity(
     request: &SampleComplexityRequest,
     observe: &mut dyn FnMut(&TrialOutcome),
 ) -> Result<SampleComplexityReport> {
-    let prepared = Prepared::new(request)?;
+    report(request, Prepared::new(request, None)?, observe)
+}
+
+/// As [`run_sample_complexity`] for a learner given whole rather than by
+/// `request.learner`'s spec (which is ignored): the same scenario, trial streams, search
+/// and report. The report's `guarantee` is what `learner` claims at the size found (not
+/// checked against `request.epsilon`, which only the specs' learners use; leave it None),
+/// `bound` is [`Bound::NoExplicitConstants`] and `learner_spec` is absent.
+///
+/// # Errors
+/// As for [`run_sample_complexity`]; the learner's own errors (the first in trial order
+/// at the first size where one occurs) end the search.
+pub fn run_sample_complexity_with(
+    request: &SampleComplexityRequest,
+    learner: Arc<dyn Learner>,
+    observe: &mut dyn FnMut(&TrialOutcome),
+) -> Result<SampleComplexityReport> {
+    report(request, Prepared::new(request, Some(learner))?, observe)
+}
+
+fn report(
+    request: &SampleComplexityRequest,
+    prepared: Prepared,
+    observe: &mut dyn FnMut(&TrialOutcome),
+) -> Result<SampleComplexityReport> {
     let trivial = [false, true]
         .into_iter()
         .filter_map(|label| {
@@ -323,10 +408,11 @@ pub fn run_sample_complexity(
         None => None,
     };
     let outcome = found.as_ref().map(|found| &found.outcome);
+    let learner_spec = prepared.spec();
     Ok(SampleComplexityReport {
         class: prepared.class_name,
         learner: prepared.learner_name,
-        learner_spec: prepared.spec,
+        learner_spec,
         target: prepared.scenario.target(),
         target_description: prepared
             .scenario
@@ -361,7 +447,7 @@ pub fn run_sample_complexity(
 /// As for [`run_sample_complexity`], and [`privpac_engine::limits::MAX_SAMPLE_SIZE`] for `n`.
 pub fn run_trials_at(request: &SampleComplexityRequest, n: usize) -> Result<TrialOutcome> {
     crate::check_count("sample_size", n, MAX_SAMPLE_SIZE)?;
-    let prepared = Prepared::new(request)?;
+    let prepared = Prepared::new(request, None)?;
     let learner_for = |n: usize| prepared.learner_for(n);
     evaluate_sized(
         &prepared.scenario,
@@ -466,6 +552,35 @@ mod tests {
         assert_eq!(report.opt, 0.2);
     }
 
+    /// A learner given whole runs the same search as its spec: the generic learner built
+    /// by hand gives the spec's evaluations exactly, with its own guarantee, no bound and
+    /// no spec.
+    #[test]
+    fn a_given_learner_runs_the_specs_search() {
+        let mut request =
+            SampleComplexityRequest::new("thresholds:64", "generic", 1.0, 0.2, 0.2, 3);
+        request.trials = 20;
+        let by_spec = run_sample_complexity(&request, &mut |_| {}).unwrap();
+        let learner =
+            privpac_learners::GenericLearner::new(privpac_mechanisms::Privacy::pure(1.0).unwrap())
+                .unwrap();
+        request.learner = "ignored".into();
+        request.epsilon = None;
+        let given = run_sample_complexity_with(&request, Arc::new(learner), &mut |_| {}).unwrap();
+        assert_eq!(given.evaluations, by_spec.evaluations);
+        assert_eq!(given.empirical_sample_size, by_spec.empirical_sample_size);
+        assert_eq!(given.guarantee, by_spec.guarantee);
+        assert_eq!(given.learner, by_spec.learner);
+        assert_eq!(given.learner_spec, None);
+        assert!(matches!(given.bound, Bound::NoExplicitConstants { .. }));
+        let json = serde_json::to_value(&given).unwrap();
+        assert!(json.get("learner_spec").is_none());
+        assert_eq!(
+            serde_json::to_value(&by_spec).unwrap()["learner_spec"],
+            "generic"
+        );
+    }
+
     #[test]
     fn bad_requests_are_typed_errors_before_any_trial() {
         let request = |f: &dyn Fn(&mut SampleComplexityRequest)| {
@@ -500,7 +615,7 @@ mod tests {
             let mut r =
                 SampleComplexityRequest::new("points:1048576", "improper-point", 1.0, 0.1, 0.1, 1);
             r.buckets = buckets;
-            Prepared::new(&r).unwrap().bound
+            Prepared::new(&r, None).unwrap().bound
         };
         let default = bound(None).sample_size().unwrap();
         assert_eq!(bound(Some(1600)).sample_size(), Some(default));

@@ -1,7 +1,8 @@
 # Type stubs of the native module privpac._privpac (written by hand from the bindings in
 # crates/privpac-py/src; CI checks them against the module with mypy.stubtest).
 
-from typing import Any, Literal, final
+from collections.abc import Callable
+from typing import Any, Literal, Protocol, final
 
 import numpy as np
 import numpy.typing as npt
@@ -383,9 +384,19 @@ class Sanitizer:
 
 # ----- the lab -----
 
+class _FitLearner(Protocol):
+    def fit(
+        self, points: npt.NDArray[np.uint64], labels: npt.NDArray[np.bool_], seed: int, /
+    ) -> int | np.integer[Any]: ...
+
+_PythonLearner = (
+    Callable[[npt.NDArray[np.uint64], npt.NDArray[np.bool_], int], int | np.integer[Any]]
+    | _FitLearner
+)
+
 def sample_complexity(
     class_spec: str,
-    learner: str,
+    learner: str | _PythonLearner,
     *,
     epsilon: float | None = None,
     alpha: float,
@@ -401,6 +412,7 @@ def sample_complexity(
     voters: int = 7,
     vote_epsilon: float = 1.0,
     em_epsilon: float | None = None,
+    guarantee: Privacy | Guarantee | None = None,
 ) -> dict[str, Any]: ...
 def run_trials(
     class_spec: str,

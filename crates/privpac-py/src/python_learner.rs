@@ -1,0 +1,171 @@
+//! A Python learner as a [`Learner`]: the thin adapter that lets the lab's search run a
+//! learner written in Python exactly as it runs the built-ins (same scenario, trial
+//! streams, exact true errors of the concepts the learner returns).
+//!
+//! The learner is a callable `learner(points, labels, seed) -> int` or an object with
+//! `fit(points, labels, seed) -> int`: `points` a uint64 array, `labels` a bool array (a
+//! fresh copy per call), `seed` the first `u64` of the trial's ChaCha8 generator (so a run
+//! is a function of the lab's seed), the result the id of a concept of the class (a Python
+//! or numpy integer in `0..len`). Its guarantee is what the caller claims: the adapter
+//! reports it and cannot check it (`privpac.audit` can refute it).
+//!
+//! Each call takes the GIL; the lab releases it while the search runs. A failure (the
+//! learner raises, returns something that is not an integer, or an id outside the class)
+//! becomes [`privpac_learners::Error::External`] for the engine, and the first such
+//! Python exception is kept so that the binding raises it (or chains it) when the search
+//! ends.
+
+use std::sync::Mutex;
+
+use numpy::PyArray1;
+use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
+use privpac_learners::{Error, Learner};
+use privpac_mechanisms::Guarantee;
+use pyo3::prelude::*;
+use rand::Rng;
+
+use crate::errors::{Kind, bad_input, raise};
+
+/// A Python learner behind the [`Learner`] trait.
+#[derive(Debug)]
+pub(crate) struct PythonLearner {
+    /// The callable: the learner itself, or its bound `fit` method.
+    call: Py<PyAny>,
+    name: String,
+    guarantee: Guarantee,
+    /// The first failure, as the Python exception the binding raises.
+    first: Mutex<Option<PyErr>>,
+}
+
+impl PythonLearner {
+    /// Wraps `learner` (a callable, or an object with a callable `fit`) claiming `guarantee`.
+    ///
+    /// # Errors
+    /// `TypeError` when `learner` is neither callable nor has a callable `fit`.
+    pub(crate) fn new(learner: &Bound<'_, PyAny>, guarantee: Guarantee) -> PyResult<Self> {
+        let call = match learner.getattr("fit") {
+            Ok(fit) if fit.is_callable() => fit,
+            _ if learner.is_callable() => learner.clone(),
+            _ => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "a learner is a spec string, a callable learner(points, labels, seed) or an \
+                     object with fit(points, labels, seed); got {}",
+                    learner.get_type().name()?
+                )));
+            }
+        };
+        let name = learner
+            .getattr("__name__")
+            .or_else(|_| learner.get_type().getattr("__name__"))
+            .and_then(|name| name.extract::<String>())
+            .unwrap_or_else(|_| "learner".into());
+        Ok(PythonLearner {
+            call: call.unbind(),
+            name: format!("python:{name}"),
+            guarantee,
+            first: Mutex::new(None),
+        })
+    }
+
+    /// The first failure of the learner, if any (taken: a second call gives None).
+    pub(crate) fn take_failure(&self) -> Option<PyErr> {
+        self.first.lock().ok().and_then(|mut slot| slot.take())
+    }
+
+    fn fail(&self, error: PyErr) -> Error {
+        let message = Python::attach(|py| {
+            error
+                .value(py)
+                .str()
+                .map(|s| s.to_string())
+                .unwrap_or_default()
+        });
+        if let Ok(mut slot) = self.first.lock() {
+            slot.get_or_insert(error);
+        }
+        Error::External {
+            learner: self.name.clone(),
+            message,
+        }
+    }
+
+    /// One call under the GIL: the concept id, checked against the class.
+    fn call(&self, class: &dyn ConceptClass, sample: &LabeledSample, seed: u64) -> PyResult<u64> {
+        Python::attach(|py| {
+            let points = PyArray1::from_slice(py, sample.points());
+            let labels = PyArray1::from_slice(py, sample.labels());
+            let out = self
+                .call
+                .bind(py)
+                .call1((points, labels, seed))
+                .map_err(|cause| {
+                    let error =
+                        bad_input(format!("the Python learner {} raised: {cause}", self.name));
+                    error.set_cause(py, Some(cause));
+                    error
+                })?;
+            concept_id(&out, class, &self.name)
+        })
+    }
+}
+
+/// The learner's result as a concept id of `class`: an integer (Python or numpy, not a
+/// bool) in `0..class.len()`. Predictors and other hypotheses are refused as not
+/// implemented yet.
+fn concept_id(out: &Bound<'_, PyAny>, class: &dyn ConceptClass, name: &str) -> PyResult<u64> {
+    let py = out.py();
+    let is_integer = !out.is_instance_of::<pyo3::types::PyBool>()
+        && !out.is_instance(&py.import("numpy")?.getattr("bool_")?)?
+        && out.is_instance(&py.import("numbers")?.getattr("Integral")?)?;
+    if !is_integer {
+        let what = out.get_type().name()?;
+        if out.is_callable() || out.hasattr("predict")? {
+            return Err(raise(
+                Kind::Other,
+                format!(
+                    "the Python learner {name} returned a predictor ({what}); only concept ids \
+                     of the class are supported: predictor hypotheses (with estimated true \
+                     errors) are not implemented yet"
+                ),
+            ));
+        }
+        return Err(bad_input(format!(
+            "the Python learner {name} must return a concept id (an integer), got {what}"
+        )));
+    }
+    let len = class.len();
+    let id: Option<u64> = out.extract::<u64>().ok();
+    match id {
+        Some(id) if u128::from(id) < len => Ok(id),
+        _ => Err(bad_input(format!(
+            "the Python learner {name} returned concept id {out}, outside the class {} \
+             (ids 0..{len})",
+            class.name()
+        ))),
+    }
+}
+
+impl Learner for PythonLearner {
+    /// Calls the Python learner with the sample and a seed drawn from `rng` (its first
+    /// `u64`), and returns the concept it names.
+    fn learn(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+        rng: &mut dyn Rng,
+    ) -> privpac_learners::Result<Hypothesis> {
+        let seed = rng.next_u64();
+        self.call(class, sample, seed)
+            .map(|id| Hypothesis::Concept { id })
+            .map_err(|error| self.fail(error))
+    }
+
+    /// The claimed guarantee, whatever the size.
+    fn guarantee(&self, _examples: usize) -> Guarantee {
+        self.guarantee
+    }
+
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+}

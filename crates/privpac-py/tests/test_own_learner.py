@@ -1,0 +1,181 @@
+"""Your own learner from Python (issue 28 §2): `privpac.sample_complexity` runs a Python
+learner through the engine's `Learner` trait (a thin adapter calling back into Python),
+with the same scenario, trial streams and exact true errors as the built-ins."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import privpac
+from privpac import BadInputError, InvalidParameterError, PrivpacError
+
+N = 256
+
+
+def exponential_thresholds(epsilon: float, size: int):
+    """The generic learner on thresholds:size in numpy: the exponential mechanism over the
+    thresholds t (concept t is 1 on x <= t) with score -errors(t), sensitivity 1, i.e.
+    Pr[t] proportional to exp(-epsilon * errors(t) / 2), sampled with numpy's Generator
+    seeded by the seed the engine passes."""
+
+    def learner(points: np.ndarray, labels: np.ndarray, seed: int) -> int:
+        rng = np.random.default_rng(seed)
+        x = points.astype(np.int64)
+        positives = np.bincount(x[labels], minlength=size)
+        negatives = np.bincount(x[~labels], minlength=size)
+        # errors(t): positives above t plus negatives at or below t.
+        errors = (positives.sum() - np.cumsum(positives)) + np.cumsum(negatives)
+        score = -epsilon * errors / 2.0
+        weights = np.exp(score - score.max())
+        return int(rng.choice(size, p=weights / weights.sum()))
+
+    learner.__name__ = "numpy_generic"
+    return learner
+
+
+SEARCH = dict(alpha=0.1, beta=0.1, trials=200)
+
+
+def own(learner, epsilon=1.0, seed=1, **kw):
+    args = {**SEARCH, **kw}
+    return privpac.sample_complexity(
+        f"thresholds:{N}", learner, guarantee=privpac.Privacy(epsilon), seed=seed, **args
+    )
+
+
+def doubling_bracket(report) -> int:
+    """The power of two at which the search's doubling phase (4, 8, 16, ...) first reached
+    1 - beta: the first size tried that did."""
+    first = next(e for e in report["evaluations"] if e["success_rate"] >= 1 - report["beta"])
+    assert first["sample_size"] & (first["sample_size"] - 1) == 0
+    return first["sample_size"]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_numpy_generic_learner_matches_the_built_in(seed):
+    """Tolerance: both searches land in the same doubling bracket (the search's coarse
+    resolution, a factor of 2) and their n agree within 25%. Within the bracket the binary
+    search stops where an observed success rate over 200 trials crosses 0.9: its standard
+    deviation is sqrt(0.9 * 0.1 / 200) = 0.021 and near n = 55 the success rate rises about
+    0.005 per example, so each n is uncertain by about 4-5 examples (8%), and the two
+    learners' randomness is independent (their samples are the same trial streams): 25% is
+    about 2.3 standard deviations of the difference. A learner with half the epsilon needs
+    about 1.8 times as many examples and falls outside (the negative control below)."""
+    builtin = privpac.sample_complexity(
+        f"thresholds:{N}", "generic", epsilon=1.0, seed=seed, **SEARCH
+    )
+    mine = own(exponential_thresholds(1.0, N), seed=seed)
+    n_builtin, n_mine = builtin["empirical_sample_size"], mine["empirical_sample_size"]
+    assert doubling_bracket(mine) == doubling_bracket(builtin)
+    assert abs(n_mine / n_builtin - 1) <= 0.25, (n_mine, n_builtin)
+    assert mine["success_rate"] >= 0.9
+    # The same scenario, the claimed guarantee, no bound and no spec.
+    assert mine["target"] == builtin["target"] and mine["opt"] == 0.0
+    assert mine["class"] == builtin["class"]
+    assert mine["learner"] == "python:numpy_generic"
+    assert mine["guarantee"] == {"kind": "differential_privacy", "epsilon": 1.0, "delta": 0.0}
+    assert mine["bound"]["kind"] == "no_explicit_constants"
+    assert "learner_spec" not in mine and builtin["learner_spec"] == "generic"
+    # Negative control: half the epsilon is told apart by the tolerance.
+    weaker = own(exponential_thresholds(0.5, N), epsilon=0.5, seed=seed)
+    assert weaker["empirical_sample_size"] / n_builtin > 1.25
+
+
+def test_runs_are_reproducible_and_seeds_come_from_the_trial_streams():
+    seen: list[list[int]] = [[], []]
+
+    def recording(run):
+        inner = exponential_thresholds(1.0, N)
+
+        def learner(points, labels, seed):
+            assert points.dtype == np.uint64 and labels.dtype == np.bool_
+            assert points.shape == labels.shape and points.ndim == 1
+            seen[run].append(seed)
+            return inner(points, labels, seed)
+
+        return learner
+
+    a = own(recording(0), trials=20)
+    b = own(recording(1), trials=20)
+    assert a == b
+    # Trials run in parallel: the same seeds, in some order; distinct across trials.
+    assert sorted(seen[0]) == sorted(seen[1])
+    assert len(set(seen[0])) > len(seen[0]) // 2
+    c = own(exponential_thresholds(1.0, N), trials=20, seed=2)
+    assert c["evaluations"] != a["evaluations"]
+
+
+def test_an_object_with_fit_is_a_learner():
+    class Generic:
+        def __init__(self):
+            self.inner = exponential_thresholds(1.0, N)
+
+        def fit(self, points, labels, seed):
+            return np.uint64(self.inner(points, labels, seed))
+
+    report = own(Generic(), trials=20)
+    assert report["learner"] == "python:Generic"
+    assert report == {**own(exponential_thresholds(1.0, N), trials=20), "learner": "python:Generic"}
+
+
+def test_a_guarantee_object_is_reported_as_claimed():
+    # The non-private ERM-like learner: always the threshold at the largest positive point.
+    def erm(points, labels, seed):
+        return int(points[labels].max()) if labels.any() else 0
+
+    claimed = privpac.Learner("erm").guarantee(privpac.ConceptClass.from_spec("thresholds:8"), 4)
+    report = privpac.sample_complexity(
+        f"thresholds:{N}", erm, guarantee=claimed, seed=1, **SEARCH
+    )
+    assert claimed.kind == "none"
+    assert report["guarantee"] == {"kind": "none"}
+    assert report["guarantee_text"] == str(claimed)
+    assert report["empirical_sample_size"] is not None
+
+
+def test_errors_raised_by_the_learner_are_chained():
+    def broken(points, labels, seed):
+        raise ZeroDivisionError("my bug")
+
+    with pytest.raises(BadInputError, match="my bug") as info:
+        own(broken, trials=5)
+    assert isinstance(info.value.__cause__, ZeroDivisionError)
+
+
+@pytest.mark.parametrize("bad", [N, 10**30, -1])
+def test_ids_outside_the_class_are_refused_by_name(bad):
+    with pytest.raises(BadInputError, match=rf"concept id {bad}\b.*thresholds:{N}"):
+        own(lambda p, l, s: bad, trials=5)
+
+
+@pytest.mark.parametrize("bad", [3.0, "3", None, True, np.bool_(True)])
+def test_results_that_are_not_integers_are_refused(bad):
+    with pytest.raises(BadInputError, match="must return a concept id"):
+        own(lambda p, l, s: bad, trials=5)
+
+
+def test_predictor_hypotheses_are_not_implemented_yet():
+    with pytest.raises(PrivpacError, match="not implemented yet") as info:
+        own(lambda p, l, s: (lambda x: x < 3), trials=5)
+    assert not isinstance(info.value, BadInputError)
+
+
+def test_bad_arguments():
+    learner = exponential_thresholds(1.0, N)
+    with pytest.raises(InvalidParameterError, match="needs guarantee="):
+        privpac.sample_complexity(f"thresholds:{N}", learner, seed=1, **SEARCH)
+    with pytest.raises(InvalidParameterError, match="built-in learners' knobs"):
+        privpac.sample_complexity(
+            f"thresholds:{N}", learner, epsilon=1.0, guarantee=privpac.Privacy(1.0), seed=1,
+            **SEARCH,
+        )
+    with pytest.raises(InvalidParameterError, match="a built-in learner reports its own"):
+        privpac.sample_complexity(
+            f"thresholds:{N}", "generic", epsilon=1.0, guarantee=privpac.Privacy(1.0), seed=1,
+            **SEARCH,
+        )
+    with pytest.raises(TypeError, match="privpac.Privacy or privpac.Guarantee"):
+        privpac.sample_complexity(f"thresholds:{N}", learner, guarantee=1.0, seed=1, **SEARCH)
+    with pytest.raises(TypeError, match="object with fit"):
+        own(42)
