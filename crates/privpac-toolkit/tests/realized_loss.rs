@@ -49,17 +49,46 @@
 //!   domain and every neighbour.
 //! - The parity multi-learner's selection step (`most_frequent_distribution`): (ε, δ) of its
 //!   `StableSelection` over every vote vector that changes in one vote, realized as above.
+//! - `ReportNoisyMax` (exact `Lap_Z(2Δ/ε)` noise): pure ε over neighbouring score vectors
+//!   (each score moved by at most Δ). Two candidates anywhere in `i64` (gaps up to 2^64),
+//!   Δ up to 2^62 and every accepted scale (2^-62 to 2^40), in closed form: `Pr[0] = Pr[Z₀ −
+//!   Z₁ ≥ q₁ − q₀]` from the tail of the difference of two discrete Laplace draws, with the
+//!   integer part of each log kept exact so that logs near 2^126 do not cancel (checked
+//!   against the sum where that is affordable). Three candidates near a base anywhere in
+//!   `i64` (the ends included) at scales up to 64, by summing over the winner's noise in a
+//!   window whose left-out mass (bounded by the noise's tail) is checked to be below 10⁻³⁰ of
+//!   each probability. The tie rule (lowest index) is the code's: `select` is checked to be
+//!   the first argmax of the exact noisy scores, coupled on the same random streams.
+//! - `DiscreteLaplaceMechanism::release` (Δ up to 2^64 − 1, shifts up to 2^63 − 1, values
+//!   at the `i64` ends) and the grid `LaplaceMechanism` (default and explicit grids, values
+//!   at the range's ends and at rounding ties, real neighbours within Δ): pure ε between
+//!   `v + Z` and `v′ + Z` over the integer outputs and the `Error::Overflow` outcome,
+//!   exactly (the log-ratio is piecewise linear with kinks at v and v′); the grid indices
+//!   are the code's (`grid_index`, within `grid_sensitivity()`), and both releases are
+//!   coupled with `v + Z` on the same random streams.
+//! - `SparseVector` with c = 1 on 2–3 queries near a threshold anywhere in `i64`: the
+//!   distribution of the answer vectors (above at query i, or below throughout) by summing
+//!   over the threshold noise (window checked as above); pure ε, and for δ > 0 δ(ε) by the
+//!   hockey-stick divergence. `query` is coupled with the modelled comparisons `q + Z ≥ T +
+//!   ρ` on the same random streams, which also checks the noises are the ones `new` builds.
+//! - `amplification_by_subsampling` (Poisson, add/remove; without replacement, replace)
+//!   and `secrecy_of_the_sample` (with replacement, replace), on populations of at most 8
+//!   rows: an (ε, δ)-DP inner mechanism (with probability δ release `f(S)` in the clear,
+//!   else randomized response of `f(S)`, f a threshold or the parity of the ones in S),
+//!   realized exactly from the binomial or hypergeometric law of the subsample; pure ε by
+//!   `max_divergence_log`, (ε, δ) by the hockey-stick divergence. The subsampling bound is
+//!   attained (k = 0 against 1, f = "at least one"); the secrecy lemma's constants (6 and
+//!   4) leave its realized ε and δ below a quarter of the reported ones on these instances.
 //! - The witnesses (EM at Δ ≈ 10³⁰⁶ and scores ±9·10³⁰⁷, ε above 2^17, the vote at
 //!   ε = 1 with 74 voters, optimal composition at δ' = 0 and below 10⁻³⁰⁰, relabeling with 7
 //!   voters on `[[0], [1]]`) as fixed cases of the same checks.
 //!
-//! Not covered (no exact output distribution, or too large to enumerate): the Laplace,
-//! discrete Laplace and report-noisy-max mechanisms and the sparse vector (integer or real
-//! outputs; their i64 clamping is tested where it is fixed), the threshold, point, MWEM and
-//! PMW sanitizers and the sanitizer learner, the point multi-learner's heavy-point steps
-//! and whole multi-learner pipelines (direct sums compose per column), subsampling and
-//! secrecy-of-the-sample amplification, approximate-step (δ > 0) optimal composition
-//! (pure steps only), and the PLD accountant.
+//! Not covered (no exact output distribution, or too large to enumerate): report-noisy-max
+//! with three or more candidates at scales above 64 or far-apart scores, the sparse vector
+//! with c > 1 or far from its threshold, the threshold, point, MWEM and PMW sanitizers and
+//! the sanitizer learner, the point multi-learner's heavy-point steps and whole
+//! multi-learner pipelines (direct sums compose per column), approximate-step (δ > 0)
+//! optimal composition (pure steps only), and the PLD accountant.
 //!
 //! The CI share (`cargo test -p privpac-toolkit --test realized_loss`) runs a fixed number
 //! of cases per property from a fixed seed (no persistence file); the longer run is
@@ -245,9 +274,12 @@ fn prediction_loss_with_error(p: &[f64], q: &[f64]) -> (f64, f64) {
 mod learners;
 #[path = "realized_loss/mechanisms.rs"]
 mod mechanisms;
+#[path = "realized_loss/noise.rs"]
+mod noise;
 
 use learners::*;
 use mechanisms::*;
+use noise::*;
 
 // ---------------------------------------------------------------------------------------
 // The witnesses, as fixed cases of the same checks.
@@ -383,4 +415,13 @@ properties! {
     generic_learner_audit, generic_learner_audit_long: 60, 50, pure_case(), generic;
     improper_point_learner_audit, improper_point_learner_audit_long: 40, 50, pure_case(), improper_point;
     blum_ligett_roth_audit, blum_ligett_roth_audit_long: 30, 50, pure_case(), blr;
+    report_noisy_max_pair_audit, report_noisy_max_pair_audit_long:
+        1000, 40, noisy_max_pair_case(), noisy_max_pair;
+    report_noisy_max_triple_audit, report_noisy_max_triple_audit_long:
+        200, 80, noisy_max_triple_case(), noisy_max_triple;
+    discrete_laplace_mechanism_audit, discrete_laplace_mechanism_audit_long:
+        1000, 40, release_case(), discrete_laplace_release;
+    grid_laplace_mechanism_audit, grid_laplace_mechanism_audit_long: 1000, 30, grid_case(), grid_laplace;
+    sparse_vector_audit, sparse_vector_audit_long: 200, 80, sparse_vector_case(), sparse_vector;
+    amplification_audit, amplification_audit_long: 1000, 60, amplification_case(), amplification;
 }
