@@ -1,5 +1,7 @@
 //! `privpac.audit`: the black-box auditor for Python mechanisms (vectorized: one call
-//! draws many runs), the built-in zoo, and StatDP's neighbour patterns.
+//! draws many runs), for Python learners (`audit_learner`: one call per run on
+//! neighbouring samples, the concept id as the finite output, through the same
+//! `audit_finite_batched`), the built-in zoo, and StatDP's neighbour patterns.
 
 use std::sync::Mutex;
 
@@ -10,8 +12,9 @@ use privpac_audit::black_box::{
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::arrays::{f64_vector_with_non_finite, i64_vector, slice};
+use crate::arrays::{bool_vector, f64_vector_with_non_finite, i64_vector, slice, u64_vector};
 use crate::errors::{self, Kind, bad_input, invalid, raise};
+use crate::python_learner::PythonLearner;
 use crate::rng::Seed;
 
 /// The result of an audit: a lower bound on ε that holds with the stated confidence.
@@ -355,6 +358,212 @@ fn audit_real(
     )
 }
 
+/// The default neighbouring samples of `audit_learner` over a domain of `domain` points:
+/// label flips (`sample_size` copies of (x, 1) against the same with the last label 0) at
+/// every point when the domain has at most 32, else at 32 points spread over it (0 and the
+/// last included), then `random_pairs` random neighbours (points uniform, labels of a
+/// uniformly random concept, one example replaced by a uniform point with a uniform label),
+/// from a generator seeded by `seed` (a stream the audit's own runs do not use).
+fn learner_pairs(
+    class: &dyn privpac_classes::ConceptClass,
+    sample_size: usize,
+    random_pairs: usize,
+    seed: u64,
+) -> Vec<(Sample, Sample)> {
+    use rand::{Rng, RngExt, SeedableRng};
+    let domain = u64::try_from(class.domain().size()).unwrap_or(u64::MAX);
+    let spread = 32u64;
+    let points: Vec<u64> = if domain <= spread {
+        (0..domain).collect()
+    } else {
+        (0..spread)
+            .map(|i| ((u128::from(domain - 1) * u128::from(i)) / u128::from(spread - 1)) as u64)
+            .collect()
+    };
+    let mut pairs = Vec::new();
+    for x in points {
+        let base = (vec![x; sample_size], vec![true; sample_size]);
+        let mut flipped = base.clone();
+        flipped.1[sample_size - 1] = false;
+        pairs.push((base, flipped));
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(u64::MAX);
+    let concepts = u64::try_from(class.len()).unwrap_or(u64::MAX);
+    for _ in 0..random_pairs {
+        let concept = rng.random_range(0..concepts);
+        let points: Vec<u64> = (0..sample_size)
+            .map(|_| rng.random_range(0..domain))
+            .collect();
+        let labels: Vec<bool> = points.iter().map(|&x| class.eval(concept, x)).collect();
+        let base = (points, labels);
+        let mut other = base.clone();
+        let position = rng.random_range(0..sample_size);
+        other.0[position] = rng.random_range(0..domain);
+        other.1[position] = rng.next_u64() & 1 == 1;
+        if other != base {
+            pairs.push((base, other));
+        }
+    }
+    pairs
+}
+
+/// A labeled sample: points and labels.
+type Sample = (Vec<u64>, Vec<bool>);
+
+/// A user's pairs of neighbouring samples: `((points, labels), (points, labels))`, each
+/// checked against the class's domain, of the same size, differing in exactly one example.
+fn user_pairs(
+    pairs: &Bound<'_, PyAny>,
+    class: &dyn privpac_classes::ConceptClass,
+) -> PyResult<Vec<(Sample, Sample)>> {
+    let sample = |obj: &Bound<'_, PyAny>, what: &str| -> PyResult<Sample> {
+        let (points, labels): (Bound<'_, PyAny>, Bound<'_, PyAny>) = obj
+            .extract()
+            .map_err(|_| bad_input(format!("{what} must be a (points, labels) tuple")))?;
+        let points = slice(&u64_vector(&points, "points")?).into_owned();
+        let labels = slice(&bool_vector(&labels, "labels")?).into_owned();
+        privpac_classes::LabeledSample::new(class.domain(), points.clone(), labels.clone())
+            .map_err(|e| bad_input(format!("{what}: {e}")))?;
+        Ok((points, labels))
+    };
+    let mut out = Vec::new();
+    for (index, pair) in pairs.try_iter()?.enumerate() {
+        let pair = pair?;
+        let (a, b): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair
+            .extract()
+            .map_err(|_| bad_input("pairs must be a list of (sample, sample) tuples"))?;
+        let (a, b) = (
+            sample(&a, &format!("pairs[{index}][0]"))?,
+            sample(&b, &format!("pairs[{index}][1]"))?,
+        );
+        let differing =
+            a.0.iter()
+                .zip(&a.1)
+                .zip(b.0.iter().zip(&b.1))
+                .filter(|(x, y)| x != y)
+                .count();
+        if a.0.len() != b.0.len() || differing != 1 {
+            return Err(bad_input(format!(
+                "pairs[{index}]: neighbouring samples have the same size and differ in exactly \
+                 one example"
+            )));
+        }
+        out.push((a, b));
+    }
+    Ok(out)
+}
+
+/// audit_learner(learner, class_spec, guarantee, *, runs, seed, pairs=None, sample_size=1,
+/// random_pairs=8, confidence=0.95, selection_runs=None, screening_runs=None,
+/// certified_pairs=1) -> Audit
+///
+/// Audits a Python learner's claimed guarantee black-box: the learner is run on
+/// neighbouring samples and its output, the concept id, is the finite output audited by
+/// `audit_finite`'s auditor (the same stages, events and Clopper–Pearson certification).
+/// `learner` is as for `privpac.sample_complexity` (a callable `learner(points, labels,
+/// seed) -> int` or an object with `fit`), each run with its own seed drawn from the
+/// audit's chunk seeds, so the audit is a function of `seed`. `guarantee` is the claim: a
+/// `Privacy` or a differential-privacy `Guarantee`; the audit is at its δ, and
+/// `audit.refutes(guarantee.epsilon)` says whether it is refuted (a correct claim is refuted
+/// with probability at most 1 − confidence). `pairs` are `((points, labels), (points,
+/// labels))` samples differing in one example; by default, label flips (`sample_size`
+/// copies of (x, 1) against the same with the last label 0) at every point of a domain of
+/// at most 32 points (else at 32 points spread over it), plus `random_pairs` random
+/// neighbours. Per-prediction guarantees (predictions at fixed points as the output) are
+/// not implemented yet.
+///
+/// Raises InvalidParameterError for a bad class spec, a guarantee that is not differential
+/// privacy, or bad audit parameters; BadInputError for bad pairs, a learner that raises
+/// (chained to its exception), or returns anything but a concept id of the class.
+#[pyfunction]
+#[pyo3(signature = (learner, class_spec, guarantee, *, runs, seed, pairs = None,
+    sample_size = 1, random_pairs = 8, confidence = 0.95, selection_runs = None,
+    screening_runs = None, certified_pairs = 1))]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one argument per keyword of the binding"
+)]
+fn audit_learner(
+    py: Python<'_>,
+    learner: &Bound<'_, PyAny>,
+    class_spec: &str,
+    guarantee: &Bound<'_, PyAny>,
+    runs: u64,
+    seed: Seed,
+    pairs: Option<&Bound<'_, PyAny>>,
+    sample_size: usize,
+    random_pairs: usize,
+    confidence: f64,
+    selection_runs: Option<u64>,
+    screening_runs: Option<u64>,
+    certified_pairs: usize,
+) -> PyResult<Audit> {
+    use rand::{Rng, SeedableRng};
+    let claimed = crate::lab::claimed_guarantee(Some(guarantee))?;
+    let privpac_mechanisms::Guarantee::DifferentialPrivacy(privacy) = claimed else {
+        return Err(invalid(format!(
+            "audit_learner audits a differential-privacy claim, got {claimed}; auditing \
+             predictions at fixed points (per-prediction guarantees) is not implemented yet"
+        )));
+    };
+    if sample_size == 0 || sample_size > 1 << 20 {
+        return Err(invalid(format!(
+            "sample_size must be between 1 and 2^20, got {sample_size}"
+        )));
+    }
+    if random_pairs > 1 << 16 {
+        return Err(invalid(format!(
+            "random_pairs must be at most 2^16, got {random_pairs}"
+        )));
+    }
+    let spec: privpac_toolkit::ClassSpec = class_spec.parse().map_err(errors::lab)?;
+    let class = spec.build().map_err(errors::lab)?;
+    let pairs = match pairs {
+        Some(pairs) => user_pairs(pairs, class.as_ref())?,
+        None => learner_pairs(class.as_ref(), sample_size, random_pairs, seed.0),
+    };
+    let config = config(
+        runs,
+        confidence,
+        privacy.delta(),
+        seed,
+        selection_runs,
+        screening_runs,
+        certified_pairs,
+    )?;
+    let learner = PythonLearner::new(learner, claimed)?;
+    let samples = pairs
+        .iter()
+        .flat_map(|(a, b)| [a, b])
+        .map(|(points, labels)| {
+            privpac_classes::LabeledSample::new(class.domain(), points.clone(), labels.clone())
+                .map_err(bad_input)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let indexed: Vec<(usize, usize)> = (0..pairs.len()).map(|i| (2 * i, 2 * i + 1)).collect();
+    let draw = |input: &usize, n: u64, chunk_seed: u64| -> Result<Vec<u64>, String> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(chunk_seed);
+        let sample = &samples[*input];
+        Python::attach(|_| {
+            (0..n)
+                .map(|_| {
+                    learner
+                        .call(class.as_ref(), sample, rng.next_u64())
+                        .map_err(|error| learner.record(error))
+                })
+                .collect()
+        })
+    };
+    let result = py.detach(|| audit_finite_batched(draw, &indexed, &config));
+    match result {
+        Ok(inner) => Ok(Audit { inner }),
+        Err(error) => Err(learner
+            .take_failure()
+            .unwrap_or_else(|| errors::audit(error))),
+    }
+}
+
 /// zoo_names() -> list of str: the built-in mechanisms of the zoo (correct ones and
 /// known-broken twins, whose names start with "broken-").
 #[pyfunction]
@@ -406,11 +615,13 @@ pub(crate) fn register(py: Python<'_>, module: &Bound<'_, PyModule>) -> PyResult
     sub.setattr(
         "__doc__",
         "Black-box privacy audits of Python mechanisms (vectorized: mechanism(input, n, seed) \
-         returns n outputs), of the built-in zoo, and StatDP's neighbour patterns.",
+         returns n outputs), of Python learners (audit_learner), of the built-in zoo, and \
+         StatDP's neighbour patterns.",
     )?;
     sub.add_class::<Audit>()?;
     sub.add_function(wrap_pyfunction!(audit_finite, &sub)?)?;
     sub.add_function(wrap_pyfunction!(audit_real, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(audit_learner, &sub)?)?;
     sub.add_function(wrap_pyfunction!(zoo_names, &sub)?)?;
     sub.add_function(wrap_pyfunction!(audit_zoo, &sub)?)?;
     sub.add_function(wrap_pyfunction!(statdp_patterns, &sub)?)?;

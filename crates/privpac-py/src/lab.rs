@@ -262,7 +262,7 @@ fn sample_complexity<'py>(
 
 /// The `guarantee=` of a Python learner: a `Privacy` ((ε, δ)-DP of the hypothesis) or a
 /// `Guarantee`; required.
-fn claimed_guarantee(
+pub(crate) fn claimed_guarantee(
     guarantee: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<privpac_mechanisms::Guarantee> {
     let Some(guarantee) = guarantee else {

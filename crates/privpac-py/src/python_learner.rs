@@ -72,7 +72,8 @@ impl PythonLearner {
         self.first.lock().ok().and_then(|mut slot| slot.take())
     }
 
-    fn fail(&self, error: PyErr) -> Error {
+    /// Keeps `error` if it is the first failure, and returns its message.
+    pub(crate) fn record(&self, error: PyErr) -> String {
         let message = Python::attach(|py| {
             error
                 .value(py)
@@ -83,14 +84,23 @@ impl PythonLearner {
         if let Ok(mut slot) = self.first.lock() {
             slot.get_or_insert(error);
         }
+        message
+    }
+
+    fn fail(&self, error: PyErr) -> Error {
         Error::External {
             learner: self.name.clone(),
-            message,
+            message: self.record(error),
         }
     }
 
     /// One call under the GIL: the concept id, checked against the class.
-    fn call(&self, class: &dyn ConceptClass, sample: &LabeledSample, seed: u64) -> PyResult<u64> {
+    pub(crate) fn call(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+        seed: u64,
+    ) -> PyResult<u64> {
         Python::attach(|py| {
             let points = PyArray1::from_slice(py, sample.points());
             let labels = PyArray1::from_slice(py, sample.labels());

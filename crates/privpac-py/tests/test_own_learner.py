@@ -179,3 +179,103 @@ def test_bad_arguments():
         privpac.sample_complexity(f"thresholds:{N}", learner, guarantee=1.0, seed=1, **SEARCH)
     with pytest.raises(TypeError, match="object with fit"):
         own(42)
+
+
+# ----- privpac.audit.audit_learner -----
+
+K = 16
+
+
+def exponential_cdf(epsilon: float, sensitivity: float, size: int = K):
+    """The generic learner on thresholds:size with the exponential mechanism's sensitivity
+    as a parameter: Pr[t] proportional to exp(-epsilon * errors(t) / (2 * sensitivity)),
+    sampled by inverting the CDF (one uniform from numpy's PCG64 seeded by `seed`).
+    Sensitivity 1 is the correct, epsilon-DP learner; 0.5 is the planted bug (the
+    exponential mechanism with the sensitivity halved), which is only 2*epsilon-DP."""
+
+    def learner(points: np.ndarray, labels: np.ndarray, seed: int) -> int:
+        x = points.astype(np.int64)
+        positives = np.bincount(x[labels], minlength=size)
+        negatives = np.bincount(x[~labels], minlength=size)
+        errors = (positives.sum() - np.cumsum(positives)) + np.cumsum(negatives)
+        cdf = np.cumsum(np.exp(-epsilon * (errors - errors.min()) / (2.0 * sensitivity)))
+        u = np.random.Generator(np.random.PCG64(seed)).random()
+        return int(np.searchsorted(cdf, u * cdf[-1], side="right"))
+
+    return learner
+
+
+def test_audit_learner_does_not_refute_the_correct_learner():
+    """On the default pairs (label flips at every point, random neighbours; one example)
+    every concept's error count changes by at most 1, so the correct learner's loss is at
+    most epsilon = 1 (at most 0.94 here: the flip at x = 1 moves 15 of 16 concepts the other
+    way); a correct claim is refuted with probability at most 1 - confidence."""
+    a = privpac.audit.audit_learner(
+        exponential_cdf(1.0, 1.0), f"thresholds:{K}", privpac.Privacy(1.0), runs=3000, seed=1
+    )
+    assert not a.refutes(1.0), a
+    assert a.epsilon_lower_bound > 0  # the learner does depend on its data
+    assert a.total_runs > 0 and a.delta == 0.0
+
+
+def test_audit_learner_refutes_the_halved_sensitivity():
+    """The planted bug's loss on the flip at x = 1 is ln(e * (e^-1 + 15) / (1 + 15 e^-1)) =
+    1.86 > 1: refuted at the claimed epsilon = 1."""
+    a = privpac.audit.audit_learner(
+        exponential_cdf(1.0, 0.5), f"thresholds:{K}", privpac.Privacy(1.0), runs=3000, seed=1
+    )
+    assert a.refutes(1.0), a
+    assert a.epsilon_lower_bound > 1.0
+
+
+def test_audit_learner_is_reproducible_and_takes_pairs():
+    def uniform(points, labels, seed):  # ignores its data: 0-DP
+        return int(np.random.default_rng(seed).integers(K))
+
+    pairs = [(([1, 2], [True, False]), ([1, 3], [True, False]))]
+    run = lambda: privpac.audit.audit_learner(  # noqa: E731
+        uniform, f"thresholds:{K}", privpac.Privacy(0.1), runs=500, seed=3, pairs=pairs
+    )
+    a, b = run(), run()
+    assert a.epsilon_lower_bound == b.epsilon_lower_bound
+    assert a.pairs == b.pairs and a.pairs[0]["pair"] == 0
+    assert not a.refutes(0.1)
+
+
+def test_audit_learner_errors():
+    learner = exponential_cdf(1.0, 1.0)
+    spec = f"thresholds:{K}"
+
+    def broken(points, labels, seed):
+        raise KeyError("audit bug")
+
+    with pytest.raises(BadInputError, match="audit bug") as info:
+        privpac.audit.audit_learner(broken, spec, privpac.Privacy(1.0), runs=50, seed=1)
+    assert isinstance(info.value.__cause__, KeyError)
+    with pytest.raises(BadInputError, match=rf"concept id {K}\b"):
+        privpac.audit.audit_learner(
+            lambda p, l, s: K, spec, privpac.Privacy(1.0), runs=50, seed=1
+        )
+    with pytest.raises(PrivpacError, match="not implemented yet"):
+        privpac.audit.audit_learner(
+            lambda p, l, s: (lambda x: x), spec, privpac.Privacy(1.0), runs=50, seed=1
+        )
+    none = privpac.Learner("erm").guarantee(privpac.ConceptClass.from_spec(spec), 4)
+    with pytest.raises(InvalidParameterError, match="differential-privacy claim"):
+        privpac.audit.audit_learner(learner, spec, none, runs=50, seed=1)
+    two_changes = [(([1, 2], [True, True]), ([3, 4], [True, True]))]
+    with pytest.raises(BadInputError, match="exactly one example"):
+        privpac.audit.audit_learner(
+            learner, spec, privpac.Privacy(1.0), runs=50, seed=1, pairs=two_changes
+        )
+    outside = [(([K], [True]), ([0], [True]))]
+    with pytest.raises(BadInputError, match=r"pairs\[0\]\[0\]"):
+        privpac.audit.audit_learner(
+            learner, spec, privpac.Privacy(1.0), runs=50, seed=1, pairs=outside
+        )
+    with pytest.raises(InvalidParameterError, match="sample_size"):
+        privpac.audit.audit_learner(
+            learner, spec, privpac.Privacy(1.0), runs=50, seed=1, sample_size=0
+        )
+    with pytest.raises(InvalidParameterError):
+        privpac.audit.audit_learner(learner, "nope:3", privpac.Privacy(1.0), runs=50, seed=1)

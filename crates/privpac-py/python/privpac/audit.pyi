@@ -5,10 +5,13 @@ from typing import Any, final
 
 import numpy.typing as npt
 
+from ._privpac import Guarantee, Privacy, _PythonLearner
+
 __all__ = [
     "Audit",
     "audit_finite",
     "audit_real",
+    "audit_learner",
     "zoo_names",
     "audit_zoo",
     "statdp_patterns",
@@ -57,6 +60,22 @@ def audit_real(
     seed: int,
     confidence: float = 0.95,
     delta: float = 0.0,
+    selection_runs: int | None = None,
+    screening_runs: int | None = None,
+    certified_pairs: int = 1,
+) -> Audit: ...
+def audit_learner(
+    learner: _PythonLearner,
+    class_spec: str,
+    guarantee: Privacy | Guarantee,
+    *,
+    runs: int,
+    seed: int,
+    pairs: Sequence[tuple[tuple[npt.ArrayLike, npt.ArrayLike], tuple[npt.ArrayLike, npt.ArrayLike]]]
+    | None = None,
+    sample_size: int = 1,
+    random_pairs: int = 8,
+    confidence: float = 0.95,
     selection_runs: int | None = None,
     screening_runs: int | None = None,
     certified_pairs: int = 1,
