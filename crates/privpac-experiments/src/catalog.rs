@@ -21,6 +21,7 @@ use serde_json::{Map, Value, json};
 mod multi_label;
 
 use crate::plot::{Figure, Series};
+use crate::sweep::{Settings, Sweep};
 use crate::{Error, Result, Scale};
 use privpac_toolkit::{
     ClassSpec, ExampleDistribution, LearnerParams, LearnerSpec, Scenario, ScenarioKind,
@@ -67,11 +68,26 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
 
 const BETA: f64 = 0.1;
 
-/// The learners of the `sample-complexity` experiment: the ε-DP generic learner, the
-/// uniformly stable learner (not private: the swept ε is its exponential mechanism's
-/// `em_epsilon`, an inner parameter and not a guarantee) and the relabeling predictor (ε
-/// per prediction). Their guarantees differ; each row records its own.
-const SAMPLE_COMPLEXITY_LEARNERS: [&str; 3] = ["generic", "stable", "relabeling"];
+/// The experiment file that defines the `sample-complexity` experiment: the ε-DP generic
+/// learner, the uniformly stable learner (not private: the swept ε is its exponential
+/// mechanism's `em_epsilon`, an inner parameter and not a guarantee) and the relabeling
+/// predictor (ε per prediction). Their guarantees differ; each row records its own.
+pub(crate) const SAMPLE_COMPLEXITY_FILE: &str =
+    include_str!("../experiments/sample-complexity.toml");
+
+/// The parsed [`SAMPLE_COMPLEXITY_FILE`] (a test checks that it parses).
+fn sample_complexity_sweep() -> &'static Sweep {
+    static SWEEP: std::sync::OnceLock<Sweep> = std::sync::OnceLock::new();
+    SWEEP.get_or_init(|| {
+        Sweep::parse(SAMPLE_COMPLEXITY_FILE, "experiments/sample-complexity.toml")
+            .expect("the shipped sample-complexity.toml parses (tested)")
+    })
+}
+
+/// The sweep that defines a catalogue experiment, for those defined by an experiment file.
+pub(super) fn sweep_of(name: &str) -> Option<&'static Sweep> {
+    (name == "sample-complexity").then(sample_complexity_sweep)
+}
 
 fn trials(scale: Scale) -> usize {
     match scale {
@@ -88,29 +104,7 @@ pub(super) fn units(name: &str, scale: Scale) -> Vec<Map<String, Value>> {
         _ => Map::new(),
     };
     match name {
-        "sample-complexity" => {
-            let (epsilons, alphas): (&[f64], &[f64]) = match scale {
-                Scale::Tiny => (&[1.0, 4.0], &[0.2]),
-                Scale::Quick => (&[0.25, 0.5, 1.0, 2.0, 4.0], &[0.05, 0.1, 0.2, 0.4]),
-                Scale::Full => (
-                    &[0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0],
-                    &[0.025, 0.05, 0.1, 0.2, 0.4],
-                ),
-            };
-            let size = if scale == Scale::Tiny { 64 } else { 1024 };
-            let mut units = Vec::new();
-            for class in ["thresholds", "points"] {
-                for learner in SAMPLE_COMPLEXITY_LEARNERS {
-                    for &epsilon in epsilons {
-                        units.push(obj(json!({"sweep": "epsilon", "class": format!("{class}:{size}"), "learner": learner, "epsilon": epsilon, "alpha": 0.1})));
-                    }
-                    for &alpha in alphas {
-                        units.push(obj(json!({"sweep": "alpha", "class": format!("{class}:{size}"), "learner": learner, "epsilon": 1.0, "alpha": alpha})));
-                    }
-                }
-            }
-            units
-        }
+        "sample-complexity" => sample_complexity_sweep().units(scale),
         "threshold-domain" => {
             let exponents: Vec<u32> = match scale {
                 Scale::Tiny => vec![4, 40],
@@ -217,7 +211,42 @@ pub(super) fn run_unit(
         row.insert("mistakes".into(), json!(played.mistakes));
         return Ok(row);
     }
-    // The two sample-complexity experiments.
+    let settings = match name {
+        "sample-complexity" => sample_complexity_sweep().settings(scale),
+        _ => Settings {
+            beta: BETA,
+            label_noise: 0.0,
+            trials: trials(scale),
+            start: 4,
+            max_size: 1 << 22,
+        },
+    };
+    run_sample_complexity_unit(unit, settings, seed, index)
+}
+
+/// Runs one sample-complexity unit (the `sample-complexity` and `threshold-domain`
+/// experiments and every experiment file): the empirical sample complexity of the unit's
+/// learner on its class at its ε and α, with the realizable (agnostic under label noise)
+/// bound of `privpac_toolkit::bounds_for`.
+pub(super) fn run_sample_complexity_unit(
+    unit: &Map<String, Value>,
+    settings: Settings,
+    seed: u64,
+    index: usize,
+) -> Result<Map<String, Value>> {
+    let lab = |source: privpac_toolkit::Error| Error::Unit {
+        unit: index,
+        source: Box::new(source),
+    };
+    let Settings {
+        beta,
+        label_noise,
+        trials,
+        start,
+        max_size,
+    } = settings;
+    let mut row = unit.clone();
+    row.insert("unit".into(), json!(index));
     let class_text = get_str(unit, "class");
     let spec: LearnerSpec = get_str(unit, "learner").parse().map_err(lab)?;
     let epsilon = get_f64(unit, "epsilon");
@@ -243,17 +272,15 @@ pub(super) fn run_unit(
         } else {
             (middle_target(class.as_ref()), ExampleDistribution::Uniform)
         };
-    let bound = bounds_for(
-        spec,
-        class.as_ref(),
-        ScenarioKind::Realizable,
-        epsilon,
-        alpha,
-        BETA,
-    )
-    .ok()
-    .and_then(|b| b.sample_size().map(|n| (n, b)));
-    let scenario = Scenario::new(class, distribution, target, 0.0).map_err(lab)?;
+    let kind = if label_noise > 0.0 {
+        ScenarioKind::Agnostic
+    } else {
+        ScenarioKind::Realizable
+    };
+    let bound = bounds_for(spec, class.as_ref(), kind, epsilon, alpha, beta)
+        .ok()
+        .and_then(|b| b.sample_size().map(|n| (n, b)));
+    let scenario = Scenario::new(class, distribution, target, label_noise).map_err(lab)?;
     // ε is the privacy target of every learner but the stable one, which is not private
     // and takes its exponential mechanism's parameter instead.
     let params = if spec == LearnerSpec::Stable {
@@ -270,11 +297,11 @@ pub(super) fn run_unit(
     let builder = |n: usize| build_learner(spec, &params, n);
     let config = SearchConfig {
         alpha,
-        beta: BETA,
-        trials: trials(scale),
+        beta,
+        trials,
         master_seed: seed,
-        start: 4,
-        max_size: 1 << 22,
+        start,
+        max_size,
     };
     // The last size tried, kept so that a search that gives up still reports what it saw.
     let mut last = None;
@@ -287,8 +314,7 @@ pub(super) fn run_unit(
         Err(privpac_toolkit::Error::SampleComplexityNotReached { max_size, .. }) => {
             // A measured fact, not a failure of the run: no size up to the search's
             // limit reached success 1 − β. The row says so; plots and fits skip it.
-            row.insert("beta".into(), json!(BETA));
-            row.insert("trials".into(), json!(trials(scale)));
+            insert_settings(&mut row, &settings);
             row.insert("sample_size".into(), Value::Null);
             row.insert("not_reached_up_to".into(), json!(max_size));
             row.insert(
@@ -310,8 +336,7 @@ pub(super) fn run_unit(
         Ok(learner) => serde_json::to_value(learner.guarantee(found.sample_size))?,
         Err(_) => Value::Null,
     };
-    row.insert("beta".into(), json!(BETA));
-    row.insert("trials".into(), json!(trials(scale)));
+    insert_settings(&mut row, &settings);
     row.insert("sample_size".into(), json!(found.sample_size));
     row.insert("success_rate".into(), json!(found.outcome.success_rate));
     row.insert("mean_error".into(), json!(found.outcome.mean_error));
@@ -337,6 +362,16 @@ pub(super) fn run_unit(
     Ok(row)
 }
 
+/// The settings columns of a sample-complexity row: β and trials, and the label noise
+/// when there is some (rows of noiseless runs keep their columns).
+fn insert_settings(row: &mut Map<String, Value>, settings: &Settings) {
+    row.insert("beta".into(), json!(settings.beta));
+    row.insert("trials".into(), json!(settings.trials));
+    if settings.label_noise > 0.0 {
+        row.insert("label_noise".into(), json!(settings.label_noise));
+    }
+}
+
 /// Points `(x, y)` of the rows matching `filter`.
 fn series(
     rows: &[Map<String, Value>],
@@ -350,45 +385,55 @@ fn series(
         .collect()
 }
 
+/// The figures of a sample-complexity sweep: for each figure named in the file, n against
+/// that parameter for every (class, learner) on the rows of the grid of that name, with the
+/// bound overlaid where there is one.
+pub(super) fn sweep_plots(sweep_file: &Sweep, rows: &[Map<String, Value>]) -> Result<Vec<Figure>> {
+    let mut plots = Vec::new();
+    for sweep in sweep_file.figures.iter().map(String::as_str) {
+        let mut lines = Vec::new();
+        let classes: Vec<String> = unique(rows, "class");
+        for class in &classes {
+            for learner in &sweep_file.learners {
+                let mine = |r: &Map<String, Value>| {
+                    get_str(r, "sweep") == sweep
+                        && get_str(r, "class") == class
+                        && get_str(r, "learner") == learner.as_str()
+                };
+                let measured = series(rows, mine, sweep, "sample_size");
+                if measured.is_empty() {
+                    continue;
+                }
+                lines.push(Series::measured(format!("{class}, {learner}"), measured));
+                let bound = series(rows, mine, sweep, "bound");
+                if !bound.is_empty() {
+                    lines.push(Series::bound(format!("{class}, {learner}: bound"), bound));
+                }
+            }
+        }
+        let file = format!("sample-complexity-vs-{sweep}.svg");
+        let title = format!(
+            "sample complexity against {sweep} (β = {})",
+            sweep_file.beta
+        );
+        plots.push(Figure {
+            file: file.clone(),
+            title: title.to_string(),
+            x_label: if sweep == "epsilon" { "ε" } else { "α" }.into(),
+            y_label: "examples n".into(),
+            series: lines,
+            log_x: true,
+            log_y: true,
+        });
+    }
+    Ok(plots)
+}
+
 /// The SVG plots of an experiment: (file name, SVG text).
 pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<Figure>> {
     let mut plots = Vec::new();
     match name {
-        "sample-complexity" => {
-            for sweep in ["epsilon", "alpha"] {
-                let mut lines = Vec::new();
-                let classes: Vec<String> = unique(rows, "class");
-                for class in &classes {
-                    for learner in SAMPLE_COMPLEXITY_LEARNERS {
-                        let mine = |r: &Map<String, Value>| {
-                            get_str(r, "sweep") == sweep
-                                && get_str(r, "class") == class
-                                && get_str(r, "learner") == learner
-                        };
-                        let measured = series(rows, mine, sweep, "sample_size");
-                        if measured.is_empty() {
-                            continue;
-                        }
-                        lines.push(Series::measured(format!("{class}, {learner}"), measured));
-                        let bound = series(rows, mine, sweep, "bound");
-                        if !bound.is_empty() {
-                            lines.push(Series::bound(format!("{class}, {learner}: bound"), bound));
-                        }
-                    }
-                }
-                let file = format!("sample-complexity-vs-{sweep}.svg");
-                let title = format!("sample complexity against {sweep} (β = {BETA})");
-                plots.push(Figure {
-                    file: file.clone(),
-                    title: title.to_string(),
-                    x_label: if sweep == "epsilon" { "ε" } else { "α" }.into(),
-                    y_label: "examples n".into(),
-                    series: lines,
-                    log_x: true,
-                    log_y: true,
-                });
-            }
-        }
+        "sample-complexity" => return sweep_plots(sample_complexity_sweep(), rows),
         "threshold-domain" => {
             let mut lines = Vec::new();
             for learner in ["generic", "erm"] {
@@ -562,10 +607,10 @@ pub(super) fn report(
             ));
             out.push_str(&not_reached_note(rows));
             out.push_str("## What it shows\n\n");
-            for (class, learner) in unique(rows, "class")
-                .into_iter()
-                .flat_map(|c| SAMPLE_COMPLEXITY_LEARNERS.map(|l| (c.clone(), l)))
-            {
+            for (class, learner) in unique(rows, "class").into_iter().flat_map(|c| {
+                let learners = &sample_complexity_sweep().learners;
+                learners.iter().map(move |l| (c.clone(), l.as_str()))
+            }) {
                 let of = |r: &Map<String, Value>| {
                     get_str(r, "class") == class && get_str(r, "learner") == learner
                 };
@@ -712,6 +757,94 @@ pub(super) fn report(
             ));
         }
         _ => out.push_str(&multi_label::report(info.name, rows)),
+    }
+    out.push_str("\n## Files\n\n`results.csv`, `results.json` (the rows above, all columns), the SVG plots in this directory.\n");
+    out
+}
+
+/// The Markdown report of an experiment file's sweep: its settings, the result table, the
+/// runs whose search gave up, and each (class, learner)'s bound ratio and log–log slopes.
+/// Every number in it is computed from the rows and the file.
+pub(super) fn sweep_report(
+    sweep: &Sweep,
+    scale: Scale,
+    seed: u64,
+    rows: &[Map<String, Value>],
+) -> String {
+    let settings = sweep.settings(scale);
+    let mut out = format!(
+        "# Experiment `{}`\n\n{}.\n\nGenerated by `privpac experiment run` from the experiment file `{}` (scale `{scale}`, master seed {seed}); \
+         every number below is computed from `results.csv` / `results.json` in this directory. \
+         Unit i seeds its trials with the first word of ChaCha8 stream i of the master seed.\n\n\
+         ## Setup\n\nLearners {}; classes {}; β = {}, label noise {}, {} trials per size; the empirical sample complexity is the \
+         smallest n (doubling from {}, then binary search to 1/64, giving up above {}) at which at least 1 − β of the trials reach \
+         true error ≤ α (above OPT under label noise); true errors are exact. The `guarantee` column is each learner's own \
+         `Learner::guarantee(n)`; `bound` is `privpac_toolkit::bounds_for` where it has explicit constants.\n\n## Result\n\n{}\n",
+        sweep.name,
+        capitalize(&sweep.summary),
+        sweep.name,
+        sweep.learners.join(", "),
+        sweep.level(scale).classes.join(", "),
+        settings.beta,
+        settings.label_noise,
+        settings.trials,
+        settings.start,
+        settings.max_size,
+        table(
+            rows,
+            &[
+                "sweep",
+                "class",
+                "learner",
+                "epsilon",
+                "alpha",
+                "sample_size",
+                "success_rate",
+                "bound"
+            ]
+        ),
+    );
+    out.push_str(&not_reached_note(rows));
+    out.push_str("## Fits\n\n");
+    for class in unique(rows, "class") {
+        for learner in &sweep.learners {
+            let of = |r: &Map<String, Value>| {
+                get_str(r, "class") == class && get_str(r, "learner") == learner.as_str()
+            };
+            let ratio: Vec<f64> = rows
+                .iter()
+                .filter(|r| of(r))
+                .filter_map(|r| Some(r.get("bound")?.as_f64()? / r.get("sample_size")?.as_f64()?))
+                .collect();
+            let slope_of = |param: &str| {
+                let points: Vec<(f64, f64)> = series(
+                    rows,
+                    |r| of(r) && get_str(r, "sweep") == param,
+                    param,
+                    "sample_size",
+                )
+                .into_iter()
+                .map(|(x, y)| (x.ln(), y.ln()))
+                .collect();
+                slope(&points).map_or("–".into(), |s| {
+                    format!("{:.2}", (s * 100.0).round() / 100.0 + 0.0)
+                })
+            };
+            let versus_bound = if ratio.is_empty() {
+                "no bound with explicit constants".to_string()
+            } else {
+                format!(
+                    "the bound is {:.1}× to {:.1}× the measured sample complexity",
+                    ratio.iter().copied().fold(f64::INFINITY, f64::min),
+                    ratio.iter().copied().fold(0.0, f64::max),
+                )
+            };
+            out.push_str(&format!(
+                "- `{class}`, {learner}: {versus_bound}; log–log slope of n against ε: {}, against α: {}.\n",
+                slope_of("epsilon"),
+                slope_of("alpha"),
+            ));
+        }
     }
     out.push_str("\n## Files\n\n`results.csv`, `results.json` (the rows above, all columns), the SVG plots in this directory.\n");
     out

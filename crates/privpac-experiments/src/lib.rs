@@ -27,6 +27,7 @@
 
 mod catalog;
 mod plot;
+mod sweep;
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -38,6 +39,9 @@ use serde::{Deserialize, Serialize};
 
 pub use catalog::{EXPERIMENTS, ExperimentInfo};
 pub use plot::{Axis, Figure, Layout, Series, Style};
+pub use sweep::{
+    DEFAULT_MAX_UNITS, Grid, Level, MAX_SEARCH_SIZE, MAX_TRIALS, MAX_UNITS, Settings, Sweep,
+};
 
 /// Errors of the experiment machinery.
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +54,29 @@ pub enum Error {
         name: String,
         /// The known names, comma-separated.
         known: String,
+    },
+    /// An experiment file that does not parse or check: names the key (empty for a
+    /// syntax error) and the line.
+    #[error("{origin}, line {line}{}: {message}", if key.is_empty() { String::new() } else { format!(", key `{key}`") })]
+    BadExperimentFile {
+        /// The file.
+        origin: String,
+        /// The line (from 1).
+        line: usize,
+        /// The key at fault.
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// An experiment file named like a catalogue experiment it does not define.
+    #[error(
+        "{origin}: the name {name:?} belongs to a catalogue experiment this file does not define; rename it"
+    )]
+    NameTaken {
+        /// The file.
+        origin: String,
+        /// The name.
+        name: String,
     },
     /// A shard `I/N` with N = 0 or I ≥ N.
     #[error("invalid shard {index}/{count}: need count ≥ 1 and index < count")]
@@ -301,12 +328,318 @@ pub fn find(name: &str) -> Result<&'static ExperimentInfo> {
         })
 }
 
+/// An experiment to run: a catalogue entry ([`Experiment::named`]) or a sweep read from an
+/// experiment file ([`Experiment::from_file`]). Both expand into unit rows and run, merge
+/// and write through the same functions; the free functions of this crate are these
+/// methods on a catalogue entry.
+#[derive(Debug, Clone)]
+pub struct Experiment {
+    def: Def,
+}
+
+#[derive(Debug, Clone)]
+enum Def {
+    Catalog(&'static ExperimentInfo),
+    File(Box<Sweep>),
+}
+
+impl Experiment {
+    /// A catalogue experiment.
+    ///
+    /// # Errors
+    /// [`Error::UnknownExperiment`].
+    pub fn named(name: &str) -> Result<Self> {
+        Ok(Experiment {
+            def: Def::Catalog(find(name)?),
+        })
+    }
+
+    /// The experiment a sweep declares. A sweep named like a catalogue experiment is that
+    /// experiment only if it is its definition (the shipped file, value for value).
+    ///
+    /// # Errors
+    /// [`Error::NameTaken`] for a catalogue name with another definition.
+    pub fn from_sweep(sweep: Sweep, origin: &str) -> Result<Self> {
+        if let Some(info) = EXPERIMENTS.iter().find(|e| e.name == sweep.name) {
+            if catalog::sweep_of(info.name) == Some(&sweep) {
+                return Ok(Experiment {
+                    def: Def::Catalog(info),
+                });
+            }
+            return Err(Error::NameTaken {
+                origin: origin.into(),
+                name: sweep.name,
+            });
+        }
+        Ok(Experiment {
+            def: Def::File(Box::new(sweep)),
+        })
+    }
+
+    /// Reads an experiment file ([`Sweep::read`]) and calls [`Experiment::from_sweep`].
+    ///
+    /// # Errors
+    /// Those of [`Sweep::read`] and [`Experiment::from_sweep`].
+    pub fn from_file(path: &Path) -> Result<Self> {
+        Experiment::from_sweep(Sweep::read(path)?, &path.display().to_string())
+    }
+
+    /// The name (results files, output directory).
+    pub fn name(&self) -> &str {
+        match &self.def {
+            Def::Catalog(info) => info.name,
+            Def::File(sweep) => &sweep.name,
+        }
+    }
+
+    /// The master seed an experiment file states, if any.
+    pub fn default_seed(&self) -> Option<u64> {
+        match &self.def {
+            Def::Catalog(_) => None,
+            Def::File(sweep) => sweep.seed,
+        }
+    }
+
+    /// The parameters of every unit at a scale, in unit order (unit `i` is element `i`).
+    /// Each map holds what distinguishes the unit (class, learner, ε, α, …); its result row
+    /// repeats them.
+    pub fn units(&self, scale: Scale) -> Vec<Row> {
+        match &self.def {
+            Def::Catalog(info) => catalog::units(info.name, scale),
+            Def::File(sweep) => sweep.units(scale),
+        }
+    }
+
+    /// Runs unit `unit` at `scale` with master seed `seed` and returns its record: exactly
+    /// the line [`Experiment::run_shard`] appends for it, a function of (experiment, scale,
+    /// seed, unit) alone.
+    ///
+    /// # Errors
+    /// [`Error::UnitOutOfRange`], the unit's own errors.
+    pub fn run_unit(&self, scale: Scale, seed: u64, unit: usize) -> Result<UnitRecord> {
+        let units = self.units(scale);
+        let params = units.get(unit).ok_or(Error::UnitOutOfRange {
+            unit,
+            total: units.len(),
+        })?;
+        let unit_seed = unit_seed(seed, unit);
+        let row = match &self.def {
+            Def::Catalog(info) => catalog::run_unit(info.name, scale, params, unit_seed, unit)?,
+            Def::File(sweep) => {
+                catalog::run_sample_complexity_unit(params, sweep.settings(scale), unit_seed, unit)?
+            }
+        };
+        Ok(UnitRecord {
+            experiment: self.name().into(),
+            scale,
+            seed,
+            unit,
+            row,
+        })
+    }
+
+    /// [`run_shard`] for this experiment.
+    ///
+    /// # Errors
+    /// As [`run_shard`].
+    pub fn run_shard(
+        &self,
+        scale: Scale,
+        seed: u64,
+        shard: Shard,
+        results: &Path,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<usize> {
+        let name = self.name();
+        let total_units = self.units(scale).len();
+        let mut done = BTreeMap::new();
+        if results.exists() {
+            repair_torn_tail(results)?;
+            for record in read_records(results)? {
+                check_record(&record, name, scale, seed, Some(results))?;
+                done.insert(record.unit, record);
+            }
+        }
+        let mine: Vec<usize> = (0..total_units).filter(|&u| shard.contains(u)).collect();
+        let total = mine.len();
+        let mut finished = mine.iter().filter(|u| done.contains_key(u)).count();
+        progress(finished, total);
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(results)
+            .map_err(|source| io(results, source))?;
+        let mut ran = 0;
+        for &unit in mine.iter().filter(|u| !done.contains_key(u)) {
+            let record = self.run_unit(scale, seed, unit)?;
+            let mut line = serde_json::to_string(&record)?;
+            line.push('\n');
+            file.write_all(line.as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|source| io(results, source))?;
+            ran += 1;
+            finished += 1;
+            progress(finished, total);
+        }
+        Ok(ran)
+    }
+
+    /// [`merge`] for this experiment.
+    ///
+    /// # Errors
+    /// As [`merge`].
+    pub fn merge(&self, scale: Scale, seed: u64, files: &[PathBuf]) -> Result<Vec<Row>> {
+        let name = self.name();
+        let total = self.units(scale).len();
+        let mut records = Vec::new();
+        for path in files {
+            for record in read_records(path)? {
+                check_record(&record, name, scale, seed, Some(path))?;
+                if record.unit >= total {
+                    return Err(Error::MismatchedResults {
+                        path: path.clone(),
+                        found: format!("unit {}", record.unit),
+                        expected: format!("{total} units"),
+                    });
+                }
+                records.push(record);
+            }
+        }
+        self.merge_records(scale, seed, records)
+    }
+
+    /// [`merge_records`] for this experiment.
+    ///
+    /// # Errors
+    /// As [`merge_records`].
+    pub fn merge_records(
+        &self,
+        scale: Scale,
+        seed: u64,
+        records: impl IntoIterator<Item = UnitRecord>,
+    ) -> Result<Vec<Row>> {
+        let name = self.name();
+        let total = self.units(scale).len();
+        let mut rows: BTreeMap<usize, Row> = BTreeMap::new();
+        for record in records {
+            check_record(&record, name, scale, seed, None)?;
+            if record.unit >= total {
+                return Err(Error::UnitOutOfRange {
+                    unit: record.unit,
+                    total,
+                });
+            }
+            if let Some(previous) = rows.get(&record.unit) {
+                if *previous != record.row {
+                    return Err(Error::ConflictingUnit { unit: record.unit });
+                }
+            } else {
+                rows.insert(record.unit, record.row);
+            }
+        }
+        if rows.len() < total {
+            let first = (0..total).find(|u| !rows.contains_key(u)).unwrap_or(0);
+            return Err(Error::MissingUnits {
+                missing: total - rows.len(),
+                total,
+                first,
+            });
+        }
+        Ok(rows.into_values().collect())
+    }
+
+    /// [`write_outputs`] for this experiment.
+    ///
+    /// # Errors
+    /// As [`write_outputs`].
+    pub fn write_outputs(
+        &self,
+        scale: Scale,
+        seed: u64,
+        rows: &[Row],
+        dir: &Path,
+    ) -> Result<Vec<PathBuf>> {
+        std::fs::create_dir_all(dir).map_err(|source| io(dir, source))?;
+        let mut written = Vec::new();
+        // CSV: the union of the columns in first-seen order (rows of one experiment share them).
+        let mut columns: Vec<String> = Vec::new();
+        for row in rows {
+            for key in row.keys() {
+                if !columns.contains(key) {
+                    columns.push(key.clone());
+                }
+            }
+        }
+        let csv_path = dir.join("results.csv");
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        writer.write_record(&columns)?;
+        for row in rows {
+            writer.write_record(columns.iter().map(|c| match row.get(c) {
+                None | Some(serde_json::Value::Null) => String::new(),
+                Some(serde_json::Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+            }))?;
+        }
+        let csv_bytes = writer
+            .into_inner()
+            .map_err(|e| io(&csv_path, e.into_error()))?;
+        write_file(&csv_path, &csv_bytes)?;
+        written.push(csv_path);
+        let json_path = dir.join("results.json");
+        let json = serde_json::json!({
+            "experiment": self.name(),
+            "scale": scale,
+            "seed": seed,
+            "rows": rows,
+        });
+        write_file(
+            &json_path,
+            (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
+        )?;
+        written.push(json_path);
+        for figure in self.plots(rows)? {
+            let path = dir.join(&figure.file);
+            write_file(&path, figure.to_svg()?.as_bytes())?;
+            written.push(path);
+        }
+        let report_path = dir.join("README.md");
+        let report = match &self.def {
+            Def::Catalog(info) => catalog::report(info, scale, seed, rows),
+            Def::File(sweep) => catalog::sweep_report(sweep, scale, seed, rows),
+        };
+        write_file(&report_path, report.as_bytes())?;
+        written.push(report_path);
+        Ok(written)
+    }
+
+    fn plots(&self, rows: &[Row]) -> Result<Vec<Figure>> {
+        match &self.def {
+            Def::Catalog(info) => catalog::plots(info.name, rows),
+            Def::File(sweep) => catalog::sweep_plots(sweep, rows),
+        }
+    }
+
+    /// [`figures`] for this experiment.
+    ///
+    /// # Errors
+    /// Plotting errors.
+    pub fn figures(&self, rows: &[Row]) -> Result<Vec<Figure>> {
+        let mut figures = self.plots(rows)?;
+        for series in figures.iter_mut().flat_map(|f| f.series.iter_mut()) {
+            series
+                .points
+                .retain(|(x, y)| x.is_finite() && y.is_finite());
+        }
+        Ok(figures)
+    }
+}
+
 /// The number of units of an experiment at a scale.
 ///
 /// # Errors
 /// [`Error::UnknownExperiment`].
 pub fn unit_count(name: &str, scale: Scale) -> Result<usize> {
-    Ok(catalog::units(find(name)?.name, scale).len())
+    Ok(Experiment::named(name)?.units(scale).len())
 }
 
 /// The parameters of every unit of an experiment at a scale, in unit order (unit `i` is
@@ -316,7 +649,7 @@ pub fn unit_count(name: &str, scale: Scale) -> Result<usize> {
 /// # Errors
 /// [`Error::UnknownExperiment`].
 pub fn units(name: &str, scale: Scale) -> Result<Vec<Row>> {
-    Ok(catalog::units(find(name)?.name, scale))
+    Ok(Experiment::named(name)?.units(scale))
 }
 
 /// Runs unit `unit` of experiment `name` at `scale` with master seed `seed` and returns its
@@ -327,20 +660,7 @@ pub fn units(name: &str, scale: Scale) -> Result<Vec<Row>> {
 /// # Errors
 /// [`Error::UnknownExperiment`], [`Error::UnitOutOfRange`], the unit's own errors.
 pub fn run_unit(name: &str, scale: Scale, seed: u64, unit: usize) -> Result<UnitRecord> {
-    let info = find(name)?;
-    let units = catalog::units(info.name, scale);
-    let params = units.get(unit).ok_or(Error::UnitOutOfRange {
-        unit,
-        total: units.len(),
-    })?;
-    let row = catalog::run_unit(info.name, scale, params, unit_seed(seed, unit), unit)?;
-    Ok(UnitRecord {
-        experiment: info.name.into(),
-        scale,
-        seed,
-        unit,
-        row,
-    })
+    Experiment::named(name)?.run_unit(scale, seed, unit)
 }
 
 /// Runs the units of `shard` that are not yet in `results` (created if absent), appending
@@ -360,38 +680,7 @@ pub fn run_shard(
     results: &Path,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<usize> {
-    let info = find(name)?;
-    let total_units = catalog::units(info.name, scale).len();
-    let mut done = BTreeMap::new();
-    if results.exists() {
-        repair_torn_tail(results)?;
-        for record in read_records(results)? {
-            check_record(&record, info.name, scale, seed, Some(results))?;
-            done.insert(record.unit, record);
-        }
-    }
-    let mine: Vec<usize> = (0..total_units).filter(|&u| shard.contains(u)).collect();
-    let total = mine.len();
-    let mut finished = mine.iter().filter(|u| done.contains_key(u)).count();
-    progress(finished, total);
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(results)
-        .map_err(|source| io(results, source))?;
-    let mut ran = 0;
-    for &unit in mine.iter().filter(|u| !done.contains_key(u)) {
-        let record = run_unit(info.name, scale, seed, unit)?;
-        let mut line = serde_json::to_string(&record)?;
-        line.push('\n');
-        file.write_all(line.as_bytes())
-            .and_then(|()| file.flush())
-            .map_err(|source| io(results, source))?;
-        ran += 1;
-        finished += 1;
-        progress(finished, total);
-    }
-    Ok(ran)
+    Experiment::named(name)?.run_shard(scale, seed, shard, results, progress)
 }
 
 /// Reads results files and returns every unit's row in unit order: the files' records
@@ -402,23 +691,7 @@ pub fn run_shard(
 /// [`Error::MismatchedResults`], [`Error::ConflictingUnit`], [`Error::MissingUnits`],
 /// I/O and parse errors.
 pub fn merge(name: &str, scale: Scale, seed: u64, files: &[PathBuf]) -> Result<Vec<Row>> {
-    let info = find(name)?;
-    let total = catalog::units(info.name, scale).len();
-    let mut records = Vec::new();
-    for path in files {
-        for record in read_records(path)? {
-            check_record(&record, info.name, scale, seed, Some(path))?;
-            if record.unit >= total {
-                return Err(Error::MismatchedResults {
-                    path: path.clone(),
-                    found: format!("unit {}", record.unit),
-                    expected: format!("{total} units"),
-                });
-            }
-            records.push(record);
-        }
-    }
-    merge_records(info.name, scale, seed, records)
+    Experiment::named(name)?.merge(scale, seed, files)
 }
 
 /// Checks records held in memory and returns every unit's row in unit order: every record
@@ -435,38 +708,13 @@ pub fn merge_records(
     seed: u64,
     records: impl IntoIterator<Item = UnitRecord>,
 ) -> Result<Vec<Row>> {
-    let info = find(name)?;
-    let total = catalog::units(info.name, scale).len();
-    let mut rows: BTreeMap<usize, Row> = BTreeMap::new();
-    for record in records {
-        check_record(&record, info.name, scale, seed, None)?;
-        if record.unit >= total {
-            return Err(Error::UnitOutOfRange {
-                unit: record.unit,
-                total,
-            });
-        }
-        if let Some(previous) = rows.get(&record.unit) {
-            if *previous != record.row {
-                return Err(Error::ConflictingUnit { unit: record.unit });
-            }
-        } else {
-            rows.insert(record.unit, record.row);
-        }
-    }
-    if rows.len() < total {
-        let first = (0..total).find(|u| !rows.contains_key(u)).unwrap_or(0);
-        return Err(Error::MissingUnits {
-            missing: total - rows.len(),
-            total,
-            first,
-        });
-    }
-    Ok(rows.into_values().collect())
+    Experiment::named(name)?.merge_records(scale, seed, records)
 }
 
 /// Writes `results.csv`, `results.json`, the plots (SVG) and `README.md` for the rows of
-/// experiment `name` into `dir` (created if needed). Returns the files written.
+/// experiment `name` into `dir` (created if needed). Returns the files written. Each file
+/// is written to a temporary file in `dir` and renamed over its name, so an interrupted
+/// write leaves the previous file or the new one, never a half-written one.
 ///
 /// # Errors
 /// I/O, CSV, JSON and plotting errors.
@@ -477,48 +725,7 @@ pub fn write_outputs(
     rows: &[Row],
     dir: &Path,
 ) -> Result<Vec<PathBuf>> {
-    let info = find(name)?;
-    std::fs::create_dir_all(dir).map_err(|source| io(dir, source))?;
-    let mut written = Vec::new();
-    // CSV: the union of the columns in first-seen order (rows of one experiment share them).
-    let mut columns: Vec<String> = Vec::new();
-    for row in rows {
-        for key in row.keys() {
-            if !columns.contains(key) {
-                columns.push(key.clone());
-            }
-        }
-    }
-    let csv_path = dir.join("results.csv");
-    let mut writer = csv::Writer::from_path(&csv_path)?;
-    writer.write_record(&columns)?;
-    for row in rows {
-        writer.write_record(columns.iter().map(|c| match row.get(c) {
-            None | Some(serde_json::Value::Null) => String::new(),
-            Some(serde_json::Value::String(s)) => s.clone(),
-            Some(other) => other.to_string(),
-        }))?;
-    }
-    writer.flush().map_err(|source| io(&csv_path, source))?;
-    written.push(csv_path);
-    let json_path = dir.join("results.json");
-    let json = serde_json::json!({
-        "experiment": info.name,
-        "scale": scale,
-        "seed": seed,
-        "rows": rows,
-    });
-    write_file(&json_path, &(serde_json::to_string_pretty(&json)? + "\n"))?;
-    written.push(json_path);
-    for figure in catalog::plots(info.name, rows)? {
-        let path = dir.join(&figure.file);
-        write_file(&path, &figure.to_svg()?)?;
-        written.push(path);
-    }
-    let report_path = dir.join("README.md");
-    write_file(&report_path, &catalog::report(info, scale, seed, rows))?;
-    written.push(report_path);
-    Ok(written)
+    Experiment::named(name)?.write_outputs(scale, seed, rows, dir)
 }
 
 /// The figures [`write_outputs`] draws for an experiment's rows, as data: a renderer other
@@ -530,17 +737,19 @@ pub fn write_outputs(
 /// # Errors
 /// [`Error::UnknownExperiment`] for an unknown name.
 pub fn figures(name: &str, rows: &[Row]) -> Result<Vec<Figure>> {
-    let mut figures = catalog::plots(find(name)?.name, rows)?;
-    for series in figures.iter_mut().flat_map(|f| f.series.iter_mut()) {
-        series
-            .points
-            .retain(|(x, y)| x.is_finite() && y.is_finite());
-    }
-    Ok(figures)
+    Experiment::named(name)?.figures(rows)
 }
 
-fn write_file(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|source| io(path, source))
+/// Writes `bytes` to a temporary file beside `path`, then renames it to `path`.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut temp = path.as_os_str().to_owned();
+    temp.push(format!(".tmp-{}", std::process::id()));
+    let temp = PathBuf::from(temp);
+    std::fs::write(&temp, bytes).map_err(|source| io(&temp, source))?;
+    std::fs::rename(&temp, path).map_err(|source| {
+        let _ = std::fs::remove_file(&temp);
+        io(path, source)
+    })
 }
 
 fn io(path: &Path, source: std::io::Error) -> Error {

@@ -1,0 +1,500 @@
+//! Experiment files: a sample-complexity sweep declared in TOML over the spec vocabulary of
+//! `privpac learn` (class specs, learner specs, ε and α grids, β, label noise, trials,
+//! search limits, figures), parsed into a typed [`Sweep`].
+//!
+//! A sweep is data: [`Sweep::units`] expands it into the same unit rows (`sweep`, `class`,
+//! `learner`, `epsilon`, `alpha`) that the catalogue's `sample-complexity` experiment uses,
+//! and each unit runs through the catalogue's own sample-complexity code with the sweep's
+//! [`Settings`]. The catalogue's `sample-complexity` experiment is itself the shipped file
+//! `experiments/sample-complexity.toml` of this crate, so the two take one path.
+//!
+//! Unknown keys and bad values are errors naming the key and the line; a grid expanding
+//! into more than `max_units` units (at most [`MAX_UNITS`]) is refused at parse time,
+//! before anything runs.
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use toml::Spanned;
+
+use crate::{Error, Result, Scale};
+use privpac_toolkit::{ClassSpec, LearnerSpec};
+
+/// The largest `max_units` a file may state, and the largest grid it may declare.
+pub const MAX_UNITS: usize = 100_000;
+/// The unit limit of a file that states none.
+pub const DEFAULT_MAX_UNITS: usize = 1000;
+/// The largest trial count per sample size a file may ask for.
+pub const MAX_TRIALS: usize = 100_000;
+/// The largest sample size a search may try.
+pub const MAX_SEARCH_SIZE: usize = 1 << 26;
+
+/// Per-sweep settings of a sample-complexity unit (the same for every unit of a scale).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// Failure probability β: success means a fraction ≥ 1 − β of trials are α-accurate.
+    pub beta: f64,
+    /// Probability that a label is flipped (0: realizable).
+    pub label_noise: f64,
+    /// Trials per sample size.
+    pub trials: usize,
+    /// First sample size tried.
+    pub start: usize,
+    /// Largest sample size tried before the search gives up.
+    pub max_size: usize,
+}
+
+/// One grid block: every (ε, α) of the product of its lists, under the name `name` (the
+/// `sweep` column of the rows).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    /// The `sweep` column.
+    pub name: String,
+    /// The ε values.
+    pub epsilon: Vec<f64>,
+    /// The α values.
+    pub alpha: Vec<f64>,
+}
+
+/// What a sweep runs at one scale.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Level {
+    /// Class specs.
+    pub classes: Vec<String>,
+    /// Trials per sample size.
+    pub trials: usize,
+    /// The grid blocks, in order.
+    pub grid: Vec<Grid>,
+}
+
+/// A parsed, checked experiment file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sweep {
+    /// The experiment name (results files and output directory).
+    pub name: String,
+    /// One line saying what it measures.
+    pub summary: String,
+    /// The master seed when the command line gives none.
+    pub seed: Option<u64>,
+    /// The unit limit the file states.
+    pub max_units: usize,
+    /// Learner specs, as written.
+    pub learners: Vec<String>,
+    /// β.
+    pub beta: f64,
+    /// Label noise.
+    pub label_noise: f64,
+    /// First sample size searched.
+    pub start: usize,
+    /// Largest sample size searched.
+    pub max_size: usize,
+    /// Figures: each a grid name, `epsilon` or `alpha`, drawn against that parameter.
+    pub figures: Vec<String>,
+    /// The tiny, quick and full levels.
+    levels: [Level; 3],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    name: Spanned<String>,
+    summary: Option<String>,
+    seed: Option<u64>,
+    max_units: Option<Spanned<usize>>,
+    learners: Spanned<Vec<Spanned<String>>>,
+    beta: Spanned<f64>,
+    label_noise: Option<Spanned<f64>>,
+    search: Option<Spanned<RawSearch>>,
+    figures: Option<Vec<Spanned<String>>>,
+    classes: Option<Spanned<Vec<Spanned<String>>>>,
+    trials: Option<Spanned<usize>>,
+    grid: Option<Spanned<Vec<RawGrid>>>,
+    scale: Option<RawScales>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSearch {
+    start: usize,
+    max_size: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGrid {
+    name: Spanned<String>,
+    epsilon: Spanned<Vec<f64>>,
+    alpha: Spanned<Vec<f64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScales {
+    tiny: Option<RawLevel>,
+    quick: Option<RawLevel>,
+    full: Option<RawLevel>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLevel {
+    classes: Option<Spanned<Vec<Spanned<String>>>>,
+    trials: Option<Spanned<usize>>,
+    grid: Option<Spanned<Vec<RawGrid>>>,
+}
+
+/// Line (from 1) of byte offset `at` of `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+struct Checker<'a> {
+    origin: &'a str,
+    text: &'a str,
+}
+
+impl Checker<'_> {
+    fn err(&self, span: std::ops::Range<usize>, key: &str, message: impl Into<String>) -> Error {
+        Error::BadExperimentFile {
+            origin: self.origin.into(),
+            line: line_of(self.text, span.start),
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+
+    fn level(
+        &self,
+        scale: Scale,
+        raw: Option<&RawLevel>,
+        top: &RawFile,
+        learners: usize,
+        max_units: (usize, std::ops::Range<usize>),
+    ) -> Result<Level> {
+        let classes = raw
+            .and_then(|r| r.classes.as_ref())
+            .or(top.classes.as_ref());
+        let trials = raw.and_then(|r| r.trials.as_ref()).or(top.trials.as_ref());
+        let grid = raw.and_then(|r| r.grid.as_ref()).or(top.grid.as_ref());
+        let missing = |key: &str| Error::BadExperimentFile {
+            origin: self.origin.into(),
+            line: 1,
+            key: key.into(),
+            message: format!(
+                "missing for scale {scale} (give it at the top level or in [scale.{scale}])"
+            ),
+        };
+        let classes = classes.ok_or_else(|| missing("classes"))?;
+        if classes.get_ref().is_empty() {
+            return Err(self.err(classes.span(), "classes", "empty list"));
+        }
+        for class in classes.get_ref() {
+            class.get_ref().parse::<ClassSpec>().map_err(|e| {
+                self.err(
+                    class.span(),
+                    "classes",
+                    format!("{:?} is not a class spec: {e}", class.get_ref()),
+                )
+            })?;
+        }
+        let trials = trials.ok_or_else(|| missing("trials"))?;
+        if !(1..=MAX_TRIALS).contains(trials.get_ref()) {
+            return Err(self.err(
+                trials.span(),
+                "trials",
+                format!("{} is not in 1..={MAX_TRIALS}", trials.get_ref()),
+            ));
+        }
+        let grid = grid.ok_or_else(|| missing("grid"))?;
+        if grid.get_ref().is_empty() {
+            return Err(self.err(grid.span(), "grid", "empty list"));
+        }
+        let mut blocks = Vec::new();
+        let mut per_class_learner: usize = 0;
+        for block in grid.get_ref() {
+            let name = block.name.get_ref();
+            if !matches!(name.as_str(), "epsilon" | "alpha") {
+                return Err(self.err(
+                    block.name.span(),
+                    "grid.name",
+                    format!("{name:?}: a grid is named after the parameter it sweeps, \"epsilon\" or \"alpha\""),
+                ));
+            }
+            for (key, list) in [
+                ("grid.epsilon", &block.epsilon),
+                ("grid.alpha", &block.alpha),
+            ] {
+                if list.get_ref().is_empty() {
+                    return Err(self.err(list.span(), key, "empty list"));
+                }
+                for &v in list.get_ref() {
+                    let ok = if key == "grid.epsilon" {
+                        v.is_finite() && v > 0.0
+                    } else {
+                        v > 0.0 && v < 1.0
+                    };
+                    if !ok {
+                        return Err(self.err(
+                            list.span(),
+                            key,
+                            format!(
+                                "{v} is out of range ({})",
+                                if key == "grid.epsilon" {
+                                    "ε > 0, finite"
+                                } else {
+                                    "0 < α < 1"
+                                }
+                            ),
+                        ));
+                    }
+                }
+            }
+            per_class_learner = per_class_learner.saturating_add(
+                block
+                    .epsilon
+                    .get_ref()
+                    .len()
+                    .saturating_mul(block.alpha.get_ref().len()),
+            );
+            blocks.push(Grid {
+                name: name.clone(),
+                epsilon: block.epsilon.get_ref().clone(),
+                alpha: block.alpha.get_ref().clone(),
+            });
+        }
+        let units = per_class_learner
+            .saturating_mul(classes.get_ref().len())
+            .saturating_mul(learners);
+        if units > max_units.0 {
+            return Err(self.err(
+                max_units.1,
+                "max_units",
+                format!(
+                    "the grid of scale {scale} expands into {units} units, more than max_units = {} (refused before running anything)",
+                    max_units.0
+                ),
+            ));
+        }
+        Ok(Level {
+            classes: classes
+                .get_ref()
+                .iter()
+                .map(|c| c.get_ref().clone())
+                .collect(),
+            trials: *trials.get_ref(),
+            grid: blocks,
+        })
+    }
+}
+
+impl Sweep {
+    /// Parses and checks an experiment file's text; `origin` (a path) names it in errors.
+    ///
+    /// # Errors
+    /// [`Error::BadExperimentFile`], naming the key and the line: TOML syntax, unknown
+    /// keys, wrong types, specs that do not parse, values out of range, a grid expanding
+    /// into more than `max_units` units.
+    pub fn parse(text: &str, origin: &str) -> Result<Sweep> {
+        let raw: RawFile = toml::from_str(text).map_err(|e| {
+            let line = e.span().map_or(1, |s| line_of(text, s.start));
+            let message = e.message().to_string();
+            // toml names unknown keys in the message ("unknown field `x`, expected …").
+            let key = message
+                .split('`')
+                .nth(1)
+                .filter(|_| message.starts_with("unknown field"))
+                .unwrap_or("")
+                .to_string();
+            Error::BadExperimentFile {
+                origin: origin.into(),
+                line,
+                key,
+                message,
+            }
+        })?;
+        let c = Checker { origin, text };
+        let name = raw.name.get_ref();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '_')
+        {
+            return Err(c.err(
+                raw.name.span(),
+                "name",
+                format!("{name:?}: use lowercase letters, digits, '-' and '_' (it names files)"),
+            ));
+        }
+        let (max_units, max_span) = match &raw.max_units {
+            Some(m) => (*m.get_ref(), m.span()),
+            None => (DEFAULT_MAX_UNITS, 0..0),
+        };
+        if max_units > MAX_UNITS {
+            return Err(c.err(
+                max_span,
+                "max_units",
+                format!("{max_units} is above the limit {MAX_UNITS}"),
+            ));
+        }
+        if raw.learners.get_ref().is_empty() {
+            return Err(c.err(raw.learners.span(), "learners", "empty list"));
+        }
+        for learner in raw.learners.get_ref() {
+            learner.get_ref().parse::<LearnerSpec>().map_err(|e| {
+                c.err(
+                    learner.span(),
+                    "learners",
+                    format!("{:?} is not a learner spec: {e}", learner.get_ref()),
+                )
+            })?;
+        }
+        let beta = *raw.beta.get_ref();
+        if !(beta > 0.0 && beta < 1.0) {
+            return Err(c.err(raw.beta.span(), "beta", format!("{beta}: need 0 < β < 1")));
+        }
+        let label_noise = raw.label_noise.as_ref().map_or(0.0, |n| *n.get_ref());
+        if !(0.0..0.5).contains(&label_noise) {
+            return Err(c.err(
+                raw.label_noise.as_ref().map_or(0..0, Spanned::span),
+                "label_noise",
+                format!("{label_noise}: need 0 ≤ noise < 1/2"),
+            ));
+        }
+        let (start, max_size) = match &raw.search {
+            Some(s) => {
+                let RawSearch { start, max_size } = *s.get_ref();
+                if start == 0 || start > max_size || max_size > MAX_SEARCH_SIZE {
+                    return Err(c.err(
+                        s.span(),
+                        "search",
+                        format!("start {start}, max_size {max_size}: need 1 ≤ start ≤ max_size ≤ {MAX_SEARCH_SIZE}"),
+                    ));
+                }
+                (start, max_size)
+            }
+            None => (4, 1 << 22),
+        };
+        let mut figures = Vec::new();
+        for figure in raw.figures.iter().flatten() {
+            let f = figure.get_ref();
+            if !matches!(f.as_str(), "epsilon" | "alpha") {
+                return Err(c.err(
+                    figure.span(),
+                    "figures",
+                    format!("{f:?}: a figure is \"epsilon\" or \"alpha\" (n against that grid's parameter)"),
+                ));
+            }
+            figures.push(f.clone());
+        }
+        let learners = raw.learners.get_ref().len();
+        let scales = raw.scale.as_ref();
+        let levels = [
+            c.level(
+                Scale::Tiny,
+                scales.and_then(|s| s.tiny.as_ref()),
+                &raw,
+                learners,
+                (max_units, max_span.clone()),
+            )?,
+            c.level(
+                Scale::Quick,
+                scales.and_then(|s| s.quick.as_ref()),
+                &raw,
+                learners,
+                (max_units, max_span.clone()),
+            )?,
+            c.level(
+                Scale::Full,
+                scales.and_then(|s| s.full.as_ref()),
+                &raw,
+                learners,
+                (max_units, max_span),
+            )?,
+        ];
+        Ok(Sweep {
+            name: name.clone(),
+            summary: raw
+                .summary
+                .clone()
+                .unwrap_or_else(|| format!("sample-complexity sweep {name}")),
+            seed: raw.seed,
+            max_units,
+            learners: raw
+                .learners
+                .get_ref()
+                .iter()
+                .map(|l| l.get_ref().clone())
+                .collect(),
+            beta,
+            label_noise,
+            start,
+            max_size,
+            figures,
+            levels,
+        })
+    }
+
+    /// Reads and parses an experiment file (at most
+    /// [`privpac_toolkit::limits::MAX_INPUT_BYTES`]).
+    ///
+    /// # Errors
+    /// I/O errors, [`Error::ResultsTooLarge`], and those of [`Sweep::parse`].
+    pub fn read(path: &std::path::Path) -> Result<Sweep> {
+        let bytes = crate::read_results_bytes(path)?;
+        let text = String::from_utf8(bytes).map_err(|_| Error::BadExperimentFile {
+            origin: path.display().to_string(),
+            line: 1,
+            key: String::new(),
+            message: "not UTF-8 text".into(),
+        })?;
+        Sweep::parse(&text, &path.display().to_string())
+    }
+
+    /// The level of a scale.
+    pub fn level(&self, scale: Scale) -> &Level {
+        match scale {
+            Scale::Tiny => &self.levels[0],
+            Scale::Quick => &self.levels[1],
+            Scale::Full => &self.levels[2],
+        }
+    }
+
+    /// The settings every unit of `scale` runs with.
+    pub fn settings(&self, scale: Scale) -> Settings {
+        Settings {
+            beta: self.beta,
+            label_noise: self.label_noise,
+            trials: self.level(scale).trials,
+            start: self.start,
+            max_size: self.max_size,
+        }
+    }
+
+    /// The unit rows of `scale`, in unit order: for each class, each learner, each grid
+    /// block, each ε, each α.
+    pub fn units(&self, scale: Scale) -> Vec<Map<String, Value>> {
+        let level = self.level(scale);
+        let mut units = Vec::new();
+        for class in &level.classes {
+            for learner in &self.learners {
+                for block in &level.grid {
+                    for &epsilon in &block.epsilon {
+                        for &alpha in &block.alpha {
+                            if let Value::Object(map) = json!({"sweep": block.name, "class": class, "learner": learner, "epsilon": epsilon, "alpha": alpha})
+                            {
+                                units.push(map);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        units
+    }
+}
+
+#[cfg(test)]
+mod tests;

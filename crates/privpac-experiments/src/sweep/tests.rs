@@ -1,0 +1,236 @@
+//! Tests of experiment files: parsing and its errors, the unit limit, the catalogue's
+//! `sample-complexity` experiment as a file, and a file sweep run, merged and written.
+
+use super::*;
+use crate::{Experiment, Shard};
+
+const TINY: &str = r#"
+name = "my-sweep"
+learners = ["generic", "erm"]
+beta = 0.2
+search = { start = 2, max_size = 4096 }
+figures = ["epsilon"]
+classes = ["thresholds:16"]
+trials = 4
+
+[[grid]]
+name = "epsilon"
+epsilon = [1.0, 2.0]
+alpha = [0.2]
+"#;
+
+fn bad(text: &str) -> (usize, String, String) {
+    match Sweep::parse(text, "f.toml") {
+        Err(Error::BadExperimentFile {
+            line, key, message, ..
+        }) => (line, key, message),
+        other => panic!("expected a BadExperimentFile, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_good_file_parses_into_its_settings_and_units() {
+    let sweep = Sweep::parse(TINY, "f.toml").unwrap();
+    assert_eq!(sweep.name, "my-sweep");
+    assert_eq!(sweep.learners, ["generic", "erm"]);
+    assert_eq!(
+        sweep.settings(Scale::Quick),
+        Settings {
+            beta: 0.2,
+            label_noise: 0.0,
+            trials: 4,
+            start: 2,
+            max_size: 4096
+        }
+    );
+    let units = sweep.units(Scale::Tiny);
+    assert_eq!(units.len(), 4);
+    assert_eq!(
+        Value::Object(units[1].clone()),
+        json!({"sweep": "epsilon", "class": "thresholds:16", "learner": "generic", "epsilon": 2.0, "alpha": 0.2})
+    );
+    assert_eq!(units[2]["learner"], "erm");
+}
+
+#[test]
+fn an_unknown_key_is_named_with_its_line() {
+    let text = TINY.replace("trials = 4", "trials = 4\ntrails = 5");
+    let (line, key, message) = bad(&text);
+    assert_eq!((line, key.as_str()), (9, "trails"), "{message}");
+    // Inside a grid block too.
+    let text = TINY.replace("alpha = [0.2]", "alpha = [0.2]\ndelta = 1e-6");
+    let (line, key, _) = bad(&text);
+    assert_eq!((line, key.as_str()), (14, "delta"));
+    let err = Sweep::parse(&text, "f.toml").unwrap_err().to_string();
+    assert!(err.contains("f.toml, line 14, key `delta`"), "{err}");
+}
+
+#[test]
+fn a_bad_spec_or_value_is_named_with_its_key_and_line() {
+    let (line, key, message) = bad(&TINY.replace("\"thresholds:16\"", "\"thresholdz:16\""));
+    assert_eq!((line, key.as_str()), (7, "classes"));
+    assert!(message.contains("thresholdz:16"), "{message}");
+    let (line, key, message) = bad(&TINY.replace("\"erm\"", "\"genric\""));
+    assert_eq!((line, key.as_str()), (3, "learners"));
+    assert!(message.contains("genric"), "{message}");
+    let (line, key, _) = bad(&TINY.replace("epsilon = [1.0, 2.0]", "epsilon = [1.0, -2.0]"));
+    assert_eq!((line, key.as_str()), (12, "grid.epsilon"));
+    let (line, key, _) = bad(&TINY.replace("beta = 0.2", "beta = 1.5"));
+    assert_eq!((line, key.as_str()), (4, "beta"));
+    let (line, key, _) = bad(&TINY.replace("figures = [\"epsilon\"]", "figures = [\"delta\"]"));
+    assert_eq!((line, key.as_str()), (6, "figures"));
+    // A wrong type: toml's own error, with its line.
+    let (line, _, message) = bad(&TINY.replace("trials = 4", "trials = \"four\""));
+    assert_eq!(line, 8, "{message}");
+}
+
+#[test]
+fn a_grid_with_too_many_units_is_refused_before_running() {
+    // 2 learners × 1 class × 600 ε × 1 α = 1200 units > the default limit of 1000.
+    let many: Vec<String> = (1..=600).map(|i| format!("{i}.0")).collect();
+    let text = TINY.replace("[1.0, 2.0]", &format!("[{}]", many.join(", ")));
+    let (_, key, message) = bad(&text);
+    assert_eq!(key, "max_units");
+    assert!(message.contains("1200 units"), "{message}");
+    // A stated limit is obeyed, and may not exceed MAX_UNITS.
+    let (line, key, _) = bad(&format!("max_units = 3\n{TINY}"));
+    assert_eq!((line, key.as_str()), (1, "max_units"));
+    let (_, key, _) = bad(&format!("max_units = {}\n{TINY}", MAX_UNITS + 1));
+    assert_eq!(key, "max_units");
+    assert!(Sweep::parse(&format!("max_units = 4\n{TINY}"), "f.toml").is_ok());
+}
+
+/// The units the catalogue's `sample-complexity` experiment had before it was defined by
+/// its file (the hand-written expansion, kept here as the reference).
+fn old_catalogue_units(scale: Scale) -> Vec<Map<String, Value>> {
+    let (epsilons, alphas): (&[f64], &[f64]) = match scale {
+        Scale::Tiny => (&[1.0, 4.0], &[0.2]),
+        Scale::Quick => (&[0.25, 0.5, 1.0, 2.0, 4.0], &[0.05, 0.1, 0.2, 0.4]),
+        Scale::Full => (
+            &[0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0],
+            &[0.025, 0.05, 0.1, 0.2, 0.4],
+        ),
+    };
+    let size = if scale == Scale::Tiny { 64 } else { 1024 };
+    let obj = |v: Value| v.as_object().cloned().unwrap();
+    let mut units = Vec::new();
+    for class in ["thresholds", "points"] {
+        for learner in ["generic", "stable", "relabeling"] {
+            for &epsilon in epsilons {
+                units.push(obj(json!({"sweep": "epsilon", "class": format!("{class}:{size}"), "learner": learner, "epsilon": epsilon, "alpha": 0.1})));
+            }
+            for &alpha in alphas {
+                units.push(obj(json!({"sweep": "alpha", "class": format!("{class}:{size}"), "learner": learner, "epsilon": 1.0, "alpha": alpha})));
+            }
+        }
+    }
+    units
+}
+
+#[test]
+fn the_shipped_sample_complexity_file_expands_into_the_catalogue_units() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("experiments")
+        .join("sample-complexity.toml");
+    let from_file = Experiment::from_file(&path).unwrap();
+    let catalogue = Experiment::named("sample-complexity").unwrap();
+    assert_eq!(from_file.name(), "sample-complexity");
+    for scale in [Scale::Tiny, Scale::Quick, Scale::Full] {
+        assert_eq!(
+            from_file.units(scale),
+            old_catalogue_units(scale),
+            "{scale}"
+        );
+        assert_eq!(
+            catalogue.units(scale),
+            old_catalogue_units(scale),
+            "{scale}"
+        );
+    }
+    // The settings the catalogue used: β = 0.1, trials 8 / 50 / 200, search 4 … 2^22.
+    let sweep = Sweep::read(&path).unwrap();
+    for (scale, trials) in [(Scale::Tiny, 8), (Scale::Quick, 50), (Scale::Full, 200)] {
+        assert_eq!(
+            sweep.settings(scale),
+            Settings {
+                beta: 0.1,
+                label_noise: 0.0,
+                trials,
+                start: 4,
+                max_size: 1 << 22
+            }
+        );
+    }
+    // The same records, unit by unit (tiny scale, first and last unit).
+    let last = catalogue.units(Scale::Tiny).len() - 1;
+    for unit in [0, last] {
+        assert_eq!(
+            from_file.run_unit(Scale::Tiny, 3, unit).unwrap(),
+            crate::run_unit("sample-complexity", Scale::Tiny, 3, unit).unwrap()
+        );
+    }
+    // A file with the catalogue's name but another grid is refused.
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("trials = 8", "trials = 9");
+    let other = Sweep::parse(&text, "x.toml").unwrap();
+    assert!(matches!(
+        Experiment::from_sweep(other, "x.toml"),
+        Err(Error::NameTaken { .. })
+    ));
+}
+
+#[test]
+fn a_file_sweep_runs_sharded_merges_and_writes_its_outputs() {
+    let dir = std::env::temp_dir().join(format!("privpac-sweep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let exp = Experiment::from_sweep(Sweep::parse(TINY, "f.toml").unwrap(), "f.toml").unwrap();
+    let shards: Vec<std::path::PathBuf> = (0..2)
+        .map(|i| {
+            let path = dir.join(format!("s{i}.jsonl"));
+            exp.run_shard(
+                Scale::Tiny,
+                7,
+                Shard::new(i, 2).unwrap(),
+                &path,
+                &mut |_, _| {},
+            )
+            .unwrap();
+            path
+        })
+        .collect();
+    let rows = exp.merge(Scale::Tiny, 7, &shards).unwrap();
+    assert_eq!(rows.len(), 4);
+    for row in &rows {
+        assert_eq!(row["trials"], 4);
+        assert_eq!(row["beta"], 0.2);
+        assert!(
+            row["sample_size"].as_u64().is_some_and(|n| n >= 2),
+            "{row:?}"
+        );
+    }
+    let written = exp
+        .write_outputs(Scale::Tiny, 7, &rows, &dir.join("out"))
+        .unwrap();
+    let names: Vec<String> = written
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "results.csv",
+            "results.json",
+            "sample-complexity-vs-epsilon.svg",
+            "README.md"
+        ]
+    );
+    let report = std::fs::read_to_string(dir.join("out").join("README.md")).unwrap();
+    assert!(report.contains("# Experiment `my-sweep`"), "{report}");
+    // No temporary files left behind.
+    assert_eq!(std::fs::read_dir(dir.join("out")).unwrap().count(), 4);
+    // Records of a file sweep are refused by another experiment's merge.
+    assert!(crate::merge("sample-complexity", Scale::Tiny, 7, &shards).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
