@@ -36,9 +36,10 @@ pub(crate) enum Command {
     /// Audit a mechanism of the zoo black-box and print the certified ε lower bound beside
     /// the claimed ε.
     Audit(AuditArgs),
-    /// Run a named, seeded experiment (`list` names them) or one shard of it, or `merge`
-    /// shards; writes CSV, JSON, SVG plots and a Markdown report into docs/experiments/NAME/
-    /// (full scale) or docs/experiments/SCALE/NAME/ (quick, tiny).
+    /// Run a named, seeded experiment (`list` names them) or an experiment file (`run
+    /// FILE.toml`), or one shard of it, or `merge` shards; writes CSV, JSON, SVG plots and
+    /// a Markdown report into docs/experiments/NAME/ (full scale) or
+    /// docs/experiments/SCALE/NAME/ (quick, tiny).
     Experiment(ExperimentArgs),
 }
 
@@ -130,7 +131,8 @@ pub(crate) struct AuditArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct ExperimentArgs {
-    /// `NAME` (run it), `list`, or `merge NAME FILE...` (combine shard results files).
+    /// `NAME` (run it), `run FILE.toml` (run an experiment file), `list`, or
+    /// `merge NAME|FILE.toml RESULTS...` (combine shard results files).
     #[arg(required = true, num_args = 1..)]
     pub(crate) args: Vec<String>,
     /// The quick configuration (the committed example outputs).

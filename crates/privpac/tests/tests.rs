@@ -53,6 +53,8 @@ fn assert_each_cause_once(stderr: &str) {
 mod commands;
 #[path = "cli/counts.rs"]
 mod counts;
+#[path = "cli/experiment_files.rs"]
+mod experiment_files;
 #[path = "cli/json_schemas.rs"]
 mod json_schemas;
 #[path = "cli/multi.rs"]

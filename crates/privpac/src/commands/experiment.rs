@@ -6,7 +6,7 @@ use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
-use privpac_experiments::{EXPERIMENTS, Scale, Shard};
+use privpac_experiments::{EXPERIMENTS, Experiment, Scale, Shard};
 use serde::Serialize;
 
 use crate::cli::ExperimentArgs;
@@ -97,11 +97,19 @@ fn out_dir(args: &ExperimentArgs, name: &str, scale: Scale) -> PathBuf {
     })
 }
 
+/// A catalogue name, or an experiment file (a name ending in `.toml`).
+fn experiment(name_or_file: &str) -> anyhow::Result<Experiment> {
+    Ok(if name_or_file.ends_with(".toml") {
+        Experiment::from_file(Path::new(name_or_file))?
+    } else {
+        Experiment::named(name_or_file)?
+    })
+}
+
 pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
     let json = args.common.json;
-    let seed = args.common.seed.unwrap_or(1);
     let Some(first) = args.args.first() else {
-        bail!("name an experiment, `list`, or `merge NAME FILE...`");
+        bail!("name an experiment, `run FILE`, `list`, or `merge NAME|FILE RESULTS...`");
     };
     match first.as_str() {
         "list" => emit(
@@ -119,21 +127,22 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
         "merge" => {
             let (name, files) = match &args.args[1..] {
                 [name, files @ ..] if !files.is_empty() => (name, files),
-                _ => bail!("usage: privpac experiment merge NAME FILE..."),
+                _ => bail!("usage: privpac experiment merge NAME|FILE.toml RESULTS..."),
             };
+            let experiment = experiment(name)?;
+            let seed = args.common.seed.or(experiment.default_seed()).unwrap_or(1);
             let scale = scale(args)?;
             let files: Vec<PathBuf> = files.iter().map(PathBuf::from).collect();
-            let rows = privpac_experiments::merge(name, scale, seed, &files)?;
-            let outputs = privpac_experiments::write_outputs(
-                name,
+            let rows = experiment.merge(scale, seed, &files)?;
+            let outputs = experiment.write_outputs(
                 scale,
                 seed,
                 &rows,
-                &out_dir(args, name, scale),
+                &out_dir(args, experiment.name(), scale),
             )?;
             emit(
                 &ExperimentReport {
-                    experiment: name.clone(),
+                    experiment: experiment.name().to_string(),
                     scale,
                     seed,
                     shard: None,
@@ -145,74 +154,84 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
                 json,
             )
         }
+        "run" => match &args.args[1..] {
+            [file] => run_experiment(args, &Experiment::from_file(Path::new(file))?),
+            _ => bail!("usage: privpac experiment run FILE.toml"),
+        },
         name => {
             if args.args.len() > 1 {
                 bail!("one experiment per run (got {})", args.args.join(" "));
             }
-            let scale = scale(args)?;
-            let shard = match &args.shard {
-                Some(text) => Some(text.parse::<Shard>()?),
-                None => None,
-            };
-            let total = privpac_experiments::unit_count(name, scale)?;
-            let dir = out_dir(args, name, scale);
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            let results = args.results.clone().unwrap_or_else(|| match &args.shard {
-                Some(text) => dir.join(format!(
-                    "units-{scale}-shard-{}.jsonl",
-                    text.replace('/', "-of-")
-                )),
-                None => dir.join(format!("units-{scale}.jsonl")),
-            });
-            if let Some(torn) = privpac_experiments::repair_torn_tail(&results)? {
-                eprintln!(
-                    "privpac: warning: {}: dropped a torn last line (line {}, {} bytes, from an interrupted run); its unit runs again",
-                    results.display(),
-                    torn.line,
-                    torn.bytes
-                );
-            }
-            let bar = progress_bar(name);
-            let ran = privpac_experiments::run_shard(
-                name,
-                scale,
-                seed,
-                shard.unwrap_or_else(Shard::whole),
-                &results,
-                &mut |done, all| {
-                    if let Some(bar) = &bar {
-                        bar.set_length(all as u64);
-                        bar.set_position(done as u64);
-                    }
-                },
-            )?;
-            if let Some(bar) = bar {
-                bar.finish_and_clear();
-            }
-            // A whole run writes the outputs; a shard waits for `merge`.
-            let outputs = if shard.is_none() {
-                let rows =
-                    privpac_experiments::merge(name, scale, seed, std::slice::from_ref(&results))?;
-                privpac_experiments::write_outputs(name, scale, seed, &rows, &dir)?
-            } else {
-                Vec::new()
-            };
-            emit(
-                &ExperimentReport {
-                    experiment: name.to_string(),
-                    scale,
-                    seed,
-                    shard: args.shard.clone(),
-                    results_files: vec![results],
-                    units_run: ran,
-                    units_total: total,
-                    outputs,
-                },
-                json,
-            )
+            run_experiment(args, &experiment(name)?)
         }
     }
+}
+
+/// Runs an experiment (or one shard of it), resuming from its results file, and writes its
+/// outputs when the run is whole.
+fn run_experiment(args: &ExperimentArgs, experiment: &Experiment) -> anyhow::Result<()> {
+    let json = args.common.json;
+    let name = experiment.name();
+    let seed = args.common.seed.or(experiment.default_seed()).unwrap_or(1);
+    let scale = scale(args)?;
+    let shard = match &args.shard {
+        Some(text) => Some(text.parse::<Shard>()?),
+        None => None,
+    };
+    let total = experiment.units(scale).len();
+    let dir = out_dir(args, name, scale);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let results = args.results.clone().unwrap_or_else(|| match &args.shard {
+        Some(text) => dir.join(format!(
+            "units-{scale}-shard-{}.jsonl",
+            text.replace('/', "-of-")
+        )),
+        None => dir.join(format!("units-{scale}.jsonl")),
+    });
+    if let Some(torn) = privpac_experiments::repair_torn_tail(&results)? {
+        eprintln!(
+            "privpac: warning: {}: dropped a torn last line (line {}, {} bytes, from an interrupted run); its unit runs again",
+            results.display(),
+            torn.line,
+            torn.bytes
+        );
+    }
+    let bar = progress_bar(name);
+    let ran = experiment.run_shard(
+        scale,
+        seed,
+        shard.unwrap_or_else(Shard::whole),
+        &results,
+        &mut |done, all| {
+            if let Some(bar) = &bar {
+                bar.set_length(all as u64);
+                bar.set_position(done as u64);
+            }
+        },
+    )?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    // A whole run writes the outputs; a shard waits for `merge`.
+    let outputs = if shard.is_none() {
+        let rows = experiment.merge(scale, seed, std::slice::from_ref(&results))?;
+        experiment.write_outputs(scale, seed, &rows, &dir)?
+    } else {
+        Vec::new()
+    };
+    emit(
+        &ExperimentReport {
+            experiment: name.to_string(),
+            scale,
+            seed,
+            shard: args.shard.clone(),
+            results_files: vec![results],
+            units_run: ran,
+            units_total: total,
+            outputs,
+        },
+        json,
+    )
 }
 
 /// A progress bar with an ETA on a terminal; `None` (quiet) otherwise.
