@@ -12,6 +12,11 @@
 //!   adversary on thresholds, points, intervals and parities, against Ldim(C) and
 //!   ⌊log₂|C|⌋.
 //! * `k-curves`, `sanitizer-error`, `tracing-attack`: in [`multi_label`].
+//!
+//! `sample-complexity` and `threshold-domain` are defined by the experiment files
+//! `experiments/sample-complexity.toml` and `experiments/threshold-domain.toml` of this
+//! crate (compiled in): their units are [`Sweep::units`] and every unit runs through
+//! [`run_sample_complexity_unit`], as the units of any experiment file do.
 
 use privpac_classes::dimension::{Budget, Engine, LittlestoneSolver};
 use privpac_classes::online::{Adversary, Halving, OnlineLearner, Soa, TieRule, run_online};
@@ -66,8 +71,6 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
     },
 ];
 
-const BETA: f64 = 0.1;
-
 /// The experiment file that defines the `sample-complexity` experiment: the ε-DP generic
 /// learner, the uniformly stable learner (not private: the swept ε is its exponential
 /// mechanism's `em_epsilon`, an inner parameter and not a guarantee) and the relabeling
@@ -84,16 +87,24 @@ fn sample_complexity_sweep() -> &'static Sweep {
     })
 }
 
-/// The sweep that defines a catalogue experiment, for those defined by an experiment file.
-pub(super) fn sweep_of(name: &str) -> Option<&'static Sweep> {
-    (name == "sample-complexity").then(sample_complexity_sweep)
+/// The experiment file that defines the `threshold-domain` experiment.
+pub(crate) const THRESHOLD_DOMAIN_FILE: &str = include_str!("../experiments/threshold-domain.toml");
+
+/// The parsed [`THRESHOLD_DOMAIN_FILE`] (a test checks that it parses).
+fn threshold_domain_sweep() -> &'static Sweep {
+    static SWEEP: std::sync::OnceLock<Sweep> = std::sync::OnceLock::new();
+    SWEEP.get_or_init(|| {
+        Sweep::parse(THRESHOLD_DOMAIN_FILE, "experiments/threshold-domain.toml")
+            .expect("the shipped threshold-domain.toml parses (tested)")
+    })
 }
 
-fn trials(scale: Scale) -> usize {
-    match scale {
-        Scale::Tiny => 8,
-        Scale::Quick => 50,
-        Scale::Full => 200,
+/// The sweep that defines a catalogue experiment, for those defined by an experiment file.
+pub(super) fn sweep_of(name: &str) -> Option<&'static Sweep> {
+    match name {
+        "sample-complexity" => Some(sample_complexity_sweep()),
+        "threshold-domain" => Some(threshold_domain_sweep()),
+        _ => None,
     }
 }
 
@@ -105,19 +116,7 @@ pub(super) fn units(name: &str, scale: Scale) -> Vec<Map<String, Value>> {
     };
     match name {
         "sample-complexity" => sample_complexity_sweep().units(scale),
-        "threshold-domain" => {
-            let exponents: Vec<u32> = match scale {
-                Scale::Tiny => vec![4, 40],
-                _ => (1..=10).map(|k| 4 * k).collect(),
-            };
-            let mut units = Vec::new();
-            for learner in ["generic", "erm"] {
-                for &k in &exponents {
-                    units.push(obj(json!({"class": format!("thresholds:{}", 1u64 << k), "log2_domain": k, "learner": learner, "epsilon": 1.0, "alpha": 0.05, "zipf_exponent": 2.0, "target": 1})));
-                }
-            }
-            units
-        }
+        "threshold-domain" => threshold_domain_sweep().units(scale),
         "online-mistakes" => {
             let classes: &[&str] = match scale {
                 Scale::Tiny => &["thresholds:8", "points:8"],
@@ -211,17 +210,12 @@ pub(super) fn run_unit(
         row.insert("mistakes".into(), json!(played.mistakes));
         return Ok(row);
     }
-    let settings = match name {
-        "sample-complexity" => sample_complexity_sweep().settings(scale),
-        _ => Settings {
-            beta: BETA,
-            label_noise: 0.0,
-            trials: trials(scale),
-            start: 4,
-            max_size: 1 << 22,
-        },
-    };
-    run_sample_complexity_unit(unit, settings, seed, index)
+    // The two sample-complexity experiments, defined by their files.
+    let sweep = sweep_of(name).ok_or_else(|| Error::UnknownExperiment {
+        name: name.into(),
+        known: String::new(),
+    })?;
+    run_sample_complexity_unit(unit, sweep.settings(scale), seed, index)
 }
 
 /// Runs one sample-complexity unit (the `sample-complexity` and `threshold-domain`
@@ -391,6 +385,34 @@ fn series(
 pub(super) fn sweep_plots(sweep_file: &Sweep, rows: &[Map<String, Value>]) -> Result<Vec<Figure>> {
     let mut plots = Vec::new();
     for sweep in sweep_file.figures.iter().map(String::as_str) {
+        if sweep == "log2_domain" {
+            let mut lines = Vec::new();
+            for learner in &sweep_file.learners {
+                let mine = |r: &Map<String, Value>| get_str(r, "learner") == learner.as_str();
+                let measured = series(rows, mine, "log2_domain", "sample_size");
+                if measured.is_empty() {
+                    continue;
+                }
+                lines.push(Series::measured(format!("{learner}: measured"), measured));
+                let bound = series(rows, mine, "log2_domain", "bound");
+                if !bound.is_empty() {
+                    lines.push(Series::bound(format!("{learner}: bound"), bound));
+                }
+            }
+            plots.push(Figure {
+                file: "sample-complexity-vs-domain.svg".into(),
+                title: format!(
+                    "sample complexity against log₂|X| (β = {})",
+                    sweep_file.beta
+                ),
+                x_label: "log₂ |X|".into(),
+                y_label: "examples n".into(),
+                series: lines,
+                log_x: false,
+                log_y: true,
+            });
+            continue;
+        }
         let mut lines = Vec::new();
         let classes: Vec<String> = unique(rows, "class");
         for class in &classes {
@@ -772,6 +794,19 @@ pub(super) fn sweep_report(
     rows: &[Map<String, Value>],
 ) -> String {
     let settings = sweep.settings(scale);
+    let has = |key: &str| rows.iter().any(|r| r.contains_key(key));
+    let columns: Vec<&str> = [
+        "sweep",
+        "class",
+        "log2_domain",
+        "learner",
+        "epsilon",
+        "alpha",
+    ]
+    .into_iter()
+    .filter(|c| has(c))
+    .chain(["sample_size", "success_rate", "bound"])
+    .collect();
     let mut out = format!(
         "# Experiment `{}`\n\n{}.\n\nGenerated by `privpac experiment run` on the experiment file of `{}` (scale `{scale}`, master seed {seed}); \
          every number below is computed from `results.csv` / `results.json` in this directory. \
@@ -790,19 +825,7 @@ pub(super) fn sweep_report(
         settings.trials,
         settings.start,
         settings.max_size,
-        table(
-            rows,
-            &[
-                "sweep",
-                "class",
-                "learner",
-                "epsilon",
-                "alpha",
-                "sample_size",
-                "success_rate",
-                "bound"
-            ]
-        ),
+        table(rows, &columns),
     );
     out.push_str(&not_reached_note(rows));
     out.push_str("## Fits\n\n");

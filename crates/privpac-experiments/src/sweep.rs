@@ -44,11 +44,11 @@ pub struct Settings {
 }
 
 /// One grid block: every (ε, α) of the product of its lists, under the name `name` (the
-/// `sweep` column of the rows).
+/// `sweep` column of the rows; no such column when the block has no name).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Grid {
     /// The `sweep` column.
-    pub name: String,
+    pub name: Option<String>,
     /// The ε values.
     pub epsilon: Vec<f64>,
     /// The α values.
@@ -60,6 +60,9 @@ pub struct Grid {
 pub struct Level {
     /// Class specs.
     pub classes: Vec<String>,
+    /// For classes given as `domains`: log₂ of each class's domain size (the
+    /// `log2_domain` column), in the order of `classes`.
+    pub log2_domains: Option<Vec<u32>>,
     /// Trials per sample size.
     pub trials: usize,
     /// The grid blocks, in order.
@@ -87,8 +90,14 @@ pub struct Sweep {
     pub start: usize,
     /// Largest sample size searched.
     pub max_size: usize,
-    /// Figures: each a grid name, `epsilon` or `alpha`, drawn against that parameter.
+    /// Figures: `epsilon` or `alpha` (n against that parameter on the rows of the grid of
+    /// that name) or `log2_domain` (n against log₂|X| for each learner).
     pub figures: Vec<String>,
+    /// Unit order: classes outside learners (`false`) or learners outside classes.
+    pub learners_outer: bool,
+    /// A Zipf distribution `Pr[x] ∝ (x + 1)^(−exponent)` with a fixed target (the
+    /// `zipf_exponent` and `target` columns); `None`: the default distribution of the class.
+    pub zipf: Option<(f64, u64)>,
     /// The tiny, quick and full levels.
     levels: [Level; 3],
 }
@@ -105,10 +114,27 @@ struct RawFile {
     label_noise: Option<Spanned<f64>>,
     search: Option<Spanned<RawSearch>>,
     figures: Option<Vec<Spanned<String>>>,
+    order: Option<Spanned<String>>,
+    zipf: Option<RawZipf>,
     classes: Option<Spanned<Vec<Spanned<String>>>>,
+    domains: Option<Spanned<RawDomains>>,
     trials: Option<Spanned<usize>>,
     grid: Option<Spanned<Vec<RawGrid>>>,
     scale: Option<RawScales>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawZipf {
+    exponent: Spanned<f64>,
+    target: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDomains {
+    family: String,
+    log2: Vec<u32>,
 }
 
 #[derive(Deserialize)]
@@ -121,7 +147,7 @@ struct RawSearch {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawGrid {
-    name: Spanned<String>,
+    name: Option<Spanned<String>>,
     epsilon: Spanned<Vec<f64>>,
     alpha: Spanned<Vec<f64>>,
 }
@@ -138,6 +164,7 @@ struct RawScales {
 #[serde(deny_unknown_fields)]
 struct RawLevel {
     classes: Option<Spanned<Vec<Spanned<String>>>>,
+    domains: Option<Spanned<RawDomains>>,
     trials: Option<Spanned<usize>>,
     grid: Option<Spanned<Vec<RawGrid>>>,
 }
@@ -174,9 +201,14 @@ impl Checker<'_> {
         learners: usize,
         max_units: (usize, std::ops::Range<usize>),
     ) -> Result<Level> {
-        let classes = raw
-            .and_then(|r| r.classes.as_ref())
-            .or(top.classes.as_ref());
+        // The class axis: `classes` or `domains`, from the scale's table if it gives
+        // either, else from the top level.
+        let (classes, domains) = match raw {
+            Some(r) if r.classes.is_some() || r.domains.is_some() => {
+                (r.classes.as_ref(), r.domains.as_ref())
+            }
+            _ => (top.classes.as_ref(), top.domains.as_ref()),
+        };
         let trials = raw.and_then(|r| r.trials.as_ref()).or(top.trials.as_ref());
         let grid = raw.and_then(|r| r.grid.as_ref()).or(top.grid.as_ref());
         let missing = |key: &str| Error::BadExperimentFile {
@@ -187,19 +219,50 @@ impl Checker<'_> {
                 "missing for scale {scale} (give it at the top level or in [scale.{scale}])"
             ),
         };
-        let classes = classes.ok_or_else(|| missing("classes"))?;
-        if classes.get_ref().is_empty() {
-            return Err(self.err(classes.span(), "classes", "empty list"));
-        }
-        for class in classes.get_ref() {
-            class.get_ref().parse::<ClassSpec>().map_err(|e| {
-                self.err(
-                    class.span(),
-                    "classes",
-                    format!("{:?} is not a class spec: {e}", class.get_ref()),
-                )
-            })?;
-        }
+        let (classes, log2_domains) = match (classes, domains) {
+            (Some(_), Some(d)) => {
+                return Err(self.err(d.span(), "domains", "give `classes` or `domains`, not both"));
+            }
+            (None, None) => return Err(missing("classes")),
+            (Some(classes), None) => {
+                if classes.get_ref().is_empty() {
+                    return Err(self.err(classes.span(), "classes", "empty list"));
+                }
+                for class in classes.get_ref() {
+                    class.get_ref().parse::<ClassSpec>().map_err(|e| {
+                        self.err(
+                            class.span(),
+                            "classes",
+                            format!("{:?} is not a class spec: {e}", class.get_ref()),
+                        )
+                    })?;
+                }
+                let specs = classes.get_ref().iter().map(|c| c.get_ref().clone());
+                (specs.collect::<Vec<_>>(), None)
+            }
+            (None, Some(d)) => {
+                let RawDomains { family, log2 } = d.get_ref();
+                if log2.is_empty() {
+                    return Err(self.err(d.span(), "domains", "empty `log2` list"));
+                }
+                let mut specs = Vec::new();
+                for &k in log2 {
+                    let spec = (1..64)
+                        .contains(&k)
+                        .then(|| format!("{family}:{}", 1u64 << k))
+                        .filter(|spec| spec.parse::<ClassSpec>().is_ok())
+                        .ok_or_else(|| {
+                            self.err(
+                                d.span(),
+                                "domains",
+                                format!("{family:?} over 2^{k} points is not a class spec"),
+                            )
+                        })?;
+                    specs.push(spec);
+                }
+                (specs, Some(log2.clone()))
+            }
+        };
         let trials = trials.ok_or_else(|| missing("trials"))?;
         if !(1..=MAX_TRIALS).contains(trials.get_ref()) {
             return Err(self.err(
@@ -215,12 +278,13 @@ impl Checker<'_> {
         let mut blocks = Vec::new();
         let mut per_class_learner: usize = 0;
         for block in grid.get_ref() {
-            let name = block.name.get_ref();
-            if !matches!(name.as_str(), "epsilon" | "alpha") {
+            if let Some(name) = &block.name
+                && !matches!(name.get_ref().as_str(), "epsilon" | "alpha")
+            {
                 return Err(self.err(
-                    block.name.span(),
+                    name.span(),
                     "grid.name",
-                    format!("{name:?}: a grid is named after the parameter it sweeps, \"epsilon\" or \"alpha\""),
+                    format!("{:?}: a grid is named after the parameter it sweeps, \"epsilon\" or \"alpha\"", name.get_ref()),
                 ));
             }
             for (key, list) in [
@@ -260,13 +324,13 @@ impl Checker<'_> {
                     .saturating_mul(block.alpha.get_ref().len()),
             );
             blocks.push(Grid {
-                name: name.clone(),
+                name: block.name.as_ref().map(|n| n.get_ref().clone()),
                 epsilon: block.epsilon.get_ref().clone(),
                 alpha: block.alpha.get_ref().clone(),
             });
         }
         let units = per_class_learner
-            .saturating_mul(classes.get_ref().len())
+            .saturating_mul(classes.len())
             .saturating_mul(learners);
         if units > max_units.0 {
             return Err(self.err(
@@ -279,11 +343,8 @@ impl Checker<'_> {
             ));
         }
         Ok(Level {
-            classes: classes
-                .get_ref()
-                .iter()
-                .map(|c| c.get_ref().clone())
-                .collect(),
+            classes,
+            log2_domains,
             trials: *trials.get_ref(),
             grid: blocks,
         })
@@ -380,15 +441,43 @@ impl Sweep {
         let mut figures = Vec::new();
         for figure in raw.figures.iter().flatten() {
             let f = figure.get_ref();
-            if !matches!(f.as_str(), "epsilon" | "alpha") {
+            if !matches!(f.as_str(), "epsilon" | "alpha" | "log2_domain") {
                 return Err(c.err(
                     figure.span(),
                     "figures",
-                    format!("{f:?}: a figure is \"epsilon\" or \"alpha\" (n against that grid's parameter)"),
+                    format!("{f:?}: a figure is \"epsilon\", \"alpha\" (n against that grid's parameter) or \"log2_domain\""),
                 ));
             }
             figures.push(f.clone());
         }
+        let learners_outer = match &raw.order {
+            None => false,
+            Some(o) => match o.get_ref().as_str() {
+                "class,learner" => false,
+                "learner,class" => true,
+                other => {
+                    return Err(c.err(
+                        o.span(),
+                        "order",
+                        format!("{other:?}: \"class,learner\" or \"learner,class\""),
+                    ));
+                }
+            },
+        };
+        let zipf = match &raw.zipf {
+            None => None,
+            Some(z) => {
+                let exponent = *z.exponent.get_ref();
+                if !(exponent.is_finite() && exponent > 1.0) {
+                    return Err(c.err(
+                        z.exponent.span(),
+                        "zipf.exponent",
+                        format!("{exponent}: need a finite exponent above 1"),
+                    ));
+                }
+                Some((exponent, z.target))
+            }
+        };
         let learners = raw.learners.get_ref().len();
         let scales = raw.scale.as_ref();
         let levels = [
@@ -433,6 +522,8 @@ impl Sweep {
             start,
             max_size,
             figures,
+            learners_outer,
+            zipf,
             levels,
         })
     }
@@ -477,17 +568,37 @@ impl Sweep {
     /// block, each ε, each α.
     pub fn units(&self, scale: Scale) -> Vec<Map<String, Value>> {
         let level = self.level(scale);
+        let pairs: Vec<(usize, &String)> = if self.learners_outer {
+            self.learners
+                .iter()
+                .flat_map(|l| (0..level.classes.len()).map(move |c| (c, l)))
+                .collect()
+        } else {
+            (0..level.classes.len())
+                .flat_map(|c| self.learners.iter().map(move |l| (c, l)))
+                .collect()
+        };
         let mut units = Vec::new();
-        for class in &level.classes {
-            for learner in &self.learners {
-                for block in &level.grid {
-                    for &epsilon in &block.epsilon {
-                        for &alpha in &block.alpha {
-                            if let Value::Object(map) = json!({"sweep": block.name, "class": class, "learner": learner, "epsilon": epsilon, "alpha": alpha})
-                            {
-                                units.push(map);
-                            }
+        for (class, learner) in pairs {
+            for block in &level.grid {
+                for &epsilon in &block.epsilon {
+                    for &alpha in &block.alpha {
+                        let mut unit = Map::new();
+                        if let Some(name) = &block.name {
+                            unit.insert("sweep".into(), json!(name));
                         }
+                        unit.insert("class".into(), json!(level.classes[class]));
+                        if let Some(k) = level.log2_domains.as_ref().map(|d| d[class]) {
+                            unit.insert("log2_domain".into(), json!(k));
+                        }
+                        unit.insert("learner".into(), json!(learner));
+                        unit.insert("epsilon".into(), json!(epsilon));
+                        unit.insert("alpha".into(), json!(alpha));
+                        if let Some((exponent, target)) = self.zipf {
+                            unit.insert("zipf_exponent".into(), json!(exponent));
+                            unit.insert("target".into(), json!(target));
+                        }
+                        units.push(unit);
                     }
                 }
             }

@@ -180,6 +180,109 @@ fn the_shipped_sample_complexity_file_expands_into_the_catalogue_units() {
     ));
 }
 
+/// The units the catalogue's `threshold-domain` experiment had before it was defined by its
+/// file (the hand-written expansion, kept here as the reference).
+fn old_threshold_domain_units(scale: Scale) -> Vec<Map<String, Value>> {
+    let exponents: Vec<u32> = match scale {
+        Scale::Tiny => vec![4, 40],
+        _ => (1..=10).map(|k| 4 * k).collect(),
+    };
+    let mut units = Vec::new();
+    for learner in ["generic", "erm"] {
+        for &k in &exponents {
+            units.push(json!({"class": format!("thresholds:{}", 1u64 << k), "log2_domain": k, "learner": learner, "epsilon": 1.0, "alpha": 0.05, "zipf_exponent": 2.0, "target": 1}).as_object().cloned().unwrap());
+        }
+    }
+    units
+}
+
+#[test]
+fn the_shipped_threshold_domain_file_expands_into_the_catalogue_units() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("experiments")
+        .join("threshold-domain.toml");
+    let from_file = Experiment::from_file(&path).unwrap();
+    let catalogue = Experiment::named("threshold-domain").unwrap();
+    for scale in [Scale::Tiny, Scale::Quick, Scale::Full] {
+        assert_eq!(
+            from_file.units(scale),
+            old_threshold_domain_units(scale),
+            "{scale}"
+        );
+        assert_eq!(
+            catalogue.units(scale),
+            old_threshold_domain_units(scale),
+            "{scale}"
+        );
+    }
+    let sweep = Sweep::read(&path).unwrap();
+    for (scale, trials) in [(Scale::Tiny, 8), (Scale::Quick, 50), (Scale::Full, 200)] {
+        assert_eq!(
+            sweep.settings(scale),
+            Settings {
+                beta: 0.1,
+                label_noise: 0.0,
+                trials,
+                start: 4,
+                max_size: 1 << 22
+            }
+        );
+    }
+    assert_eq!(
+        from_file.run_unit(Scale::Tiny, 3, 3).unwrap(),
+        crate::run_unit("threshold-domain", Scale::Tiny, 3, 3).unwrap()
+    );
+}
+
+#[test]
+fn shipped_files_summarize_their_experiment_as_the_catalogue_does() {
+    for name in ["sample-complexity", "threshold-domain"] {
+        let info = crate::find(name).unwrap();
+        assert_eq!(
+            crate::catalog::sweep_of(name).unwrap().summary,
+            info.summary
+        );
+    }
+}
+
+#[test]
+fn domains_order_and_zipf_are_checked() {
+    let both = TINY.replace(
+        "trials = 4",
+        "trials = 4\ndomains = { family = \"thresholds\", log2 = [3] }",
+    );
+    let (line, key, _) = bad(&both);
+    assert_eq!((line, key.as_str()), (9, "domains"));
+    let (_, key, message) = bad(&TINY.replace(
+        "classes = [\"thresholds:16\"]",
+        "domains = { family = \"thresholds\", log2 = [64] }",
+    ));
+    assert_eq!(key, "domains", "{message}");
+    let (line, key, _) = bad(&format!("order = \"class\"\n{TINY}"));
+    assert_eq!((line, key.as_str()), (1, "order"));
+    let (line, key, _) = bad(&format!("zipf = {{ exponent = 0.5, target = 1 }}\n{TINY}"));
+    assert_eq!((line, key.as_str()), (1, "zipf.exponent"));
+    let sweep = Sweep::parse(
+        &format!(
+            "order = \"learner,class\"\nzipf = {{ exponent = 2.0, target = 1 }}\n{}",
+            TINY.replace(
+                "classes = [\"thresholds:16\"]",
+                "domains = { family = \"thresholds\", log2 = [3, 5] }"
+            )
+        ),
+        "f.toml",
+    )
+    .unwrap();
+    let units = sweep.units(Scale::Tiny);
+    assert_eq!(units.len(), 8);
+    assert_eq!(
+        Value::Object(units[1].clone()),
+        json!({"sweep": "epsilon", "class": "thresholds:8", "log2_domain": 3, "learner": "generic", "epsilon": 2.0, "alpha": 0.2, "zipf_exponent": 2.0, "target": 1})
+    );
+    assert_eq!(units[2]["class"], "thresholds:32");
+    assert_eq!(units[4]["learner"], "erm");
+}
+
 #[test]
 fn a_file_sweep_runs_sharded_merges_and_writes_its_outputs() {
     let dir = std::env::temp_dir().join(format!("privpac-sweep-{}", std::process::id()));
