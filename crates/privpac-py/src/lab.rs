@@ -57,6 +57,8 @@ fn experiment_error(py: Python<'_>, error: privpac_experiments::Error) -> PyErr 
         other => {
             let kind = match &other {
                 E::UnknownExperiment { .. }
+                | E::BadExperimentFile { .. }
+                | E::NameTaken { .. }
                 | E::InvalidShard { .. }
                 | E::UnknownScale { .. }
                 | E::UnitOutOfRange { .. } => Kind::InvalidParameter,
@@ -462,15 +464,27 @@ fn names<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
     Ok(list)
 }
 
+/// The experiment `name` names: an experiment file when it ends in `.toml`, else a
+/// catalogue name.
+fn experiment(py: Python<'_>, name: &str) -> PyResult<privpac_experiments::Experiment> {
+    let found = if name.ends_with(".toml") {
+        privpac_experiments::Experiment::from_file(std::path::Path::new(name))
+    } else {
+        privpac_experiments::Experiment::named(name)
+    };
+    found.map_err(|e| experiment_error(py, e))
+}
+
 /// units(name, scale="quick") -> list of dicts: the parameters of every work unit of the
 /// experiment at `scale` ("tiny", "quick" or "full"), in unit order (unit i is element i).
+/// `name` is a catalogue name or the path of an experiment file (ending in `.toml`), here
+/// and in `run_unit`, `merge`, `write_outputs` and `figures`.
 ///
-/// Raises InvalidParameterError for an unknown name or scale.
+/// Raises InvalidParameterError for an unknown name or scale or a bad experiment file.
 #[pyfunction]
 #[pyo3(signature = (name, scale = "quick"))]
 fn units<'py>(py: Python<'py>, name: &str, scale: &str) -> PyResult<Bound<'py, PyAny>> {
-    let units = privpac_experiments::units(name, self::scale(scale)?)
-        .map_err(|e| experiment_error(py, e))?;
+    let units = experiment(py, name)?.units(self::scale(scale)?);
     from_json(py, &serde_json::to_string(&units).map_err(json_error)?)
 }
 
@@ -494,8 +508,9 @@ fn run_unit<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let seed = seed.0;
     let scale = self::scale(scale)?;
+    let experiment = experiment(py, name)?;
     let record = py
-        .detach(|| privpac_experiments::run_unit(name, scale, seed, unit))
+        .detach(|| experiment.run_unit(scale, seed, unit))
         .map_err(|e| experiment_error(py, e))?;
     from_json(py, &serde_json::to_string(&record).map_err(json_error)?)
 }
@@ -534,7 +549,8 @@ fn merge<'py>(
         (None, Some(record)) => record.seed,
         (None, None) => return Err(bad_input("no records and no seed")),
     };
-    let rows = privpac_experiments::merge_records(&name, scale, seed, records)
+    let rows = experiment(py, &name)?
+        .merge_records(scale, seed, records)
         .map_err(|e| experiment_error(py, e))?;
     from_json(py, &serde_json::to_string(&rows).map_err(json_error)?)
 }
@@ -560,8 +576,9 @@ fn write_outputs(
     let scale = self::scale(scale)?;
     let rows: Vec<privpac_experiments::Row> = serde_json::from_str(&to_json(rows, "rows")?)
         .map_err(|e| bad_input(format!("rows: {e}")))?;
+    let experiment = experiment(py, name)?;
     let written = py
-        .detach(|| privpac_experiments::write_outputs(name, scale, seed, &rows, &out_dir))
+        .detach(|| experiment.write_outputs(scale, seed, &rows, &out_dir))
         .map_err(|e| experiment_error(py, e))?;
     Ok(written
         .into_iter()
@@ -585,7 +602,9 @@ fn figures<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let rows: Vec<privpac_experiments::Row> = serde_json::from_str(&to_json(rows, "rows")?)
         .map_err(|e| bad_input(format!("rows: {e}")))?;
-    let figures = privpac_experiments::figures(name, &rows).map_err(|e| experiment_error(py, e))?;
+    let figures = experiment(py, name)?
+        .figures(&rows)
+        .map_err(|e| experiment_error(py, e))?;
     from_json(py, &serde_json::to_string(&figures).map_err(json_error)?)
 }
 

@@ -89,3 +89,46 @@ def test_dask_errors_are_the_privpac_exceptions(client):
         run_experiment(client, "nope", scale="tiny")
     with pytest.raises(InvalidParameterError, match="unknown scale"):
         run_experiment(client, "online-mistakes", scale="huge")
+
+
+SHIPPED = Path(__file__).resolve().parents[2] / "privpac-experiments" / "experiments"
+
+MY_SWEEP = """name = "py-sweep"
+learners = ["generic"]
+beta = 0.2
+search = { start = 2, max_size = 4096 }
+figures = ["epsilon"]
+classes = ["thresholds:16"]
+trials = 4
+
+[[grid]]
+name = "epsilon"
+epsilon = [1.0, 2.0]
+alpha = [0.2]
+"""
+
+
+def test_dask_runs_experiment_files(client, tmp_path):
+    # The shipped file of a catalogue experiment gives the catalogue's rows and bytes.
+    shipped = SHIPPED / "threshold-domain.toml"
+    rows = run_experiment(client, shipped, scale="tiny", seed=3, out_dir=tmp_path / "file")
+    assert rows == local_rows("threshold-domain", "tiny", 3)
+    experiment.write_outputs("threshold-domain", "tiny", 3, rows, tmp_path / "named")
+    assert files_of(tmp_path / "file") == files_of(tmp_path / "named")
+    # A file of one's own: the same rows as its units run in this process.
+    mine = tmp_path / "py-sweep.toml"
+    mine.write_text(MY_SWEEP)
+    rows = run_experiment(client, mine, scale="tiny", seed=5, out_dir=tmp_path / "mine")
+    count = len(experiment.units(str(mine), "tiny"))
+    assert count == 2
+    local = [experiment.run_unit(str(mine), "tiny", 5, u) for u in range(count)]
+    assert rows == experiment.merge(local, name=str(mine))
+    assert [r["epsilon"] for r in rows] == [1.0, 2.0]
+    assert "# Experiment `py-sweep`" in (tmp_path / "mine" / "README.md").read_text()
+
+
+def test_bad_experiment_files_are_refused_before_submitting(client, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(MY_SWEEP.replace("trials = 4", "trials = 4\ntrails = 5"))
+    with pytest.raises(InvalidParameterError, match="line 8, key `trails`"):
+        run_experiment(client, bad, scale="tiny")

@@ -37,7 +37,9 @@ def _run_unit(name: str, scale: str, seed: int, unit: int) -> dict:
     return experiment.run_unit(name, scale, seed, unit)
 
 
-def submit_units(client: Any, name: str, scale: str = "quick", seed: int = 1) -> list:
+def submit_units(
+    client: Any, name: str | os.PathLike[str], scale: str = "quick", seed: int = 1
+) -> list:
     """Submits every work unit of experiment ``name`` to ``client``, one task per unit, and
     returns the futures in unit order (future ``i`` resolves to unit ``i``'s record, the dict
     of ``privpac.experiment.run_unit``).
@@ -46,10 +48,16 @@ def submit_units(client: Any, name: str, scale: str = "quick", seed: int = 1) ->
     Dask never reuses a result cached under the same key from an earlier call (another
     privpac build, say), and the dashboard shows which unit each task is.
 
-    Raises privpac.InvalidParameterError for an unknown name or scale (before submitting).
+    ``name`` may be the path of an experiment file (ending in ``.toml``, readable by the
+    workers at the same path), as for ``run_experiment``.
+
+    Raises privpac.InvalidParameterError for an unknown name or scale or a bad experiment
+    file (before submitting).
     """
+    name = os.fspath(name)
     count = len(experiment.units(name, scale))
     token = uuid.uuid4().hex[:12]
+    label = os.path.basename(name)
     return [
         client.submit(
             _run_unit,
@@ -57,7 +65,7 @@ def submit_units(client: Any, name: str, scale: str = "quick", seed: int = 1) ->
             scale,
             int(seed),
             unit,
-            key=f"privpac-{name}-{scale}-s{seed}-u{unit}-{token}",
+            key=f"privpac-{label}-{scale}-s{seed}-u{unit}-{token}",
             pure=False,
         )
         for unit in range(count)
@@ -66,7 +74,7 @@ def submit_units(client: Any, name: str, scale: str = "quick", seed: int = 1) ->
 
 def run_experiment(
     client: Any,
-    name: str,
+    name: str | os.PathLike[str],
     scale: str = "quick",
     seed: int = 1,
     out_dir: str | os.PathLike | None = None,
@@ -74,6 +82,11 @@ def run_experiment(
     """Runs experiment ``name`` at ``scale`` ("tiny", "quick" or "full") with master seed
     ``seed`` on the Dask cluster behind ``client`` (a ``dask.distributed.Client``): one task
     per work unit, gathered, checked and merged.
+
+    ``name`` is a catalogue name or the path of an experiment file (``.toml``, see the
+    experiments guide; the workers read it at the same path), whose units run as
+    ``privpac experiment run FILE`` runs them (the file's own ``seed`` key is not used:
+    pass ``seed``).
 
     Returns the rows in unit order (a list of dicts, ready for ``pandas.DataFrame``). With
     ``out_dir``, also writes ``results.csv``, ``results.json``, the SVG plots and
@@ -92,6 +105,7 @@ def run_experiment(
     finally:
         for future in futures:
             future.release()
+    name = os.fspath(name)
     rows = experiment.merge(records, name=name, scale=scale, seed=int(seed))
     if out_dir is not None:
         experiment.write_outputs(name, scale, int(seed), rows, os.fspath(out_dir))
