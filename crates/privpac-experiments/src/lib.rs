@@ -40,7 +40,8 @@ use serde::{Deserialize, Serialize};
 pub use catalog::{EXPERIMENTS, ExperimentInfo};
 pub use plot::{Axis, Figure, Layout, Series, Style};
 pub use sweep::{
-    DEFAULT_MAX_UNITS, Grid, Level, MAX_SEARCH_SIZE, MAX_TRIALS, MAX_UNITS, Settings, Sweep,
+    CurveDef, CurveScenario, DEFAULT_MAX_UNITS, Grid, KCurveSweep, KLevel, Level, MAX_K,
+    MAX_SEARCH_SIZE, MAX_TRIALS, MAX_UNITS, Settings, Sweep,
 };
 
 /// Errors of the experiment machinery.
@@ -341,6 +342,7 @@ pub struct Experiment {
 enum Def {
     Catalog(&'static ExperimentInfo),
     File(Box<Sweep>),
+    KCurves(Box<KCurveSweep>),
 }
 
 impl Experiment {
@@ -376,12 +378,46 @@ impl Experiment {
         })
     }
 
-    /// Reads an experiment file ([`Sweep::read`]) and calls [`Experiment::from_sweep`].
+    /// The experiment a k-curves sweep declares (as [`Experiment::from_sweep`]).
     ///
     /// # Errors
-    /// Those of [`Sweep::read`] and [`Experiment::from_sweep`].
+    /// [`Error::NameTaken`] for a catalogue name with another definition.
+    pub fn from_k_curves(sweep: KCurveSweep, origin: &str) -> Result<Self> {
+        if let Some(info) = EXPERIMENTS.iter().find(|e| e.name == sweep.name) {
+            if catalog::k_curves_sweep_of(info.name) == Some(&sweep) {
+                return Ok(Experiment {
+                    def: Def::Catalog(info),
+                });
+            }
+            return Err(Error::NameTaken {
+                origin: origin.into(),
+                name: sweep.name,
+            });
+        }
+        Ok(Experiment {
+            def: Def::KCurves(Box::new(sweep)),
+        })
+    }
+
+    /// Reads an experiment file: of kind `k-curves` ([`KCurveSweep::parse`],
+    /// [`Experiment::from_k_curves`]), else a sample-complexity sweep ([`Sweep::read`],
+    /// [`Experiment::from_sweep`]).
+    ///
+    /// # Errors
+    /// Those of [`Sweep::read`], [`KCurveSweep::parse`] and [`Experiment::from_sweep`].
     pub fn from_file(path: &Path) -> Result<Self> {
-        Experiment::from_sweep(Sweep::read(path)?, &path.display().to_string())
+        let origin = path.display().to_string();
+        let text =
+            String::from_utf8(read_results_bytes(path)?).map_err(|_| Error::BadExperimentFile {
+                origin: origin.clone(),
+                line: 1,
+                key: String::new(),
+                message: "not UTF-8 text".into(),
+            })?;
+        if sweep::declared_kind(&text).as_deref() == Some("k-curves") {
+            return Experiment::from_k_curves(KCurveSweep::parse(&text, &origin)?, &origin);
+        }
+        Experiment::from_sweep(Sweep::parse(&text, &origin)?, &origin)
     }
 
     /// The name (results files, output directory).
@@ -389,6 +425,7 @@ impl Experiment {
         match &self.def {
             Def::Catalog(info) => info.name,
             Def::File(sweep) => &sweep.name,
+            Def::KCurves(sweep) => &sweep.name,
         }
     }
 
@@ -397,6 +434,7 @@ impl Experiment {
         match &self.def {
             Def::Catalog(_) => None,
             Def::File(sweep) => sweep.seed,
+            Def::KCurves(sweep) => sweep.seed,
         }
     }
 
@@ -407,6 +445,7 @@ impl Experiment {
         match &self.def {
             Def::Catalog(info) => catalog::units(info.name, scale),
             Def::File(sweep) => sweep.units(scale),
+            Def::KCurves(sweep) => sweep.units(scale),
         }
     }
 
@@ -427,6 +466,9 @@ impl Experiment {
             Def::Catalog(info) => catalog::run_unit(info.name, scale, params, unit_seed, unit)?,
             Def::File(sweep) => {
                 catalog::run_sample_complexity_unit(params, sweep.settings(scale), unit_seed, unit)?
+            }
+            Def::KCurves(sweep) => {
+                catalog::run_k_curve_unit(sweep, scale, params, unit_seed, unit)?
             }
         };
         Ok(UnitRecord {
@@ -610,6 +652,7 @@ impl Experiment {
         let report = match &self.def {
             Def::Catalog(info) => catalog::report(info, scale, seed, rows),
             Def::File(sweep) => catalog::sweep_report(sweep, scale, seed, rows),
+            Def::KCurves(sweep) => catalog::k_curves_report(sweep, scale, seed, rows),
         };
         write_file(&report_path, report.as_bytes())?;
         written.push(report_path);
@@ -620,6 +663,7 @@ impl Experiment {
         match &self.def {
             Def::Catalog(info) => catalog::plots(info.name, rows),
             Def::File(sweep) => catalog::sweep_plots(sweep, rows),
+            Def::KCurves(sweep) => catalog::k_curves_plots(sweep, rows),
         }
     }
 

@@ -105,6 +105,7 @@ pub struct Sweep {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
+    kind: Option<Spanned<String>>,
     name: Spanned<String>,
     summary: Option<String>,
     seed: Option<u64>,
@@ -176,6 +177,42 @@ fn line_of(text: &str, at: usize) -> usize {
         .filter(|&&b| b == b'\n')
         .count()
         + 1
+}
+
+/// The [`Error::BadExperimentFile`] of a TOML or schema error.
+fn toml_error(text: &str, origin: &str, e: &toml::de::Error) -> Error {
+    let line = e.span().map_or(1, |s| line_of(text, s.start));
+    let message = e.message().to_string();
+    // toml names unknown keys in the message ("unknown field `x`, expected …").
+    let key = message
+        .split('`')
+        .nth(1)
+        .filter(|_| message.starts_with("unknown field"))
+        .unwrap_or("")
+        .to_string();
+    Error::BadExperimentFile {
+        origin: origin.into(),
+        line,
+        key,
+        message,
+    }
+}
+
+/// The experiment's name, checked: it names files.
+fn check_name(c: &Checker<'_>, name: &Spanned<String>) -> Result<String> {
+    let text = name.get_ref();
+    if text.is_empty()
+        || !text
+            .chars()
+            .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '_')
+    {
+        return Err(c.err(
+            name.span(),
+            "name",
+            format!("{text:?}: use lowercase letters, digits, '-' and '_' (it names files)"),
+        ));
+    }
+    Ok(text.clone())
 }
 
 struct Checker<'a> {
@@ -359,36 +396,21 @@ impl Sweep {
     /// keys, wrong types, specs that do not parse, values out of range, a grid expanding
     /// into more than `max_units` units.
     pub fn parse(text: &str, origin: &str) -> Result<Sweep> {
-        let raw: RawFile = toml::from_str(text).map_err(|e| {
-            let line = e.span().map_or(1, |s| line_of(text, s.start));
-            let message = e.message().to_string();
-            // toml names unknown keys in the message ("unknown field `x`, expected …").
-            let key = message
-                .split('`')
-                .nth(1)
-                .filter(|_| message.starts_with("unknown field"))
-                .unwrap_or("")
-                .to_string();
-            Error::BadExperimentFile {
-                origin: origin.into(),
-                line,
-                key,
-                message,
-            }
-        })?;
+        let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
         let c = Checker { origin, text };
-        let name = raw.name.get_ref();
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '_')
+        if let Some(kind) = &raw.kind
+            && kind.get_ref() != "sample-complexity"
         {
             return Err(c.err(
-                raw.name.span(),
-                "name",
-                format!("{name:?}: use lowercase letters, digits, '-' and '_' (it names files)"),
+                kind.span(),
+                "kind",
+                format!(
+                    "{:?}: an experiment file's kind is \"sample-complexity\" (the default) or \"k-curves\"",
+                    kind.get_ref()
+                ),
             ));
         }
+        let name = &check_name(&c, &raw.name)?;
         let (max_units, max_span) = match &raw.max_units {
             Some(m) => (*m.get_ref(), m.span()),
             None => (DEFAULT_MAX_UNITS, 0..0),
@@ -606,6 +628,11 @@ impl Sweep {
         units
     }
 }
+
+mod k_curves;
+
+pub(crate) use k_curves::declared_kind;
+pub use k_curves::{CurveDef, CurveScenario, KCurveSweep, KLevel, MAX_K};
 
 #[cfg(test)]
 mod tests;

@@ -4,6 +4,8 @@
 //!   of label columns k, with the fitted log–log exponent of each curve beside the exponent
 //!   of the matching entry of Bun–Nissim–Stemmer 2016, §1.3 tables
 //!   ([`privpac_multi::lower_bounds::SECTION_1_3_TABLES`]).
+//!   Its curves are the shipped experiment file `experiments/k-curves.toml`
+//!   ([`crate::KCurveSweep`]).
 //! * `sanitizer-error`: the maximum counting-query error `max_c |c(D) − c(D̂)|` of every
 //!   sanitizer against the database size n.
 //! * `tracing-attack`: the fingerprinting attack of Theorems 4.3 / 4.7 (Boneh–Shaw on
@@ -30,9 +32,23 @@ use privpac_toolkit::{
     fit_log_log, trial_rng,
 };
 
-mod curves;
+use crate::sweep::{CurveDef, CurveScenario, KCurveSweep};
+use privpac_toolkit::{ExampleDistribution, MultiScenario, MultiTargets};
 
-use curves::{APPROXIMATE, CURVES};
+/// The total budget of the approximate-DP sanitizers.
+const APPROXIMATE: (f64, f64) = (1.0, 1e-6);
+
+/// The experiment file that defines the `k-curves` experiment.
+pub(crate) const K_CURVES_FILE: &str = include_str!("../../experiments/k-curves.toml");
+
+/// The parsed [`K_CURVES_FILE`] (a test checks that it parses).
+pub(crate) fn k_curves_sweep() -> &'static KCurveSweep {
+    static SWEEP: std::sync::OnceLock<KCurveSweep> = std::sync::OnceLock::new();
+    SWEEP.get_or_init(|| {
+        KCurveSweep::parse(K_CURVES_FILE, "experiments/k-curves.toml")
+            .expect("the shipped k-curves.toml parses (tested)")
+    })
+}
 
 /// The names of the experiments defined here.
 pub(super) const NAMES: [&str; 3] = ["k-curves", "sanitizer-error", "tracing-attack"];
@@ -99,8 +115,6 @@ fn obj(v: Value) -> Map<String, Value> {
 fn trials(name: &str, scale: Scale) -> usize {
     match (name, scale) {
         (_, Scale::Tiny) => 4,
-        ("k-curves", Scale::Quick) => 20,
-        ("k-curves", Scale::Full) => 50,
         ("sanitizer-error", Scale::Quick) => 10,
         ("sanitizer-error", Scale::Full) => 50,
         (_, Scale::Quick) => 200,
@@ -112,21 +126,7 @@ fn trials(name: &str, scale: Scale) -> usize {
 pub(super) fn units(name: &str, scale: Scale) -> Vec<Map<String, Value>> {
     let mut units = Vec::new();
     match name {
-        "k-curves" => {
-            let ks: &[usize] = match scale {
-                Scale::Tiny => &[1, 2],
-                Scale::Quick => &[1, 4, 16, 64],
-                Scale::Full => &[1, 4, 16, 64, 256, 1024],
-            };
-            for curve in &CURVES {
-                for &k in ks {
-                    units.push(obj(
-                        json!({"curve": curve.id, "learner": curve.spec, "k": k,
-                        "epsilon": curve.total.0, "delta": curve.total.1}),
-                    ));
-                }
-            }
-        }
+        "k-curves" => return k_curves_sweep().units(scale),
         "sanitizer-error" => {
             let ns: &[usize] = match scale {
                 Scale::Tiny => &[16, 64],
@@ -179,7 +179,7 @@ pub(super) fn run_unit(
     let count = trials(name, scale);
     row.insert("trials".into(), json!(count));
     match name {
-        "k-curves" => k_curve_unit(unit, scale, seed, count, &mut row).map_err(lab)?,
+        "k-curves" => return run_k_curve_unit(k_curves_sweep(), scale, unit, seed, index),
         "sanitizer-error" => sanitizer_unit(unit, seed, count, &mut row).map_err(lab)?,
         "tracing-attack" => attack_unit(unit, seed, count, &mut row).map_err(lab)?,
         _ => {}
@@ -187,7 +187,59 @@ pub(super) fn run_unit(
     Ok(row)
 }
 
+/// The scenario of a curve at k columns.
+fn curve_scenario(curve: &CurveDef, k: usize) -> privpac_toolkit::Result<MultiScenario> {
+    match &curve.scenario {
+        CurveScenario::Uniform { class, target_seed } => MultiScenario::new(
+            class.parse::<ClassSpec>()?.build()?,
+            &ExampleDistribution::Uniform,
+            MultiTargets::Random {
+                k,
+                seed: target_seed.wrapping_add(k as u64),
+            },
+            0.0,
+        ),
+        CurveScenario::Support {
+            class,
+            support,
+            weights,
+        } => MultiScenario::on_support(
+            class.parse::<ClassSpec>()?.build()?,
+            support
+                .iter()
+                .copied()
+                .zip(weights.iter().copied())
+                .collect(),
+            MultiTargets::Given {
+                targets: (0..k).map(|j| support[j % support.len()]).collect(),
+            },
+            0.0,
+        ),
+    }
+}
+
+/// Runs one unit of a k-curves sweep (the catalogue's `k-curves`, defined by its shipped
+/// file, and every experiment file of kind `k-curves`).
+pub(crate) fn run_k_curve_unit(
+    sweep: &KCurveSweep,
+    scale: Scale,
+    unit: &Map<String, Value>,
+    seed: u64,
+    index: usize,
+) -> Result<Map<String, Value>> {
+    let mut row = unit.clone();
+    row.insert("unit".into(), json!(index));
+    let count = sweep.level(scale).trials;
+    row.insert("trials".into(), json!(count));
+    k_curve_unit(sweep, unit, scale, seed, count, &mut row).map_err(|source| Error::Unit {
+        unit: index,
+        source: Box::new(source),
+    })?;
+    Ok(row)
+}
+
 fn k_curve_unit(
+    sweep: &KCurveSweep,
     unit: &Map<String, Value>,
     scale: Scale,
     seed: u64,
@@ -195,13 +247,14 @@ fn k_curve_unit(
     row: &mut Map<String, Value>,
 ) -> privpac_toolkit::Result<()> {
     let id = get_str(unit, "curve");
-    let Some(curve) = CURVES.iter().find(|c| c.id == id) else {
+    let Some(curve) = sweep.curves.iter().find(|c| c.id == id) else {
         return Err(privpac_toolkit::Error::UnknownMultiLearner { name: id.into() });
     };
+    let level = sweep.level(scale);
     let k = unit.get("k").and_then(Value::as_u64).unwrap_or(1) as usize;
-    let total = Privacy::new(curve.total.0, curve.total.1)?;
-    let spec: MultiLearnerSpec = curve.spec.parse()?;
-    let scenario = (curve.scenario)(k)?;
+    let total = Privacy::new(curve.epsilon, curve.delta)?;
+    let spec: MultiLearnerSpec = curve.learner.parse()?;
+    let scenario = curve_scenario(curve, k)?;
     let split = if curve.advanced_split {
         split_budget_among(total, k, &|rule| {
             !matches!(rule, CompositionRule::Optimal { .. })
@@ -226,16 +279,12 @@ fn k_curve_unit(
         &scenario,
         learner.as_ref(),
         SearchConfig {
-            alpha: 0.1,
-            beta: 0.1,
+            alpha: sweep.alpha,
+            beta: sweep.beta,
             trials: count,
             master_seed: seed,
-            start: 16,
-            max_size: if scale == Scale::Tiny {
-                1 << 16
-            } else {
-                1 << 22
-            },
+            start: level.start,
+            max_size: level.max_size,
         },
         &mut |outcome| last = Some(outcome.success_rate),
     );
@@ -258,14 +307,15 @@ fn k_curve_unit(
         "guarantee".into(),
         serde_json::to_value(learner.guarantee(found.sample_size, k)).unwrap_or(Value::Null),
     );
-    if curve.spec.starts_with("direct-sum") {
+    if matches!(spec, MultiLearnerSpec::DirectSum(_)) {
         let (per_column, rule) = split;
         row.insert("per_column_epsilon".into(), json!(per_column.epsilon()));
         row.insert("composition".into(), json!(rule.name()));
     }
-    let (class, privacy, agnostic) = curve.table;
+    let (class, privacy, agnostic, reference) = &curve.table;
+    let (privacy, agnostic) = (*privacy, *agnostic);
     if let Some(entry) = table_entries(class, privacy, BoundKind::Upper, agnostic)
-        .find(|entry| curve.reference.is_none_or(|r| entry.reference == r))
+        .find(|entry| reference.as_deref().is_none_or(|r| entry.reference == r))
     {
         row.insert("table_exponent".into(), json!(entry.k_exponent));
         row.insert(
@@ -407,40 +457,53 @@ fn attack_unit(
     Ok(())
 }
 
+/// The figure of a k-curves sweep: each curve with the §1.3 exponent of its matching upper
+/// bound as a slope guide through its first point (dashed, same colour).
+pub(crate) fn k_curves_figure(rows: &[Map<String, Value>], alpha: f64, beta: f64) -> Figure {
+    // Each curve with the §1.3 exponent of its matching upper bound as a slope
+    // guide through its first point (dashed, same colour).
+    let mut lines = Vec::new();
+    for curve in unique(rows, "curve") {
+        let mine = |r: &Map<String, Value>| get_str(r, "curve") == curve;
+        let points = series(rows, mine, "k", "sample_size");
+        let exponent = rows
+            .iter()
+            .find(|r| mine(r))
+            .map_or(f64::NAN, |r| get_f64(r, "table_exponent"));
+        let guide = slope_guide(&points, exponent);
+        lines.push(Series::measured(curve.clone(), points));
+        if !guide.is_empty() {
+            lines.push(Series::bound(
+                format!("{curve}: §1.3 slope, n ∝ {}", k_power(exponent)),
+                guide,
+            ));
+        }
+    }
+    Figure {
+        file: "sample-complexity-vs-k.svg".into(),
+        title: format!(
+            "multi-learners: sample complexity against k ({})",
+            if alpha == beta {
+                format!("α = β = {alpha}")
+            } else {
+                format!("α = {alpha}, β = {beta}")
+            }
+        ),
+        x_label: "k (label columns)".into(),
+        y_label: "examples n".into(),
+        series: lines,
+        log_x: true,
+        log_y: true,
+    }
+}
+
 /// The SVG plots.
 pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<Figure>> {
     let mut plots = Vec::new();
     match name {
         "k-curves" => {
-            // Each curve with the §1.3 exponent of its matching upper bound as a slope
-            // guide through its first point (dashed, same colour).
-            let mut lines = Vec::new();
-            for curve in unique(rows, "curve") {
-                let mine = |r: &Map<String, Value>| get_str(r, "curve") == curve;
-                let points = series(rows, mine, "k", "sample_size");
-                let exponent = rows
-                    .iter()
-                    .find(|r| mine(r))
-                    .map_or(f64::NAN, |r| get_f64(r, "table_exponent"));
-                let guide = slope_guide(&points, exponent);
-                lines.push(Series::measured(curve.clone(), points));
-                if !guide.is_empty() {
-                    lines.push(Series::bound(
-                        format!("{curve}: §1.3 slope, n ∝ {}", k_power(exponent)),
-                        guide,
-                    ));
-                }
-            }
-            let file = "sample-complexity-vs-k.svg".to_string();
-            plots.push(Figure {
-                file: file.clone(),
-                title: "multi-learners: sample complexity against k (α = β = 0.1)".into(),
-                x_label: "k (label columns)".into(),
-                y_label: "examples n".into(),
-                series: lines,
-                log_x: true,
-                log_y: true,
-            });
+            let sweep = k_curves_sweep();
+            plots.push(k_curves_figure(rows, sweep.alpha, sweep.beta));
         }
         "sanitizer-error" => {
             let lines: Vec<Series> = unique(rows, "sanitizer")
@@ -583,6 +646,76 @@ fn two(x: f64) -> String {
     format!("{:.2}", (x * 100.0).round() / 100.0 + 0.0)
 }
 
+/// The result part of a k-curves report: the result table, the searches that gave up, the
+/// fitted exponents against the table's, and (for the two approximate direct sums) what
+/// the optimal split buys.
+pub(crate) fn k_curves_results(rows: &[Map<String, Value>]) -> String {
+    let mut out = format!(
+        "## Result\n\n{}\n",
+        table(
+            rows,
+            &[
+                "curve",
+                "k",
+                "sample_size",
+                "success_rate",
+                "composition",
+                "per_column_epsilon"
+            ]
+        )
+    );
+    out.push_str(&not_reached_note(rows));
+    out.push_str("## Fitted exponents\n\n| curve | fitted exponent of k | 95% interval | table exponent | table entry |\n|---:|---:|---:|---:|---:|\n");
+    let mut notes = Vec::new();
+    for curve in unique(rows, "curve") {
+        let mine: Vec<&Map<String, Value>> = rows
+            .iter()
+            .filter(|r| get_str(r, "curve") == curve)
+            .collect();
+        let points = series(rows, |r| get_str(r, "curve") == curve, "k", "sample_size");
+        let table_exponent = mine
+            .first()
+            .map_or(f64::NAN, |r| get_f64(r, "table_exponent"));
+        let entry = mine
+            .first()
+            .map(|r| get_str(r, "table_entry"))
+            .unwrap_or_default();
+        match fit_log_log(&points) {
+            Ok(fit) => {
+                let (lo, hi) = fit.slope_interval;
+                let interval = if lo.is_finite() && hi.is_finite() {
+                    format!("[{}, {}]", two(lo), two(hi))
+                } else {
+                    "–".into()
+                };
+                out.push_str(&format!(
+                    "| {curve} | {} | {interval} | {} | {entry} |\n",
+                    two(fit.slope),
+                    two(table_exponent)
+                ));
+                if (fit.slope - table_exponent).abs() > 0.25 {
+                    notes.push(disagreement(&curve, fit.slope, table_exponent, &mine));
+                }
+            }
+            Err(_) => out.push_str(&format!(
+                "| {curve} | – | – | {} | {entry} |\n",
+                two(table_exponent)
+            )),
+        }
+    }
+    out.push_str("\n## What it shows\n\n");
+    if notes.is_empty() {
+        out.push_str("Every fitted exponent is within 0.25 of its table exponent.\n");
+    } else {
+        out.push_str("Fitted exponents more than 0.25 away from the table's:\n\n");
+        for note in notes {
+            out.push_str(&format!("- {note}\n"));
+        }
+    }
+    out.push_str(&split_comparison(rows));
+    out
+}
+
 /// The body of the Markdown report (setup, bound, result, what it shows).
 pub(super) fn report(name: &str, rows: &[Map<String, Value>]) -> String {
     let trials = rows
@@ -602,61 +735,9 @@ pub(super) fn report(name: &str, rows: &[Map<String, Value>]) -> String {
                  (the `guarantee` column is each learner's own report).\n\n\
                  ## Bound\n\nThe exponent of k of the matching upper bound in the §1.3 tables of Bun–Nissim–Stemmer 2016 (`table_entry`). \
                  The approximate direct sum and the generic learner are compared with Theorem 3.1's `√k` row (stated for the agnostic case, so \
-                 an upper bound in the realizable one too).\n\n## Result\n\n{}\n",
-                table(
-                    rows,
-                    &["curve", "k", "sample_size", "success_rate", "composition", "per_column_epsilon"]
-                )
+                 an upper bound in the realizable one too).\n\n"
             ));
-            out.push_str(&not_reached_note(rows));
-            out.push_str("## Fitted exponents\n\n| curve | fitted exponent of k | 95% interval | table exponent | table entry |\n|---:|---:|---:|---:|---:|\n");
-            let mut notes = Vec::new();
-            for curve in unique(rows, "curve") {
-                let mine: Vec<&Map<String, Value>> = rows
-                    .iter()
-                    .filter(|r| get_str(r, "curve") == curve)
-                    .collect();
-                let points = series(rows, |r| get_str(r, "curve") == curve, "k", "sample_size");
-                let table_exponent = mine
-                    .first()
-                    .map_or(f64::NAN, |r| get_f64(r, "table_exponent"));
-                let entry = mine
-                    .first()
-                    .map(|r| get_str(r, "table_entry"))
-                    .unwrap_or_default();
-                match fit_log_log(&points) {
-                    Ok(fit) => {
-                        let (lo, hi) = fit.slope_interval;
-                        let interval = if lo.is_finite() && hi.is_finite() {
-                            format!("[{}, {}]", two(lo), two(hi))
-                        } else {
-                            "–".into()
-                        };
-                        out.push_str(&format!(
-                            "| {curve} | {} | {interval} | {} | {entry} |\n",
-                            two(fit.slope),
-                            two(table_exponent)
-                        ));
-                        if (fit.slope - table_exponent).abs() > 0.25 {
-                            notes.push(disagreement(&curve, fit.slope, table_exponent, &mine));
-                        }
-                    }
-                    Err(_) => out.push_str(&format!(
-                        "| {curve} | – | – | {} | {entry} |\n",
-                        two(table_exponent)
-                    )),
-                }
-            }
-            out.push_str("\n## What it shows\n\n");
-            if notes.is_empty() {
-                out.push_str("Every fitted exponent is within 0.25 of its table exponent.\n");
-            } else {
-                out.push_str("Fitted exponents more than 0.25 away from the table's:\n\n");
-                for note in notes {
-                    out.push_str(&format!("- {note}\n"));
-                }
-            }
-            out.push_str(&split_comparison(rows));
+            out.push_str(&k_curves_results(rows));
         }
         "sanitizer-error" => {
             out.push_str(&format!(
