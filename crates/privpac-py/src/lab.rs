@@ -13,6 +13,8 @@
 //!
 //! `sample_complexity` also takes a Python learner: `python_learner.rs` wraps it as a
 //! `Learner` and `privpac_toolkit::run_sample_complexity_with` runs the same search on it.
+//! `k_curve` takes a multi-learner spec or a Python multi-learner (`python_multi_learner.rs`,
+//! a `MultiLearner`) and runs the engine's k-curve search, `sample_complexity_curve`, on it.
 
 use numpy::PyArray1;
 use privpac_experiments::{Scale, UnitRecord};
@@ -24,6 +26,7 @@ use crate::arrays::{f64_vector, slice};
 use crate::errors::{self, Kind, bad_input, invalid, raise};
 use crate::mechanisms::{Guarantee, Privacy};
 use crate::python_learner::PythonLearner;
+use crate::python_multi_learner::{PythonMultiLearner, SharedMultiLearner};
 use crate::rng::Seed;
 
 /// A JSON text as the Python value `json.loads` makes of it.
@@ -448,6 +451,203 @@ fn sample_complexity_curve<'py>(
     Ok(out)
 }
 
+/// k_curve(class_spec, learner, ks, *, epsilon=None, delta=0.0, alpha, beta, seed,
+/// distribution=None, label_noise=0.0, trials=100, max_size=2**20, guarantee=None)
+///
+/// The empirical sample complexity of a multi-learner against the number of label
+/// columns k (`privpac sample-complexity --k`): for each k in `ks`, the smallest n at which
+/// at least 1 − β of `trials` trials give k hypotheses whose multi-error (exact, from the
+/// k true errors) is at most α, and the least-squares fit of ln n against ln k. The
+/// scenario at k: `distribution` "uniform" or "zipf" over the domain with k targets drawn
+/// from the class with `seed`, or "point" (point classes only, their default): the
+/// heavy-point scenario. A k whose constant hypotheses already meet α is listed under
+/// `trivial`, not measured.
+///
+/// `learner` is a multi-learner spec ("direct-sum:generic", "parity", "point",
+/// "generic:mwem", ...) with `epsilon` (required) and `delta` the total budget of the
+/// k-tuple, or your own multi-learner: a Python callable
+/// `multi_learner(points, labels, seed)` or an object with `fit(points, labels, seed)`,
+/// with the guarantee it claims for the whole k-tuple as `guarantee=` (a `Privacy` or a
+/// `Guarantee`; required; `epsilon` and `delta` are then refused). `points` is a uint64
+/// array of n points, `labels` an n × k bool array, `seed` an integer drawn from the
+/// trial's generator; it returns k concept ids of the class (a sequence or 1-D array of
+/// integers in `0..len`, id j for column j), whose exact true errors the search uses as
+/// for the built-ins: the same search (`privpac_toolkit::sample_complexity_curve`)
+/// through the same `MultiLearner` trait. Its `learner` is "python:NAME" and each point's
+/// `guarantee` the claimed one (reported, not checked: `privpac.audit` can refute it). A
+/// learner that raises ends the search with BadInputError chained to its exception
+/// (`__cause__`); a result that is not k ids (its shape named), not integers, or an id
+/// outside the class (its column named) is BadInputError.
+///
+/// Returns a dict: `class`, `learner`, `learner_spec` (built-ins only), `seed`, `points`
+/// (per measured k: `k`, `sample_size`, `guarantee`, `outcome`), `trivial`, `fit` (None
+/// for fewer than two measured k), as the CLI's `--json` curve. Deterministic in its
+/// arguments. Releases the GIL while it runs.
+///
+/// Raises InvalidParameterError (bad spec, ε, α, β, k, distribution; a direct sum of a
+/// sized learner, whose per-prediction guarantee holds at one n only), TooLargeError
+/// (trials, max_size, k or more than 64 ks) and PrivpacError when no size up to
+/// `max_size` reaches 1 − β.
+#[pyfunction]
+#[pyo3(signature = (class_spec, learner, ks, *, epsilon = None, delta = 0.0, alpha, beta,
+    seed, distribution = None, label_noise = 0.0, trials = 100, max_size = 1 << 20,
+    guarantee = None))]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "keyword arguments of a Python function"
+)]
+fn k_curve<'py>(
+    py: Python<'py>,
+    class_spec: &str,
+    learner: &Bound<'py, PyAny>,
+    ks: Vec<usize>,
+    epsilon: Option<f64>,
+    delta: f64,
+    alpha: f64,
+    beta: f64,
+    seed: Seed,
+    distribution: Option<&str>,
+    label_noise: f64,
+    trials: usize,
+    max_size: usize,
+    guarantee: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
+    use privpac_toolkit::{
+        ClassSpec, ExampleDistribution, MultiLearnerSpec, MultiScenario, MultiTargets, SearchConfig,
+    };
+    let seed = seed.0;
+    let check = |name, value, limit| privpac_toolkit::check_count(name, value, limit);
+    check("trials", trials, MAX_TRIALS).map_err(errors::lab)?;
+    check("max_size", max_size, MAX_SAMPLE_SIZE).map_err(errors::lab)?;
+    check("number of k values", ks.len(), 64).map_err(errors::lab)?;
+    let class_spec: ClassSpec = class_spec.parse().map_err(errors::lab)?;
+    let is_points = class_spec.to_string().starts_with("points");
+    let distribution = match distribution.unwrap_or(if is_points { "point" } else { "uniform" }) {
+        "uniform" => Some(ExampleDistribution::Uniform),
+        "zipf" => Some(ExampleDistribution::Zipf { exponent: 1.0 }),
+        "point" if is_points => None,
+        "point" => {
+            return Err(invalid(
+                "distribution=\"point\" is the heavy-point scenario of point functions; use \
+                 \"uniform\" or \"zipf\"",
+            ));
+        }
+        other => {
+            return Err(invalid(format!(
+                "distribution must be \"uniform\", \"zipf\" or \"point\", got {other:?}"
+            )));
+        }
+    };
+    let scenario_for = |k: usize| -> privpac_toolkit::Result<MultiScenario> {
+        let class = class_spec.build()?;
+        match &distribution {
+            Some(distribution) => MultiScenario::new(
+                class,
+                distribution,
+                MultiTargets::Random { k, seed },
+                label_noise,
+            ),
+            None => MultiScenario::heavy_points(class, k, seed, label_noise),
+        }
+    };
+    let config = SearchConfig {
+        alpha,
+        beta,
+        trials,
+        master_seed: seed,
+        start: 4,
+        max_size,
+    };
+    let (curve, spec) = match learner.extract::<String>() {
+        Ok(spec) => {
+            if guarantee.is_some() {
+                return Err(invalid(
+                    "guarantee= is for a Python multi-learner; a built-in reports its own",
+                ));
+            }
+            let spec: MultiLearnerSpec = spec.parse().map_err(errors::lab)?;
+            // As the CLI: a sized inner learner meets its per-prediction ε at one n only,
+            // and the search builds one learner per k for every n it tries.
+            if let MultiLearnerSpec::DirectSum(inner) = spec
+                && inner.is_sized()
+                && inner != privpac_toolkit::LearnerSpec::Stable
+            {
+                return Err(invalid(format!(
+                    "the k-curve runs one learner per k at every sample size it tries, but \
+                     {inner} solves its parameters for one sample size: direct-sum:{inner} is \
+                     not supported here"
+                )));
+            }
+            let Some(epsilon) = epsilon else {
+                return Err(invalid(
+                    "epsilon (the total ε of the k-tuple) is required for a built-in multi-learner",
+                ));
+            };
+            let total =
+                privpac_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
+            let mut params = privpac_toolkit::LearnerParams {
+                epsilon: Some(epsilon),
+                delta,
+                alpha,
+                beta,
+                ..Default::default()
+            };
+            params.sanitizer.alpha = alpha;
+            let largest = ks.iter().copied().max().unwrap_or(1);
+            privpac_toolkit::build_multi_learner(spec, total, largest, &params, max_size)
+                .map_err(errors::lab)?;
+            let learner_for =
+                |k: usize| privpac_toolkit::build_multi_learner(spec, total, k, &params, max_size);
+            let curve = py
+                .detach(|| {
+                    privpac_toolkit::sample_complexity_curve(
+                        &ks,
+                        &scenario_for,
+                        &learner_for,
+                        config,
+                        &mut |_, _| {},
+                    )
+                })
+                .map_err(errors::lab)?;
+            (curve, Some(spec))
+        }
+        Err(_) => {
+            if epsilon.is_some() || delta != 0.0 {
+                return Err(invalid(
+                    "epsilon and delta are the built-in multi-learners' budget; a Python \
+                     multi-learner states the guarantee it claims with guarantee=",
+                ));
+            }
+            let guarantee = claimed_guarantee(guarantee)?;
+            let own = std::sync::Arc::new(PythonMultiLearner::new(learner, guarantee)?);
+            let learner_for =
+                |_k: usize| -> privpac_toolkit::Result<Box<dyn privpac_multi::MultiLearner>> {
+                    Ok(Box::new(SharedMultiLearner(std::sync::Arc::clone(&own))))
+                };
+            let curve = py
+                .detach(|| {
+                    privpac_toolkit::sample_complexity_curve(
+                        &ks,
+                        &scenario_for,
+                        &learner_for,
+                        config,
+                        &mut |_, _| {},
+                    )
+                })
+                .map_err(|error| own.take_failure().unwrap_or_else(|| errors::lab(error)))?;
+            (curve, None)
+        }
+    };
+    let out = from_json(py, &serde_json::to_string(&curve).map_err(json_error)?)?;
+    out.set_item("class", class_spec.to_string())?;
+    out.set_item("seed", seed)?;
+    if let Some(spec) = spec {
+        out.set_item("learner_spec", spec.to_string())?;
+    }
+    Ok(out)
+}
+
 // ----- privpac.experiment -----
 
 /// names() -> list of dicts {"name", "summary"}: the named experiments, in the order
@@ -632,6 +832,7 @@ pub(crate) fn register(py: Python<'_>, module: &Bound<'_, PyModule>) -> PyResult
     module.add_function(wrap_pyfunction!(sample_complexity, module)?)?;
     module.add_function(wrap_pyfunction!(run_trials, module)?)?;
     module.add_function(wrap_pyfunction!(sample_complexity_curve, module)?)?;
+    module.add_function(wrap_pyfunction!(k_curve, module)?)?;
     let sub = PyModule::new(py, "experiment")?;
     sub.setattr(
         "__doc__",

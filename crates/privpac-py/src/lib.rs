@@ -17,6 +17,7 @@ mod lab;
 mod learners;
 mod mechanisms;
 mod python_learner;
+mod python_multi_learner;
 mod rng;
 
 use pyo3::prelude::*;

@@ -67,6 +67,11 @@ impl PythonLearner {
         })
     }
 
+    /// The callable: the learner itself, or its bound `fit` method.
+    pub(crate) fn callable(&self) -> &Py<PyAny> {
+        &self.call
+    }
+
     /// The first failure of the learner, if any (taken: a second call gives None).
     pub(crate) fn take_failure(&self) -> Option<PyErr> {
         self.first.lock().ok().and_then(|mut slot| slot.take())
@@ -122,7 +127,11 @@ impl PythonLearner {
 /// The learner's result as a concept id of `class`: an integer (Python or numpy, not a
 /// bool) in `0..class.len()`. Predictors and other hypotheses are refused as not
 /// implemented yet.
-fn concept_id(out: &Bound<'_, PyAny>, class: &dyn ConceptClass, name: &str) -> PyResult<u64> {
+pub(crate) fn concept_id(
+    out: &Bound<'_, PyAny>,
+    class: &dyn ConceptClass,
+    name: &str,
+) -> PyResult<u64> {
     let py = out.py();
     let is_integer = !out.is_instance_of::<pyo3::types::PyBool>()
         && !out.is_instance(&py.import("numpy")?.getattr("bool_")?)?

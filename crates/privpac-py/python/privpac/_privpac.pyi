@@ -46,6 +46,7 @@ __all__ = [
     "sample_complexity",
     "run_trials",
     "sample_complexity_curve",
+    "k_curve",
     "experiment",
     "audit",
 ]
@@ -450,4 +451,31 @@ def sample_complexity_curve(
     flip_probability: float = 0.1,
     voters: int = 7,
     vote_epsilon: float = 1.0,
+) -> dict[str, Any]: ...
+
+class _FitMultiLearner(Protocol):
+    def fit(
+        self, points: npt.NDArray[np.uint64], labels: npt.NDArray[np.bool_], seed: int, /
+    ) -> npt.ArrayLike: ...
+
+_PythonMultiLearner = (
+    Callable[[npt.NDArray[np.uint64], npt.NDArray[np.bool_], int], npt.ArrayLike]
+    | _FitMultiLearner
+)
+
+def k_curve(
+    class_spec: str,
+    learner: str | _PythonMultiLearner,
+    ks: list[int],
+    *,
+    epsilon: float | None = None,
+    delta: float = 0.0,
+    alpha: float,
+    beta: float,
+    seed: int,
+    distribution: Literal["uniform", "zipf", "point"] | None = None,
+    label_noise: float = 0.0,
+    trials: int = 100,
+    max_size: int = ...,
+    guarantee: Privacy | Guarantee | None = None,
 ) -> dict[str, Any]: ...

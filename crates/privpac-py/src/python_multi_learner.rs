@@ -1,0 +1,161 @@
+//! A Python multi-learner as a [`MultiLearner`]: the thin adapter that lets the k-curve
+//! search (`privpac_toolkit::sample_complexity_curve`) run a multi-learner written in
+//! Python exactly as it runs the built-ins (same scenarios, trial streams, exact true
+//! errors of the k concepts the learner returns).
+//!
+//! The multi-learner is a callable `multi_learner(points, labels, seed)` or an object with
+//! `fit(points, labels, seed)`: `points` a uint64 array of n points, `labels` an n × k bool
+//! array (row i the k labels of point i; a fresh copy per call), `seed` the first `u64` of
+//! the trial's ChaCha8 generator, the result k concept ids of the class (anything
+//! `numpy.asarray` makes a 1-D array of k integers of; id j is the hypothesis for column
+//! j). Its guarantee, for the whole k-tuple, is what the caller claims: reported, not
+//! checked (`privpac.audit` can refute it).
+//!
+//! Failures are handled as in [`crate::python_learner`] (whose [`PythonLearner`] this
+//! wraps for the callable, the name and the first failure): the learner raising, a result
+//! of the wrong shape, a non-integer or an id outside the class become
+//! [`privpac_multi::Error::Learner`] for the engine, and the first Python exception is
+//! kept so that the binding raises it (chained) when the search ends.
+
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use privpac_classes::{ConceptClass, Hypothesis};
+use privpac_learners::Learner;
+use privpac_mechanisms::Guarantee;
+use privpac_multi::{MultiLabeledSample, MultiLearner};
+use pyo3::prelude::*;
+use rand::Rng;
+
+use crate::errors::bad_input;
+use crate::python_learner::{PythonLearner, concept_id};
+
+/// A Python multi-learner behind the [`MultiLearner`] trait.
+#[derive(Debug)]
+pub(crate) struct PythonMultiLearner {
+    /// The callable, its name ("python:NAME"), the claimed guarantee and the first failure.
+    inner: PythonLearner,
+}
+
+impl PythonMultiLearner {
+    /// Wraps `learner` (a callable, or an object with a callable `fit`) claiming
+    /// `guarantee` for the k-tuple.
+    ///
+    /// # Errors
+    /// `TypeError` when `learner` is neither callable nor has a callable `fit`.
+    pub(crate) fn new(learner: &Bound<'_, PyAny>, guarantee: Guarantee) -> PyResult<Self> {
+        Ok(PythonMultiLearner {
+            inner: PythonLearner::new(learner, guarantee)?,
+        })
+    }
+
+    /// The first failure of the learner, if any (taken).
+    pub(crate) fn take_failure(&self) -> Option<PyErr> {
+        self.inner.take_failure()
+    }
+
+    /// One call under the GIL: the k concept ids, checked against the class.
+    fn call(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &MultiLabeledSample,
+        seed: u64,
+    ) -> PyResult<Vec<u64>> {
+        let name = Learner::name(&self.inner);
+        let (n, k) = (sample.len(), sample.k());
+        Python::attach(|py| {
+            let points = PyArray1::from_slice(py, sample.points());
+            let flat: Vec<bool> = (0..n)
+                .flat_map(|i| (0..k).map(move |j| (i, j)))
+                .map(|(i, j)| sample.label(i, j))
+                .collect();
+            let labels = PyArray1::from_vec(py, flat).reshape([n, k])?;
+            let out = self
+                .inner
+                .callable()
+                .bind(py)
+                .call1((points, labels, seed))
+                .map_err(|cause| {
+                    let error = bad_input(format!("the Python learner {name} raised: {cause}"));
+                    error.set_cause(py, Some(cause));
+                    error
+                })?;
+            let shape_error = |shape: String| {
+                bad_input(format!(
+                    "the Python multi-learner {name} must return k = {k} concept ids (one per \
+                     label column, a 1-D array), got {shape}"
+                ))
+            };
+            let what = out.get_type().name()?.to_string();
+            let array = py
+                .import("numpy")?
+                .call_method1("asarray", (&out,))
+                .map_err(|_| shape_error(format!("a {what}")))?;
+            let array = array
+                .cast_into::<numpy::PyUntypedArray>()
+                .map_err(|_| shape_error("something numpy cannot read".into()))?;
+            if array.shape() != [k] {
+                return Err(shape_error(format!("shape {:?}", array.shape())));
+            }
+            (0..k)
+                .map(|j| concept_id(&array.get_item(j)?, class, &format!("{name} (column {j})")))
+                .collect()
+        })
+    }
+}
+
+impl MultiLearner for PythonMultiLearner {
+    /// Calls the Python multi-learner with the sample and a seed drawn from `rng` (its
+    /// first `u64`), and returns the k concepts it names.
+    fn learn(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &MultiLabeledSample,
+        rng: &mut dyn Rng,
+    ) -> privpac_multi::Result<Vec<Hypothesis>> {
+        let seed = rng.next_u64();
+        self.call(class, sample, seed)
+            .map(|ids| {
+                ids.into_iter()
+                    .map(|id| Hypothesis::Concept { id })
+                    .collect()
+            })
+            .map_err(|error| {
+                privpac_multi::Error::Learner(privpac_learners::Error::External {
+                    learner: Learner::name(&self.inner),
+                    message: self.inner.record(error),
+                })
+            })
+    }
+
+    /// The claimed guarantee of the k-tuple, whatever the size and k.
+    fn guarantee(&self, examples: usize, _k: usize) -> Guarantee {
+        Learner::guarantee(&self.inner, examples)
+    }
+
+    fn name(&self) -> String {
+        Learner::name(&self.inner)
+    }
+}
+
+/// One [`PythonMultiLearner`] shared by the searches at every k (the curve builds a
+/// learner per k; the Python one is the same object at each).
+#[derive(Debug)]
+pub(crate) struct SharedMultiLearner(pub(crate) std::sync::Arc<PythonMultiLearner>);
+
+impl MultiLearner for SharedMultiLearner {
+    fn learn(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &MultiLabeledSample,
+        rng: &mut dyn Rng,
+    ) -> privpac_multi::Result<Vec<Hypothesis>> {
+        self.0.learn(class, sample, rng)
+    }
+
+    fn guarantee(&self, examples: usize, k: usize) -> Guarantee {
+        self.0.guarantee(examples, k)
+    }
+
+    fn name(&self) -> String {
+        self.0.name()
+    }
+}
