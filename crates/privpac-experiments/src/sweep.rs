@@ -138,7 +138,7 @@ struct RawDomains {
     log2: Vec<u32>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone, Copy)]
 #[serde(deny_unknown_fields)]
 struct RawSearch {
     start: usize,
@@ -230,6 +230,76 @@ impl Checker<'_> {
         }
     }
 
+    /// `max_units` with its span: at most [`MAX_UNITS`], [`DEFAULT_MAX_UNITS`] when absent.
+    fn max_units(&self, raw: Option<&Spanned<usize>>) -> Result<(usize, std::ops::Range<usize>)> {
+        let (max_units, span) = match raw {
+            Some(m) => (*m.get_ref(), m.span()),
+            None => (DEFAULT_MAX_UNITS, 0..0),
+        };
+        if max_units > MAX_UNITS {
+            return Err(self.err(
+                span,
+                "max_units",
+                format!("{max_units} is above the limit {MAX_UNITS}"),
+            ));
+        }
+        Ok((max_units, span))
+    }
+
+    /// `trials`, in `1..=MAX_TRIALS`.
+    fn trials(&self, trials: &Spanned<usize>) -> Result<usize> {
+        if !(1..=MAX_TRIALS).contains(trials.get_ref()) {
+            return Err(self.err(
+                trials.span(),
+                "trials",
+                format!("{} is not in 1..={MAX_TRIALS}", trials.get_ref()),
+            ));
+        }
+        Ok(*trials.get_ref())
+    }
+
+    /// The search's `(start, max_size)`: `1 ≤ start ≤ max_size ≤ MAX_SEARCH_SIZE`, or
+    /// `(default_start, 2^22)` when absent.
+    fn search(
+        &self,
+        search: Option<&Spanned<RawSearch>>,
+        default_start: usize,
+    ) -> Result<(usize, usize)> {
+        let Some(s) = search else {
+            return Ok((default_start, 1 << 22));
+        };
+        let RawSearch { start, max_size } = *s.get_ref();
+        if start == 0 || start > max_size || max_size > MAX_SEARCH_SIZE {
+            return Err(self.err(
+                s.span(),
+                "search",
+                format!("start {start}, max_size {max_size}: need 1 ≤ start ≤ max_size ≤ {MAX_SEARCH_SIZE}"),
+            ));
+        }
+        Ok((start, max_size))
+    }
+
+    /// Refuses `units` above `max_units` before anything runs; `what` says what expands
+    /// ("the grid of scale quick expands").
+    fn within_max_units(
+        &self,
+        units: usize,
+        max_units: &(usize, std::ops::Range<usize>),
+        what: &str,
+    ) -> Result<()> {
+        if units > max_units.0 {
+            return Err(self.err(
+                max_units.1.clone(),
+                "max_units",
+                format!(
+                    "{what} into {units} units, more than max_units = {} (refused before running anything)",
+                    max_units.0
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     fn level(
         &self,
         scale: Scale,
@@ -300,14 +370,7 @@ impl Checker<'_> {
                 (specs, Some(log2.clone()))
             }
         };
-        let trials = trials.ok_or_else(|| missing("trials"))?;
-        if !(1..=MAX_TRIALS).contains(trials.get_ref()) {
-            return Err(self.err(
-                trials.span(),
-                "trials",
-                format!("{} is not in 1..={MAX_TRIALS}", trials.get_ref()),
-            ));
-        }
+        let trials = self.trials(trials.ok_or_else(|| missing("trials"))?)?;
         let grid = grid.ok_or_else(|| missing("grid"))?;
         if grid.get_ref().is_empty() {
             return Err(self.err(grid.span(), "grid", "empty list"));
@@ -369,20 +432,15 @@ impl Checker<'_> {
         let units = per_class_learner
             .saturating_mul(classes.len())
             .saturating_mul(learners);
-        if units > max_units.0 {
-            return Err(self.err(
-                max_units.1,
-                "max_units",
-                format!(
-                    "the grid of scale {scale} expands into {units} units, more than max_units = {} (refused before running anything)",
-                    max_units.0
-                ),
-            ));
-        }
+        self.within_max_units(
+            units,
+            &max_units,
+            &format!("the grid of scale {scale} expands"),
+        )?;
         Ok(Level {
             classes,
             log2_domains,
-            trials: *trials.get_ref(),
+            trials,
             grid: blocks,
         })
     }
@@ -411,17 +469,7 @@ impl Sweep {
             ));
         }
         let name = &check_name(&c, &raw.name)?;
-        let (max_units, max_span) = match &raw.max_units {
-            Some(m) => (*m.get_ref(), m.span()),
-            None => (DEFAULT_MAX_UNITS, 0..0),
-        };
-        if max_units > MAX_UNITS {
-            return Err(c.err(
-                max_span,
-                "max_units",
-                format!("{max_units} is above the limit {MAX_UNITS}"),
-            ));
-        }
+        let (max_units, max_span) = c.max_units(raw.max_units.as_ref())?;
         if raw.learners.get_ref().is_empty() {
             return Err(c.err(raw.learners.span(), "learners", "empty list"));
         }
@@ -446,20 +494,7 @@ impl Sweep {
                 format!("{label_noise}: need 0 ≤ noise < 1/2"),
             ));
         }
-        let (start, max_size) = match &raw.search {
-            Some(s) => {
-                let RawSearch { start, max_size } = *s.get_ref();
-                if start == 0 || start > max_size || max_size > MAX_SEARCH_SIZE {
-                    return Err(c.err(
-                        s.span(),
-                        "search",
-                        format!("start {start}, max_size {max_size}: need 1 ≤ start ≤ max_size ≤ {MAX_SEARCH_SIZE}"),
-                    ));
-                }
-                (start, max_size)
-            }
-            None => (4, 1 << 22),
-        };
+        let (start, max_size) = c.search(raw.search.as_ref(), 4)?;
         let mut figures = Vec::new();
         for figure in raw.figures.iter().flatten() {
             let f = figure.get_ref();

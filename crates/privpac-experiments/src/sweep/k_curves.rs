@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use toml::Spanned;
 
-use super::{Checker, DEFAULT_MAX_UNITS, MAX_SEARCH_SIZE, MAX_TRIALS, MAX_UNITS};
+use super::{Checker, RawSearch};
 use crate::{Error, Result, Scale};
 use privpac_multi::lower_bounds::{BoundKind, TablePrivacy, table_entries};
 use privpac_toolkit::{ClassSpec, MultiLearnerSpec};
@@ -113,13 +113,6 @@ struct RawFile {
     trials: Option<Spanned<usize>>,
     curve: Spanned<Vec<RawCurve>>,
     scale: Option<RawScales>,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-#[serde(deny_unknown_fields)]
-struct RawSearch {
-    start: usize,
-    max_size: usize,
 }
 
 #[derive(Deserialize)]
@@ -329,41 +322,20 @@ impl Checker<'_> {
             .and_then(|r| r.trials.as_ref())
             .or(top.trials.as_ref())
             .ok_or_else(|| missing("trials"))?;
-        if !(1..=MAX_TRIALS).contains(trials.get_ref()) {
-            return Err(self.err(
-                trials.span(),
-                "trials",
-                format!("{} is not in 1..={MAX_TRIALS}", trials.get_ref()),
-            ));
-        }
-        let (start, max_size) = match raw.and_then(|r| r.search.as_ref()).or(top.search.as_ref()) {
-            Some(s) => {
-                let RawSearch { start, max_size } = *s.get_ref();
-                if start == 0 || start > max_size || max_size > MAX_SEARCH_SIZE {
-                    return Err(self.err(
-                        s.span(),
-                        "search",
-                        format!("start {start}, max_size {max_size}: need 1 ≤ start ≤ max_size ≤ {MAX_SEARCH_SIZE}"),
-                    ));
-                }
-                (start, max_size)
-            }
-            None => (16, 1 << 22),
-        };
+        let trials = self.trials(trials)?;
+        let (start, max_size) = self.search(
+            raw.and_then(|r| r.search.as_ref()).or(top.search.as_ref()),
+            16,
+        )?;
         let units = ks.get_ref().len().saturating_mul(curves);
-        if units > max_units.0 {
-            return Err(self.err(
-                max_units.1,
-                "max_units",
-                format!(
-                    "the curves of scale {scale} expand into {units} units, more than max_units = {} (refused before running anything)",
-                    max_units.0
-                ),
-            ));
-        }
+        self.within_max_units(
+            units,
+            &max_units,
+            &format!("the curves of scale {scale} expand"),
+        )?;
         Ok(KLevel {
             ks: ks.get_ref().clone(),
-            trials: *trials.get_ref(),
+            trials,
             start,
             max_size,
         })
@@ -392,17 +364,7 @@ impl KCurveSweep {
             ));
         }
         let name = super::check_name(&c, &raw.name)?;
-        let (max_units, max_span) = match &raw.max_units {
-            Some(m) => (*m.get_ref(), m.span()),
-            None => (DEFAULT_MAX_UNITS, 0..0),
-        };
-        if max_units > MAX_UNITS {
-            return Err(c.err(
-                max_span,
-                "max_units",
-                format!("{max_units} is above the limit {MAX_UNITS}"),
-            ));
-        }
+        let (max_units, max_span) = c.max_units(raw.max_units.as_ref())?;
         for (key, value) in [("alpha", &raw.alpha), ("beta", &raw.beta)] {
             let v = *value.get_ref();
             if !(v > 0.0 && v < 1.0) {
