@@ -7,6 +7,8 @@
 //! them within a requested privacy budget; [`bounds_for`] picks the sample-complexity bound
 //! that applies; [`parse_labeled_csv`], [`parse_multi_labeled_csv`] and
 //! [`parse_points_csv`] read data (files through the size cap of [`limits`]).
+//! [`Discretizer`] maps real-valued features onto an ordered domain with public bounds and a
+//! number of bins, and maps bins back to data units for printing.
 //! [`run_sample_complexity`] runs a whole [`SampleComplexityRequest`] given as plain
 //! values: what `privpac sample-complexity` and the Python bindings call, so both give the
 //! same report.
@@ -34,6 +36,7 @@
 
 mod bounds;
 mod data;
+mod discretize;
 mod multi_spec;
 mod request;
 mod spec;
@@ -43,6 +46,7 @@ pub use data::{
     DataRow, RowShape, parse_labeled_csv, parse_points_csv, parse_rows, read_labeled_csv,
     read_points_csv,
 };
+pub use discretize::{DiscretizeError, Discretizer, MAX_BINS};
 pub use multi_spec::{
     MultiLearnerSpec, build_multi_learner, parse_multi_labeled_csv, read_multi_labeled_csv,
 };

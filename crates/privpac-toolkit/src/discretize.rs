@@ -1,0 +1,418 @@
+//! Real-valued features onto an ordered domain: public bounds and a number of bins.
+//!
+//! A [`Discretizer`] maps a real value `x` to a bin in `{0, …, bins − 1}`, the ordered domain
+//! of `thresholds:BINS` or `intervals:BINS`; values below `low` go to bin 0 and values above
+//! `high` to bin `bins − 1` (clipped); NaN is refused. [`Discretizer::interval`],
+//! [`Discretizer::edge`] and [`Discretizer::value`] give the bins back in the data's units,
+//! so that a hypothesis is printed as "1 on x < 104.3", not "1 on bin ≤ 411".
+//!
+//! # Privacy: the bounds must be public
+//! Discretizing is a fixed map applied to each example on its own, so two samples that
+//! differ in one example are mapped to two samples that differ in (at most) that example:
+//! a learner that is (ε, δ)-differentially private on bins is (ε, δ)-differentially private
+//! on the raw values composed with the discretizer. This holds **only if `low`, `high` and
+//! `bins` are chosen without looking at the data** (public knowledge, a physical range, a
+//! previous study). Bounds taken from the data (its minimum and maximum, quantiles) depend on
+//! every example and leak them; no guarantee is claimed then.
+//!
+//! # Exact bin edges
+//! Edge `i` (0 ≤ i ≤ bins) is `e(i) = min(low + w · (i / bins), high)` in `f64` arithmetic
+//! (round to nearest), with `w = high − low`, `e(0) = low` and `e(bins) = high`. Each
+//! operation is monotone in `i`, so the edges are non-decreasing, and bin `b` is *exactly*
+//! the half-open interval `[e(b), e(b + 1))` (the last bin also holds `high` itself):
+//! [`Discretizer::bin`] returns the largest `b < bins` with `e(b) ≤ x`, checked against the
+//! edges rather than trusted to a rounded division. What is printed is therefore what the
+//! learner saw. When the bins are narrower than the spacing of `f64` values near the bounds,
+//! some edges coincide and the bins between them are empty; nothing else changes.
+
+use std::fmt;
+
+/// The most bins a [`Discretizer`] takes: 2^53, so that every bin index and `bins` itself are
+/// exact `f64` values (and the edge fractions `i / bins` are correctly rounded).
+pub const MAX_BINS: u64 = 1 << 53;
+
+/// Why a discretizer or a value was refused.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DiscretizeError {
+    /// A bound is NaN or infinite.
+    #[error("the bound {name} must be finite, got {value}")]
+    NonFiniteBound {
+        /// `"low"` or `"high"`.
+        name: &'static str,
+        /// The rejected bound.
+        value: f64,
+    },
+    /// `low ≥ high`.
+    #[error("the bounds must satisfy low < high, got low = {low}, high = {high}")]
+    EmptyRange {
+        /// The lower bound.
+        low: f64,
+        /// The upper bound.
+        high: f64,
+    },
+    /// `high − low` overflows `f64`.
+    #[error("the width high - low overflows f64 (low = {low}, high = {high})")]
+    RangeTooWide {
+        /// The lower bound.
+        low: f64,
+        /// The upper bound.
+        high: f64,
+    },
+    /// `bins` is 0 or above [`MAX_BINS`].
+    #[error("bins must be between 1 and 2^53 = {max}, got {bins}")]
+    BadBins {
+        /// The rejected number of bins.
+        bins: u64,
+        /// [`MAX_BINS`].
+        max: u64,
+    },
+    /// A value to discretize is NaN (infinities are clipped like any value out of bounds).
+    #[error("a value to discretize is NaN")]
+    NaN,
+    /// A bin index is not below `bins`.
+    #[error("bin {bin} is outside 0..{bins}")]
+    BinOutOfRange {
+        /// The rejected bin.
+        bin: u64,
+        /// The number of bins.
+        bins: u64,
+    },
+}
+
+/// Public bounds `[low, high]` cut into `bins` bins of (nearly) equal width.
+///
+/// # Example
+/// ```
+/// use privpac_toolkit::Discretizer;
+/// let d = Discretizer::new(0.0, 10.0, 5)?;
+/// assert_eq!(d.bin(3.9)?, 1); // [2, 4)
+/// assert_eq!(d.bin(-7.0)?, 0); // clipped
+/// assert_eq!(d.bin(10.0)?, 4); // high is in the last bin
+/// assert_eq!(d.interval(1)?, (2.0, 4.0));
+/// assert_eq!(d.value(1)?, 3.0);
+/// assert!(d.bin(f64::NAN).is_err());
+/// # Ok::<(), privpac_toolkit::DiscretizeError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Discretizer {
+    low: f64,
+    high: f64,
+    bins: u64,
+    /// `high − low`, finite and positive.
+    width: f64,
+    /// `bins` as an `f64` (exact: bins ≤ 2^53).
+    bins_f: f64,
+}
+
+impl Discretizer {
+    /// The discretizer of `[low, high]` into `bins` bins.
+    ///
+    /// # Errors
+    /// [`DiscretizeError::NonFiniteBound`] for a NaN or infinite bound,
+    /// [`DiscretizeError::EmptyRange`] unless `low < high`, [`DiscretizeError::RangeTooWide`]
+    /// if `high − low` overflows, [`DiscretizeError::BadBins`] unless 1 ≤ bins ≤ [`MAX_BINS`].
+    pub fn new(low: f64, high: f64, bins: u64) -> Result<Self, DiscretizeError> {
+        for (name, value) in [("low", low), ("high", high)] {
+            if !value.is_finite() {
+                return Err(DiscretizeError::NonFiniteBound { name, value });
+            }
+        }
+        if low >= high {
+            return Err(DiscretizeError::EmptyRange { low, high });
+        }
+        let width = high - low;
+        if !width.is_finite() {
+            return Err(DiscretizeError::RangeTooWide { low, high });
+        }
+        if bins == 0 || bins > MAX_BINS {
+            return Err(DiscretizeError::BadBins {
+                bins,
+                max: MAX_BINS,
+            });
+        }
+        #[allow(clippy::cast_precision_loss, reason = "bins ≤ 2^53 is exact in f64")]
+        let bins_f = bins as f64;
+        Ok(Self {
+            low,
+            high,
+            bins,
+            width,
+            bins_f,
+        })
+    }
+
+    /// The lower bound.
+    #[must_use]
+    pub fn low(&self) -> f64 {
+        self.low
+    }
+
+    /// The upper bound.
+    #[must_use]
+    pub fn high(&self) -> f64 {
+        self.high
+    }
+
+    /// The number of bins: the size of the ordered domain the values are mapped to.
+    #[must_use]
+    pub fn bins(&self) -> u64 {
+        self.bins
+    }
+
+    /// Edge `i` for `i ≤ bins`, without the range check: `e(0) = low`, `e(bins) = high`,
+    /// non-decreasing in between (see the module docs).
+    fn edge_unchecked(&self, i: u64) -> f64 {
+        if i == 0 {
+            return self.low;
+        }
+        if i >= self.bins {
+            return self.high;
+        }
+        #[allow(
+            clippy::cast_precision_loss,
+            reason = "i < bins ≤ 2^53 is exact in f64"
+        )]
+        let fraction = i as f64 / self.bins_f;
+        (self.low + self.width * fraction).min(self.high)
+    }
+
+    /// Edge `i` of the bins, `0 ≤ i ≤ bins`: bin `b` is `[edge(b), edge(b + 1))`, and the last
+    /// bin also holds `high`. `edge(0) = low`, `edge(bins) = high`.
+    ///
+    /// # Errors
+    /// [`DiscretizeError::BinOutOfRange`] if `i > bins`.
+    pub fn edge(&self, i: u64) -> Result<f64, DiscretizeError> {
+        if i > self.bins {
+            return Err(DiscretizeError::BinOutOfRange {
+                bin: i,
+                bins: self.bins + 1,
+            });
+        }
+        Ok(self.edge_unchecked(i))
+    }
+
+    /// The bin of `x`: the largest `b < bins` with `edge(b) ≤ x`, so bin 0 for every
+    /// `x < edge(1)` (including values below `low` and −∞) and bin `bins − 1` for every
+    /// `x ≥ edge(bins − 1)` (including values above `high` and +∞). Non-decreasing in `x`.
+    ///
+    /// # Errors
+    /// [`DiscretizeError::NaN`] if `x` is NaN.
+    pub fn bin(&self, x: f64) -> Result<u64, DiscretizeError> {
+        if x.is_nan() {
+            return Err(DiscretizeError::NaN);
+        }
+        if x < self.low {
+            return Ok(0);
+        }
+        if x >= self.high {
+            return Ok(self.bins - 1);
+        }
+        // A guess from the rounded division, then checked against the exact edges; the
+        // guess is right or off by one except when edges coincide, when a binary search
+        // over the edges finds the bin.
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "the product is in [0, bins] (clamped below) and bins ≤ 2^53"
+        )]
+        let guess = ((x - self.low) / self.width * self.bins_f).floor().max(0.0) as u64;
+        let guess = guess.min(self.bins - 1);
+        for candidate in [
+            guess,
+            guess.saturating_sub(1),
+            (guess + 1).min(self.bins - 1),
+        ] {
+            if self.edge_unchecked(candidate) <= x && x < self.edge_unchecked(candidate + 1) {
+                return Ok(candidate);
+            }
+        }
+        // Invariant: edge(lo) ≤ x, and edge(hi) > x (edge(bins) = high > x here).
+        let (mut lo, mut hi) = (0, self.bins);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if self.edge_unchecked(mid) <= x {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok(lo)
+    }
+
+    /// The bins of `values`, in order.
+    ///
+    /// # Errors
+    /// [`DiscretizeError::NaN`] at the first NaN; its index is `bins.len()` of the values
+    /// converted so far, so callers that need it use [`Discretizer::bin`] per value.
+    pub fn bin_all(&self, values: &[f64]) -> Result<Vec<u64>, DiscretizeError> {
+        values.iter().map(|&x| self.bin(x)).collect()
+    }
+
+    /// Bin `b` in data units: `(edge(b), edge(b + 1))`, the half-open interval `[lo, hi)`
+    /// of the values mapped to `b` within the bounds (the last bin also holds `hi = high`).
+    ///
+    /// # Errors
+    /// [`DiscretizeError::BinOutOfRange`] if `b ≥ bins`.
+    pub fn interval(&self, b: u64) -> Result<(f64, f64), DiscretizeError> {
+        self.check_bin(b)?;
+        Ok((self.edge_unchecked(b), self.edge_unchecked(b + 1)))
+    }
+
+    /// A representative value of bin `b` in data units: the midpoint of
+    /// [`Discretizer::interval`].
+    ///
+    /// # Errors
+    /// [`DiscretizeError::BinOutOfRange`] if `b ≥ bins`.
+    pub fn value(&self, b: u64) -> Result<f64, DiscretizeError> {
+        let (lo, hi) = self.interval(b)?;
+        Ok(lo + (hi - lo) / 2.0)
+    }
+
+    fn check_bin(&self, b: u64) -> Result<(), DiscretizeError> {
+        if b >= self.bins {
+            return Err(DiscretizeError::BinOutOfRange {
+                bin: b,
+                bins: self.bins,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Discretizer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}, {}] in {} bins", self.low, self.high, self.bins)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_bad_bounds_and_bins_with_typed_errors() {
+        assert_eq!(
+            Discretizer::new(1.0, 1.0, 4),
+            Err(DiscretizeError::EmptyRange {
+                low: 1.0,
+                high: 1.0
+            })
+        );
+        assert!(matches!(
+            Discretizer::new(2.0, 1.0, 4),
+            Err(DiscretizeError::EmptyRange { .. })
+        ));
+        assert!(matches!(
+            Discretizer::new(f64::NAN, 1.0, 4),
+            Err(DiscretizeError::NonFiniteBound { name: "low", .. })
+        ));
+        assert!(matches!(
+            Discretizer::new(0.0, f64::INFINITY, 4),
+            Err(DiscretizeError::NonFiniteBound { name: "high", .. })
+        ));
+        assert!(matches!(
+            Discretizer::new(-f64::MAX, f64::MAX, 4),
+            Err(DiscretizeError::RangeTooWide { .. })
+        ));
+        assert_eq!(
+            Discretizer::new(0.0, 1.0, 0),
+            Err(DiscretizeError::BadBins {
+                bins: 0,
+                max: MAX_BINS
+            })
+        );
+        assert!(matches!(
+            Discretizer::new(0.0, 1.0, MAX_BINS + 1),
+            Err(DiscretizeError::BadBins { .. })
+        ));
+        assert!(Discretizer::new(0.0, 1.0, MAX_BINS).is_ok());
+        assert!(Discretizer::new(0.0, 1.0, 1).is_ok());
+    }
+
+    #[test]
+    fn bins_clip_and_refuse_nan() {
+        let d = Discretizer::new(0.0, 10.0, 5).unwrap();
+        let cases = [
+            (f64::NEG_INFINITY, 0),
+            (-1.0, 0),
+            (0.0, 0),
+            (1.999, 0),
+            (2.0, 1),
+            (3.9, 1),
+            (4.0, 2),
+            (9.99, 4),
+            (10.0, 4),
+            (11.0, 4),
+            (f64::INFINITY, 4),
+        ];
+        for (x, b) in cases {
+            assert_eq!(d.bin(x), Ok(b), "x = {x}");
+        }
+        assert_eq!(d.bin(f64::NAN), Err(DiscretizeError::NaN));
+        assert_eq!(d.bin_all(&[1.0, f64::NAN]), Err(DiscretizeError::NaN));
+        assert_eq!(d.bin_all(&[1.0, 5.0, 99.0]), Ok(vec![0, 2, 4]));
+        let one = Discretizer::new(-1.0, 1.0, 1).unwrap();
+        assert_eq!(one.bin(0.3), Ok(0));
+        assert_eq!(one.interval(0), Ok((-1.0, 1.0)));
+    }
+
+    #[test]
+    fn intervals_and_values_are_in_data_units() {
+        let d = Discretizer::new(0.0, 10.0, 5).unwrap();
+        assert_eq!(d.interval(0), Ok((0.0, 2.0)));
+        assert_eq!(d.interval(4), Ok((8.0, 10.0)));
+        assert_eq!(d.value(2), Ok(5.0));
+        assert_eq!(d.edge(5), Ok(10.0));
+        assert_eq!(
+            d.interval(5),
+            Err(DiscretizeError::BinOutOfRange { bin: 5, bins: 5 })
+        );
+        assert!(d.value(5).is_err());
+        assert!(d.edge(6).is_err());
+        // The issue's example: a threshold printed at 104.3, not at a bin index.
+        let d = Discretizer::new(40.0, 200.0, 1600).unwrap();
+        let b = d.bin(104.35).unwrap();
+        assert_eq!(b, 643);
+        let (lo, hi) = d.interval(b).unwrap();
+        assert!(
+            (lo - 104.3).abs() < 1e-9 && (hi - 104.4).abs() < 1e-9,
+            "{lo} {hi}"
+        );
+    }
+
+    /// Every value lies in the interval of its bin, exactly, also where the division
+    /// rounds and where edges coincide.
+    #[test]
+    fn every_value_lies_in_its_bins_interval() {
+        let setups = [
+            (0.0, 1.0, 3),
+            (-0.3, 0.7, 10),
+            (0.1, 0.3, 7),
+            (1e16, 1e16 + 64.0, 1000), // edges coincide: bins narrower than the f64 spacing
+            (-5.0, 1e-300, 49),
+            (0.0, 1.0, MAX_BINS),
+        ];
+        for (low, high, bins) in setups {
+            let d = Discretizer::new(low, high, bins).unwrap();
+            let mut previous = 0;
+            for k in 0..=2000 {
+                let x = low + (high - low) * (f64::from(k) / 2000.0) * 1.0000001 - 1e-12;
+                let b = d.bin(x).unwrap();
+                assert!(b >= previous, "not monotone at {x}");
+                previous = b;
+                let (lo, hi) = d.interval(b).unwrap();
+                let inside = (lo <= x || b == 0) && (x < hi || b == bins - 1);
+                assert!(inside, "{x} in bin {b} = [{lo}, {hi}) of {d}");
+            }
+            for i in 0..bins.min(50) {
+                let e = d.edge(i).unwrap();
+                assert!(e <= d.edge(i + 1).unwrap());
+                // An edge that starts a non-empty bin is the first value of it.
+                if e < d.edge(i + 1).unwrap() {
+                    assert_eq!(d.bin(e), Ok(i), "edge {i} = {e} of {d}");
+                }
+            }
+        }
+    }
+}
