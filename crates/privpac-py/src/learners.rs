@@ -536,7 +536,11 @@ pub(crate) struct MultiLearner {
 }
 
 impl MultiLearner {
-    fn build(&self, k: usize, examples: usize) -> PyResult<Box<dyn privpac_multi::MultiLearner>> {
+    pub(crate) fn build(
+        &self,
+        k: usize,
+        examples: usize,
+    ) -> PyResult<Box<dyn privpac_multi::MultiLearner>> {
         privpac_toolkit::build_multi_learner(self.spec, self.total, k, &self.params, examples)
             .map_err(errors::lab)
     }

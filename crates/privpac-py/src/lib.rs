@@ -13,6 +13,7 @@ mod arrays;
 mod audit;
 mod classes;
 mod errors;
+mod fingerprinting;
 mod lab;
 mod learners;
 mod mechanisms;
@@ -32,5 +33,6 @@ fn _privpac(module: &Bound<'_, PyModule>) -> PyResult<()> {
     learners::register(module)?;
     lab::register(py, module)?;
     audit::register(py, module)?;
+    fingerprinting::register(module)?;
     Ok(())
 }

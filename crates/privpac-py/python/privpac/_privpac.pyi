@@ -47,6 +47,8 @@ __all__ = [
     "run_trials",
     "sample_complexity_curve",
     "k_curve",
+    "fingerprinting_attack",
+    "section_1_3_tables",
     "experiment",
     "audit",
 ]
@@ -479,3 +481,20 @@ def k_curve(
     max_size: int = ...,
     guarantee: Privacy | Guarantee | None = None,
 ) -> dict[str, Any]: ...
+
+# ----- multi-learning lower bounds (Bun–Nissim–Stemmer §4, §1.3) -----
+
+def fingerprinting_attack(
+    learner: Literal["erm"] | MultiLearner,
+    class_spec: str,
+    k: int,
+    users: int,
+    *,
+    code: Literal["boneh-shaw", "tardos"] = "boneh-shaw",
+    trials: int = 100,
+    xi: float = 0.1,
+    padding: float | None = None,
+    confidence: float = 0.95,
+    seed: _Seed = None,
+) -> dict[str, Any]: ...
+def section_1_3_tables() -> list[dict[str, Any]]: ...
