@@ -36,6 +36,10 @@ pub(crate) enum Command {
     /// Audit a mechanism of the zoo black-box and print the certified ε lower bound beside
     /// the claimed ε.
     Audit(AuditArgs),
+    /// Compose a list of mechanism runs (--step KIND:PARAMS[@RATE][xCOUNT], or a --file of
+    /// steps) and print the total under every composition rule and the rule the accountant
+    /// picks.
+    Account(AccountArgs),
     /// Run a named, seeded experiment (`list` names them) or an experiment file (`run
     /// FILE.toml`), or one shard of it, or `merge` shards; writes CSV, JSON, SVG plots and
     /// a Markdown report into docs/experiments/NAME/ (full scale) or
@@ -125,6 +129,27 @@ pub(crate) struct AuditArgs {
     /// The probability that every certified bound holds.
     #[arg(long, default_value_t = 0.99, allow_negative_numbers = true)]
     pub(crate) confidence: f64,
+    #[command(flatten)]
+    pub(crate) common: Common,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AccountArgs {
+    /// A step, repeatable: KIND:PARAMS[@RATE][xCOUNT] with KIND:PARAMS one of
+    /// eps-delta:EPS[,DELTA] (any (ε, δ)-DP mechanism; δ default 0), bounded-range:EPS (an
+    /// ε-bounded-range mechanism, e.g. the exponential mechanism at ε), or
+    /// discrete-laplace:SCALE[,SENSITIVITY] (scale b, integer sensitivity Δ, default 1);
+    /// @RATE runs it on a Poisson subsample of rate q in (0, 1] (neighbours: add or remove
+    /// one row); xCOUNT repeats it (default 1). Example: discrete-laplace:2@0.005x3000.
+    #[arg(long = "step", value_name = "STEP", allow_hyphen_values = true)]
+    pub(crate) steps: Vec<String>,
+    /// A file of steps, one per line in the --step syntax (`#` starts a comment, blank
+    /// lines are skipped); its steps come before those of --step.
+    #[arg(long)]
+    pub(crate) file: Option<std::path::PathBuf>,
+    /// The slack δ′ of the advanced, optimal and PLD rules (each reports its own total δ).
+    #[arg(long, default_value_t = 1e-6, allow_negative_numbers = true)]
+    pub(crate) delta_prime: f64,
     #[command(flatten)]
     pub(crate) common: Common,
 }

@@ -49,6 +49,8 @@ fn assert_each_cause_once(stderr: &str) {
     }
 }
 
+#[path = "cli/account.rs"]
+mod account;
 #[path = "cli/commands.rs"]
 mod commands;
 #[path = "cli/counts.rs"]

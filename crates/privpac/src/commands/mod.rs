@@ -1,6 +1,7 @@
 //! Command dispatch and the pieces every command shares (the random generator, the
 //! parameters of learners and sanitizers).
 
+mod account;
 mod attack;
 mod audit;
 mod demo;
@@ -31,6 +32,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::MultiLearn(args) => multi_learn::multi_learn(&args),
         Command::Attack(args) => attack::run(&args),
         Command::Audit(args) => audit::run(&args),
+        Command::Account(args) => account::run(&args),
         Command::Experiment(args) => experiment::run(&args),
     }
 }

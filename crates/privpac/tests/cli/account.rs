@@ -1,0 +1,355 @@
+//! `privpac account`: every rule's total equals the library accountant's for the same runs,
+//! steps from a file equal the same steps on the command line, and every kind of bad input
+//! is a one-line error.
+
+use privpac_mechanisms::{Accountant, CompositionRule, PldStep};
+
+use super::*;
+
+/// The library's accountant for runs of `(step, count)`, recorded as the command does.
+fn library(steps: &[(PldStep, u64)]) -> Accountant {
+    let mut accountant = Accountant::new();
+    for (index, &(step, count)) in steps.iter().enumerate() {
+        for _ in 0..count {
+            accountant
+                .record_step(index.to_string(), step)
+                .expect("valid steps");
+        }
+    }
+    accountant
+}
+
+/// A rule's total in the command's JSON, as (ε, δ), or its error text.
+fn rule_of(report: &Value, name: &str) -> Result<(f64, f64), String> {
+    let rule = report["rules"]
+        .as_array()
+        .expect("rules is an array")
+        .iter()
+        .find(|r| r["rule"] == name)
+        .unwrap_or_else(|| panic!("no rule {name} in {report}"));
+    match rule["total"].as_object() {
+        Some(total) => {
+            assert!(rule["error"].is_null(), "{rule}");
+            Ok((
+                total["epsilon"].as_f64().expect("a number"),
+                total["delta"].as_f64().expect("a number"),
+            ))
+        }
+        None => Err(rule["error"].as_str().expect("an error text").to_string()),
+    }
+}
+
+#[track_caller]
+fn check_agrees(args: &[&str], steps: &[(PldStep, u64)], delta_prime: f64) -> Value {
+    let mut all = vec!["account"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let report = json_of(&all);
+    let accountant = library(steps);
+    let runs: u64 = steps.iter().map(|&(_, count)| count).sum();
+    assert_eq!(report["runs"].as_u64(), Some(runs));
+    assert_eq!(report["delta_prime"].as_f64(), Some(delta_prime));
+    for rule in [
+        CompositionRule::Basic,
+        CompositionRule::Advanced { delta_prime },
+        CompositionRule::Optimal { delta_prime },
+        CompositionRule::Pld { delta_prime },
+    ] {
+        let expected = accountant
+            .total(rule)
+            .map(|p| (p.epsilon(), p.delta()))
+            .map_err(|e| e.to_string());
+        assert_eq!(rule_of(&report, rule.name()), expected, "{args:?} {rule:?}");
+    }
+    let (total, rule) = accountant
+        .tightest(delta_prime)
+        .expect("the library totals the runs");
+    assert_eq!(report["picked"]["rule"], rule.name(), "{args:?}");
+    assert_eq!(
+        report["picked"]["total"]["epsilon"].as_f64(),
+        Some(total.epsilon())
+    );
+    assert_eq!(
+        report["picked"]["total"]["delta"].as_f64(),
+        Some(total.delta())
+    );
+    report
+}
+
+#[test]
+fn account_totals_equal_the_library_accountants() {
+    // Equal pure steps: every rule applies.
+    let pure = PldStep::private(Privacy::pure(0.05).unwrap());
+    let report = check_agrees(&["--step", "eps-delta:0.05x200"], &[(pure, 200)], 1e-6);
+    assert!(rule_of(&report, "optimal").is_ok());
+    // A mixed list with subsampled discrete Laplace, bounded-range and (ε, δ) steps, at
+    // another δ′: optimal composition does not apply (and says why), the PLD wins.
+    let mixed = [
+        (
+            PldStep::discrete_laplace(2.0, 1)
+                .unwrap()
+                .poisson_subsampled(0.05)
+                .unwrap(),
+            40,
+        ),
+        (PldStep::bounded_range(0.2).unwrap(), 5),
+        (PldStep::private(Privacy::new(0.1, 1e-7).unwrap()), 20),
+        (
+            PldStep::discrete_laplace(5.0, 3)
+                .unwrap()
+                .poisson_subsampled(0.5)
+                .unwrap(),
+            1,
+        ),
+    ];
+    let report = check_agrees(
+        &[
+            "--step",
+            "discrete-laplace:2@0.05x40",
+            "--step",
+            "bounded-range:0.2x5",
+            "--step",
+            "eps-delta:0.1,1e-7x20",
+            "--step",
+            "discrete-laplace:5,3@0.5",
+            "--delta-prime",
+            "1e-5",
+        ],
+        &mixed,
+        1e-5,
+    );
+    let optimal = rule_of(&report, "optimal").unwrap_err();
+    assert!(optimal.contains("same (epsilon, delta)"), "{optimal}");
+    assert_eq!(report["picked"]["rule"], "pld");
+    // Each step's own guarantee is the library's (amplified by subsampling).
+    let steps = report["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 4);
+    for (json, (step, count)) in steps.iter().zip(&mixed) {
+        let each = step.privacy().unwrap();
+        assert_eq!(
+            json["guarantee_each"]["epsilon"].as_f64(),
+            Some(each.epsilon())
+        );
+        assert_eq!(json["guarantee_each"]["delta"].as_f64(), Some(each.delta()));
+        assert_eq!(json["count"].as_u64(), Some(*count));
+        assert_eq!(json["rate"].as_f64(), Some(step.rate()));
+    }
+    assert_eq!(steps[3]["kind"], "discrete-laplace");
+    assert_eq!(steps[3]["sensitivity"].as_u64(), Some(3));
+    assert_eq!(steps[1]["kind"], "bounded-range");
+    assert_eq!(steps[2]["delta"].as_f64(), Some(1e-7));
+}
+
+#[test]
+fn account_json_schema() {
+    let report = json_of(&[
+        "account",
+        "--step",
+        "eps-delta:0.1,1e-8x3",
+        "--step",
+        "bounded-range:0.3",
+        "--step",
+        "discrete-laplace:4@0.5x2",
+        "--json",
+    ]);
+    check_schema(
+        &report,
+        &[
+            ("delta_prime", Ty::Num),
+            ("runs", Ty::Int),
+            ("steps", Ty::Arr),
+            ("rules", Ty::Arr),
+            ("picked", Ty::Obj),
+        ],
+        "account",
+    );
+    let common = [
+        ("spec", Ty::Str),
+        ("kind", Ty::Str),
+        ("rate", Ty::Num),
+        ("count", Ty::Int),
+        ("guarantee_each", Ty::Privacy),
+    ];
+    let kinds: [&[(&str, Ty)]; 3] = [
+        &[("epsilon", Ty::Num), ("delta", Ty::Num)],
+        &[("epsilon", Ty::Num)],
+        &[("scale", Ty::Num), ("sensitivity", Ty::Int)],
+    ];
+    for (step, own) in report["steps"].as_array().unwrap().iter().zip(kinds) {
+        let fields: Vec<(&str, Ty)> = common.iter().chain(own).copied().collect();
+        check_schema(step, &fields, "account step");
+    }
+    let rules = report["rules"].as_array().unwrap();
+    let names: Vec<&str> = rules.iter().map(|r| r["rule"].as_str().unwrap()).collect();
+    assert_eq!(names, ["basic", "advanced", "optimal", "pld"]);
+    for rule in rules {
+        // Either a total (and a null error) or an error text (and a null total).
+        let (total, error) = if rule["total"].is_null() {
+            (Ty::ObjOrNull, Ty::Str)
+        } else {
+            (Ty::Privacy, Ty::ObjOrNull)
+        };
+        check_schema(
+            rule,
+            &[("rule", Ty::Str), ("total", total), ("error", error)],
+            "account rule",
+        );
+        assert!(rule["total"].is_null() != rule["error"].is_null(), "{rule}");
+    }
+    check_schema(
+        &report["picked"],
+        &[("rule", Ty::Str), ("total", Ty::Privacy)],
+        "account picked",
+    );
+}
+
+#[test]
+fn account_text_names_every_rule_and_the_pick() {
+    let output = privpac(&[
+        "account",
+        "--step",
+        "eps-delta:0.1,1e-8x10",
+        "--step",
+        "bounded-range:0.1x10",
+    ]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for needle in [
+        "| basic",
+        "| advanced",
+        "| optimal",
+        "| pld",
+        "does not apply: optimal composition needs every run",
+        "20 runs, slack delta' = 1e-6",
+        "picked: pld (",
+        "| eps-delta:0.1,1e-8x10",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}: {text}");
+    }
+}
+
+#[test]
+fn account_steps_from_a_file_equal_the_same_steps_given_inline() {
+    let file = data_file(
+        "account-steps.txt",
+        "# a comment line\n\ndiscrete-laplace:2@0.05x30  # subsampled counts\n  bounded-range:0.2x4\n",
+    );
+    let from_file = json_of(&[
+        "account",
+        "--file",
+        file.to_str().unwrap(),
+        "--step",
+        "eps-delta:0.1x3",
+        "--json",
+    ]);
+    let inline = json_of(&[
+        "account",
+        "--step",
+        "discrete-laplace:2@0.05x30",
+        "--step",
+        "bounded-range:0.2x4",
+        "--step",
+        "eps-delta:0.1x3",
+        "--json",
+    ]);
+    assert_eq!(from_file, inline);
+    let bad = data_file(
+        "account-bad.txt",
+        "eps-delta:0.1\n\n# fine so far\nlaplace:1\n",
+    );
+    check_error(
+        &["account", "--file", bad.to_str().unwrap()],
+        "account-bad.txt line 4: unknown kind \"laplace\"",
+    );
+    let missing = std::env::temp_dir().join("privpac-account-no-such-file.txt");
+    check_error(
+        &["account", "--file", missing.to_str().unwrap()],
+        "privpac-account-no-such-file.txt",
+    );
+}
+
+#[test]
+fn account_bad_input_is_a_one_line_error() {
+    let cases: [(&[&str], &str); 25] = [
+        (
+            &["--step", "gaussian:1"],
+            "unknown kind \"gaussian\" (known: eps-delta",
+        ),
+        (
+            &["--step", "eps-delta"],
+            "expected KIND:PARAMS[@RATE][xCOUNT]",
+        ),
+        (&["--step", "eps-delta:1@0"], "rate 0 is outside (0, 1]"),
+        (&["--step", "eps-delta:1@1.5"], "rate 1.5 is outside (0, 1]"),
+        (
+            &["--step", "eps-delta:1@-0.1"],
+            "rate -0.1 is outside (0, 1]",
+        ),
+        (
+            &["--step", "eps-delta:1@NaN"],
+            "rate \"NaN\" is not a finite number",
+        ),
+        (
+            &["--step", "eps-delta:1@half"],
+            "rate \"half\" is not a number",
+        ),
+        (&["--step", "eps-delta:1x0"], "count must be at least 1"),
+        (
+            &["--step", "eps-delta:1x1000001"],
+            "above the limit of 1000000 runs",
+        ),
+        (
+            &["--step", "eps-delta:1x-3"],
+            "count \"-3\" is not a positive integer",
+        ),
+        (
+            &["--step", "eps-delta:1xten"],
+            "count \"ten\" is not a positive integer",
+        ),
+        (
+            &[
+                "--step",
+                "eps-delta:1x600000",
+                "--step",
+                "eps-delta:1x600000",
+            ],
+            "the steps' counts sum to more than 1000000 runs",
+        ),
+        (
+            &["--step", "eps-delta:1..0"],
+            "epsilon \"1..0\" is not a number",
+        ),
+        (
+            &["--step", "eps-delta:inf"],
+            "epsilon \"inf\" is not a finite number",
+        ),
+        (&["--step", "eps-delta:-1"], "epsilon"),
+        (&["--step", "eps-delta:1,1"], "delta"),
+        (
+            &["--step", "eps-delta:1,0,3"],
+            "eps-delta takes EPS[,DELTA]",
+        ),
+        (&["--step", "bounded-range:0"], "epsilon"),
+        (&["--step", "bounded-range:1,2"], "bounded-range takes EPS"),
+        (&["--step", "discrete-laplace:0"], "scale"),
+        (&["--step", "discrete-laplace:1,0"], "sensitivity"),
+        (
+            &["--step", "discrete-laplace:1,1.5"],
+            "sensitivity \"1.5\" is not a positive integer",
+        ),
+        (&[], "no steps"),
+        (
+            &["--step", "eps-delta:1", "--delta-prime", "0"],
+            "--delta-prime (0) must be in (0, 1)",
+        ),
+        (
+            &["--step", "eps-delta:1", "--delta-prime", "1"],
+            "--delta-prime (1) must be in (0, 1)",
+        ),
+    ];
+    for (args, needle) in cases {
+        let mut all = vec!["account"];
+        all.extend_from_slice(args);
+        check_error(&all, needle);
+    }
+}
