@@ -12,7 +12,8 @@
 //! - [`ConceptClass`]: `eval`, `len`, and the error profile (`error_counts`,
 //!   `error_runs`) with a brute-force reference and fast overrides: [`Points`],
 //!   [`Thresholds`], [`Intervals`], [`Parities`], [`AllFunctions`], [`GridHalfspaces`],
-//!   [`ExplicitClass`], and the combinators [`Xor`] and [`WithZero`]; [`parse_spec`] for
+//!   [`ExplicitClass`], and the combinators [`Xor`], [`WithZero`], [`Not`] (complements) and
+//!   [`Both`] (a class with its complements); [`parse_spec`] for
 //!   the command line's class specs.
 //! - [`ClassMatrix`]: explicit classes as bit matrices, [`materialize`], dichotomies, the
 //!   growth function and [`sauer_shelah_bound`].
@@ -53,8 +54,8 @@ pub mod online;
 
 pub use bucket_hash::{BucketHash, HASH_PRIME, MAX_BUCKETS};
 pub use class::{
-    AllFunctions, ConceptClass, ERROR_PROFILE_LIMIT, ErrorLevel, ErrorRun, ExplicitClass,
-    GridHalfspaces, Intervals, MAX_GRID_SIDE, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE,
+    AllFunctions, Both, ConceptClass, ERROR_PROFILE_LIMIT, ErrorLevel, ErrorRun, ExplicitClass,
+    GridHalfspaces, Intervals, MAX_GRID_SIDE, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE, Not,
     Parities, Points, Thresholds, WithZero, Xor, brute_force_error_counts, check_concept,
     materialize, run_length_encode,
 };

@@ -11,14 +11,16 @@
 //! | `matrix:PATH` | one concept per line of the file (see [`crate::ClassMatrix::parse`]); the file is read by the caller's loader ([`parse_spec_with`]) |
 //! | `xor(SPEC)` | `{f ⊕ g : f, g ∈ SPEC}` |
 //! | `zero(SPEC)` | `SPEC ∪ {0}` |
+//! | `not(SPEC)` | `{1 − c : c ∈ SPEC}`, the complements (same ids, same dimensions) |
+//! | `both(SPEC)` | `SPEC ∪ not(SPEC)`: e.g. thresholds in both orientations |
 //!
 //! This crate reads no files: [`parse_spec`] rejects `matrix:PATH`, and [`parse_spec_with`]
 //! hands the path to a loader supplied by the front end (`privpac-toolkit`'s `ClassSpec`
 //! reads the file there).
 
 use crate::class::{
-    AllFunctions, ConceptClass, ExplicitClass, GridHalfspaces, Intervals, Parities, Points,
-    Thresholds, WithZero, Xor,
+    AllFunctions, Both, ConceptClass, ExplicitClass, GridHalfspaces, Intervals, Not, Parities,
+    Points, Thresholds, WithZero, Xor,
 };
 use crate::domain::Domain;
 use crate::error::{Error, Result};
@@ -74,22 +76,23 @@ pub fn parse_spec_with(
         spec: spec.to_string(),
         reason: reason.to_string(),
     };
-    for (prefix, wrap) in [("xor(", 0), ("zero(", 1)] {
+    for (prefix, wrap) in [("xor(", 0), ("zero(", 1), ("not(", 2), ("both(", 3)] {
         if let Some(rest) = trimmed.strip_prefix(prefix) {
             let inner = rest
                 .strip_suffix(')')
                 .ok_or_else(|| bad("missing closing parenthesis"))?;
             let inner = parse_spec_with(inner, load_matrix)?;
-            return Ok(if wrap == 0 {
-                Box::new(Xor::new(inner)?)
-            } else {
-                Box::new(WithZero::new(inner)?)
+            return Ok(match wrap {
+                0 => Box::new(Xor::new(inner)?),
+                1 => Box::new(WithZero::new(inner)?),
+                2 => Box::new(Not::new(inner)),
+                _ => Box::new(Both::new(inner)?),
             });
         }
     }
-    let (kind, argument) = trimmed
-        .split_once(':')
-        .ok_or_else(|| bad("expected KIND:PARAMETER, xor(SPEC) or zero(SPEC)"))?;
+    let (kind, argument) = trimmed.split_once(':').ok_or_else(|| {
+        bad("expected KIND:PARAMETER, xor(SPEC), zero(SPEC), not(SPEC) or both(SPEC)")
+    })?;
     if kind == "matrix" {
         let matrix = load_matrix(argument)?;
         return Ok(Box::new(ExplicitClass::new(matrix, trimmed)?));
@@ -114,7 +117,7 @@ pub fn parse_spec_with(
         "all" => Box::new(AllFunctions::new(small(64)?)?),
         _ => {
             return Err(bad(
-                "unknown kind (expected points, thresholds, intervals, parities, halfspaces, all, matrix, xor, zero)",
+                "unknown kind (expected points, thresholds, intervals, parities, halfspaces, all, matrix, xor, zero, not, both)",
             ));
         }
     })
@@ -142,6 +145,10 @@ mod tests {
         check(" xor(thresholds:4) ", 16, "xor(thresholds:4)");
         check("zero(thresholds:4)", 5, "zero(thresholds:4)");
         check("xor(zero(points:3))", 16, "xor(zero(points:3))");
+        check("not(thresholds:64)", 64, "not(thresholds:64)");
+        check(" both( thresholds:64 )", 128, "both(thresholds:64)");
+        check("not(both(intervals:4))", 22, "not(both(intervals:4))");
+        check("both(parities:62)", 1 << 63, "both(parities:62)");
     }
 
     #[test]
@@ -171,6 +178,9 @@ mod tests {
             "thresholds:-1",
             "shapes:3",
             "xor(points:3",
+            "not(points:3",
+            "not()",
+            "both(parities:63)",
             "parities:65",
             "all:0",
             "points:0",

@@ -13,6 +13,7 @@
 //! O(n log n) without materializing |X| counts.
 
 mod all_functions;
+mod complement;
 mod halfspaces;
 mod intervals;
 mod matrix_class;
@@ -22,6 +23,7 @@ mod thresholds;
 mod xor;
 
 pub use all_functions::AllFunctions;
+pub use complement::{Both, Not};
 pub use halfspaces::{GridHalfspaces, MAX_GRID_SIDE};
 pub use intervals::{Intervals, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE};
 pub use matrix_class::ExplicitClass;

@@ -88,6 +88,12 @@ fn every_class_conforms_on_every_tiny_sample() {
         Box::new(ExplicitClass::new(matrix, "explicit").unwrap()),
         Box::new(Xor::new(Box::new(Thresholds::new(4).unwrap())).unwrap()),
         Box::new(WithZero::new(Box::new(Points::new(Domain::ordered(4).unwrap()))).unwrap()),
+        Box::new(Not::new(Box::new(Thresholds::new(4).unwrap()))),
+        Box::new(Not::new(Box::new(Intervals::new(4).unwrap()))),
+        Box::new(Not::new(Box::new(Parities::new(2).unwrap()))),
+        Box::new(Both::new(Box::new(Thresholds::new(4).unwrap())).unwrap()),
+        Box::new(Both::new(Box::new(Intervals::new(4).unwrap())).unwrap()),
+        Box::new(Both::new(Box::new(Points::new(Domain::ordered(4).unwrap()))).unwrap()),
     ];
     for class in &classes {
         // Every sample of up to three examples (up to 4 681 samples on 4 points).
@@ -214,6 +220,8 @@ fn classes_have_autotraits() {
     assert_auto::<ExplicitClass>();
     assert_auto::<Xor>();
     assert_auto::<WithZero>();
+    assert_auto::<Not>();
+    assert_auto::<Both>();
     assert_auto::<ClassMatrix>();
 }
 
@@ -459,4 +467,202 @@ fn interval_levels_refuse_samples_beyond_their_work_limit() {
         class.error_levels(&sample),
         Err(Error::TooLarge { limit, .. }) if limit == crate::MAX_INTERVAL_LEVEL_WORK
     ));
+}
+
+// ---- The complement combinators (`not(SPEC)`, `both(SPEC)`). ----
+
+proptest! {
+    /// Every fast path of the complements (runs, levels, the id-order walk) against the
+    /// brute-force reference, with repeated points and mixed labels.
+    #[test]
+    fn complement_classes_conform(n in 1u64..40, pairs in arbitrary_sample(40, 30)) {
+        let pairs: Vec<(u64, bool)> = pairs.into_iter().map(|(x, y)| (x % n, y)).collect();
+        check_fast_path(&Not::new(Thresholds::new(n).unwrap()), &pairs);
+        check_fast_path(&Not::new(Intervals::new(n).unwrap()), &pairs);
+        check_fast_path(&Not::new(Points::new(Domain::ordered(n).unwrap())), &pairs);
+        check_fast_path(&Both::new(Thresholds::new(n).unwrap()).unwrap(), &pairs);
+        check_fast_path(&Both::new(Intervals::new(n).unwrap()).unwrap(), &pairs);
+        check_fast_path(&Both::new(Points::new(Domain::ordered(n).unwrap())).unwrap(), &pairs);
+        check_fast_path(&Not::new(Both::new(Thresholds::new(n).unwrap()).unwrap()), &pairs);
+    }
+}
+
+/// `not(C)` is `1 − c` concept by concept, and `both(C)` lists `C` then `not(C)`.
+#[test]
+fn complements_label_the_other_way() {
+    let inner = Intervals::new(6).unwrap();
+    let not = Not::new(Intervals::new(6).unwrap());
+    let both = Both::new(Intervals::new(6).unwrap()).unwrap();
+    let len = inner.len() as u64;
+    assert_eq!((not.len(), both.len()), (inner.len(), 2 * inner.len()));
+    for id in 0..len {
+        for x in 0..6 {
+            assert_eq!(not.eval(id, x), !inner.eval(id, x));
+            assert_eq!(both.eval(id, x), inner.eval(id, x));
+            assert_eq!(both.eval(len + id, x), !inner.eval(id, x));
+        }
+    }
+    assert_eq!(both.split(len + 3), (3, true));
+    assert_eq!(both.split(3), (3, false));
+    let thresholds = Both::new(Thresholds::new(10).unwrap()).unwrap();
+    assert_eq!(thresholds.describe(4), "1 on x ≤ 4");
+    assert_eq!(thresholds.describe(14), "complement of (1 on x ≤ 4)");
+    assert_eq!(
+        Not::new(Thresholds::new(10).unwrap()).describe(4),
+        "complement of (1 on x ≤ 4)"
+    );
+    // Ids must fit in u64: a class of more than (2^64 − 1)/2 concepts has no `both`.
+    assert!(matches!(
+        Both::new(Parities::new(63).unwrap()),
+        Err(Error::TooLarge { .. })
+    ));
+    assert!(Both::new(Parities::new(62).unwrap()).is_ok());
+}
+
+/// The complements' profiles over 2^40 points come from the thresholds' O(n log n) runs,
+/// without materializing a count per concept.
+#[test]
+fn complement_runs_work_on_two_to_the_forty_points() {
+    let size = 1u64 << 40;
+    let sample = LabeledSample::from_pairs(
+        &Domain::ordered(size).unwrap(),
+        &[(5, false), (1 << 30, true), (7, false)],
+    )
+    .unwrap();
+    // not(thresholds): 1 on x > t; consistent for t ∈ [7, 2^30).
+    let not = Not::new(Thresholds::new(size).unwrap());
+    assert!(matches!(
+        not.error_counts(&sample),
+        Err(Error::TooLarge { .. })
+    ));
+    let runs = not.error_runs(&sample).unwrap();
+    let total: u128 = runs.iter().map(|r| u128::from(r.len)).sum();
+    assert_eq!(total, u128::from(size));
+    let zero: Vec<_> = runs.iter().filter(|r| r.errors == 0).collect();
+    assert_eq!(zero.len(), 1);
+    assert_eq!((zero[0].first, zero[0].len), (7, (1 << 30) - 7));
+    // both(thresholds): the same run, shifted by 2^40; the plain half's best makes 1 mistake
+    // (every prefix holding the positive at 2^30 holds both negatives: 2; t < 5: 1).
+    let both = Both::new(Thresholds::new(size).unwrap()).unwrap();
+    let runs = both.error_runs(&sample).unwrap();
+    let total: u128 = runs.iter().map(|r| u128::from(r.len)).sum();
+    assert_eq!(total, 2 * u128::from(size));
+    let zero: Vec<_> = runs.iter().filter(|r| r.errors == 0).collect();
+    assert_eq!(zero.len(), 1);
+    assert_eq!((zero[0].first, zero[0].len), (size + 7, (1 << 30) - 7));
+    assert_eq!(
+        runs[0],
+        ErrorRun {
+            first: 0,
+            len: 5,
+            errors: 1
+        }
+    );
+    // Intervals over 2^30 points give their levels through both(…).
+    let intervals = Both::new(Intervals::new(1 << 30).unwrap()).unwrap();
+    let sample = LabeledSample::from_pairs(
+        intervals.domain(),
+        &[(5, false), (1 << 20, true), (1 << 21, false)],
+    )
+    .unwrap();
+    let levels = intervals.error_levels(&sample).unwrap().unwrap();
+    let count: u128 = levels.iter().map(|l| u128::from(l.count)).sum();
+    assert_eq!(count, intervals.len());
+    // Zero mistakes: intervals holding 2^20 but neither 5 nor 2^21, and no complement.
+    assert_eq!(levels[0].errors, 0);
+    assert_eq!(u128::from(levels[0].count), ((1u128 << 20) - 5) * (1 << 20));
+    let id = intervals
+        .concept_with_errors(&sample, 0, 0)
+        .unwrap()
+        .unwrap();
+    assert!(id < 1 << 62 && intervals.eval(id, 1 << 20) && !intervals.eval(id, 5));
+}
+
+/// `VC(not(C)) = VC(C)` and `Ldim(not(C)) = Ldim(C)`, computed exactly on every family, with
+/// C's witnesses transformed (the same shattered set; the Littlestone tree with its
+/// children swapped) passing the checkers on not(C).
+#[test]
+fn complement_dimensions_equal_the_class_dimensions_with_transformed_witnesses() {
+    use crate::dimension::{
+        Budget, Engine, check_littlestone_tree, check_shattered, littlestone_dimension,
+        vc_dimension,
+    };
+    let matrix = ClassMatrix::from_rows(&[
+        vec![true, false, true, false],
+        vec![false, false, true, true],
+        vec![true, true, false, false],
+        vec![false, true, true, true],
+    ])
+    .unwrap();
+    let specs = [
+        "thresholds:1",
+        "thresholds:2",
+        "thresholds:7",
+        "thresholds:16",
+        "zero(thresholds:7)",
+        "points:6",
+        "intervals:6",
+        "parities:3",
+        "halfspaces:2",
+        "all:3",
+        "xor(thresholds:3)",
+    ];
+    let mut classes: Vec<Box<dyn ConceptClass>> = specs
+        .iter()
+        .map(|s| crate::parse_spec(s).unwrap())
+        .collect();
+    classes.push(Box::new(ExplicitClass::new(matrix, "explicit").unwrap()));
+    let budget = Budget::default();
+    for class in classes {
+        let name = class.name();
+        let plain = materialize(&class, DEFAULT_CELL_LIMIT_FOR_TESTS).unwrap();
+        let complement = materialize(&Not::new(&class), DEFAULT_CELL_LIMIT_FOR_TESTS).unwrap();
+        let (vc, vc_not) = (
+            vc_dimension(&plain, &budget).unwrap(),
+            vc_dimension(&complement, &budget).unwrap(),
+        );
+        assert_eq!(vc.dimension, vc_not.dimension, "{name}");
+        check_shattered(&complement, &vc.shattered).unwrap();
+        let ldim = littlestone_dimension(&plain, Engine::Pruned, &budget).unwrap();
+        let ldim_not = littlestone_dimension(&complement, Engine::Pruned, &budget).unwrap();
+        assert_eq!(ldim.dimension, ldim_not.dimension, "{name}");
+        let tree = ldim.tree.complemented();
+        assert_eq!(
+            check_littlestone_tree(&complement, &tree).unwrap(),
+            ldim.dimension,
+            "{name}"
+        );
+        assert_eq!(tree.complemented(), ldim.tree);
+    }
+    // Without the swap the thresholds' tree is no witness for their complements: the
+    // transformation is needed.
+    let plain = materialize(&Thresholds::new(8).unwrap(), 1 << 20).unwrap();
+    let complement = materialize(&Not::new(Thresholds::new(8).unwrap()), 1 << 20).unwrap();
+    let tree = littlestone_dimension(&plain, Engine::Pruned, &budget)
+        .unwrap()
+        .tree;
+    assert!(check_littlestone_tree(&complement, &tree).is_err());
+}
+
+/// `both(thresholds:N)`: VC dimension 2 for N ≥ 2 (1 for N = 1) and Littlestone dimension
+/// ⌊log2 N⌋ + 1, as proved on [`Both`], computed exactly with checked witnesses.
+#[test]
+fn both_orientations_of_thresholds_have_the_stated_dimensions() {
+    use crate::dimension::{
+        Budget, Engine, check_littlestone_tree, check_shattered, littlestone_dimension,
+        vc_dimension,
+    };
+    for n in 1..=17u64 {
+        let class = Both::new(Thresholds::new(n).unwrap()).unwrap();
+        let matrix = materialize(&class, 1 << 20).unwrap();
+        let vc = vc_dimension(&matrix, &Budget::default()).unwrap();
+        assert_eq!(vc.dimension, if n == 1 { 1 } else { 2 }, "N = {n}");
+        check_shattered(&matrix, &vc.shattered).unwrap();
+        let ldim = littlestone_dimension(&matrix, Engine::Pruned, &Budget::default()).unwrap();
+        assert_eq!(ldim.dimension, n.ilog2() + 1, "N = {n}");
+        assert_eq!(
+            check_littlestone_tree(&matrix, &ldim.tree).unwrap(),
+            ldim.dimension
+        );
+    }
 }

@@ -84,6 +84,32 @@ pub enum LittlestoneTree {
 }
 
 impl LittlestoneTree {
+    /// The tree with the two children of every node swapped: the witness for the complement
+    /// class `¬C` ([`crate::Not`]) from a witness for `C` (every path's labels flipped, each
+    /// realized by the complement of the concept that realized it).
+    ///
+    /// # Example
+    /// ```
+    /// use privpac_classes::dimension::LittlestoneTree;
+    /// let leaf = || Box::new(LittlestoneTree::Leaf);
+    /// let tree = LittlestoneTree::Node { point: 3, zero: leaf(), one: Box::new(
+    ///     LittlestoneTree::Node { point: 5, zero: leaf(), one: leaf() }) };
+    /// let swapped = LittlestoneTree::Node { point: 3, zero: Box::new(
+    ///     LittlestoneTree::Node { point: 5, zero: leaf(), one: leaf() }), one: leaf() };
+    /// assert_eq!(tree.complemented(), swapped);
+    /// ```
+    #[must_use]
+    pub fn complemented(&self) -> LittlestoneTree {
+        match self {
+            LittlestoneTree::Leaf => LittlestoneTree::Leaf,
+            LittlestoneTree::Node { point, zero, one } => LittlestoneTree::Node {
+                point: *point,
+                zero: Box::new(one.complemented()),
+                one: Box::new(zero.complemented()),
+            },
+        }
+    }
+
     /// The depth of the tree (the length of its shortest root-to-leaf path; witness trees
     /// are complete, so every path has this length).
     pub fn depth(&self) -> u32 {
