@@ -23,8 +23,12 @@
 //! hypercube has no closed form here: those scenarios use the O(|X|) reference.
 //!
 //! The classes are recognized from their name and domain (`thresholds:N`, `points:N`,
-//! `intervals:N` over `Ordered{N}`, `parities:d` over `Hypercube{d}`) and a few spot checks
-//! of `eval`; anything else has no structure and uses the reference. The reference stays
+//! `intervals:N` over `Ordered{N}`, `parities:d` over `Hypercube{d}`), also complemented
+//! (`not(…)`, `both(…)` of one of them, privpac-classes' `Not` and `Both`), and a few spot
+//! checks of `eval`; anything else has no structure and uses the reference. Complements
+//! need no new masses: `1 − h` and `1 − t` disagree where `h` and `t` do, `h` and `1 − t`
+//! where `h` and `t` agree (mass `1 − Pr[h ≠ t]`), and the mass of `1 − t`'s positives is
+//! one minus that of `t`'s. The reference stays
 //! in [`crate::Scenario::reference_true_error`] and a property test compares the two.
 
 use privpac_classes::{BucketHash, ConceptClass, Domain, Hypothesis, Intervals, Point};
@@ -44,10 +48,20 @@ pub(crate) enum Shape {
     Parities { dim: u32 },
 }
 
+/// How a recognized class wraps its shape: as is, complemented (`not(…)`), or with its
+/// complements after it (`both(…)`, complement of inner concept `i` at id `inner_len + i`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Wrap {
+    Plain,
+    Not,
+    Both { inner_len: u64 },
+}
+
 /// A recognized class with a distribution whose masses have closed forms.
 #[derive(Debug, Clone)]
 pub(crate) struct Structure {
     shape: Shape,
+    wrap: Wrap,
     /// |X| as a float (exact up to 2^53; only ratios are taken).
     size: u64,
     distribution: ExampleDistribution,
@@ -71,26 +85,44 @@ impl Structure {
         distribution: &ExampleDistribution,
     ) -> Option<Structure> {
         let name = class.name();
-        let (kind, _) = name.split_once(':')?;
-        let (shape, size) = match (kind, class.domain()) {
-            ("thresholds", Domain::Ordered { size }) if class.len() == u128::from(*size) => {
-                (Shape::Thresholds, *size)
+        let unwrap = |prefix: &str| {
+            name.strip_prefix(prefix)
+                .and_then(|rest| rest.strip_suffix(')'))
+        };
+        let (complemented, both, inner_name) = match (unwrap("not("), unwrap("both(")) {
+            (Some(inner), _) => (true, false, inner),
+            (_, Some(inner)) => (false, true, inner),
+            _ => (false, false, name.as_str()),
+        };
+        let (kind, _) = inner_name.split_once(':')?;
+        let (shape, size, inner_len) = match (kind, class.domain()) {
+            ("thresholds", Domain::Ordered { size }) => {
+                (Shape::Thresholds, *size, u128::from(*size))
             }
-            ("points", Domain::Ordered { size }) if class.len() == u128::from(*size) => {
-                (Shape::Points, *size)
-            }
+            ("points", Domain::Ordered { size }) => (Shape::Points, *size, u128::from(*size)),
             ("intervals", Domain::Ordered { size }) => {
                 let intervals = Intervals::new(*size).ok()?;
-                if intervals.len() != class.len() {
-                    return None;
-                }
-                (Shape::Intervals(intervals), *size)
+                let len = intervals.len();
+                (Shape::Intervals(intervals), *size, len)
             }
             ("parities", Domain::Hypercube { dim }) if *dim <= 62 => {
-                (Shape::Parities { dim: *dim }, 1u64 << dim)
+                (Shape::Parities { dim: *dim }, 1u64 << dim, 1u128 << dim)
             }
             _ => return None,
         };
+        let wrap = if both {
+            Wrap::Both {
+                inner_len: u64::try_from(inner_len).ok()?,
+            }
+        } else if complemented {
+            Wrap::Not
+        } else {
+            Wrap::Plain
+        };
+        let outer_len = if both { 2 * inner_len } else { inner_len };
+        if class.len() != outer_len {
+            return None;
+        }
         let zipf_total = match distribution {
             ExampleDistribution::Uniform => 0.0,
             ExampleDistribution::PointMass { point, mass } => {
@@ -111,6 +143,7 @@ impl Structure {
         };
         let structure = Structure {
             shape,
+            wrap,
             size,
             distribution: distribution.clone(),
             zipf_total,
@@ -118,20 +151,39 @@ impl Structure {
         structure.spot_check(class).then_some(structure)
     }
 
-    /// Compares `eval` with the recognized shape on a few concepts and points.
+    /// Compares `eval` with the recognized shape on a few concepts (of both halves of a
+    /// `both(…)`) and points.
     fn spot_check(&self, class: &dyn ConceptClass) -> bool {
         let last = self.size - 1;
+        let top = u64::try_from(class.len() - 1).unwrap_or(u64::MAX);
+        let second_half = match self.wrap {
+            Wrap::Both { inner_len } => inner_len,
+            Wrap::Plain | Wrap::Not => 0,
+        };
         let concepts = [0, 1, last / 3, last / 2, last]
-            .map(|c| c.min(u64::try_from(class.len() - 1).unwrap_or(u64::MAX)));
+            .into_iter()
+            .flat_map(|c| [c, c.saturating_add(second_half)])
+            .map(|c| c.min(top));
         let points = [0, 1, last / 3, last / 2, last / 2 + 1, last].map(|x| x.min(last));
-        concepts.iter().all(|&c| {
+        concepts.into_iter().all(|c| {
+            let (inner, complemented) = self.split(c);
             points
                 .iter()
-                .all(|&x| class.eval(c, x) == self.concept_set(c).contains(x))
+                .all(|&x| class.eval(c, x) == (self.concept_set(inner).contains(x) != complemented))
         })
     }
 
-    /// The set of points concept `id` labels 1.
+    /// The inner concept an id names, and whether it is complemented.
+    fn split(&self, id: u64) -> (u64, bool) {
+        match self.wrap {
+            Wrap::Plain => (id, false),
+            Wrap::Not => (id, true),
+            Wrap::Both { inner_len } if id >= inner_len => (id - inner_len, true),
+            Wrap::Both { .. } => (id, false),
+        }
+    }
+
+    /// The set of points inner concept `id` labels 1 (before any complement).
     fn concept_set(&self, id: u64) -> Set {
         match &self.shape {
             Shape::Thresholds => Set::Ranges([(0, id.saturating_add(1)), (0, 0)]),
@@ -153,6 +205,15 @@ impl Structure {
     /// The first point (in enumeration order, which is the point itself here) that concept
     /// `id` labels 1, if any.
     pub(crate) fn first_positive(&self, id: u64) -> Option<Point> {
+        let (id, complemented) = self.split(id);
+        if complemented {
+            // The first point outside the inner concept's set: 0 unless the set starts
+            // there (a parity is 0 at 0, so its complement is 1 there).
+            return match self.concept_set(id) {
+                Set::Ranges([(0, b), _]) if b > 0 => (b < self.size).then_some(b),
+                _ => Some(0),
+            };
+        }
         match self.concept_set(id) {
             Set::Ranges(ranges) => ranges
                 .iter()
@@ -266,15 +327,25 @@ impl Structure {
         target: u64,
         hypothesis: &Hypothesis,
     ) -> Option<f64> {
+        let (inner_target, target_complemented) = self.split(target);
         match hypothesis {
             Hypothesis::Concept { id } => {
                 if u128::from(*id) >= class.len() {
                     return None;
                 }
-                Some(self.mass(&self.difference(*id, target)))
+                let (inner, complemented) = self.split(*id);
+                let disagree = self.mass(&self.difference(inner, inner_target));
+                Some(if complemented == target_complemented {
+                    disagree
+                } else {
+                    1.0 - disagree
+                })
             }
             Hypothesis::Constant { label } => {
-                let positive = self.mass(&self.concept_set(target));
+                let mut positive = self.mass(&self.concept_set(inner_target));
+                if target_complemented {
+                    positive = 1.0 - positive;
+                }
                 Some(if *label { 1.0 - positive } else { positive })
             }
             Hypothesis::Table {
@@ -304,19 +375,26 @@ impl Structure {
                 Some(q + (1.0 - 2.0 * q) * self.disagreement(class, target, base)?)
             }
             Hypothesis::HashBucket { hash, bucket } => {
-                // |B Δ T| = D(B) + D(T) − 2·D(B ∩ T), T a union of index ranges.
+                // |B Δ T| = D(B) + D(T) − 2·D(B ∩ T), T a union of index ranges; against a
+                // complemented target, 1 − |B Δ T|.
                 let in_bucket = self.bucket_mass_in(hash, *bucket, 0, self.size)?;
-                let ranges = match self.concept_set(target) {
-                    Set::Ranges(ranges) => ranges,
-                    Set::Empty => return Some(in_bucket),
+                let disagree = match self.concept_set(inner_target) {
+                    Set::Ranges(ranges) => {
+                        let in_target = self.mass(&Set::Ranges(ranges));
+                        let mut in_both = 0.0;
+                        for (a, b) in ranges {
+                            in_both += self.bucket_mass_in(hash, *bucket, a, b)?;
+                        }
+                        (in_bucket + in_target - 2.0 * in_both).clamp(0.0, 1.0)
+                    }
+                    Set::Empty => in_bucket,
                     Set::ParityOnes(_) => return None,
                 };
-                let in_target = self.mass(&Set::Ranges(ranges));
-                let mut in_both = 0.0;
-                for (a, b) in ranges {
-                    in_both += self.bucket_mass_in(hash, *bucket, a, b)?;
-                }
-                Some((in_bucket + in_target - 2.0 * in_both).clamp(0.0, 1.0))
+                Some(if target_complemented {
+                    1.0 - disagree
+                } else {
+                    disagree
+                })
             }
             Hypothesis::NoisyVote { .. } => None,
             #[allow(unreachable_patterns)]
@@ -555,6 +633,124 @@ mod tests {
                     prop_assert!((scenario.opt() + excess - fast).abs() < 1e-9);
                 }
             }
+        }
+    }
+
+    /// The complements (`not(…)`, `both(…)`) of the structured classes: recognized, and their
+    /// closed-form true errors equal the O(|X|) reference on every hypothesis kind.
+    mod complements_against_reference {
+        use privpac_classes::{
+            Both, BucketHash, ConceptClass, Hypothesis, Intervals, Not, Parities, Points,
+            Thresholds,
+        };
+        use proptest::prelude::*;
+        use rand::SeedableRng;
+        use rand_chacha::ChaCha8Rng;
+
+        use crate::{ExampleDistribution, Scenario};
+
+        fn inner(kind: u8, size: u64) -> Box<dyn ConceptClass> {
+            match kind % 4 {
+                0 => Box::new(Thresholds::new(size).unwrap()),
+                1 => Box::new(Points::new(privpac_classes::Domain::ordered(size).unwrap())),
+                2 => Box::new(Intervals::new(size).unwrap()),
+                _ => Box::new(Parities::new((size.ilog2()).clamp(1, 8)).unwrap()),
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(300))]
+            #[test]
+            fn complement_true_errors_match_the_reference(
+                class_kind in 0u8..4, both in any::<bool>(), size in 1u64..300,
+                dist_kind in 0u8..3, point_seed in any::<u64>(), mass in 0.0f64..=1.0,
+                exponent in 0.2f64..3.0, target_seed in any::<u64>(),
+                concept_seed in any::<u64>(), noise in 0.0f64..0.45, flip in 0.0f64..0.5,
+                table in proptest::collection::vec((any::<u64>(), any::<bool>()), 0..6),
+                default in any::<bool>(), hash_seed in any::<u64>(), buckets in 1u64..40,
+            ) {
+                let class: Box<dyn ConceptClass> = if both {
+                    Box::new(Both::new(inner(class_kind, size)).unwrap())
+                } else {
+                    Box::new(Not::new(inner(class_kind, size)))
+                };
+                let domain_size = class.domain().size() as u64;
+                let concepts = class.len() as u64;
+                let distribution = match dist_kind % 3 {
+                    0 => ExampleDistribution::Uniform,
+                    1 => ExampleDistribution::PointMass { point: point_seed % domain_size, mass },
+                    _ => ExampleDistribution::Zipf { exponent },
+                };
+                let target = target_seed % concepts;
+                let first = ExampleDistribution::mass_on_target(class.as_ref(), target, 0.5);
+                let scenario = Scenario::new(class, distribution.clone(), target, noise).unwrap();
+                let structured = !(class_kind % 4 == 3 && dist_kind % 3 == 2);
+                prop_assert_eq!(scenario.has_fast_true_errors(), structured);
+                // The first positive of the target, as a scan finds it.
+                let scanned = (0..domain_size).find(|&x| scenario.class().eval(target, x)).unwrap_or(0);
+                prop_assert_eq!(first, ExampleDistribution::PointMass { point: scanned, mass: 0.5 });
+                let mut points: Vec<u64> = table.iter().map(|(x, _)| x % domain_size).collect();
+                points.sort_unstable();
+                points.dedup();
+                let labels: Vec<bool> = points.iter().zip(&table).map(|(_, (_, y))| *y).collect();
+                let concept = Hypothesis::Concept { id: concept_seed % concepts };
+                let hypotheses = [
+                    concept.clone(),
+                    Hypothesis::Concept { id: target },
+                    Hypothesis::Concept { id: (target + concepts / 2) % concepts },
+                    Hypothesis::Constant { label: default },
+                    Hypothesis::Flipped { base: Box::new(concept), flip_probability: flip },
+                    Hypothesis::Table { points, labels, default },
+                    Hypothesis::HashBucket {
+                        hash: BucketHash::draw(buckets, &mut ChaCha8Rng::seed_from_u64(hash_seed)).unwrap(),
+                        bucket: hash_seed % buckets,
+                    },
+                ];
+                for h in &hypotheses {
+                    let fast = scenario.true_error(h);
+                    let reference = scenario.reference_true_error(h);
+                    prop_assert!((fast - reference).abs() < 1e-9,
+                        "{:?} {:?}: fast {} reference {}", distribution, h, fast, reference);
+                }
+            }
+        }
+
+        /// Over 2^40 points (never materialized) both orientations of thresholds are
+        /// structured scenarios with exact true errors.
+        #[test]
+        fn both_orientations_over_two_to_the_forty_points() {
+            let size = 1u64 << 40;
+            let class = Box::new(Both::new(Thresholds::new(size).unwrap()).unwrap());
+            // Target: 1 on x > 5.
+            let target = size + 5;
+            let scenario = Scenario::new(class, ExampleDistribution::Uniform, target, 0.0).unwrap();
+            assert!(scenario.has_fast_true_errors());
+            assert_eq!(
+                scenario.true_error(&Hypothesis::Concept { id: target }),
+                0.0
+            );
+            // 1 on x ≤ 5 disagrees everywhere; 1 on x > 7 on two points.
+            assert_eq!(scenario.true_error(&Hypothesis::Concept { id: 5 }), 1.0);
+            let two = scenario.true_error(&Hypothesis::Concept { id: size + 7 });
+            assert!((two - 2.0 / size as f64).abs() < 1e-20, "{two}");
+            let all_ones = scenario.true_error(&Hypothesis::Constant { label: true });
+            assert!((all_ones - 6.0 / size as f64).abs() < 1e-20, "{all_ones}");
+            assert_eq!(
+                ExampleDistribution::mass_on_target(scenario.class(), target, 0.3),
+                ExampleDistribution::PointMass {
+                    point: 6,
+                    mass: 0.3
+                }
+            );
+            let not = Box::new(Not::new(Thresholds::new(size).unwrap()));
+            let scenario = Scenario::new(not, ExampleDistribution::Uniform, 9, 0.0).unwrap();
+            assert!(scenario.has_fast_true_errors());
+            // Complemented point functions too.
+            let not_points = Box::new(Not::new(Points::new(
+                privpac_classes::Domain::ordered(size).unwrap(),
+            )));
+            let scenario = Scenario::new(not_points, ExampleDistribution::Uniform, 9, 0.0).unwrap();
+            assert!(scenario.has_fast_true_errors());
         }
     }
 }
