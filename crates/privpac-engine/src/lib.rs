@@ -58,6 +58,7 @@ pub use multi::{
 pub use sample_complexity::{
     SampleComplexity, SearchConfig, empirical_sample_complexity,
     empirical_sample_complexity_observed, empirical_sample_complexity_sized, evaluate_sized,
+    search_sample_sizes,
 };
 pub use scenario::{Scenario, ScenarioKind, middle_target};
 pub use trials::{TrialConfig, TrialOutcome, run_trials, trial_rng, wilson_interval};

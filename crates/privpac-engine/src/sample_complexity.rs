@@ -144,6 +144,22 @@ pub fn evaluate_sized(
     }
 }
 
+/// The search of [`empirical_sample_complexity_observed`] (doubling from `config.start`,
+/// then binary search; success at a size means a success rate of at least 1 − β) over
+/// sizes whose outcomes `evaluate_size` computes, for trials the engine's [`run_trials`]
+/// cannot judge: a front end whose hypotheses are black-box predictors, whose true errors
+/// it estimates on held-out samples, counts its own successes. `observe` sees each outcome.
+///
+/// # Errors
+/// As for [`empirical_sample_complexity`], and the errors of `evaluate_size`.
+pub fn search_sample_sizes(
+    config: SearchConfig,
+    observe: &mut dyn FnMut(&TrialOutcome),
+    evaluate_size: &mut dyn FnMut(usize) -> Result<TrialOutcome>,
+) -> Result<SampleComplexity> {
+    search_observed(config, observe, evaluate_size)
+}
+
 /// Doubling, then binary search, over sizes evaluated by `evaluate`.
 fn search(
     config: SearchConfig,

@@ -54,6 +54,7 @@ pub use request::{
     DistributionChoice, SampleComplexityReport, SampleComplexityRequest, run_sample_complexity,
     run_sample_complexity_with, run_trials_at,
 };
+pub use request::{EvaluateSize, run_sample_complexity_evaluated};
 pub use spec::{
     ClassSpec, LearnerParams, LearnerSpec, SanitizerParams, SanitizerSpec, build_learner,
     build_sanitizer,

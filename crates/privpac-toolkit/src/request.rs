@@ -4,7 +4,9 @@
 //! inputs and seed give the same [`SampleComplexityReport`] (the CLI's `--json`) in both.
 //! A learner built outside the lab's specs (a Python learner behind the bindings' adapter)
 //! is measured by [`run_sample_complexity_with`], which runs the same search on the same
-//! scenario: only where the learner comes from differs.
+//! scenario: only where the learner comes from differs. [`run_sample_complexity_evaluated`]
+//! also leaves each size's trials to the caller (the bindings estimate a black-box
+//! predictor's true error on a held-out sample), with the same scenario, search and report.
 
 use std::sync::Arc;
 
@@ -348,7 +350,7 @@ pub fn run_sample_complexity(
     request: &SampleComplexityRequest,
     observe: &mut dyn FnMut(&TrialOutcome),
 ) -> Result<SampleComplexityReport> {
-    report(request, Prepared::new(request, None)?, observe)
+    report(request, Prepared::new(request, None)?, None, observe)
 }
 
 /// As [`run_sample_complexity`] for a learner given whole rather than by
@@ -365,12 +367,46 @@ pub fn run_sample_complexity_with(
     learner: Arc<dyn Learner>,
     observe: &mut dyn FnMut(&TrialOutcome),
 ) -> Result<SampleComplexityReport> {
-    report(request, Prepared::new(request, Some(learner))?, observe)
+    report(
+        request,
+        Prepared::new(request, Some(learner))?,
+        None,
+        observe,
+    )
+}
+
+/// The trials of one size, run by the caller: `evaluate(scenario, n)` gives the outcome of
+/// the request's trials at size `n` on the request's scenario.
+pub type EvaluateSize<'a> = dyn FnMut(&Scenario, usize) -> Result<TrialOutcome> + 'a;
+
+/// As [`run_sample_complexity_with`], with each size's trials run by `evaluate` (given the
+/// request's scenario and the size) instead of the engine's [`crate::run_trials`]: the
+/// same scenario, search ([`privpac_engine::search_sample_sizes`]) and report, for
+/// hypotheses the engine cannot judge exactly (a black-box predictor whose true error the
+/// caller estimates on a held-out sample, and whose successes it counts by its own rule).
+/// `learner` gives the report's name and guarantee only; `evaluate` is not called for a
+/// trivial scenario.
+///
+/// # Errors
+/// As for [`run_sample_complexity_with`], and the errors of `evaluate`.
+pub fn run_sample_complexity_evaluated(
+    request: &SampleComplexityRequest,
+    learner: Arc<dyn Learner>,
+    evaluate: &mut EvaluateSize<'_>,
+    observe: &mut dyn FnMut(&TrialOutcome),
+) -> Result<SampleComplexityReport> {
+    report(
+        request,
+        Prepared::new(request, Some(learner))?,
+        Some(evaluate),
+        observe,
+    )
 }
 
 fn report(
     request: &SampleComplexityRequest,
     prepared: Prepared,
+    evaluate: Option<&mut EvaluateSize<'_>>,
     observe: &mut dyn FnMut(&TrialOutcome),
 ) -> Result<SampleComplexityReport> {
     let trivial = [false, true]
@@ -389,15 +425,22 @@ fn report(
     // A trivial scenario is not searched (as the k-curves skip their trivial k).
     let found = match trivial {
         Some(_) => None,
-        None => {
-            let learner_for = |n: usize| prepared.learner_for(n);
-            Some(empirical_sample_complexity_observed(
-                &prepared.scenario,
-                &learner_for,
+        None => match evaluate {
+            None => {
+                let learner_for = |n: usize| prepared.learner_for(n);
+                Some(empirical_sample_complexity_observed(
+                    &prepared.scenario,
+                    &learner_for,
+                    Prepared::config(request),
+                    observe,
+                )?)
+            }
+            Some(evaluate) => Some(privpac_engine::search_sample_sizes(
                 Prepared::config(request),
                 observe,
-            )?)
-        }
+                &mut |n| evaluate(&prepared.scenario, n),
+            )?),
+        },
     };
     let guarantee = match &found {
         Some(found) => Some(
@@ -494,6 +537,53 @@ mod tests {
             serde_json::to_string(&a.evaluations).unwrap(),
             serde_json::to_string(&c.evaluations).unwrap()
         );
+    }
+
+    /// A caller's evaluator that runs the engine's own trials gives the report of
+    /// [`run_sample_complexity_with`]; it is given the request's scenario and every size
+    /// the search tries, in order.
+    #[test]
+    fn an_evaluator_running_the_engines_trials_gives_the_same_report() {
+        let mut request =
+            SampleComplexityRequest::new("thresholds:64", "generic", 1.0, 0.2, 0.2, 3);
+        request.epsilon = None;
+        request.trials = 20;
+        let learner: Arc<dyn Learner> = Arc::new(
+            privpac_learners::GenericLearner::new(privpac_mechanisms::Privacy::pure(1.0).unwrap())
+                .unwrap(),
+        );
+        let with = run_sample_complexity_with(&request, Arc::clone(&learner), &mut |_| {}).unwrap();
+        let mut sizes = Vec::new();
+        let mut evaluate = |scenario: &Scenario, n: usize| {
+            assert_eq!(scenario.target(), 32);
+            sizes.push(n);
+            crate::run_trials(
+                scenario,
+                learner.as_ref(),
+                crate::TrialConfig {
+                    trials: request.trials,
+                    sample_size: n,
+                    alpha: request.alpha,
+                    master_seed: request.seed,
+                },
+            )
+        };
+        let evaluated = run_sample_complexity_evaluated(
+            &request,
+            Arc::clone(&learner),
+            &mut evaluate,
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(evaluated, with);
+        assert_eq!(
+            sizes,
+            with.evaluations
+                .iter()
+                .map(|o| o.sample_size)
+                .collect::<Vec<_>>()
+        );
+        assert!(sizes.len() >= 2);
     }
 
     /// The probe: with label noise 0.1 (OPT = 0.1) and α = 0.05 the generic learner
