@@ -25,6 +25,7 @@ use pyo3::types::{PyDict, PyList};
 use crate::arrays::{f64_vector, slice};
 use crate::errors::{self, Kind, bad_input, invalid, raise};
 use crate::mechanisms::{Guarantee, Privacy};
+use crate::predictor::{Estimator, TrueError};
 use crate::python_learner::PythonLearner;
 use crate::python_multi_learner::{PythonMultiLearner, SharedMultiLearner};
 use crate::rng::Seed;
@@ -137,7 +138,7 @@ fn request(
 /// sample_complexity(class_spec, learner, *, epsilon=None, alpha, beta, seed,
 /// distribution="uniform", target=None, label_noise=0.0, trials=100, max_size=2**20,
 /// subset_size=None, flip_probability=0.1, voters=7, vote_epsilon=1.0, em_epsilon=None,
-/// guarantee=None)
+/// guarantee=None, true_error="auto", holdout=None, confidence=0.95)
 ///
 /// The empirical sample complexity of a single-concept learner on a scenario: the smallest
 /// sample size n at which at least 1 − β of `trials` independent trials give a hypothesis
@@ -178,10 +179,36 @@ fn request(
 /// GIL). The report's `learner` is "python:NAME", `guarantee` the claimed one (reported, not
 /// checked: `privpac.audit` can refute it), `bound` `no_explicit_constants`, and it has no
 /// `learner_spec`. `epsilon` and `em_epsilon` are refused, the built-ins' other knobs
-/// unused. Hypotheses that are predictors rather than concept ids are not implemented yet
-/// (PrivpacError). A learner that raises ends the search with BadInputError chained to its
-/// exception (`__cause__`); a result that is not an integer, or an id outside the class,
-/// is BadInputError naming it.
+/// unused. A learner that raises ends the search with BadInputError chained to its
+/// exception (`__cause__`); a result that is not an integer or a predictor, or an id
+/// outside the class, is BadInputError naming it.
+///
+/// Predictors: the learner may instead return a vectorized predictor, a callable
+/// `predictor(points) -> labels` or an object with `predict(points)`, called with a uint64
+/// array and returning one label 0 or 1 per point (bools, or integers or floats equal to
+/// 0 or 1). Its true error is exact where the domain is enumerated (at most 2^24 points,
+/// `true_error="exact"`, the default there): the predictor is called once per trial on
+/// every point of the domain. Elsewhere (`true_error="auto"` on a larger domain), or with
+/// `true_error="estimated"` or a `holdout=` size, it is estimated: each trial draws
+/// `holdout` fresh points (default 10000) from the scenario's distribution with a
+/// generator seeded from the trial's stream, the disagreement with the target on them
+/// gives the excess error with its two-sided Clopper-Pearson interval at `confidence`,
+/// and a trial counts as a success only when the interval's upper end is at most α
+/// (conservative: where the intervals cover, such a trial also succeeds on its exact
+/// error, so the exact n is at most about the one found). A learner returning concept
+/// ids on this path is judged on their exact errors. The dict of a Python learner has
+/// `true_error` ("exact" or "estimated") and `estimated` (whether any trial's error was
+/// estimated); on the estimated path also `holdout`, `confidence`, `error_interval`
+/// ("clopper-pearson"), `success_rule` ("upper"), at the size found `mean_error` and
+/// `mean_error_interval` (a Hoeffding interval at `confidence` over every held-out
+/// point), `conclusion` (what the search concluded, in words), and in every evaluation
+/// `estimated_trials`, `successes_by_point_estimate`, `success_rate_by_point_estimate` and
+/// `mean_error_interval`. A predictor that raises is BadInputError chained to its
+/// exception; predictions of the wrong shape, length, type or values are BadInputError
+/// naming the problem. `true_error`, `holdout` and `confidence` are refused for the
+/// built-in learners (InvalidParameterError), as are an unknown `true_error`,
+/// `true_error="exact"` on a domain above 2^24 points or with `holdout`, a `holdout`
+/// outside [1, 2^24] and a `confidence` outside (0, 1).
 ///
 /// Raises InvalidParameterError (bad spec, ε, α, β, distribution), TooLargeError (trials or
 /// max_size above the lab's limits) and PrivpacError when no size up to `max_size` reaches
@@ -190,7 +217,8 @@ fn request(
 #[pyo3(signature = (class_spec, learner, *, epsilon = None, alpha, beta, seed,
     distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
     max_size = 1 << 20, subset_size = None, flip_probability = 0.1, voters = 7,
-    vote_epsilon = 1.0, em_epsilon = None, guarantee = None))]
+    vote_epsilon = 1.0, em_epsilon = None, guarantee = None, true_error = "auto",
+    holdout = None, confidence = 0.95))]
 #[allow(
     clippy::too_many_arguments,
     reason = "keyword arguments of a Python function"
@@ -214,6 +242,9 @@ fn sample_complexity<'py>(
     vote_epsilon: f64,
     em_epsilon: Option<f64>,
     guarantee: Option<&Bound<'py, PyAny>>,
+    true_error: &str,
+    holdout: Option<usize>,
+    confidence: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let seed = seed.0;
     let spec = match learner.extract::<String>() {
@@ -221,6 +252,12 @@ fn sample_complexity<'py>(
             if guarantee.is_some() {
                 return Err(invalid(
                     "guarantee= is for a Python learner; a built-in learner reports its own",
+                ));
+            }
+            if true_error != "auto" || holdout.is_some() || confidence != 0.95 {
+                return Err(invalid(
+                    "true_error=, holdout= and confidence= are for a Python learner's \
+                     predictors; a built-in learner's true errors are exact",
                 ));
             }
             Some(spec)
@@ -256,13 +293,194 @@ fn sample_complexity<'py>(
                 ));
             }
             let guarantee = claimed_guarantee(guarantee)?;
-            let own = std::sync::Arc::new(PythonLearner::new(learner, guarantee)?);
-            let shared: std::sync::Arc<dyn privpac_learners::Learner> = own.clone();
-            py.detach(|| privpac_toolkit::run_sample_complexity_with(&request, shared, &mut |_| {}))
-                .map_err(|error| own.take_failure().unwrap_or_else(|| errors::lab(error)))?
+            let own = PythonLearner::new(learner, guarantee)?;
+            return own_learner(py, &request, own, true_error, holdout, confidence);
         }
     };
     from_json(py, &serde_json::to_string(&report).map_err(json_error)?)
+}
+
+/// The default number of held-out points per trial for an estimated true error.
+const DEFAULT_HOLDOUT: usize = 10_000;
+
+/// How `sample_complexity` obtains a Python learner's predictors' true errors, from its
+/// `true_error`, `holdout` and `confidence` arguments and the class's domain size.
+fn true_error_mode(
+    true_error: &str,
+    holdout: Option<usize>,
+    confidence: f64,
+    domain_size: u128,
+) -> PyResult<TrueError> {
+    let enumerable = domain_size <= privpac_toolkit::MAX_EXACT_DOMAIN;
+    let estimated = match true_error {
+        "exact" if holdout.is_some() => {
+            return Err(invalid(
+                "holdout= is the size of the held-out sample of true_error=\"estimated\"; \
+                 true_error=\"exact\" evaluates predictors on the whole domain",
+            ));
+        }
+        "exact" if !enumerable => {
+            return Err(invalid(format!(
+                "true_error=\"exact\" evaluates predictors on every point of the domain, but \
+                 it has {domain_size} points (at most 2^24 are enumerated); use \
+                 true_error=\"estimated\"",
+            )));
+        }
+        "exact" => false,
+        "estimated" => true,
+        "auto" => holdout.is_some() || !enumerable,
+        other => {
+            return Err(invalid(format!(
+                "true_error must be \"auto\", \"exact\" or \"estimated\", got {other:?}"
+            )));
+        }
+    };
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(invalid(format!(
+            "confidence must be in (0, 1), got {confidence}"
+        )));
+    }
+    if !estimated {
+        return Ok(TrueError::Exact);
+    }
+    let holdout = holdout.unwrap_or(DEFAULT_HOLDOUT);
+    if holdout == 0 || holdout > privpac_toolkit::limits::MAX_SAMPLE_SIZE {
+        return Err(invalid(format!(
+            "holdout must be between 1 and 2^24, got {holdout}"
+        )));
+    }
+    Ok(TrueError::Estimated {
+        holdout,
+        confidence,
+    })
+}
+
+/// `sample_complexity` of a Python learner: concept ids and predictors, their true errors
+/// exact or estimated (`crate::predictor`); the report's dict gains `true_error`,
+/// `estimated` and, when estimated, the intervals and the search's conclusion.
+fn own_learner<'py>(
+    py: Python<'py>,
+    request: &SampleComplexityRequest,
+    own: PythonLearner,
+    true_error: &str,
+    holdout: Option<usize>,
+    confidence: f64,
+) -> PyResult<Bound<'py, PyAny>> {
+    use std::sync::Arc;
+    let class = request
+        .class
+        .parse::<privpac_toolkit::ClassSpec>()
+        .and_then(|spec| spec.build())
+        .map_err(errors::lab)?;
+    let domain = class.domain();
+    let mode = true_error_mode(true_error, holdout, confidence, domain.size())?;
+    let TrueError::Estimated {
+        holdout,
+        confidence,
+    } = mode
+    else {
+        let support = (0..domain.size() as u64)
+            .map(|i| domain.point_at(i).unwrap_or(i))
+            .collect();
+        let own = Arc::new(own.with_support(support));
+        let shared: Arc<dyn privpac_learners::Learner> = own.clone();
+        let report = py
+            .detach(|| privpac_toolkit::run_sample_complexity_with(request, shared, &mut |_| {}))
+            .map_err(|error| own.take_failure().unwrap_or_else(|| errors::lab(error)))?;
+        let out = from_json(py, &serde_json::to_string(&report).map_err(json_error)?)?;
+        out.set_item("true_error", "exact")?;
+        out.set_item("estimated", false)?;
+        return Ok(out);
+    };
+    let own = Arc::new(own);
+    let mut estimator = Estimator {
+        learner: &own,
+        trials: request.trials,
+        alpha: request.alpha,
+        master_seed: request.seed,
+        holdout,
+        confidence,
+        sizes: Vec::new(),
+    };
+    let shared: Arc<dyn privpac_learners::Learner> = own.clone();
+    let report = py
+        .detach(|| {
+            privpac_toolkit::run_sample_complexity_evaluated(
+                request,
+                shared,
+                &mut |scenario, n| estimator.evaluate(scenario, n),
+                &mut |_| {},
+            )
+        })
+        .map_err(|error| own.take_failure().unwrap_or_else(|| errors::lab(error)))?;
+    let out = from_json(py, &serde_json::to_string(&report).map_err(json_error)?)?;
+    let sizes = estimator.sizes;
+    let any_estimated = sizes.iter().any(|size| size.estimated_trials > 0);
+    // Exact when every trial returned a concept id (judged exactly on this path too).
+    out.set_item(
+        "true_error",
+        if any_estimated { "estimated" } else { "exact" },
+    )?;
+    out.set_item("estimated", any_estimated)?;
+    out.set_item("holdout", holdout)?;
+    out.set_item("confidence", confidence)?;
+    out.set_item("error_interval", "clopper-pearson")?;
+    out.set_item("mean_error_interval_method", "hoeffding")?;
+    out.set_item("success_rule", "upper")?;
+    let evaluations = out.get_item("evaluations")?;
+    for (index, size) in sizes.iter().enumerate() {
+        let evaluation = evaluations.get_item(index)?;
+        evaluation.set_item("estimated_trials", size.estimated_trials)?;
+        evaluation.set_item(
+            "successes_by_point_estimate",
+            size.successes_by_point_estimate,
+        )?;
+        evaluation.set_item(
+            "success_rate_by_point_estimate",
+            size.successes_by_point_estimate as f64 / request.trials as f64,
+        )?;
+        evaluation.set_item("mean_error_interval", size.mean_error_interval)?;
+    }
+    let found = report.empirical_sample_size.and_then(|n| {
+        sizes
+            .iter()
+            .rev()
+            .find(|size| size.sample_size == n)
+            .map(|size| (n, size))
+    });
+    let conclusion = match found {
+        None => "trivial: a constant hypothesis already has excess error at most α; no \
+                 search ran"
+            .to_owned(),
+        Some((n, size)) => {
+            let outcome = report.evaluations.iter().rev().find(|o| o.sample_size == n);
+            let successes = outcome.map_or(0, |o| o.successes);
+            out.set_item("mean_error", outcome.map(|o| o.mean_error))?;
+            out.set_item("mean_error_interval", size.mean_error_interval)?;
+            format!(
+                "n = {n} is the smallest size the search found at which at least 1 - beta = \
+                 {target} of the {trials} trials succeeded counting a trial only when the \
+                 upper end of the {level}% Clopper-Pearson interval of its excess error, \
+                 estimated on {holdout} held-out points ({estimated} of {trials} trials were \
+                 estimated; the rest returned concept ids, judged exactly), is at most \
+                 alpha = {alpha}: {successes} trials did, and {by_point} by the point \
+                 estimates. Counting by the upper end is conservative: where the intervals \
+                 cover, these trials also succeed on their exact errors. The mean true error \
+                 there is {mean:.6} (a {level}% Hoeffding interval [{low:.6}, {high:.6}]).",
+                target = 1.0 - request.beta,
+                trials = request.trials,
+                level = confidence * 100.0,
+                estimated = size.estimated_trials,
+                alpha = request.alpha,
+                by_point = size.successes_by_point_estimate,
+                mean = outcome.map_or(f64::NAN, |o| o.mean_error),
+                low = size.mean_error_interval.0,
+                high = size.mean_error_interval.1,
+            )
+        }
+    };
+    out.set_item("conclusion", conclusion)?;
+    Ok(out)
 }
 
 /// The `guarantee=` of a Python learner: a `Privacy` ((ε, δ)-DP of the hypothesis) or a

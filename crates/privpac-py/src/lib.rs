@@ -17,6 +17,7 @@ mod fingerprinting;
 mod lab;
 mod learners;
 mod mechanisms;
+mod predictor;
 mod python_learner;
 mod python_multi_learner;
 mod rng;

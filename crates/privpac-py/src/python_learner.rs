@@ -9,6 +9,13 @@
 //! or numpy integer in `0..len`). Its guarantee is what the caller claims: the adapter
 //! reports it and cannot check it (`privpac.audit` can refute it).
 //!
+//! The learner may instead return a vectorized predictor (a callable `points -> labels`,
+//! or an object with `predict`): with a support (see [`PythonLearner::with_support`],
+//! every point of a domain the scenario enumerates) the adapter evaluates it on the whole
+//! support and hands the engine the table of its labels there, so its true error is
+//! exact as for concepts; without one, predictors are refused, and
+//! `crate::predictor` estimates their true errors on held-out samples instead.
+//!
 //! Each call takes the GIL; the lab releases it while the search runs. A failure (the
 //! learner raises, returns something that is not an integer, or an id outside the class)
 //! becomes [`privpac_learners::Error::External`] for the engine, and the first such
@@ -25,6 +32,15 @@ use pyo3::prelude::*;
 use rand::Rng;
 
 use crate::errors::{Kind, bad_input, raise};
+use crate::predictor::predictions;
+
+/// What a Python learner returned: a concept id of the class, or a predictor.
+pub(crate) enum Returned {
+    /// A concept id, checked against the class.
+    Concept(u64),
+    /// A vectorized predictor: a callable or an object with `predict`, not yet called.
+    Predictor(Py<PyAny>),
+}
 
 /// A Python learner behind the [`Learner`] trait.
 #[derive(Debug)]
@@ -35,6 +51,9 @@ pub(crate) struct PythonLearner {
     guarantee: Guarantee,
     /// The first failure, as the Python exception the binding raises.
     first: Mutex<Option<PyErr>>,
+    /// Every point of the domain, sorted: where a predictor is evaluated (None: predictors
+    /// are refused by `learn`).
+    support: Option<Vec<u64>>,
 }
 
 impl PythonLearner {
@@ -64,7 +83,23 @@ impl PythonLearner {
             name: format!("python:{name}"),
             guarantee,
             first: Mutex::new(None),
+            support: None,
         })
+    }
+
+    /// Accepts predictors in `learn`, evaluated on `support` (every point of the domain the
+    /// scenario draws from): their hypothesis is the table of their labels there, whose
+    /// true error the scenario computes exactly.
+    pub(crate) fn with_support(mut self, mut support: Vec<u64>) -> Self {
+        support.sort_unstable();
+        support.dedup();
+        self.support = Some(support);
+        self
+    }
+
+    /// The learner's name, `python:NAME`.
+    pub(crate) fn label(&self) -> &str {
+        &self.name
     }
 
     /// The callable: the learner itself, or its bound `fit` method.
@@ -99,7 +134,8 @@ impl PythonLearner {
         }
     }
 
-    /// One call under the GIL: the concept id, checked against the class.
+    /// One call under the GIL: the concept id, checked against the class (predictors are
+    /// refused).
     pub(crate) fn call(
         &self,
         class: &dyn ConceptClass,
@@ -107,26 +143,64 @@ impl PythonLearner {
         seed: u64,
     ) -> PyResult<u64> {
         Python::attach(|py| {
-            let points = PyArray1::from_slice(py, sample.points());
-            let labels = PyArray1::from_slice(py, sample.labels());
-            let out = self
-                .call
-                .bind(py)
-                .call1((points, labels, seed))
-                .map_err(|cause| {
-                    let error =
-                        bad_input(format!("the Python learner {} raised: {cause}", self.name));
-                    error.set_cause(py, Some(cause));
-                    error
-                })?;
+            let out = self.call_raw(py, sample, seed)?;
             concept_id(&out, class, &self.name)
         })
     }
+
+    /// One call under the GIL: a concept id checked against the class, or a predictor (a
+    /// callable or an object with a callable `predict`).
+    pub(crate) fn call_returned(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+        seed: u64,
+    ) -> PyResult<Returned> {
+        Python::attach(|py| {
+            let out = self.call_raw(py, sample, seed)?;
+            if is_predictor(&out)? {
+                return Ok(Returned::Predictor(out.unbind()));
+            }
+            concept_id(&out, class, &self.name).map(Returned::Concept)
+        })
+    }
+
+    /// The learner's raw result; an exception becomes BadInputError chained to it.
+    fn call_raw<'py>(
+        &self,
+        py: Python<'py>,
+        sample: &LabeledSample,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let points = PyArray1::from_slice(py, sample.points());
+        let labels = PyArray1::from_vec(py, sample.labels().to_vec());
+        self.call
+            .bind(py)
+            .call1((points, labels, seed))
+            .map_err(|cause| {
+                let error = bad_input(format!("the Python learner {} raised: {cause}", self.name));
+                error.set_cause(py, Some(cause));
+                error
+            })
+    }
+}
+
+/// Whether a learner's result is a predictor: not an integer, and callable or with a
+/// callable `predict`.
+fn is_predictor(out: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if out.is_instance_of::<pyo3::types::PyInt>() {
+        return Ok(false);
+    }
+    Ok(out.is_callable()
+        || out
+            .getattr("predict")
+            .map(|p| p.is_callable())
+            .unwrap_or(false))
 }
 
 /// The learner's result as a concept id of `class`: an integer (Python or numpy, not a
-/// bool) in `0..class.len()`. Predictors and other hypotheses are refused as not
-/// implemented yet.
+/// bool) in `0..class.len()`. Predictors are refused (where they are not supported: the
+/// audit and the multi-learners), other results are BadInputError.
 pub(crate) fn concept_id(
     out: &Bound<'_, PyAny>,
     class: &dyn ConceptClass,
@@ -143,8 +217,8 @@ pub(crate) fn concept_id(
                 Kind::Other,
                 format!(
                     "the Python learner {name} returned a predictor ({what}); only concept ids \
-                     of the class are supported: predictor hypotheses (with estimated true \
-                     errors) are not implemented yet"
+                     of the class are supported here (privpac.sample_complexity takes \
+                     predictors): predictor hypotheses here are not implemented yet"
                 ),
             ));
         }
@@ -174,8 +248,21 @@ impl Learner for PythonLearner {
         rng: &mut dyn Rng,
     ) -> privpac_learners::Result<Hypothesis> {
         let seed = rng.next_u64();
-        self.call(class, sample, seed)
-            .map(|id| Hypothesis::Concept { id })
+        let Some(support) = &self.support else {
+            return self
+                .call(class, sample, seed)
+                .map(|id| Hypothesis::Concept { id })
+                .map_err(|error| self.fail(error));
+        };
+        let table = |returned| match returned {
+            Returned::Concept(id) => Ok(Hypothesis::Concept { id }),
+            Returned::Predictor(predictor) => Python::attach(|py| {
+                let labels = predictions(predictor.bind(py), support, &self.name)?;
+                Ok(table_of(support, &labels))
+            }),
+        };
+        self.call_returned(class, sample, seed)
+            .and_then(table)
             .map_err(|error| self.fail(error))
     }
 
@@ -186,5 +273,24 @@ impl Learner for PythonLearner {
 
     fn name(&self) -> String {
         self.name.clone()
+    }
+}
+
+/// The hypothesis that labels the sorted `support` with `labels` (elsewhere, off the
+/// support, it is never evaluated): a table listing the points whose label is not the
+/// majority's, the majority label the default.
+fn table_of(support: &[u64], labels: &[bool]) -> Hypothesis {
+    let ones = labels.iter().filter(|&&label| label).count();
+    let default = 2 * ones > labels.len();
+    let (points, labels) = support
+        .iter()
+        .zip(labels)
+        .filter(|&(_, &label)| label != default)
+        .map(|(&x, &label)| (x, label))
+        .unzip();
+    Hypothesis::Table {
+        points,
+        labels,
+        default,
     }
 }

@@ -155,10 +155,13 @@ def test_results_that_are_not_integers_are_refused(bad):
         own(lambda p, l, s: bad, trials=5)
 
 
-def test_predictor_hypotheses_are_not_implemented_yet():
-    with pytest.raises(PrivpacError, match="not implemented yet") as info:
-        own(lambda p, l, s: (lambda x: x < 3), trials=5)
-    assert not isinstance(info.value, BadInputError)
+def test_predictor_hypotheses_are_measured():
+    # Predictors were refused as not implemented; now their true errors are exact here
+    # (tests/test_own_predictor.py covers them). The target is concept 128 (1 on x <= 128).
+    report = own(lambda p, l, s: (lambda x: x <= N // 2), trials=5)
+    assert report["true_error"] == "exact" and report["estimated"] is False
+    assert report["empirical_sample_size"] == 1
+    assert all(e["mean_error"] == 0.0 for e in report["evaluations"])
 
 
 def test_bad_arguments():

@@ -22,6 +22,7 @@ complex number, None) raises ``TypeError``.
 
 from . import _privpac
 from ._privpac import *  # noqa: F401,F403
+from . import lab as lab
 from .errors import BadInputError, InvalidParameterError, PrivpacError, TooLargeError
 
 __version__ = _privpac.__version__

@@ -397,9 +397,28 @@ _PythonLearner = (
     | _FitLearner
 )
 
+class _HasPredict(Protocol):
+    def predict(self, points: npt.NDArray[np.uint64], /) -> npt.ArrayLike: ...
+
+# A vectorized predictor: labels (0/1) of a uint64 array of points.
+_Predictor = Callable[[npt.NDArray[np.uint64]], npt.ArrayLike] | _HasPredict
+
+class _FitPredictorLearner(Protocol):
+    def fit(
+        self, points: npt.NDArray[np.uint64], labels: npt.NDArray[np.bool_], seed: int, /
+    ) -> int | np.integer[Any] | _Predictor: ...
+
+_PredictorLearner = (
+    Callable[
+        [npt.NDArray[np.uint64], npt.NDArray[np.bool_], int],
+        int | np.integer[Any] | _Predictor,
+    ]
+    | _FitPredictorLearner
+)
+
 def sample_complexity(
     class_spec: str,
-    learner: str | _PythonLearner,
+    learner: str | _PredictorLearner,
     *,
     epsilon: float | None = None,
     alpha: float,
@@ -416,6 +435,9 @@ def sample_complexity(
     vote_epsilon: float = 1.0,
     em_epsilon: float | None = None,
     guarantee: Privacy | Guarantee | None = None,
+    true_error: Literal["auto", "exact", "estimated"] = "auto",
+    holdout: int | None = None,
+    confidence: float = 0.95,
 ) -> dict[str, Any]: ...
 def run_trials(
     class_spec: str,
