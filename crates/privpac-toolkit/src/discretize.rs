@@ -16,16 +16,29 @@
 //! every example and leak them; no guarantee is claimed then.
 //!
 //! # Exact bin edges
-//! Edge `i` (0 ≤ i ≤ bins) is `e(i) = min(low + w · (i / bins), high)` in `f64` arithmetic
-//! (round to nearest), with `w = high − low`, `e(0) = low` and `e(bins) = high`. Each
-//! operation is monotone in `i`, so the edges are non-decreasing, and bin `b` is *exactly*
+//! Edge `i` (0 ≤ i ≤ bins) is `e(i) = min(low + (w · i) / bins, high)` in `f64` arithmetic
+//! (round to nearest), with `w = high − low`, `e(0) = low` and `e(bins) = high`; when
+//! `w · bins` overflows, `low + w · (i / bins)` instead (one formula per discretizer). The
+//! first form gives the decimal edges one expects (`[40, 200]` in 1600 bins has an edge at
+//! `104.3`, printed as such). Each operation is monotone in `i`, so the edges are
+//! non-decreasing, and bin `b` is *exactly*
 //! the half-open interval `[e(b), e(b + 1))` (the last bin also holds `high` itself):
 //! [`Discretizer::bin`] returns the largest `b < bins` with `e(b) ≤ x`, checked against the
 //! edges rather than trusted to a rounded division. What is printed is therefore what the
 //! learner saw. When the bins are narrower than the spacing of `f64` values near the bounds,
 //! some edges coincide and the bins between them are empty; nothing else changes.
+//!
+//! # Hypotheses in data units
+//! [`describe_in_units`] writes a hypothesis learned on the bins as a statement about the
+//! values: concept 642 of `thresholds:1600` over `[40, 200]` is `1 on x < 104.3` (bin ≤ 642
+//! exactly when `x < edge(643)`, clipped values included), its complement in `both(…)` or
+//! `not(…)` `1 on x ≥ 104.3`, an interval `1 on 52.5 ≤ x < 60`, with open ends where a bin
+//! range reaches a clipped end. Edges are printed as the shortest decimal that reads back
+//! as the same `f64`, so the statement is exact.
 
 use std::fmt;
+
+use privpac_classes::{ConceptClass, Domain, Hypothesis, Intervals};
 
 /// The most bins a [`Discretizer`] takes: 2^53, so that every bin index and `bins` itself are
 /// exact `f64` values (and the edge fractions `i / bins` are correctly rounded).
@@ -70,6 +83,18 @@ pub enum DiscretizeError {
     /// A value to discretize is NaN (infinities are clipped like any value out of bounds).
     #[error("a value to discretize is NaN")]
     NaN,
+    /// The class to describe is not over the ordered domain `[bins]`.
+    #[error(
+        "the class's domain has {points} points (ordered: {ordered}), not the {bins} bins of the discretizer"
+    )]
+    BinsMismatch {
+        /// The discretizer's bins.
+        bins: u64,
+        /// The number of points of the class's domain.
+        points: u128,
+        /// Whether that domain is ordered.
+        ordered: bool,
+    },
     /// A bin index is not below `bins`.
     #[error("bin {bin} is outside 0..{bins}")]
     BinOutOfRange {
@@ -103,6 +128,8 @@ pub struct Discretizer {
     width: f64,
     /// `bins` as an `f64` (exact: bins ≤ 2^53).
     bins_f: f64,
+    /// Whether `w · bins` is finite, so edges are `low + (w · i) / bins`.
+    scale_first: bool,
 }
 
 impl Discretizer {
@@ -139,6 +166,7 @@ impl Discretizer {
             bins,
             width,
             bins_f,
+            scale_first: (width * bins_f).is_finite(),
         })
     }
 
@@ -173,8 +201,13 @@ impl Discretizer {
             clippy::cast_precision_loss,
             reason = "i < bins ≤ 2^53 is exact in f64"
         )]
-        let fraction = i as f64 / self.bins_f;
-        (self.low + self.width * fraction).min(self.high)
+        let i = i as f64;
+        let offset = if self.scale_first {
+            self.width * i / self.bins_f
+        } else {
+            self.width * (i / self.bins_f)
+        };
+        (self.low + offset).min(self.high)
     }
 
     /// Edge `i` of the bins, `0 ≤ i ≤ bins`: bin `b` is `[edge(b), edge(b + 1))`, and the last
@@ -286,6 +319,140 @@ impl fmt::Display for Discretizer {
     }
 }
 
+/// The shape of a class over bins that has a statement in data units.
+enum UnitShape {
+    Thresholds,
+    Points,
+    Intervals(Intervals),
+}
+
+/// A range of values `lo ≤ x < hi`, either end open (`None`) when the bin range reaches a
+/// clipped end; labeled 1, or 0 when `complemented`.
+fn range_text(lower: Option<f64>, upper: Option<f64>, complemented: bool) -> String {
+    match (lower, upper, complemented) {
+        (None, None, false) => "1 on every x".into(),
+        (None, None, true) => "0 on every x".into(),
+        (Some(l), None, false) | (None, Some(l), true) => format!("1 on x ≥ {l}"),
+        (None, Some(u), false) | (Some(u), None, true) => format!("1 on x < {u}"),
+        (Some(l), Some(u), false) => format!("1 on {l} ≤ x < {u}"),
+        (Some(l), Some(u), true) => format!("1 on x < {l} or x ≥ {u}"),
+    }
+}
+
+/// Concept `id` of `class` (over the ordered domain `[bins]`) as a statement about the
+/// values, for `thresholds`, `points` and `intervals` and their `not(…)` / `both(…)`
+/// complements; `None` for other classes.
+///
+/// # Errors
+/// [`DiscretizeError::BinsMismatch`] if the class is not over the ordered domain `[bins]`.
+pub fn describe_concept_in_units(
+    class: &dyn ConceptClass,
+    id: u64,
+    discretizer: &Discretizer,
+) -> Result<Option<String>, DiscretizeError> {
+    let bins = discretizer.bins;
+    match class.domain() {
+        Domain::Ordered { size } if *size == bins => {}
+        other => {
+            return Err(DiscretizeError::BinsMismatch {
+                bins,
+                points: other.size(),
+                ordered: matches!(other, Domain::Ordered { .. }),
+            });
+        }
+    }
+    let name = class.name();
+    let unwrap = |prefix: &str| name.strip_prefix(prefix).and_then(|r| r.strip_suffix(')'));
+    let (inner_name, complemented_class, both) = match (unwrap("not("), unwrap("both(")) {
+        (Some(inner), _) => (inner, true, false),
+        (_, Some(inner)) => (inner, false, true),
+        _ => (name.as_str(), false, false),
+    };
+    let (shape, inner_len) = match inner_name.split_once(':') {
+        Some(("thresholds", _)) => (UnitShape::Thresholds, u128::from(bins)),
+        Some(("points", _)) => (UnitShape::Points, u128::from(bins)),
+        Some(("intervals", _)) => match Intervals::new(bins) {
+            Ok(intervals) => {
+                let len = intervals.len();
+                (UnitShape::Intervals(intervals), len)
+            }
+            Err(_) => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    let expected_len = if both { 2 * inner_len } else { inner_len };
+    if class.len() != expected_len || u128::from(id) >= expected_len {
+        return Ok(None);
+    }
+    let (inner, complemented) = if both && u128::from(id) >= inner_len {
+        (u128::from(id) - inner_len, true)
+    } else {
+        (u128::from(id), complemented_class)
+    };
+    let inner = u64::try_from(inner).unwrap_or(u64::MAX);
+    // Bins a..=b, as values: open below when a = 0, above when b = bins − 1.
+    let range = |a: u64, b: u64| {
+        let lower = (a > 0).then(|| discretizer.edge_unchecked(a));
+        let upper = (b + 1 < bins).then(|| discretizer.edge_unchecked(b + 1));
+        range_text(lower, upper, complemented)
+    };
+    Ok(Some(match shape {
+        UnitShape::Thresholds => range(0, inner),
+        UnitShape::Points => range(inner, inner),
+        UnitShape::Intervals(intervals) => match intervals.bounds(inner) {
+            Some((a, b)) => range(a, b),
+            None => range_text(None, None, !complemented),
+        },
+    }))
+}
+
+/// A hypothesis learned on the bins of `discretizer`, in data units: concepts of the classes
+/// [`describe_concept_in_units`] knows as statements about `x`, constants as such, a
+/// flipped hypothesis with its flip probability; anything else (tables, hash buckets, noisy
+/// votes, other classes) as [`Hypothesis::describe`] over the bins, saying so.
+///
+/// # Errors
+/// [`DiscretizeError::BinsMismatch`] if the class is not over the ordered domain `[bins]`.
+///
+/// # Example
+/// ```
+/// use privpac_classes::{Hypothesis, parse_spec};
+/// use privpac_toolkit::{Discretizer, describe_in_units};
+/// let d = Discretizer::new(40.0, 200.0, 1600)?;
+/// let class = parse_spec("both(thresholds:1600)")?;
+/// let threshold = Hypothesis::Concept { id: 642 }; // bins ≤ 642
+/// assert_eq!(describe_in_units(&threshold, class.as_ref(), &d)?, "1 on x < 104.3");
+/// let other_way = Hypothesis::Concept { id: 1600 + 642 };
+/// assert_eq!(describe_in_units(&other_way, class.as_ref(), &d)?, "1 on x ≥ 104.3");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn describe_in_units(
+    hypothesis: &Hypothesis,
+    class: &dyn ConceptClass,
+    discretizer: &Discretizer,
+) -> Result<String, DiscretizeError> {
+    // The class must be over the bins whatever the hypothesis.
+    describe_concept_in_units(class, 0, discretizer)?;
+    Ok(match hypothesis {
+        Hypothesis::Concept { id } => match describe_concept_in_units(class, *id, discretizer)? {
+            Some(text) => text,
+            None => format!(
+                "{} (x in the bins of {discretizer})",
+                hypothesis.describe(class)
+            ),
+        },
+        Hypothesis::Constant { label } => format!("{} on every x", u8::from(*label)),
+        Hypothesis::Flipped {
+            base,
+            flip_probability,
+        } => format!(
+            "{} with labels flipped w.p. {flip_probability}",
+            describe_in_units(base, class, discretizer)?
+        ),
+        other => format!("{} (x in the bins of {discretizer})", other.describe(class)),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,11 +541,7 @@ mod tests {
         let d = Discretizer::new(40.0, 200.0, 1600).unwrap();
         let b = d.bin(104.35).unwrap();
         assert_eq!(b, 643);
-        let (lo, hi) = d.interval(b).unwrap();
-        assert!(
-            (lo - 104.3).abs() < 1e-9 && (hi - 104.4).abs() < 1e-9,
-            "{lo} {hi}"
-        );
+        assert_eq!(d.interval(b), Ok((104.3, 104.4)));
     }
 
     /// Every value lies in the interval of its bin, exactly, also where the division
@@ -392,6 +555,7 @@ mod tests {
             (1e16, 1e16 + 64.0, 1000), // edges coincide: bins narrower than the f64 spacing
             (-5.0, 1e-300, 49),
             (0.0, 1.0, MAX_BINS),
+            (-1e300, 1e300, MAX_BINS), // w · bins overflows: the other formula
         ];
         for (low, high, bins) in setups {
             let d = Discretizer::new(low, high, bins).unwrap();
@@ -414,5 +578,100 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every statement in data units agrees with the concept on bins: for each value on a
+    /// grid (clipped ones included), the statement's label equals the concept's label of
+    /// the value's bin, for every concept of every class it knows.
+    #[test]
+    fn statements_in_data_units_agree_with_the_concepts() {
+        use privpac_classes::parse_spec;
+        // Parses "1 on …" / "0 on every x" back into a predicate on x.
+        fn holds(text: &str, x: f64) -> bool {
+            let number = |s: &str| s.trim().parse::<f64>().unwrap();
+            match text {
+                "1 on every x" => true,
+                "0 on every x" => false,
+                _ => {
+                    let body = text.strip_prefix("1 on ").unwrap();
+                    if let Some((lower, upper)) = body.split_once(" or x ≥ ") {
+                        return x < number(lower.strip_prefix("x < ").unwrap())
+                            || x >= number(upper);
+                    }
+                    if let Some((lower, upper)) = body.split_once(" ≤ x < ") {
+                        return number(lower) <= x && x < number(upper);
+                    }
+                    if let Some(l) = body.strip_prefix("x ≥ ") {
+                        return x >= number(l);
+                    }
+                    x < number(body.strip_prefix("x < ").unwrap())
+                }
+            }
+        }
+        let d = Discretizer::new(-0.3, 0.7, 7).unwrap();
+        let grid: Vec<f64> = (-20..=120).map(|k| f64::from(k) / 100.0).collect();
+        for spec in [
+            "thresholds:7",
+            "not(thresholds:7)",
+            "both(thresholds:7)",
+            "points:7",
+            "both(points:7)",
+            "intervals:7",
+            "not(intervals:7)",
+            "both(intervals:7)",
+        ] {
+            let class = parse_spec(spec).unwrap();
+            for id in 0..class.len() as u64 {
+                let text =
+                    describe_in_units(&Hypothesis::Concept { id }, class.as_ref(), &d).unwrap();
+                for &x in &grid {
+                    let bin = d.bin(x).unwrap();
+                    assert_eq!(
+                        holds(&text, x),
+                        class.eval(id, bin),
+                        "{spec} {id}: {text} at {x}"
+                    );
+                }
+            }
+        }
+        let class = parse_spec("thresholds:7").unwrap();
+        assert_eq!(
+            describe_in_units(&Hypothesis::Constant { label: true }, class.as_ref(), &d),
+            Ok("1 on every x".to_string())
+        );
+        let flipped = Hypothesis::Flipped {
+            base: Box::new(Hypothesis::Concept { id: 6 }),
+            flip_probability: 0.25,
+        };
+        assert_eq!(
+            describe_in_units(&flipped, class.as_ref(), &d),
+            Ok("1 on every x with labels flipped w.p. 0.25".to_string())
+        );
+        // Other classes: the bins' description, said to be in bins.
+        let xor = parse_spec("xor(thresholds:7)").unwrap();
+        let text = describe_in_units(&Hypothesis::Concept { id: 3 }, xor.as_ref(), &d).unwrap();
+        assert!(
+            text.contains("in the bins of [-0.3, 0.7] in 7 bins"),
+            "{text}"
+        );
+        // A class over another domain is refused.
+        let other = parse_spec("thresholds:8").unwrap();
+        assert_eq!(
+            describe_in_units(&Hypothesis::Concept { id: 3 }, other.as_ref(), &d),
+            Err(DiscretizeError::BinsMismatch {
+                bins: 7,
+                points: 8,
+                ordered: true
+            })
+        );
+        let cube = parse_spec("parities:3").unwrap();
+        assert!(
+            describe_in_units(
+                &Hypothesis::Constant { label: false },
+                cube.as_ref(),
+                &Discretizer::new(0.0, 1.0, 8).unwrap()
+            )
+            .is_err()
+        );
     }
 }

@@ -46,7 +46,9 @@ pub use data::{
     DataRow, RowShape, parse_labeled_csv, parse_points_csv, parse_rows, read_labeled_csv,
     read_points_csv,
 };
-pub use discretize::{DiscretizeError, Discretizer, MAX_BINS};
+pub use discretize::{
+    DiscretizeError, Discretizer, MAX_BINS, describe_concept_in_units, describe_in_units,
+};
 pub use multi_spec::{
     MultiLearnerSpec, build_multi_learner, parse_multi_labeled_csv, read_multi_labeled_csv,
 };
