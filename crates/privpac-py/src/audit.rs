@@ -363,13 +363,15 @@ fn audit_real(
 /// every point when the domain has at most 32, else at 32 points spread over it (0 and the
 /// last included), then `random_pairs` random neighbours (points uniform, labels of a
 /// uniformly random concept, one example replaced by a uniform point with a uniform label),
-/// from a generator seeded by `seed` (a stream the audit's own runs do not use).
+/// from a generator seeded by `seed` (a stream the audit's own runs do not use), then the
+/// [`exhaustive_pairs`] (at most `exhaustive` of them).
 fn learner_pairs(
     class: &dyn privpac_classes::ConceptClass,
     sample_size: usize,
     random_pairs: usize,
+    exhaustive: usize,
     seed: u64,
-) -> Vec<(Sample, Sample)> {
+) -> PyResult<Vec<(Sample, Sample)>> {
     use rand::{Rng, RngExt, SeedableRng};
     let domain = u64::try_from(class.domain().size()).unwrap_or(u64::MAX);
     let spread = 32u64;
@@ -405,7 +407,61 @@ fn learner_pairs(
             pairs.push((base, other));
         }
     }
-    pairs
+    pairs.extend(exhaustive_pairs(domain, sample_size, exhaustive)?);
+    Ok(pairs)
+}
+
+/// The worst-case patterns of the exact audits: every unordered pair of neighbouring
+/// labeled samples of `sample_size` examples over `k` points of the domain (spread over it,
+/// 0 and the last included; all of them when the domain is that small), the enumeration
+/// the exact audits take their worst case over (`privpac_audit::neighbouring_datasets` over
+/// the labeled points `2x + y`), with `k` the largest for which there are at most `cap`
+/// pairs. Besides label flips these hold every point moved, with its label or not, next
+/// to every other example, so a learner's loss on any sample of that size over those
+/// points is among them. `cap = 0` gives none.
+fn exhaustive_pairs(
+    domain: u64,
+    sample_size: usize,
+    cap: usize,
+) -> PyResult<Vec<(Sample, Sample)>> {
+    let unordered = |k: u64| -> Option<u128> {
+        let labeled = 2 * u128::from(k);
+        labeled
+            .checked_pow(u32::try_from(sample_size).ok()?)?
+            .checked_mul(sample_size as u128)?
+            .checked_mul(labeled - 1)
+            .map(|ordered| ordered / 2)
+    };
+    let within = |k: u64| unordered(k).is_some_and(|count| count <= cap as u128);
+    let mut k = 0;
+    while k < domain && within(k + 1) {
+        k += 1;
+    }
+    if k == 0 {
+        return Ok(Vec::new());
+    }
+    let points: Vec<u64> = if k == domain {
+        (0..domain).collect()
+    } else if k == 1 {
+        vec![0]
+    } else {
+        (0..k)
+            .map(|i| ((u128::from(domain - 1) * u128::from(i)) / u128::from(k - 1)) as u64)
+            .collect()
+    };
+    let sample = |labeled: &[u64]| -> Sample {
+        labeled
+            .iter()
+            .map(|&p| (points[(p / 2) as usize], p % 2 == 1))
+            .unzip()
+    };
+    let ordered =
+        privpac_audit::neighbouring_datasets(2 * k, sample_size).map_err(errors::audit)?;
+    Ok(ordered
+        .iter()
+        .filter(|(a, b)| a < b)
+        .map(|(a, b)| (sample(a), sample(b)))
+        .collect())
 }
 
 /// A labeled sample: points and labels.
@@ -456,7 +512,7 @@ fn user_pairs(
 
 /// audit_learner(learner, class_spec, guarantee, *, runs, seed, pairs=None, sample_size=1,
 /// random_pairs=8, confidence=0.95, selection_runs=None, screening_runs=None,
-/// certified_pairs=1) -> Audit
+/// certified_pairs=1, exhaustive=16) -> Audit
 ///
 /// Audits a Python learner's claimed guarantee black-box: the learner is run on
 /// neighbouring samples and its output, the concept id, is the finite output audited by
@@ -470,8 +526,12 @@ fn user_pairs(
 /// labels))` samples differing in one example; by default, label flips (`sample_size`
 /// copies of (x, 1) against the same with the last label 0) at every point of a domain of
 /// at most 32 points (else at 32 points spread over it), plus `random_pairs` random
-/// neighbours. Per-prediction guarantees (predictions at fixed points as the output) are
-/// not implemented yet.
+/// neighbours, plus the worst-case patterns of the exact audits: every pair of
+/// neighbouring labeled samples of `sample_size` examples over the largest number of
+/// points spread over the domain (all of them on a tiny domain) for which there are at
+/// most `exhaustive` such pairs (`privpac_audit::neighbouring_datasets` over the labeled
+/// points 2x + y; `exhaustive=0` for none). Per-prediction guarantees (predictions at fixed
+/// points as the output) are not implemented yet.
 ///
 /// Raises InvalidParameterError for a bad class spec, a guarantee that is not differential
 /// privacy, or bad audit parameters; BadInputError for bad pairs, a learner that raises
@@ -479,7 +539,7 @@ fn user_pairs(
 #[pyfunction]
 #[pyo3(signature = (learner, class_spec, guarantee, *, runs, seed, pairs = None,
     sample_size = 1, random_pairs = 8, confidence = 0.95, selection_runs = None,
-    screening_runs = None, certified_pairs = 1))]
+    screening_runs = None, certified_pairs = 1, exhaustive = 16))]
 #[allow(
     clippy::too_many_arguments,
     reason = "one argument per keyword of the binding"
@@ -498,6 +558,7 @@ fn audit_learner(
     selection_runs: Option<u64>,
     screening_runs: Option<u64>,
     certified_pairs: usize,
+    exhaustive: usize,
 ) -> PyResult<Audit> {
     use rand::{Rng, SeedableRng};
     let claimed = crate::lab::claimed_guarantee(Some(guarantee))?;
@@ -512,6 +573,11 @@ fn audit_learner(
             "sample_size must be between 1 and 2^20, got {sample_size}"
         )));
     }
+    if exhaustive > 1 << 16 {
+        return Err(invalid(format!(
+            "exhaustive must be at most 2^16, got {exhaustive}"
+        )));
+    }
     if random_pairs > 1 << 16 {
         return Err(invalid(format!(
             "random_pairs must be at most 2^16, got {random_pairs}"
@@ -521,7 +587,13 @@ fn audit_learner(
     let class = spec.build().map_err(errors::lab)?;
     let pairs = match pairs {
         Some(pairs) => user_pairs(pairs, class.as_ref())?,
-        None => learner_pairs(class.as_ref(), sample_size, random_pairs, seed.0),
+        None => learner_pairs(
+            class.as_ref(),
+            sample_size,
+            random_pairs,
+            exhaustive,
+            seed.0,
+        )?,
     };
     let config = config(
         runs,

@@ -282,3 +282,34 @@ def test_audit_learner_errors():
         )
     with pytest.raises(InvalidParameterError):
         privpac.audit.audit_learner(learner, "nope:3", privpac.Privacy(1.0), runs=50, seed=1)
+
+
+def test_audit_learner_finds_a_bug_only_the_worst_case_patterns_show():
+    """A learner that is the exponential mechanism except on samples with two distinct
+    points, where it returns the ERM (a "clean sample" shortcut): label flips (all copies
+    of one point) never show it; the exhaustive neighbouring samples over points of the
+    domain (the exact audits' worst-case patterns) do."""
+    size = 4
+    spec = f"thresholds:{size}"
+    correct = exponential_thresholds(1.0, size)
+
+    def shortcut(points, labels, seed):
+        if len(np.unique(points)) < 2:
+            return correct(points, labels, seed)
+        x = points.astype(np.int64)
+        positives = np.bincount(x[labels], minlength=size)
+        negatives = np.bincount(x[~labels], minlength=size)
+        errors = (positives.sum() - np.cumsum(positives)) + np.cumsum(negatives)
+        return int(np.argmin(errors))
+
+    claim = privpac.Privacy(1.0)
+    kw = dict(runs=1000, seed=3, sample_size=2, random_pairs=0)
+    caught = privpac.audit.audit_learner(shortcut, spec, claim, exhaustive=64, **kw)
+    assert caught.refutes(1.0), caught.epsilon_lower_bound
+    # Label flips alone (exhaustive=0, the audit before the patterns) miss it.
+    missed = privpac.audit.audit_learner(shortcut, spec, claim, exhaustive=0, **kw)
+    assert not missed.refutes(1.0), missed.epsilon_lower_bound
+    fine = privpac.audit.audit_learner(correct, spec, claim, exhaustive=64, **kw)
+    assert not fine.refutes(1.0), fine.epsilon_lower_bound
+    with pytest.raises(InvalidParameterError, match="exhaustive must be at most"):
+        privpac.audit.audit_learner(correct, spec, claim, exhaustive=1 << 17, **kw)
