@@ -79,11 +79,12 @@ mod selection;
 mod sparse_vector;
 
 pub use accounting::{
-    Accountant, CompositionRule, Entry, MAX_OPTIMAL_COMPOSITIONS, MAX_PLD_CELLS, MAX_PLD_WORK,
-    PLD_INTERVAL, PldMechanism, PldStep, PrivacyLossDistribution, Subsampling,
-    advanced_composition, amplification_by_subsampling, basic_composition, group_privacy,
+    Accountant, CompositionRule, Entry, MAX_OPTIMAL_COMPOSITIONS, MAX_PLD_CELLS, PLD_INTERVAL,
+    PldBounds, PldMechanism, PldStep, PrivacyLossDistribution, Subsampling, advanced_composition,
+    amplification_by_subsampling, basic_composition, default_epsilon_error, group_privacy,
     heterogeneous_advanced_composition, optimal_composition, optimal_composition_delta,
-    optimal_step_epsilon, pld_composition, pld_steps_composition, secrecy_of_the_sample,
+    optimal_step_epsilon, pld_composition, pld_steps_bounds, pld_steps_bounds_on_grid,
+    pld_steps_composition, secrecy_of_the_sample,
 };
 pub use error::{Error, Result};
 pub use exact_bits::RandomBits;

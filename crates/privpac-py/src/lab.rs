@@ -1,7 +1,8 @@
 //! Lab bindings: empirical sample complexity and trials on a scenario (the functions
 //! `sample_complexity`, `run_trials`, `sample_complexity_curve`), and the named experiments
 //! as work units for any scheduler (the submodule `privpac.experiment`: `names`, `units`,
-//! `run_unit`, `merge`, `write_outputs`), which `privpac.dask` runs on a Dask cluster.
+//! `run_unit`, `merge`, `write_outputs`, `default_seed`), which `privpac.dask` runs on a Dask
+//! cluster.
 //!
 //! Every function builds the lab's own request (`privpac_toolkit::SampleComplexityRequest`) or calls
 //! `privpac_experiments` directly, the code paths of `privpac sample-complexity` and
@@ -906,6 +907,16 @@ fn units<'py>(py: Python<'py>, name: &str, scale: &str) -> PyResult<Bound<'py, P
     from_json(py, &serde_json::to_string(&units).map_err(json_error)?)
 }
 
+/// default_seed(name) -> int: the master seed a run of the experiment uses when none is
+/// given, as `privpac experiment run FILE` does: an experiment file's `seed` key, else 1
+/// (a catalogue name, or a file without the key).
+///
+/// Raises InvalidParameterError for an unknown name or a bad experiment file.
+#[pyfunction]
+fn default_seed(py: Python<'_>, name: &str) -> PyResult<u64> {
+    Ok(experiment(py, name)?.default_seed().unwrap_or(1))
+}
+
 /// run_unit(name, scale, seed, unit) -> dict: runs work unit `unit` of the experiment with
 /// master seed `seed` and returns its record `{"experiment", "scale", "seed", "unit",
 /// "row"}`, exactly the line `privpac experiment NAME --scale SCALE --seed SEED` writes to
@@ -1061,6 +1072,7 @@ pub(crate) fn register(py: Python<'_>, module: &Bound<'_, PyModule>) -> PyResult
     sub.add_function(wrap_pyfunction!(names, &sub)?)?;
     sub.add_function(wrap_pyfunction!(units, &sub)?)?;
     sub.add_function(wrap_pyfunction!(run_unit, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(default_seed, &sub)?)?;
     sub.add_function(wrap_pyfunction!(merge, &sub)?)?;
     sub.add_function(wrap_pyfunction!(write_outputs, &sub)?)?;
     sub.add_function(wrap_pyfunction!(figures, &sub)?)?;

@@ -132,3 +132,23 @@ def test_bad_experiment_files_are_refused_before_submitting(client, tmp_path):
     bad.write_text(MY_SWEEP.replace("trials = 4", "trials = 4\ntrails = 5"))
     with pytest.raises(InvalidParameterError, match="line 8, key `trails`"):
         run_experiment(client, bad, scale="tiny")
+
+
+def test_an_experiment_files_seed_key_is_the_default_seed(client, tmp_path):
+    seeded = tmp_path / "seeded.toml"
+    seeded.write_text(MY_SWEEP.replace('name = "py-sweep"\n', 'name = "py-sweep"\nseed = 7\n'))
+    assert experiment.default_seed(str(seeded)) == 7
+    plain = tmp_path / "plain.toml"
+    plain.write_text(MY_SWEEP)
+    assert experiment.default_seed(str(plain)) == 1
+    assert experiment.default_seed("online-mistakes") == 1
+    # Without seed=, the file's seed, as `privpac experiment run FILE`; seed= overrides it.
+    records = client.gather(submit_units(client, seeded, "tiny"))
+    assert {r["seed"] for r in records} == {7}
+    rows = run_experiment(client, seeded, scale="tiny")
+    count = len(experiment.units(str(seeded), "tiny"))
+    local = [experiment.run_unit(str(seeded), "tiny", 7, u) for u in range(count)]
+    assert rows == experiment.merge(local, name=str(seeded))
+    records = client.gather(submit_units(client, seeded, "tiny", 3))
+    assert {r["seed"] for r in records} == {3}
+    assert {r["seed"] for r in client.gather(submit_units(client, plain, "tiny"))} == {1}

@@ -1,6 +1,6 @@
 //! A small privacy accountant: record mechanisms as they run, report the total.
 
-use crate::accounting::pld::pld_steps_composition_on_grids;
+use crate::accounting::pld::{PldBounds, pld_steps_bounds};
 use crate::accounting::{
     PldStep, basic_composition, heterogeneous_advanced_composition, optimal_composition,
 };
@@ -8,15 +8,10 @@ use crate::error::{Error, Result};
 use crate::guarantee::Guarantee;
 use crate::privacy::{Privacy, Private};
 
-/// The grid step Δ of the accountant's PLD rule: the reported ε is within k·Δ of the PLD's
-/// exact value for k runs. When the runs' convolutions on this grid would exceed
-/// [`crate::MAX_PLD_WORK`] (many bounded-range steps, whose PLDs fill every cell), the rule
-/// uses the finest of the coarser grids 2·10⁻⁴, 5·10⁻⁴, 10⁻³, …, 10⁻² that fits: still a
-/// valid upper bound, within k times that grid step.
+/// A default grid step Δ for callers of [`crate::pld_composition`] that fix the grid
+/// themselves. The accountant's PLD rule no longer uses a fixed grid: it picks one for the
+/// accuracy [`crate::default_epsilon_error`] (see [`crate::pld_steps_bounds`]).
 pub const PLD_INTERVAL: f64 = 1e-4;
-
-/// The grids the PLD rule tries, finest first.
-const PLD_GRIDS: [f64; 7] = [PLD_INTERVAL, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2];
 
 /// The composition theorem used to total an [`Accountant`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -35,12 +30,12 @@ pub enum CompositionRule {
         /// The δ' of the optimal composition (the hockey-stick divergence allowed).
         delta_prime: f64,
     },
-    /// [`crate::pld_composition`] with the given slack δ' on the grid [`PLD_INTERVAL`] (or a
-    /// coarser one when that grid's work is too large, see there): the
-    /// privacy loss distribution of the runs' canonical pairs, pessimistically discretized
-    /// (for mixed guarantees; within k·Δ of optimal composition for equal ones). Runs
-    /// recorded with [`Accountant::record_step`] enter with their own pairs (subsampled,
-    /// bounded-range, discrete Laplace) through [`crate::pld_steps_composition`].
+    /// The privacy loss distribution of the runs' canonical pairs with the given slack δ':
+    /// the upper bound of [`crate::pld_steps_bounds`] at the default accuracy
+    /// ([`crate::default_epsilon_error`]: within max(0.01, 1% of ε) of a rigorous lower
+    /// bound on the exact composition of the pairs). Runs recorded with
+    /// [`Accountant::record_step`] enter with their own pairs (subsampled, bounded-range,
+    /// discrete Laplace). [`Accountant::pld_bounds`] gives both bounds, at any accuracy.
     Pld {
         /// The slack δ' added to the runs' own δ.
         delta_prime: f64,
@@ -209,7 +204,34 @@ impl Accountant {
         self.total_by(CompositionRule::Best { delta_prime })
     }
 
-    fn total_by(&self, rule: CompositionRule) -> Result<(Privacy, CompositionRule)> {
+    /// Rigorous lower and upper bounds on the ε of the runs' composed dominating pairs at
+    /// `δ = 1 − Π(1 − δ_i)·(1 − δ′)`, on a grid fine enough that they are within
+    /// `epsilon_error` of each other (`None`: [`crate::default_epsilon_error`]); see
+    /// [`crate::pld_steps_bounds`]. The PLD rule reports the upper bound at the default
+    /// accuracy.
+    ///
+    /// # Errors
+    /// As for [`Accountant::total`] and [`crate::pld_steps_bounds`].
+    ///
+    /// # Example
+    /// ```
+    /// use privpac_mechanisms::{Accountant, PldStep};
+    /// let mut accountant = Accountant::new();
+    /// let step = PldStep::discrete_laplace(2.0, 1)?.poisson_subsampled(0.005)?;
+    /// for round in 0..3000 {
+    ///     accountant.record_step(format!("batch {round}"), step)?;
+    /// }
+    /// let bounds = accountant.pld_bounds(1e-6, Some(0.005))?;
+    /// assert!(bounds.upper - bounds.lower <= 0.005);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn pld_bounds(&self, delta_prime: f64, epsilon_error: Option<f64>) -> Result<PldBounds> {
+        let (_, steps) = self.guarantees_and_steps()?;
+        pld_steps_bounds(&steps, delta_prime, epsilon_error)
+    }
+
+    /// Each entry's (ε, δ) and the step the PLD composes for it.
+    fn guarantees_and_steps(&self) -> Result<(Vec<Privacy>, Vec<PldStep>)> {
         let guarantees = self
             .entries
             .iter()
@@ -228,8 +250,14 @@ impl Accountant {
             .zip(&guarantees)
             .map(|(entry, &privacy)| entry.step.unwrap_or(PldStep::private(privacy)))
             .collect();
-        let pld =
-            |delta_prime: f64| pld_steps_composition_on_grids(&steps, delta_prime, &PLD_GRIDS);
+        Ok((guarantees, steps))
+    }
+
+    fn total_by(&self, rule: CompositionRule) -> Result<(Privacy, CompositionRule)> {
+        let (guarantees, steps) = self.guarantees_and_steps()?;
+        let pld = |delta_prime: f64| {
+            pld_steps_bounds(&steps, delta_prime, None).and_then(|b| b.privacy())
+        };
         let homogeneous = |delta_prime: f64| -> Result<Privacy> {
             match guarantees.split_first() {
                 Some((first, rest)) if rest.iter().all(|p| p == first) => {
@@ -419,15 +447,21 @@ mod tests {
     }
 
     #[test]
-    fn many_bounded_range_steps_fall_back_to_a_coarser_grid() {
-        // 100 exponential mechanisms at ε = 0.1: on the grid 10⁻⁴ the convolutions would
-        // exceed MAX_PLD_WORK; the rule moves to a coarser grid and still wins.
+    fn many_bounded_range_steps_compose_on_a_fine_grid() {
+        // 100 exponential mechanisms at ε = 0.1: before issue 29 the grid 10⁻⁴ exceeded the
+        // direct convolutions' work cap and the rule fell back to a coarser grid; with
+        // transforms it composes on the fine grid, and the rule is at least as tight.
         let mut accountant = Accountant::new();
         let step = PldStep::bounded_range(0.1).unwrap();
         for round in 0..100 {
             accountant.record_step(format!("em {round}"), step).unwrap();
         }
-        assert!(crate::pld_steps_composition(&vec![step; 100], 1e-6, PLD_INTERVAL).is_err());
+        let fine = crate::pld_steps_composition(&vec![step; 100], 1e-6, PLD_INTERVAL).unwrap();
+        let bounds = accountant.pld_bounds(1e-6, None).unwrap();
+        assert!(
+            bounds.lower <= fine.epsilon() && fine.epsilon() <= bounds.upper + 0.01,
+            "{fine:?} vs {bounds:?}"
+        );
         let (total, rule) = accountant.tightest(1e-6).unwrap();
         assert_eq!(rule.name(), "pld");
         let on_1e3 = crate::pld_steps_composition(&vec![step; 100], 1e-6, 1e-3).unwrap();

@@ -31,19 +31,16 @@ use crate::error::{Error, Result};
 use crate::privacy::Privacy;
 use crate::rounding::{add_up, mul_up};
 
+mod fast;
+mod fft;
+mod pieces;
 mod steps;
 
-pub(crate) use steps::pld_steps_composition_on_grids;
+pub use fast::{PldBounds, default_epsilon_error, pld_steps_bounds, pld_steps_bounds_on_grid};
 pub use steps::{PldMechanism, PldStep, pld_steps_composition};
 
 /// Most grid cells a [`PrivacyLossDistribution`] may span.
 pub const MAX_PLD_CELLS: usize = 1 << 22;
-
-/// Most multiply-adds [`pld_composition`] spends on convolutions (about two seconds),
-/// estimated before the first one:
-/// beyond it, it refuses (a coarser interval, or optimal composition for equal
-/// guarantees, is the way out) instead of running for minutes.
-pub const MAX_PLD_WORK: u64 = 2_000_000_000;
 
 /// Masses below this at either end of the support are moved pessimistically (see the
 /// module docs).
@@ -135,11 +132,6 @@ impl PrivacyLossDistribution {
         steps::validate_discrete_laplace(scale, sensitivity)?;
         let groups = steps::discrete_laplace_groups(scale, sensitivity);
         steps::pld_of_groups(interval, &groups)
-    }
-
-    /// Number of grid cells with nonzero mass.
-    fn nonzero_cells(&self) -> u64 {
-        self.masses.iter().filter(|&&m| m != 0.0).count() as u64
     }
 
     /// The grid step Δ.
@@ -312,3 +304,7 @@ pub fn pld_composition(guarantees: &[Privacy], delta_prime: f64, interval: f64) 
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+#[path = "pld/fast_tests.rs"]
+mod fast_tests;

@@ -38,7 +38,7 @@ def _run_unit(name: str, scale: str, seed: int, unit: int) -> dict:
 
 
 def submit_units(
-    client: Any, name: str | os.PathLike[str], scale: str = "quick", seed: int = 1
+    client: Any, name: str | os.PathLike[str], scale: str = "quick", seed: int | None = None
 ) -> list:
     """Submits every work unit of experiment ``name`` to ``client``, one task per unit, and
     returns the futures in unit order (future ``i`` resolves to unit ``i``'s record, the dict
@@ -55,6 +55,8 @@ def submit_units(
     file (before submitting).
     """
     name = os.fspath(name)
+    if seed is None:
+        seed = experiment.default_seed(name)
     count = len(experiment.units(name, scale))
     token = uuid.uuid4().hex[:12]
     label = os.path.basename(name)
@@ -76,7 +78,7 @@ def run_experiment(
     client: Any,
     name: str | os.PathLike[str],
     scale: str = "quick",
-    seed: int = 1,
+    seed: int | None = None,
     out_dir: str | os.PathLike | None = None,
 ) -> list[dict]:
     """Runs experiment ``name`` at ``scale`` ("tiny", "quick" or "full") with master seed
@@ -85,8 +87,8 @@ def run_experiment(
 
     ``name`` is a catalogue name or the path of an experiment file (``.toml``, see the
     experiments guide; the workers read it at the same path), whose units run as
-    ``privpac experiment run FILE`` runs them (the file's own ``seed`` key is not used:
-    pass ``seed``).
+    ``privpac experiment run FILE`` runs them: without ``seed``, the file's own ``seed`` key
+    (else 1, as for a catalogue name; ``privpac.experiment.default_seed``).
 
     Returns the rows in unit order (a list of dicts, ready for ``pandas.DataFrame``). With
     ``out_dir``, also writes ``results.csv``, ``results.json``, the SVG plots and
@@ -99,6 +101,8 @@ def run_experiment(
     once and belongs to this run. A task that fails raises its exception here (the class from
     ``privpac.errors``) and nothing is written.
     """
+    if seed is None:
+        seed = experiment.default_seed(os.fspath(name))
     futures = submit_units(client, name, scale, seed)
     try:
         records = client.gather(futures)

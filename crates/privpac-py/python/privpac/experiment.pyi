@@ -7,6 +7,7 @@ __all__ = [
     "names",
     "units",
     "run_unit",
+    "default_seed",
     "merge",
     "write_outputs",
     "figures",
@@ -15,6 +16,7 @@ __all__ = [
 
 def names() -> list[dict[str, str]]: ...
 def units(name: str, scale: str = "quick") -> list[dict[str, Any]]: ...
+def default_seed(name: str) -> int: ...
 def run_unit(name: str, scale: str, seed: int, unit: int) -> dict[str, Any]: ...
 def merge(
     records: list[dict[str, Any]],

@@ -17,7 +17,7 @@
 //! (addition, probability `Q`); a group with `Q = 0` keeps loss +∞ with probability `qP`
 //! under removal, and a group with `P = 0` gets the finite loss `ln(1 − q)` and `−ln(1 − q)`.
 
-use crate::accounting::pld::{MAX_PLD_WORK, PrivacyLossDistribution};
+use crate::accounting::pld::PrivacyLossDistribution;
 use crate::accounting::{Subsampling, amplification_by_subsampling};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
@@ -195,11 +195,13 @@ impl PldStep {
         amplification_by_subsampling(base, Subsampling::Poisson { rate: self.rate })
     }
 
-    fn is_symmetric(&self) -> bool {
+    pub(super) fn is_symmetric(&self) -> bool {
         self.rate == 1.0
     }
 
-    /// The step's PLD for removal (`adding = false`) or addition of a row.
+    /// The step's PLD for removal (`adding = false`) or addition of a row, discretized by
+    /// rounding up on the grid (the direct representation the tests compare against).
+    #[cfg(test)]
     fn pld(&self, adding: bool, interval: f64) -> Result<PrivacyLossDistribution> {
         let groups = self.groups(interval)?;
         let mut pld = if self.is_symmetric() {
@@ -241,7 +243,7 @@ impl PldStep {
 
     /// The outcome groups of the base pair (constant likelihood ratio in each); a
     /// bounded-range pair is discretized on the grid `interval`.
-    fn groups(&self, interval: f64) -> Result<Vec<Group>> {
+    pub(super) fn groups(&self, interval: f64) -> Result<Vec<Group>> {
         match self.mechanism {
             PldMechanism::BoundedRange { epsilon } => bounded_range_groups(epsilon, interval),
             PldMechanism::Private(privacy) => Ok(canonical_groups(privacy)),
@@ -306,7 +308,7 @@ pub(super) fn discrete_laplace_groups(scale: f64, sensitivity: u64) -> Vec<Group
 
 /// A loss, possibly infinite.
 #[derive(Debug, Clone, Copy)]
-enum Loss {
+pub(super) enum Loss {
     PlusInfinity,
     MinusInfinity,
     Finite(f64),
@@ -315,9 +317,9 @@ enum Loss {
 /// Outcomes with one likelihood ratio: their loss and their masses under P and Q.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Group {
-    loss: Loss,
-    p: f64,
-    q: f64,
+    pub(super) loss: Loss,
+    pub(super) p: f64,
+    pub(super) q: f64,
 }
 
 impl Group {
@@ -386,7 +388,7 @@ fn bounded_range_groups(epsilon: f64, interval: f64) -> Result<Vec<Group>> {
 /// `ln(1 + q(e^L − 1))`, the loss of the mixture `qP + (1 − q)Q` against Q, accurate to a
 /// few ulps for every L: `ln_1p(q·expm1(L))` up to L = 1, and `L + ln(q + (1 − q)e^{−L})`
 /// above, where `e^L` could overflow.
-fn mixed_loss(loss: f64, q: f64) -> f64 {
+pub(super) fn mixed_loss(loss: f64, q: f64) -> f64 {
     if loss <= 1.0 {
         (q * loss.exp_m1()).ln_1p()
     } else {
@@ -394,6 +396,7 @@ fn mixed_loss(loss: f64, q: f64) -> f64 {
     }
 }
 
+#[cfg(test)]
 /// A computed loss nudged up past its rounding error (relative 10⁻¹², far above the few
 /// ulps of `ln_1p(q·expm1(L))`), so that rounding it up to the grid never lands below the
 /// exact loss's cell.
@@ -419,136 +422,23 @@ pub(crate) fn validate_discrete_laplace(scale: f64, sensitivity: u64) -> Result<
 }
 
 /// The tightest (ε′, δ_total) the PLD gives for a list of steps (subsampled ones included)
-/// at slack δ′: `δ_total = 1 − Π(1 − δ_i)·(1 − δ′)` with δ_i each step's
-/// [own δ](PldStep::own_delta), and ε′ the smallest with `δ(ε′) ≤ δ_total` in both
-/// directions of the add/remove relation (one direction when no step is subsampled: the
-/// pairs are then symmetric).
+/// at slack δ′ on the grid `interval`: `δ_total = 1 − Π(1 − δ_i)·(1 − δ′)` with δ_i each
+/// step's [own δ](PldStep::own_delta), and ε′ the [upper bound](super::PldBounds::upper) of
+/// [`super::pld_steps_bounds_on_grid`]: `δ(ε′) ≤ δ_total` in both directions of the
+/// add/remove relation (one direction when no step is subsampled: the pairs are then
+/// symmetric). [`super::pld_steps_bounds`] picks the grid for a requested accuracy instead.
 ///
 /// # Errors
-/// [`Error::InvalidCount`] for an empty list, a grid too large or more convolution work than
-/// [`MAX_PLD_WORK`]; [`Error::InvalidDelta`] unless `0 ≤ δ′ < 1`;
-/// [`Error::VacuousGuarantee`] if no finite ε′ reaches δ_total.
+/// [`Error::InvalidCount`] for an empty list or a grid too fine for the steps (more than
+/// [`super::MAX_PLD_CELLS`] cells in one step or in the composed window);
+/// [`Error::InvalidDelta`] unless `0 ≤ δ′ < 1`; [`Error::VacuousGuarantee`] if no finite ε′
+/// reaches δ_total.
 pub fn pld_steps_composition(
     steps: &[PldStep],
     delta_prime: f64,
     interval: f64,
 ) -> Result<Privacy> {
-    pld_steps_composition_on_grids(steps, delta_prime, &[interval])
-}
-
-/// [`pld_steps_composition`] on the first grid of `intervals` (finest first) whose
-/// convolution work fits [`MAX_PLD_WORK`]; the error of the last grid tried if none does.
-pub(crate) fn pld_steps_composition_on_grids(
-    steps: &[PldStep],
-    delta_prime: f64,
-    intervals: &[f64],
-) -> Result<Privacy> {
-    if steps.is_empty() {
-        return Err(Error::InvalidCount {
-            name: "number of mechanisms",
-            requirement: "at least 1",
-            value: 0,
-        });
-    }
-    if !(0.0..1.0).contains(&delta_prime) {
-        return Err(Error::InvalidDelta { value: delta_prime });
-    }
-    let mut outcome = Err(Error::InvalidCount {
-        name: "PLD grids to try",
-        requirement: "at least 1",
-        value: 0,
-    });
-    for &interval in intervals {
-        outcome = compose_on_grid(steps, delta_prime, interval);
-        let too_much_work = matches!(
-            outcome,
-            Err(Error::InvalidCount { name, .. }) if name == WORK_NAME || name == CELLS_NAME
-        );
-        if !too_much_work {
-            return outcome;
-        }
-    }
-    outcome
-}
-
-/// The name of the work-cap error (the grid is too fine for the steps).
-const WORK_NAME: &str =
-    "PLD convolution work (use a coarser interval, or optimal composition for equal guarantees)";
-/// The name of the composed-size error (likewise).
-const CELLS_NAME: &str = "PLD grid cells after composition";
-
-fn compose_on_grid(steps: &[PldStep], delta_prime: f64, interval: f64) -> Result<Privacy> {
-    let directions: &[bool] = if steps.iter().all(PldStep::is_symmetric) {
-        &[false]
-    } else {
-        &[false, true]
-    };
-    // Identical steps share one PLD per direction; the work of all the convolutions is
-    // estimated before the first one.
-    let mut distinct: Vec<PldStep> = Vec::new();
-    let mut order: Vec<usize> = Vec::with_capacity(steps.len());
-    for step in steps {
-        let index = distinct.iter().position(|s| s == step).unwrap_or_else(|| {
-            distinct.push(*step);
-            distinct.len() - 1
-        });
-        order.push(index);
-    }
-    let mut plds: Vec<Vec<PrivacyLossDistribution>> = Vec::with_capacity(directions.len());
-    let mut estimate: u64 = 0;
-    let mut cells: u64 = 0;
-    for &adding in directions {
-        let cache = distinct
-            .iter()
-            .map(|step| step.pld(adding, interval))
-            .collect::<Result<Vec<_>>>()?;
-        cells = 0;
-        for &index in &order {
-            let pld = &cache[index];
-            // Composing it costs its nonzero cells times, at most, all the cells so far.
-            cells = cells.saturating_add(pld.masses.len() as u64);
-            estimate = estimate.saturating_add(pld.nonzero_cells().saturating_mul(cells));
-        }
-        plds.push(cache);
-    }
-    if cells > super::MAX_PLD_CELLS as u64 {
-        return Err(Error::InvalidCount {
-            name: CELLS_NAME,
-            requirement: "at most 2^22",
-            value: cells,
-        });
-    }
-    if estimate > MAX_PLD_WORK {
-        return Err(Error::InvalidCount {
-            name: WORK_NAME,
-            requirement: "at most 2·10^9 multiply-adds",
-            value: estimate,
-        });
-    }
-    // 1 − Π(1 − δ_i)·(1 − δ′) = −expm1(Σ ln(1 − δ_i) + ln(1 − δ′)), without cancellation;
-    // a relative 10⁻¹² covers its rounding (the ε′ is found for this δ, so a larger δ
-    // only helps).
-    let log_keep: f64 =
-        steps.iter().map(|s| (-s.own_delta()).ln_1p()).sum::<f64>() + (-delta_prime).ln_1p();
-    let delta_total = (-(log_keep.exp_m1())).min(1.0);
-    let mut epsilon: f64 = 0.0;
-    for cache in &plds {
-        let mut total = cache[order[0]].clone();
-        for &index in &order[1..] {
-            total = total.compose(&cache[index])?;
-        }
-        let direction = total
-            .epsilon_for_delta(delta_total)
-            .ok_or(Error::VacuousGuarantee {
-                reason: "the PLD reaches no finite epsilon at this delta",
-            })?;
-        epsilon = epsilon.max(direction);
-    }
-    crate::accounting::composed(
-        epsilon,
-        crate::rounding::add_up(delta_total, delta_total * 1e-12),
-        "PLD composition gives delta >= 1",
-    )
+    super::pld_steps_bounds_on_grid(steps, delta_prime, interval)?.privacy()
 }
 
 #[cfg(test)]

@@ -131,10 +131,18 @@ fn bad_inputs_are_typed_errors() {
     assert!(a.self_compose(0).is_err());
     assert!(pld_composition(&[], 1e-6, 1e-3).is_err());
     assert!(pld_composition(&[p], 1.0, 1e-3).is_err());
-    // Too much convolution work is refused quickly, not run for minutes.
+    // Long lists are composed (by transforms; before issue 29 this was refused as too much
+    // convolution work), never below the exact optimal composition and within k·Δ of it.
     let many = vec![Privacy::pure(0.01).unwrap(); 20_000];
+    let total = pld_composition(&many, 1e-6, 1e-4).unwrap();
+    let exact = crate::accounting::optimal_composition(many[0], 20_000, 1e-6).unwrap();
+    assert!(
+        total.epsilon() >= exact.epsilon() - 1e-6 && total.epsilon() <= exact.epsilon() + 0.01,
+        "{total:?} vs {exact:?}"
+    );
+    // A grid too fine for the window is a typed error.
     assert!(matches!(
-        pld_composition(&many, 1e-6, 1e-4),
+        pld_composition(&many, 1e-6, 1e-9),
         Err(Error::InvalidCount { .. })
     ));
     // An approximate step's δ is counted in the total δ, not refused: (0.1, 0.5) twice is

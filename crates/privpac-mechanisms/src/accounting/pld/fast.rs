@@ -1,0 +1,787 @@
+//! Fast two-sided composition of privacy loss distributions: rigorous lower and upper bounds
+//! on the ε(δ) of a list of [`PldStep`]s, by fast Fourier transforms of one step per distinct
+//! mechanism raised to its count.
+//!
+//! *What is bounded.* Composing the steps' dominating pairs gives the loss `L = Σ L_i` of
+//! independent losses (under P), and `δ(ε) = E[f_ε(L)]` with `f_ε(y) = (1 − e^{ε − y})₊`
+//! (1 at `y = +∞`), an increasing function with values in `[0, 1]`. The exact ε(δ) of the
+//! composition, `inf{ε : δ(ε) ≤ δ}`, lies in `[lower, upper]`.
+//!
+//! *Discretization and its error (after Gopi, Lee and Wutschitz, "Numerical composition of
+//! differential privacy", NeurIPS 2021, §5).* Each loss is rounded up to the grid,
+//! `Ŷ_i = ⌈L_i/h⌉·h`, and `Z_i = L_i − Ŷ_i ∈ (−h, 0]` is its residual, so that
+//! `L = Ŷ + Z` with `Ŷ = ΣŶ_i` and `Z = ΣZ_i`, and the `Z_i` independent across steps. For
+//! any threshold s, `f_ε(Ŷ + Z) ≤ f_ε(Ŷ + s) + 1{Z > s}` and `f_ε(Ŷ + Z) ≥ f_ε(Ŷ + s) −
+//! 1{Z < s}` (f is increasing with values in [0, 1]), whatever the dependence between Ŷ and
+//! Z, so
+//! `δ_Ŷ(ε − s) − Pr[Z < s] ≤ δ(ε) ≤ δ_Ŷ(ε − s′) + Pr[Z > s′]`.
+//! GLW place each cell's mass at its conditional mean and bound `Pr[|Z| > s]` by Hoeffding's
+//! inequality, which gives their two-sided error `h·√(k·ln(2/δ_err)/2)`. Here the rounding
+//! goes up and the bias is corrected exactly instead: `Pr[Z > s′]` and `Pr[Z < s]` are bounded
+//! by the Chernoff bound `Pr[Z > s] ≤ e^{−λs}·Π E[e^{λZ_i}]`, minimized over λ, with each
+//! `E[e^{λZ_i}]` computed from the residual's distribution (atoms of known residual for the
+//! canonical, discrete Laplace and subsampled pairs; Hoeffding's lemma on each grid cell, with
+//! the cell's mean bounded, for the continuous bounded-range pair). Each side spends a
+//! thousandth of the δ left beyond the steps' own δ on this tail, and a bound that spends none
+//! (`s′ = Σ max Z_i ≤ 0`, `s = Σ min Z_i`: plain rounding, within `k·h`) is also tried.
+//!
+//! *Composition of Ŷ (Koskela, Jälkö and Honkela, AISTATS 2020; Koskela et al., AISTATS
+//! 2021).* The distribution of Ŷ on a window of `N = 2^L` cells is the inverse transform of
+//! the product of the steps' transforms, each distinct step raised to its count (by
+//! squaring): one transform per distinct step, whatever the counts. Three errors are bounded
+//! and added pessimistically (to δ for the upper bound, subtracted for the lower):
+//! - *Wrap-around and truncation.* The circular convolution folds the mass outside the window
+//!   onto it. A Chernoff bound from the single-step discretized distributions
+//!   (`Pr[Ŷ ≥ B] ≤ e^{−λB}Π E[e^{λŶ_i}]`) places the window so that at most τ (a ten-thousandth
+//!   of the δ left) lies beyond each end; that mass counts as loss +∞ in the upper bound
+//!   (never dropped), and as folded-in error in the lower bound.
+//! - *Floating point.* The transform's error is bounded per output (module `fft`: the
+//!   induction over butterfly stages); raising to the power k adds
+//!   `k·M^{k−1}·|X̂ − X| + |X̂|^k((1 + √5u)^{k+64} − 1)` with `M = |X̂| + bound` (the mean
+//!   value theorem for `z^k` and the relative errors of repeated squaring); products over
+//!   steps and the inverse transform add theirs. The resulting uniform bound e per cell is
+//!   added to every cell in the window (upper) or subtracted from it (lower, then clamped at
+//!   0, as the true mass is non-negative). The masses' own relative errors (a few ulps each)
+//!   compound to a factor `(1 + η)^k`, applied to the finite part.
+//! - *The hockey-stick sum.* `δ_Ŷ` is evaluated at every grid point by a recurrence of
+//!   non-negative terms, whose relative error is bounded and applied.
+//!
+//! The reported ε are grid points (plus the threshold), so they are within about one cell
+//! of the exact inverse of the bounds.
+
+use super::fft::{Complex, Twiddles, UNIT, fft, grow, transform_error};
+use super::pieces::{Discretized, Piece, discretize};
+use super::steps::PldStep;
+use crate::error::{Error, Result};
+use crate::privacy::Privacy;
+use crate::rounding::add_up;
+
+/// Rigorous two-sided bounds on the ε of a composition at a δ (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PldBounds {
+    /// A lower bound on the exact ε(δ) of the composed dominating pairs.
+    pub lower: f64,
+    /// A point estimate, between the bounds: the discretized composition with the rounding's
+    /// mean bias removed.
+    pub estimate: f64,
+    /// An upper bound on the exact ε(δ): what privpac reports.
+    pub upper: f64,
+    /// The δ the bounds are for: `1 − Π(1 − δ_i)·(1 − δ′)`, rounded up.
+    pub delta: f64,
+    /// The grid step used.
+    pub interval: f64,
+}
+
+impl PldBounds {
+    /// The guarantee `(upper, delta)`.
+    ///
+    /// # Errors
+    /// [`Error::VacuousGuarantee`] if δ reaches 1.
+    pub fn privacy(&self) -> Result<Privacy> {
+        crate::accounting::composed(self.upper, self.delta, "PLD composition gives delta >= 1")
+    }
+
+    /// `upper − lower`.
+    pub fn gap(&self) -> f64 {
+        self.upper - self.lower
+    }
+}
+
+/// The default accuracy of [`pld_steps_bounds`]: the larger of 0.01 and 1% of ε.
+pub fn default_epsilon_error(epsilon: f64) -> f64 {
+    (0.01 * epsilon).max(0.01)
+}
+
+/// Fraction of the δ left beyond the steps' own δ spent on each Chernoff tail of the
+/// residual, and on each end of the window.
+const RESIDUAL_SHARE: f64 = 1e-3;
+const WINDOW_SHARE: f64 = 1e-4;
+
+/// Powers below this are set to 0 with their modulus bound as the error.
+const TINY: f64 = 1e-250;
+
+/// Bounds on ε(δ) for the list of steps on the grid `interval` (see the module docs),
+/// `δ = 1 − Π(1 − δ_i)·(1 − δ′)` as for [`super::pld_steps_composition`].
+///
+/// # Errors
+/// [`Error::InvalidCount`] for an empty list, a step wider than [`super::MAX_PLD_CELLS`]
+/// cells or a window longer than that; [`Error::InvalidDelta`] unless `0 ≤ δ′ < 1`;
+/// [`Error::InvalidParameter`] for a bad interval; [`Error::VacuousGuarantee`] if no finite ε
+/// reaches δ.
+pub fn pld_steps_bounds_on_grid(
+    steps: &[PldStep],
+    delta_prime: f64,
+    interval: f64,
+) -> Result<PldBounds> {
+    let (groups, delta) = prepare(steps, delta_prime)?;
+    bounds_on_grid(&groups, delta, interval, Variant::Rigorous).map(|b| b.0)
+}
+
+/// Bounds on ε(δ) for the list of steps, on a grid chosen so that `upper − lower ≤
+/// epsilon_error` (`None`: [`default_epsilon_error`] of the ε found). The grid is refined up
+/// to six times; if the transform would exceed [`super::MAX_PLD_CELLS`] first, the finest
+/// bounds reached are returned (check [`PldBounds::gap`]). Identical steps are grouped: the
+/// cost is one transform per distinct step.
+///
+/// # Errors
+/// As for [`pld_steps_bounds_on_grid`]; [`Error::InvalidParameter`] for an `epsilon_error`
+/// that is not finite and positive.
+///
+/// # Example
+/// ```
+/// use privpac_mechanisms::{PldStep, pld_steps_bounds};
+/// let step = PldStep::discrete_laplace(1.0, 1)?.poisson_subsampled(0.001)?;
+/// let bounds = pld_steps_bounds(&vec![step; 100_000], 1e-6, None)?;
+/// assert!(bounds.lower <= bounds.upper && bounds.gap() <= 0.01_f64.max(0.01 * bounds.upper));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn pld_steps_bounds(
+    steps: &[PldStep],
+    delta_prime: f64,
+    epsilon_error: Option<f64>,
+) -> Result<PldBounds> {
+    if let Some(e) = epsilon_error
+        && !(e > 0.0 && e.is_finite())
+    {
+        return Err(Error::InvalidParameter {
+            name: "epsilon_error",
+            range: "(0, ∞)",
+            value: e,
+        });
+    }
+    let (groups, delta) = prepare(steps, delta_prime)?;
+    let count: f64 = groups.iter().map(|g| g.1 as f64).sum();
+    // A Hoeffding-sized first grid: the residual's spread is about h·√(k·ln(1/δ_e)/2).
+    let target = epsilon_error.unwrap_or(0.05);
+    let mut h = (target / (4.0 + 4.0 * (10.0 * count).sqrt())).min(0.05);
+    let mut best: Option<PldBounds> = None;
+    for _ in 0..7 {
+        let outcome = bounds_on_grid(&groups, delta, h, Variant::Rigorous);
+        let (bounds, n) = match (outcome, &best) {
+            (Ok(b), _) => b,
+            (Err(Error::InvalidCount { .. }), Some(b)) => return Ok(*b),
+            (Err(e), _) => return Err(e),
+        };
+        let wanted = epsilon_error.unwrap_or_else(|| default_epsilon_error(bounds.lower));
+        if best.is_none_or(|b| bounds.gap() < b.gap()) {
+            best = Some(bounds);
+        }
+        if bounds.gap() <= wanted {
+            // Accurate enough; when the transform was short, a 16 times finer grid costs
+            // little and tightens both ends (the tighter of the two is kept).
+            if n <= 1 << 14
+                && let Ok((finer, _)) = bounds_on_grid(&groups, delta, h / 16.0, Variant::Rigorous)
+                && finer.upper < bounds.upper
+            {
+                return Ok(finer);
+            }
+            return Ok(bounds);
+        }
+        h *= (0.7 * wanted / bounds.gap()).clamp(0.05, 0.7);
+    }
+    best.ok_or(Error::VacuousGuarantee {
+        reason: "the PLD reaches no finite epsilon at this delta",
+    })
+}
+
+/// Which bounds to compute: the rigorous ones, or (tests only) an optimistic variant that
+/// drops the residual's concentration term, the floating-point and the tail terms.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Variant {
+    Rigorous,
+    #[cfg(test)]
+    Optimistic,
+}
+
+/// Validates and groups identical steps (first-appearance order), and the δ of the result.
+fn prepare(steps: &[PldStep], delta_prime: f64) -> Result<(Vec<(PldStep, u64)>, f64)> {
+    if steps.is_empty() {
+        return Err(Error::InvalidCount {
+            name: "number of mechanisms",
+            requirement: "at least 1",
+            value: 0,
+        });
+    }
+    if !(0.0..1.0).contains(&delta_prime) {
+        return Err(Error::InvalidDelta { value: delta_prime });
+    }
+    let mut index: std::collections::HashMap<[u64; 4], usize> = std::collections::HashMap::new();
+    let mut groups: Vec<(PldStep, u64)> = Vec::new();
+    for step in steps {
+        let key = step_key(step);
+        match index.get(&key) {
+            Some(&i) => groups[i].1 += 1,
+            None => {
+                index.insert(key, groups.len());
+                groups.push((*step, 1));
+            }
+        }
+    }
+    // 1 − Π(1 − δ_i)·(1 − δ′) = −expm1(Σ ln(1 − δ_i) + ln(1 − δ′)), rounded up by a relative
+    // 10⁻¹² (the ε are found for this δ, so a larger δ only helps).
+    let log_keep: f64 = groups
+        .iter()
+        .map(|(s, k)| *k as f64 * (-s.own_delta()).ln_1p())
+        .sum::<f64>()
+        + (-delta_prime).ln_1p();
+    let delta = (-(log_keep.exp_m1())).min(1.0);
+    Ok((groups, add_up(delta, delta * 1e-12)))
+}
+
+/// A hashable identity of a step (bit patterns of its parameters).
+fn step_key(step: &PldStep) -> [u64; 4] {
+    use super::steps::PldMechanism as M;
+    let rate = step.rate().to_bits();
+    match step.mechanism() {
+        M::Private(p) => [0, p.epsilon().to_bits(), p.delta().to_bits(), rate],
+        M::BoundedRange { epsilon } => [1, epsilon.to_bits(), 0, rate],
+        M::DiscreteLaplace { scale, sensitivity } => [2, scale.to_bits(), sensitivity, rate],
+    }
+}
+
+/// One direction's discretized steps and what the search needs about them.
+struct Direction {
+    steps: Vec<(Discretized, u64)>,
+    /// Window `[lo, lo + width)` of grid indices (of the composed Ŷ).
+    lo: i64,
+    width: usize,
+    /// Bounds on the mass at +∞ (the steps' own δ in this direction).
+    infinite_up: f64,
+    infinite_lo: f64,
+}
+
+fn bounds_on_grid(
+    groups: &[(PldStep, u64)],
+    delta: f64,
+    interval: f64,
+    variant: Variant,
+) -> Result<(PldBounds, usize)> {
+    let h = power_of_two_below(interval)?;
+    let directions: &[bool] = if groups.iter().all(|g| g.0.is_symmetric()) {
+        &[false]
+    } else {
+        &[false, true]
+    };
+    let vacuous = Error::VacuousGuarantee {
+        reason: "the PLD reaches no finite epsilon at this delta",
+    };
+    let mut dirs = Vec::with_capacity(2);
+    for &adding in directions {
+        let steps = groups
+            .iter()
+            .map(|(s, k)| Ok((discretize(s, adding, h)?, *k)))
+            .collect::<Result<Vec<_>>>()?;
+        let log_keep: f64 = steps
+            .iter()
+            .map(|(d, k)| *k as f64 * (-d.infinite).ln_1p())
+            .sum();
+        let infinite = -(log_keep.exp_m1());
+        let (infinite_up, infinite_lo) = (infinite * (1.0 + 1e-12), infinite * (1.0 - 1e-12));
+        let spare = delta - infinite_up;
+        if spare.is_nan() || spare <= 0.0 {
+            return Err(vacuous);
+        }
+        let tau = spare * WINDOW_SHARE;
+        let support_lo: i128 = steps
+            .iter()
+            .map(|(d, k)| d.first as i128 * *k as i128)
+            .sum();
+        let support_hi: i128 = steps
+            .iter()
+            .map(|(d, k)| d.last() as i128 * *k as i128)
+            .sum();
+        let hi = chernoff_threshold(|l| log_mgf(&steps, l, h), tau, h);
+        let lo = -chernoff_threshold(|l| log_mgf(&steps, -l, h), tau, h);
+        let hi = ((hi / h).ceil() as i128).min(support_hi);
+        let lo = ((lo / h).floor() as i128).max(support_lo).min(hi);
+        let width = hi - lo + 1;
+        if width > super::MAX_PLD_CELLS as i128 {
+            return Err(Error::InvalidCount {
+                name: "PLD transform length (window / interval; use a coarser interval)",
+                requirement: "at most 2^22",
+                value: u64::try_from(width).unwrap_or(u64::MAX),
+            });
+        }
+        dirs.push(Direction {
+            steps,
+            lo: lo as i64,
+            width: width as usize,
+            infinite_up,
+            infinite_lo,
+        });
+    }
+    let n = dirs
+        .iter()
+        .map(|d| d.width)
+        .max()
+        .unwrap_or(1)
+        .next_power_of_two()
+        .max(2);
+    let twiddles = Twiddles::new(n.trailing_zeros());
+    let spectra: Vec<(Vec<Complex>, Vec<f64>)> = dirs
+        .iter()
+        .map(|d| composed_spectrum(&d.steps, &twiddles))
+        .collect();
+    let (cells, cell_error) = inverse(&spectra, &twiddles);
+    let mut bounds = PldBounds {
+        lower: 0.0,
+        estimate: 0.0,
+        upper: 0.0,
+        delta,
+        interval: h,
+    };
+    for (index, dir) in dirs.iter().enumerate() {
+        let (upper, estimate, lower) =
+            direction_bounds(dir, &cells[index], cell_error, delta, h, n, variant).ok_or(
+                Error::VacuousGuarantee {
+                    reason: "the PLD reaches no finite epsilon at this delta",
+                },
+            )?;
+        bounds.upper = bounds.upper.max(upper);
+        bounds.estimate = bounds.estimate.max(estimate);
+        bounds.lower = bounds.lower.max(lower);
+    }
+    bounds.estimate = bounds.estimate.clamp(bounds.lower, bounds.upper);
+    Ok((bounds, n))
+}
+
+/// The largest power of two not above `interval`: grid values `c·h` are then exact.
+fn power_of_two_below(interval: f64) -> Result<f64> {
+    if !(interval >= f64::MIN_POSITIVE && interval.is_finite()) {
+        return Err(if interval > 0.0 {
+            Error::InvalidCount {
+                name: "PLD grid cells (loss range / interval)",
+                requirement: "at most 2^22",
+                value: u64::MAX,
+            }
+        } else {
+            Error::InvalidParameter {
+                name: "PLD discretization interval",
+                range: "(0, ∞)",
+                value: interval,
+            }
+        });
+    }
+    Ok(f64::from_bits(interval.to_bits() & 0xfff0_0000_0000_0000))
+}
+
+/// `ln Σ_i p_i e^{λ y_i}` of a list of (value, mass) pairs, by log-sum-exp.
+fn log_sum_exp(terms: impl Iterator<Item = (f64, f64)> + Clone) -> f64 {
+    let top = terms
+        .clone()
+        .filter(|t| t.1 > 0.0)
+        .map(|t| t.0)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if top == f64::NEG_INFINITY {
+        return f64::NEG_INFINITY;
+    }
+    let sum: f64 = terms
+        .filter(|t| t.1 > 0.0)
+        .map(|(e, p)| p * (e - top).exp())
+        .sum();
+    top + sum.ln()
+}
+
+/// `ln E[e^{λŶ}; Ŷ finite]` of the composed discretized loss.
+fn log_mgf(steps: &[(Discretized, u64)], lambda: f64, h: f64) -> f64 {
+    steps
+        .iter()
+        .map(|(d, k)| {
+            let terms = d
+                .masses
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| (lambda * (d.first + i as i64) as f64 * h, p));
+            *k as f64 * log_sum_exp(terms)
+        })
+        .sum()
+}
+
+/// The smallest `t` found with `e^{Λ(λ) − λt} ≤ tail` for some λ > 0, that is
+/// `min_λ (Λ(λ) − ln tail)/λ` by golden-section search over ln λ (a slope from a point below
+/// a convex curve: unimodal; any λ gives a valid bound). A relative 10⁻⁹ margin covers the
+/// evaluation's rounding.
+fn chernoff_threshold(log_mgf: impl Fn(f64) -> f64, tail: f64, h: f64) -> f64 {
+    let c = -tail.ln();
+    let value = |u: f64| {
+        let lambda = u.exp();
+        (log_mgf(lambda) + c) / lambda
+    };
+    let (mut a, mut b) = ((1e-6f64).ln(), (1e4 / h).ln());
+    let ratio = 0.5 * (5f64.sqrt() - 1.0);
+    let (mut x1, mut x2) = (b - ratio * (b - a), a + ratio * (b - a));
+    let (mut f1, mut f2) = (value(x1), value(x2));
+    for _ in 0..90 {
+        if f1.is_nan() || f1 > f2 {
+            a = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = a + ratio * (b - a);
+            f2 = value(x2);
+        } else {
+            b = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = b - ratio * (b - a);
+            f1 = value(x1);
+        }
+    }
+    let t = f1.min(f2);
+    if t.is_nan() {
+        return f64::INFINITY;
+    }
+    t + 1e-9 * (t.abs() + h)
+}
+
+/// The transform of the composition of `steps` (one direction) at frequencies
+/// `0..=N/2`, with a bound on each value's error.
+fn composed_spectrum(
+    steps: &[(Discretized, u64)],
+    twiddles: &Twiddles,
+) -> (Vec<Complex>, Vec<f64>) {
+    let n = twiddles.len();
+    let half = n / 2;
+    let mut acc = vec![Complex::new(1.0, 0.0); half + 1];
+    let mut err = vec![0.0f64; half + 1];
+    let sqrt5u = 5f64.sqrt() * UNIT * 1.0001;
+    let mut scratch: Vec<Complex> = Vec::new();
+    for (d, k) in steps {
+        let k = *k;
+        let nonzero: Vec<(u64, f64)> = d
+            .masses
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| **p > 0.0)
+            .map(|(i, &p)| ((d.first + i as i64).rem_euclid(n as i64) as u64, p))
+            .collect();
+        let norm =
+            nonzero.iter().map(|t| t.1).sum::<f64>() * (1.0 + (nonzero.len() as f64 + 2.0) * UNIT);
+        let direct = nonzero.len() <= 48;
+        // Error of each forward value, per unit of ‖x‖₁.
+        let forward = if direct {
+            // Σ p·ŵ: the twiddles' μ, the product's and the sum's roundings.
+            grow(nonzero.len() as f64 + 2.0, super::fft::stage_theta())
+        } else {
+            scratch.clear();
+            scratch.resize(n, Complex::ZERO);
+            for &(pos, p) in &nonzero {
+                scratch[pos as usize].re += p;
+            }
+            fft(&mut scratch, twiddles, false);
+            transform_error(twiddles.levels())
+        } * norm
+            + 1e-290;
+        // |X|^k < TINY whenever the bound M = |X̂| + e is below this.
+        let small = (TINY.ln() / k as f64).exp() * (1.0 - 1e-9);
+        let kf = k as f64;
+        let pow_rounding = grow(kf + 64.0, sqrt5u);
+        for j in 0..=half {
+            let x = if direct {
+                let mut sum = Complex::ZERO;
+                for &(pos, p) in &nonzero {
+                    sum = sum.add(twiddles.at(pos.wrapping_mul(j as u64)).scale(p));
+                }
+                sum
+            } else {
+                scratch[j]
+            };
+            let m = x.abs_up() + forward;
+            let (power, power_err) = if m < small || acc[j] == Complex::ZERO {
+                // 0 with error |X^k| ≤ M^k < TINY (or the accumulated value is exactly 0).
+                (
+                    Complex::ZERO,
+                    if m < small {
+                        TINY
+                    } else {
+                        m.powf(kf) * (1.0 + 1e-9)
+                    },
+                )
+            } else {
+                let mk1 = m.powf(kf - 1.0) * (1.0 + 1e-9);
+                let value = pow(x, k);
+                let bound = kf * mk1 * forward + mk1 * m * pow_rounding + 1e-290;
+                (value, bound)
+            };
+            let a = acc[j];
+            let (abs_a, abs_p) = (a.abs_up(), power.abs_up());
+            acc[j] = a.mul(power);
+            err[j] = (sqrt5u * abs_a * abs_p + abs_a * power_err + err[j] * (abs_p + power_err))
+                * (1.0 + 4.0 * UNIT)
+                + 1e-290;
+        }
+    }
+    (acc, err)
+}
+
+/// `z^k` by repeated squaring (relative error at most `(1 + √5u)^{k + 64} − 1`).
+fn pow(z: Complex, k: u64) -> Complex {
+    let mut result = Complex::new(1.0, 0.0);
+    let mut base = z;
+    let mut e = k;
+    loop {
+        if e & 1 == 1 {
+            result = result.mul(base);
+        }
+        e >>= 1;
+        if e == 0 {
+            return result;
+        }
+        base = base.mul(base);
+    }
+}
+
+/// Inverse transforms of one or two directions' spectra (two packed as real and imaginary
+/// parts): each direction's circular cells, and a bound on the ℓ² norm of the cells' errors.
+///
+/// The ℓ² norm is what keeps the bound small: the errors of the spectrum (per frequency,
+/// `E_j`) reach the cells through the inverse transform, an isometry up to `√N`, so they
+/// contribute `‖E‖₂/√N`; the inverse transform's own rounding is at most
+/// `(tη/(1 − tη))·‖exact output‖₂` with `t = log₂N` and `η = μ + γ₄(√2 + μ)` (Higham,
+/// *Accuracy and Stability of Numerical Algorithms*, 2nd ed., Theorem 24.2, for this
+/// radix-2 algorithm with twiddle errors at most μ), and `‖exact output‖₂ = √N·‖Ŷ‖₂`;
+/// dividing by N gives `(‖E‖₂ + tη/(1 − tη)·‖Ŷ‖₂)/√N`. A sum of m cells' errors is then at
+/// most `√m` times that.
+fn inverse(spectra: &[(Vec<Complex>, Vec<f64>)], twiddles: &Twiddles) -> (Vec<Vec<f64>>, f64) {
+    let n = twiddles.len();
+    let half = n / 2;
+    let mut data = vec![Complex::ZERO; n];
+    let mut input_err_sq = 0.0;
+    let mut norm_sq = 0.0;
+    for (j, slot) in data.iter_mut().enumerate() {
+        let (mirror, jj) = if j <= half { (false, j) } else { (true, n - j) };
+        let get = |s: &(Vec<Complex>, Vec<f64>)| {
+            let v = s.0[jj];
+            (if mirror { v.conj() } else { v }, s.1[jj])
+        };
+        let (a, ea) = get(&spectra[0]);
+        let (z, err) = if let Some(second) = spectra.get(1) {
+            let (b, eb) = get(second);
+            // a + i·b: one rounding of at most u·|a + ib| per component.
+            let z = Complex::new(a.re - b.im, a.im + b.re);
+            (z, ea + eb + 2.0 * UNIT * (a.abs_up() + b.abs_up()))
+        } else {
+            (a, ea)
+        };
+        input_err_sq += err * err;
+        let m = z.abs_up();
+        norm_sq += m * m;
+        *slot = z;
+    }
+    fft(&mut data, twiddles, true);
+    let t = f64::from(twiddles.levels());
+    let gamma4 = 4.0 * UNIT / (1.0 - 4.0 * UNIT);
+    let eta = super::fft::TWIDDLE_ERROR + gamma4 * (2f64.sqrt() + super::fft::TWIDDLE_ERROR);
+    let relative = t * eta / (1.0 - t * eta);
+    // Sums of squares of n non-negative terms: relative (n + 2)u, then square roots.
+    let sums = 1.0 + (n as f64 + 8.0) * UNIT;
+    let error = ((input_err_sq * sums).sqrt() + relative * (norm_sq * sums).sqrt())
+        * (1.0 + 8.0 * UNIT)
+        / (n as f64).sqrt()
+        + 1e-290;
+    let scale = 1.0 / n as f64;
+    let mut out = vec![data.iter().map(|z| z.re * scale).collect::<Vec<f64>>()];
+    if spectra.len() > 1 {
+        out.push(data.iter().map(|z| z.im * scale).collect());
+    }
+    (out, error)
+}
+
+/// `ln E[e^{λZ}]` bound for the composed residual (λ of either sign): Hoeffding's lemma on
+/// each piece, with its mean bound on the side that makes the bound valid.
+fn residual_log_mgf(steps: &[(Discretized, u64)], lambda: f64) -> f64 {
+    steps
+        .iter()
+        .map(|(d, k)| {
+            let terms = d.pieces.iter().map(|p: &Piece| {
+                let mean = if lambda >= 0.0 { p.mean_hi } else { p.mean_lo };
+                let w = p.z_max - p.z_min;
+                (lambda * mean + lambda * lambda * w * w / 8.0, p.mass)
+            });
+            *k as f64 * log_sum_exp(terms)
+        })
+        .sum()
+}
+
+/// `(upper, estimate, lower)` for one direction from its circular cells.
+fn direction_bounds(
+    dir: &Direction,
+    circular: &[f64],
+    cell_error: f64,
+    delta: f64,
+    h: f64,
+    n: usize,
+    variant: Variant,
+) -> Option<(f64, f64, f64)> {
+    let rigorous = variant == Variant::Rigorous;
+    let spare = delta - dir.infinite_up;
+    let tails = if rigorous {
+        2.0 * spare * WINDOW_SHARE * (1.0 + 1e-6)
+    } else {
+        0.0
+    };
+    let residual_tail = spare * RESIDUAL_SHARE;
+    let eta: f64 = dir.steps.iter().map(|(d, k)| d.eta * *k as f64).sum();
+    let rho = (eta * (1.0 + 1e-9)).exp() * (1.0 + 1e-12);
+    let e = if rigorous { cell_error } else { 0.0 };
+    let rho_up = if rigorous { rho } else { 1.0 };
+    // Cells above grid point j: their errors sum to at most √(count)·‖error‖₂.
+    let spread = |j: usize| ((dir.width - 1 - j) as f64).sqrt() * e * (1.0 + 4.0 * UNIT);
+    // The same over the cells from j on.
+    let spread_from = |j: usize| ((dir.width - j) as f64).sqrt() * e * (1.0 + 4.0 * UNIT);
+    // The window's cells, in order, from the circular ones.
+    let window: Vec<f64> = (0..dir.width)
+        .map(|i| circular[(dir.lo + i as i64).rem_euclid(n as i64) as usize])
+        .collect();
+    let (d_mid, r_mid, g) = hockey_sticks(&window, h);
+    let y = |j: usize| (dir.lo + j as i64) as f64 * h;
+    let sure_up: f64 = dir
+        .steps
+        .iter()
+        .map(|(d, k)| *k as f64 * max_of(&d.pieces, |p| p.z_max))
+        .sum();
+    let sure_lo: f64 = dir
+        .steps
+        .iter()
+        .map(|(d, k)| *k as f64 * -max_of(&d.pieces, |p| -p.z_min))
+        .sum();
+    let margin = |s: f64| s.abs() * 1e-12 + 1e-300;
+    let chernoff_up = chernoff_threshold(|l| residual_log_mgf(&dir.steps, l), residual_tail, h);
+    let chernoff_lo = -chernoff_threshold(|l| residual_log_mgf(&dir.steps, -l), residual_tail, h);
+    let claimed_tail = residual_tail * (1.0 + 2e-6);
+    // Upper: the smallest grid point whose bounded δ fits, plus the threshold.
+    let up_const = dir.infinite_up + tails;
+    let upper_at = |s: f64, target: f64| -> Option<f64> {
+        let j = (0..dir.width)
+            .find(|&j| up_const + (d_mid[j] * (1.0 + g) + spread(j)) * rho_up <= target)?;
+        // Into the cell below y_j: at x = y_j − t the cells from j on lie above x, and
+        // δ(x) = D_j + (1 − e^{−t})·R_j with R_j = Σ_{i ≥ j} m_i e^{−(i − j)h}; the largest
+        // t that keeps the upper bound within the target, rounded down.
+        let top = up_const + (d_mid[j] * (1.0 + g) + spread_from(j)) * rho_up;
+        let r_high = r_mid[j] * (1.0 + g) * rho_up;
+        let room = target - top;
+        let t = if room <= 0.0 {
+            0.0
+        } else if room < r_high {
+            -(-room / r_high).ln_1p() * (1.0 - 1e-12)
+        } else {
+            h
+        };
+        let x = add_up(y(j), -t.clamp(0.0, h));
+        Some(add_up(x, s + margin(s)))
+    };
+    let variants_up = if rigorous {
+        vec![
+            upper_at(sure_up + margin(sure_up), delta),
+            upper_at(chernoff_up, delta - claimed_tail),
+        ]
+    } else {
+        // Optimistic: the mean residual, no tail.
+        // Optimistic: every residual at its smallest (rounding down), no tail terms.
+        vec![upper_at(sure_lo, delta)]
+    };
+    let upper = variants_up
+        .into_iter()
+        .flatten()
+        .fold(f64::INFINITY, f64::min)
+        .max(0.0);
+    if !upper.is_finite() {
+        return None;
+    }
+    // Lower: the largest grid point whose bounded-below δ still exceeds the target.
+    let lo_const = dir.infinite_lo - tails;
+    let lower_at = |s: f64, target: f64| -> f64 {
+        let fits = |j: usize| lo_const + d_mid[j] * (1.0 - g) / rho - spread(j) > target;
+        match (0..dir.width).rev().find(|&j| fits(j)) {
+            Some(j) if j + 1 < dir.width => {
+                // Into the cell above y_j, as for the upper bound: at x = y_{j+1} − t the
+                // lower bound is at least D + (1 − e^{−t})·R, above the target for every t
+                // beyond the root (rounded up).
+                let k = j + 1;
+                let base = lo_const + d_mid[k] * (1.0 - g) / rho - spread_from(k);
+                let r_low = r_mid[k] * (1.0 - g) / rho;
+                let short = target - base;
+                let t = if short < 0.0 {
+                    0.0
+                } else if short < r_low {
+                    -(-short / r_low).ln_1p() * (1.0 + 1e-12) + 1e-300
+                } else {
+                    h
+                };
+                let x = -add_up(-y(k), t.min(h));
+                -add_up(-x, -(s - margin(s)))
+            }
+            Some(j) => -add_up(-y(j), -(s - margin(s))),
+            None => 0.0,
+        }
+    };
+    let lower = lower_at(sure_lo - margin(sure_lo), delta)
+        .max(lower_at(chernoff_lo, delta + claimed_tail))
+        .max(0.0)
+        .min(upper);
+    // Estimate: the plain cells with the mean bias removed.
+    let mean = mean_residual(&dir.steps);
+    let estimate = (0..dir.width)
+        .find(|&j| dir.infinite_up + d_mid[j] <= delta)
+        .map_or(upper, |j| y(j) + mean);
+    Some((upper, estimate, lower))
+}
+
+fn max_of(pieces: &[Piece], f: impl Fn(&Piece) -> f64) -> f64 {
+    pieces
+        .iter()
+        .filter(|p| p.mass > 0.0)
+        .map(f)
+        .fold(f64::NEG_INFINITY, f64::max)
+        .max(-1e300)
+}
+
+/// `Σ k·E[Z_i]` (midpoints of the mean bounds): the estimate's bias correction.
+fn mean_residual(steps: &[(Discretized, u64)]) -> f64 {
+    steps
+        .iter()
+        .map(|(d, k)| {
+            let mass: f64 = d.pieces.iter().map(|p| p.mass).sum();
+            let m: f64 = d
+                .pieces
+                .iter()
+                .map(|p| p.mass * 0.5 * (p.mean_lo + p.mean_hi))
+                .sum();
+            *k as f64 * if mass > 0.0 { m / mass } else { 0.0 }
+        })
+        .sum()
+}
+
+/// `D_j = Σ_{i > j} m_i·(1 − e^{−(i − j)h})` for every cell j (the hockey stick of the cells
+/// at the grid point of cell j), by the recurrence `D_j = (1 − e^{−h})·S_j + e^{−h}·D_{j+1}`,
+/// `S_j = Σ_{i > j} m_i`, of non-negative terms; `R_j = Σ_{i ≥ j} m_i e^{−(i − j)h}` likewise;
+/// and a bound g on their relative errors.
+fn hockey_sticks(cells: &[f64], h: f64) -> (Vec<f64>, Vec<f64>, f64) {
+    let a = -(-h).exp_m1();
+    let b = (-h).exp();
+    let mut d = vec![0.0; cells.len()];
+    let mut r = vec![0.0; cells.len()];
+    let (mut s, mut dj, mut rj) = (0.0, 0.0, 0.0);
+    for j in (0..cells.len()).rev() {
+        if j + 1 < cells.len() {
+            s += cells[j + 1].max(0.0);
+            dj = a * s + b * dj;
+            d[j] = dj;
+        }
+        rj = cells[j].max(0.0) + b * rj;
+        r[j] = rj;
+    }
+    // Each step: one addition into S, two products and a sum, and the constants' errors.
+    let g = grow(8.0 * (cells.len() as f64 + 2.0), UNIT);
+    (d, r, g)
+}
+
+#[cfg(test)]
+pub(super) fn bounds_variant(
+    steps: &[PldStep],
+    delta_prime: f64,
+    interval: f64,
+    variant: Variant,
+) -> Result<PldBounds> {
+    let (groups, delta) = prepare(steps, delta_prime)?;
+    bounds_on_grid(&groups, delta, interval, variant).map(|b| b.0)
+}
