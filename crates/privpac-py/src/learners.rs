@@ -69,6 +69,11 @@ pub(crate) struct Hypothesis {
 }
 
 impl Hypothesis {
+    /// The class the hypothesis labels and the Rust hypothesis (for `privpac.data`).
+    pub(crate) fn parts(&self) -> (&dyn RustClass, &RustHypothesis) {
+        (self.class.as_ref(), &self.inner)
+    }
+
     fn checked_points(&self, points: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
         let points = points_of(points)?;
         for &x in &points {

@@ -12,6 +12,7 @@
 mod arrays;
 mod audit;
 mod classes;
+mod data;
 mod errors;
 mod fingerprinting;
 mod lab;
@@ -34,6 +35,7 @@ fn _privpac(module: &Bound<'_, PyModule>) -> PyResult<()> {
     learners::register(module)?;
     lab::register(py, module)?;
     audit::register(py, module)?;
+    data::register(py, module)?;
     fingerprinting::register(module)?;
     Ok(())
 }

@@ -7,7 +7,7 @@ from typing import Any, Literal, Protocol, final
 import numpy as np
 import numpy.typing as npt
 
-from . import audit as audit, experiment as experiment
+from . import audit as audit, data as data, experiment as experiment
 
 __version__: str
 
@@ -51,6 +51,7 @@ __all__ = [
     "section_1_3_tables",
     "experiment",
     "audit",
+    "data",
 ]
 
 _Seed = int | None
