@@ -29,7 +29,7 @@ use crate::rng::{Seed, rng};
 ///
 /// Build one with `ConceptClass.from_spec("thresholds:16")` (the CLI's spec strings:
 /// points:N, thresholds:N, intervals:N, parities:D, halfspaces:K, all:N, matrix:PATH,
-/// xor(SPEC), zero(SPEC)) or `ConceptClass.from_matrix(m)` for a 0/1 numpy matrix with one
+/// xor(SPEC), zero(SPEC), not(SPEC), both(SPEC)) or `ConceptClass.from_matrix(m)` for a 0/1 numpy matrix with one
 /// concept per row and one domain point per column.
 #[pyclass(frozen, module = "privpac", name = "ConceptClass")]
 #[derive(Debug)]

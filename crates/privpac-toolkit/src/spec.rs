@@ -25,7 +25,7 @@ use privpac_engine::{Error, Result};
 
 /// A concept class named by a spec string (the syntax of `privpac_classes::parse_spec`:
 /// `points:N`, `thresholds:N`, `intervals:N`, `parities:D`, `halfspaces:K`, `all:N`,
-/// `matrix:PATH`, `xor(SPEC)`, `zero(SPEC)`). Parsing builds the class once to validate
+/// `matrix:PATH`, `xor(SPEC)`, `zero(SPEC)`, `not(SPEC)`, `both(SPEC)`). Parsing builds the class once to validate
 /// it, which reads the file of a `matrix:PATH` spec; serde uses the string.
 ///
 /// # Example

@@ -406,7 +406,8 @@ selection step)";
 /// Class specs accepted by --class.
 const CLASS_HELP: &str = "Class spec: points:N, thresholds:N, intervals:N, parities:D, \
 halfspaces:K, all:N, matrix:PATH (one concept per line, 0/1 values separated by commas or \
-written together), xor(SPEC), zero(SPEC)";
+written together), xor(SPEC), zero(SPEC), not(SPEC) (the complements), both(SPEC) (SPEC and \
+its complements: both(thresholds:N) is thresholds in both orientations)";
 
 #[derive(Debug, Args)]
 pub(crate) struct DimArgs {
