@@ -252,7 +252,7 @@ fn usage_errors_exit_2() {
 #[test]
 fn dim_reports_closed_form_dimensions_with_witnesses() {
     // (spec, VC, Ldim): points VC 1 / Ldim 1; N thresholds ⌊log2 N⌋; with zero ⌊log2(N+1)⌋;
-    // parities d / d; all functions N / N; halfspaces VC 3.
+    // parities d / d; all functions N / N; halfspaces VC 3; complements as their class.
     for (spec, vc, ldim) in [
         ("points:10", 1, 1),
         ("thresholds:64", 1, 6),
@@ -261,6 +261,12 @@ fn dim_reports_closed_form_dimensions_with_witnesses() {
         ("thresholds:100", 1, 6),
         ("parities:5", 5, 5),
         ("all:4", 4, 4),
+        // Complements keep the dimensions; both orientations of thresholds: VC 2 and
+        // ⌊log2 N⌋ + 1.
+        ("not(thresholds:64)", 1, 6),
+        ("not(parities:5)", 5, 5),
+        ("both(thresholds:64)", 2, 7),
+        ("both(thresholds:100)", 2, 7),
     ] {
         let output = privpac(&["dim", "--class", spec, "--json"]);
         assert!(
