@@ -10,10 +10,17 @@
 //! `@RATE` runs it on a Poisson subsample of rate q ∈ (0, 1] and `xCOUNT` repeats it. Every
 //! step is recorded with [`Accountant::record_step`], so each rule reports exactly what the
 //! library reports for the same list: basic, advanced and optimal composition see each run's
-//! (ε, δ) guarantee (amplified by subsampling), the PLD composes its dominating pair.
+//! (ε, δ) guarantee (amplified by subsampling), the PLD composes its dominating pair, and
+//! reports rigorous lower and upper bounds ([`Accountant::pld_bounds`]) within
+//! `--epsilon-error` of each other (default: the library's, the larger of 0.01 and 1% of ε);
+//! its total is the upper bound. The rule picked is the smallest ε of those printed, ties
+//! going to the earlier rule, as [`Accountant::tightest`] picks (the same rule and total
+//! when `--epsilon-error` is not given).
 
 use anyhow::{Context as _, anyhow, bail};
-use privpac_mechanisms::{Accountant, CompositionRule, PldStep, Privacy};
+use privpac_mechanisms::{
+    Accountant, CompositionRule, PldBounds, PldStep, Privacy, default_epsilon_error,
+};
 use serde::Serialize;
 
 use crate::cli::AccountArgs;
@@ -65,6 +72,23 @@ struct RuleReport {
     error: Option<String>,
 }
 
+/// The PLD rule's two bounds on ε at its δ.
+#[derive(Debug, Serialize)]
+struct BoundsReport {
+    /// A rigorous lower bound on the exact ε of the composed dominating pairs.
+    lower: f64,
+    /// A point estimate between the bounds.
+    estimate: f64,
+    /// A rigorous upper bound: the PLD rule's ε.
+    upper: f64,
+    /// The δ of the bounds.
+    delta: f64,
+    /// The grid step used.
+    interval: f64,
+    /// The accuracy asked for: `--epsilon-error`, or the default for this ε.
+    epsilon_error: f64,
+}
+
 /// The rule the accountant picks: the smallest ε of the rules that apply.
 #[derive(Debug, Serialize)]
 struct Picked {
@@ -82,6 +106,8 @@ struct AccountReport {
     steps: Vec<StepReport>,
     /// Every rule, in the order basic, advanced, optimal, pld.
     rules: Vec<RuleReport>,
+    /// The PLD's lower and upper bounds, or null when the PLD rule does not apply.
+    pld_bounds: Option<BoundsReport>,
     picked: Picked,
 }
 
@@ -117,12 +143,33 @@ impl Render for AccountReport {
                 ]),
             }
         }
+        let bounds = match &self.pld_bounds {
+            Some(b) => {
+                let mut line = format!(
+                    "pld bounds: epsilon in [{}, {}] (gap {:.3e}, asked {}; grid {:e})\n",
+                    b.lower,
+                    b.upper,
+                    b.upper - b.lower,
+                    b.epsilon_error,
+                    b.interval
+                );
+                if b.upper - b.lower > b.epsilon_error {
+                    line.push_str(
+                        "pld bounds: the gap is above the accuracy asked for (the finest grid \
+                         the accountant allows was reached)\n",
+                    );
+                }
+                line
+            }
+            None => String::new(),
+        };
         format!(
-            "{}{} runs, slack delta' = {:e}\n{}picked: {} {}\n",
+            "{}{} runs, slack delta' = {:e}\n{}{}picked: {} {}\n",
             steps.render(),
             self.runs,
             self.delta_prime,
             rules.render(),
+            bounds,
             self.picked.rule,
             self.picked.total,
         )
@@ -161,42 +208,91 @@ pub(crate) fn run(args: &AccountArgs) -> anyhow::Result<()> {
     if !(delta_prime > 0.0 && delta_prime < 1.0) {
         bail!("--delta-prime ({delta_prime}) must be in (0, 1)");
     }
+    // A bad --epsilon-error is the user's mistake, not a rule that does not apply.
+    if let Some(error) = args.epsilon_error
+        && !(error.is_finite() && error > 0.0)
+    {
+        bail!("--epsilon-error ({error}) must be finite and positive");
+    }
     let mut accountant = Accountant::new();
     for (index, step) in steps.iter().enumerate() {
         for _ in 0..step.count {
             accountant.record_step(index.to_string(), step.step)?;
         }
     }
-    let rules = [
+    let pld: anyhow::Result<(PldBounds, Privacy)> = accountant
+        .pld_bounds(delta_prime, args.epsilon_error)
+        .and_then(|bounds| Ok((bounds, bounds.privacy()?)))
+        .map_err(anyhow::Error::from);
+    let mut totals: Vec<(&'static str, Result<Privacy, String>)> = [
         CompositionRule::Basic,
         CompositionRule::Advanced { delta_prime },
         CompositionRule::Optimal { delta_prime },
-        CompositionRule::Pld { delta_prime },
     ]
     .into_iter()
-    .map(|rule| match accountant.total(rule) {
-        Ok(total) => RuleReport {
-            rule: rule.name(),
-            total: Some(total),
-            error: None,
-        },
-        Err(error) => RuleReport {
-            rule: rule.name(),
-            total: None,
-            error: Some(error.to_string()),
-        },
+    .map(|rule| {
+        (
+            rule.name(),
+            accountant.total(rule).map_err(|e| e.to_string()),
+        )
     })
     .collect();
-    let (total, rule) = accountant.tightest(delta_prime)?;
+    let pld_bounds = match &pld {
+        Ok((bounds, total)) => {
+            totals.push(("pld", Ok(*total)));
+            Some(BoundsReport {
+                lower: bounds.lower,
+                estimate: bounds.estimate,
+                upper: bounds.upper,
+                delta: bounds.delta,
+                interval: bounds.interval,
+                epsilon_error: args
+                    .epsilon_error
+                    .unwrap_or_else(|| default_epsilon_error(bounds.upper)),
+            })
+        }
+        Err(error) => {
+            totals.push(("pld", Err(error.to_string())));
+            None
+        }
+    };
+    // The smallest ε, ties to the earlier rule (basic first), as Accountant::tightest.
+    let mut picked: Option<Picked> = None;
+    for (rule, total) in &totals {
+        if let Ok(total) = total
+            && picked
+                .as_ref()
+                .is_none_or(|p| total.epsilon() < p.total.epsilon())
+        {
+            picked = Some(Picked {
+                rule,
+                total: *total,
+            });
+        }
+    }
+    let picked = picked.ok_or_else(|| anyhow!("no composition rule applies"))?;
+    let rules = totals
+        .into_iter()
+        .map(|(rule, total)| match total {
+            Ok(total) => RuleReport {
+                rule,
+                total: Some(total),
+                error: None,
+            },
+            Err(error) => RuleReport {
+                rule,
+                total: None,
+                error: Some(error),
+            },
+        })
+        .collect();
     let report = AccountReport {
         delta_prime,
         runs,
         steps,
         rules,
-        picked: Picked {
-            rule: rule.name(),
-            total,
-        },
+        pld_bounds,
+        picked,
     };
     emit(&report, args.common.json)
 }

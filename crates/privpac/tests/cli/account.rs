@@ -39,8 +39,17 @@ fn rule_of(report: &Value, name: &str) -> Result<(f64, f64), String> {
     }
 }
 
+/// Runs `privpac account ARGS --json` and checks every number against the library's
+/// accountant for the same runs: each rule's total (or its error text), the PLD's bounds at
+/// `epsilon_error`, and the rule picked (the library's `tightest` when `epsilon_error` is
+/// the default).
 #[track_caller]
-fn check_agrees(args: &[&str], steps: &[(PldStep, u64)], delta_prime: f64) -> Value {
+fn check_agrees(
+    args: &[&str],
+    steps: &[(PldStep, u64)],
+    delta_prime: f64,
+    epsilon_error: Option<f64>,
+) -> Value {
     let mut all = vec!["account"];
     all.extend_from_slice(args);
     all.push("--json");
@@ -53,7 +62,6 @@ fn check_agrees(args: &[&str], steps: &[(PldStep, u64)], delta_prime: f64) -> Va
         CompositionRule::Basic,
         CompositionRule::Advanced { delta_prime },
         CompositionRule::Optimal { delta_prime },
-        CompositionRule::Pld { delta_prime },
     ] {
         let expected = accountant
             .total(rule)
@@ -61,18 +69,35 @@ fn check_agrees(args: &[&str], steps: &[(PldStep, u64)], delta_prime: f64) -> Va
             .map_err(|e| e.to_string());
         assert_eq!(rule_of(&report, rule.name()), expected, "{args:?} {rule:?}");
     }
-    let (total, rule) = accountant
-        .tightest(delta_prime)
-        .expect("the library totals the runs");
-    assert_eq!(report["picked"]["rule"], rule.name(), "{args:?}");
-    assert_eq!(
-        report["picked"]["total"]["epsilon"].as_f64(),
-        Some(total.epsilon())
-    );
-    assert_eq!(
-        report["picked"]["total"]["delta"].as_f64(),
-        Some(total.delta())
-    );
+    let bounds = accountant
+        .pld_bounds(delta_prime, epsilon_error)
+        .expect("the PLD applies to these runs");
+    assert_eq!(rule_of(&report, "pld"), Ok((bounds.upper, bounds.delta)));
+    let json = &report["pld_bounds"];
+    for (key, value) in [
+        ("lower", bounds.lower),
+        ("estimate", bounds.estimate),
+        ("upper", bounds.upper),
+        ("delta", bounds.delta),
+        ("interval", bounds.interval),
+    ] {
+        assert_eq!(json[key].as_f64(), Some(value), "{args:?} {key}");
+    }
+    let asked = epsilon_error.unwrap_or(privpac_mechanisms::default_epsilon_error(bounds.upper));
+    assert_eq!(json["epsilon_error"].as_f64(), Some(asked));
+    if epsilon_error.is_none() {
+        let pld = accountant
+            .total(CompositionRule::Pld { delta_prime })
+            .expect("the PLD applies");
+        assert_eq!((pld.epsilon(), pld.delta()), (bounds.upper, bounds.delta));
+        let (total, rule) = accountant
+            .tightest(delta_prime)
+            .expect("the library totals the runs");
+        assert_eq!(report["picked"]["rule"], rule.name(), "{args:?}");
+        let picked = &report["picked"]["total"];
+        assert_eq!(picked["epsilon"].as_f64(), Some(total.epsilon()));
+        assert_eq!(picked["delta"].as_f64(), Some(total.delta()));
+    }
     report
 }
 
@@ -80,7 +105,12 @@ fn check_agrees(args: &[&str], steps: &[(PldStep, u64)], delta_prime: f64) -> Va
 fn account_totals_equal_the_library_accountants() {
     // Equal pure steps: every rule applies.
     let pure = PldStep::private(Privacy::pure(0.05).unwrap());
-    let report = check_agrees(&["--step", "eps-delta:0.05x200"], &[(pure, 200)], 1e-6);
+    let report = check_agrees(
+        &["--step", "eps-delta:0.05x200"],
+        &[(pure, 200)],
+        1e-6,
+        None,
+    );
     assert!(rule_of(&report, "optimal").is_ok());
     // A mixed list with subsampled discrete Laplace, bounded-range and (ε, δ) steps, at
     // another δ′: optimal composition does not apply (and says why), the PLD wins.
@@ -117,6 +147,7 @@ fn account_totals_equal_the_library_accountants() {
         ],
         &mixed,
         1e-5,
+        None,
     );
     let optimal = rule_of(&report, "optimal").unwrap_err();
     assert!(optimal.contains("same (epsilon, delta)"), "{optimal}");
@@ -138,6 +169,32 @@ fn account_totals_equal_the_library_accountants() {
     assert_eq!(steps[3]["sensitivity"].as_u64(), Some(3));
     assert_eq!(steps[1]["kind"], "bounded-range");
     assert_eq!(steps[2]["delta"].as_f64(), Some(1e-7));
+    // At a finer accuracy than the default: the library's bounds at that accuracy, the PLD's
+    // total is their upper end, and the pick is the smallest ε printed.
+    let report = check_agrees(
+        &[
+            "--step",
+            "discrete-laplace:2@0.05x40",
+            "--step",
+            "eps-delta:0.1,1e-7x20",
+            "--epsilon-error",
+            "0.002",
+        ],
+        &[mixed[0], mixed[2]],
+        1e-6,
+        Some(0.002),
+    );
+    let bounds = &report["pld_bounds"];
+    let lower = bounds["lower"].as_f64().unwrap();
+    let upper = bounds["upper"].as_f64().unwrap();
+    assert!(lower <= upper && upper - lower <= 0.002, "{bounds}");
+    assert_eq!(report["picked"]["rule"], "pld");
+    assert_eq!(report["picked"]["total"]["epsilon"].as_f64(), Some(upper));
+    for rule in report["rules"].as_array().unwrap() {
+        if let Some(epsilon) = rule["total"]["epsilon"].as_f64() {
+            assert!(upper <= epsilon, "{rule}");
+        }
+    }
 }
 
 #[test]
@@ -159,9 +216,22 @@ fn account_json_schema() {
             ("runs", Ty::Int),
             ("steps", Ty::Arr),
             ("rules", Ty::Arr),
+            ("pld_bounds", Ty::Obj),
             ("picked", Ty::Obj),
         ],
         "account",
+    );
+    check_schema(
+        &report["pld_bounds"],
+        &[
+            ("lower", Ty::Num),
+            ("estimate", Ty::Num),
+            ("upper", Ty::Num),
+            ("delta", Ty::Num),
+            ("interval", Ty::Num),
+            ("epsilon_error", Ty::Num),
+        ],
+        "account pld_bounds",
     );
     let common = [
         ("spec", Ty::Str),
@@ -222,6 +292,7 @@ fn account_text_names_every_rule_and_the_pick() {
         "does not apply: optimal composition needs every run",
         "20 runs, slack delta' = 1e-6",
         "picked: pld (",
+        "pld bounds: epsilon in [",
         "| eps-delta:0.1,1e-8x10",
     ] {
         assert!(text.contains(needle), "missing {needle:?}: {text}");
@@ -270,7 +341,7 @@ fn account_steps_from_a_file_equal_the_same_steps_given_inline() {
 
 #[test]
 fn account_bad_input_is_a_one_line_error() {
-    let cases: [(&[&str], &str); 25] = [
+    let cases: [(&[&str], &str); 28] = [
         (
             &["--step", "gaussian:1"],
             "unknown kind \"gaussian\" (known: eps-delta",
@@ -345,6 +416,18 @@ fn account_bad_input_is_a_one_line_error() {
         (
             &["--step", "eps-delta:1", "--delta-prime", "1"],
             "--delta-prime (1) must be in (0, 1)",
+        ),
+        (
+            &["--step", "eps-delta:1", "--epsilon-error", "0"],
+            "--epsilon-error (0) must be finite and positive",
+        ),
+        (
+            &["--step", "eps-delta:1", "--epsilon-error", "-0.1"],
+            "--epsilon-error (-0.1) must be finite and positive",
+        ),
+        (
+            &["--step", "eps-delta:1", "--epsilon-error", "inf"],
+            "--epsilon-error (inf) must be finite and positive",
         ),
     ];
     for (args, needle) in cases {
