@@ -64,7 +64,7 @@ pub use domain::{Domain, Point};
 pub use error::{Error, Result};
 pub use hypothesis::Hypothesis;
 pub use matrix::{ClassMatrix, DEFAULT_CELL_LIMIT, Dichotomy, sauer_shelah_bound};
-pub use sample::LabeledSample;
+pub use sample::{LabeledSample, Labels};
 pub use spec::{parse_spec, parse_spec_with};
 
 /// The examples of the crate's README, compiled and run by `cargo test --doc`.

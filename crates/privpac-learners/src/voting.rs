@@ -134,7 +134,7 @@ impl VotingPredictor {
                 let part = LabeledSample::new(
                     domain,
                     sample.points()[start..end].to_vec(),
-                    sample.labels()[start..end].to_vec(),
+                    (start..end).map(|i| sample.labels()[i]).collect(),
                 )?;
                 let runs = class.error_runs(&part)?;
                 best_run(&runs)

@@ -611,7 +611,7 @@ mod tests {
             assert_eq!(&a.row(i), row);
         }
         for (j, column) in columns.iter().enumerate() {
-            assert_eq!(a.column(j).unwrap().labels(), column.as_slice());
+            assert_eq!(a.column(j).unwrap().labels().to_vec(), *column);
             assert_eq!(a.column(j).unwrap().points(), a.points());
         }
     }

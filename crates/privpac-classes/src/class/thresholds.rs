@@ -98,7 +98,7 @@ impl ConceptClass for Thresholds {
     /// (half the bytes of the pairs, and one integer comparison instead of two); the domain
     /// check then needs only the largest point. Both give the same runs. Larger domains sort the pairs themselves.
     fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
-        let positives_total = sample.labels().iter().filter(|&&y| y).count() as u64;
+        let positives_total = sample.labels().count_ones() as u64;
         if self.size <= 1 << 63 {
             let mut keys = Vec::with_capacity(sample.len());
             let mut largest = 0;
