@@ -24,10 +24,11 @@ pub const MAX_SANITIZER_ROUNDS: usize = 1 << 16;
 pub const MAX_ONLINE_ROUNDS: usize = 1_000_000;
 /// Most independent releases of one mechanism in one run.
 pub const MAX_RELEASES: usize = 1_000_000;
-/// Largest file the lab reads (data, class matrix, experiment results): 512 MiB, enough
-/// for [`MAX_SAMPLE_SIZE`] rows of a few label columns. Files are read through a reader
-/// capped one byte past it, so `/dev/zero`, a FIFO or a growing file stop with
-/// [`Error::FileTooLarge`] instead of exhausting memory.
+/// Largest whole file the lab reads (class matrix, experiment results, experiment files):
+/// 512 MiB. Files are read through a reader capped one byte past it, so `/dev/zero`, a FIFO
+/// or a growing file stop with [`Error::FileTooLarge`] instead of exhausting memory. Data
+/// files are not read whole: `privpac_toolkit` streams them with a row limit and a
+/// line-length limit instead.
 pub const MAX_INPUT_BYTES: u64 = 512 << 20;
 
 /// Reads at most [`MAX_INPUT_BYTES`] of the file at `path`.

@@ -1,18 +1,71 @@
-//! Reading data files: labeled examples `x,y` and unlabeled points `x[,y]` in CSV form,
-//! parsed with the `csv` crate into [`LabeledSample`]s and point lists.
+//! Reading data files: labeled examples `x,y`, k-labeled examples `x,y1,…,yk` and
+//! unlabeled points `x[,y]`, in CSV form, parsed as a stream.
 //!
 //! A point is a decimal integer or, for a hypercube domain `{0,1}^d`, a string of exactly
-//! `d` bits with coordinate 0 first (`0110`). Labels are `0` or `1`. An optional first line
-//! is a header (`x,y`, or `x` for points); blank lines and lines starting with `#` are
-//! skipped; fields are trimmed. Every error names its 1-based line. [`parse_rows`] is the
-//! shared row parser: it already accepts `k` label columns (`x,y1,…,yk`), the shape of
-//! multi-label data.
+//! `d` bits with coordinate 0 first (`0110`); with a [`Discretizer`] in [`DataOptions::real`]
+//! it is a real number instead, mapped to its bin (values outside the bounds clipped). Labels
+//! are `0` or `1`. An optional first line is a header (`x,y`, `x,y1,…,yk`, or `x` for
+//! points); blank lines and lines starting with `#` are skipped; fields are trimmed (and a
+//! field in double quotes is unquoted). Every error names its 1-based line.
+//!
+//! # Streaming and memory
+//! [`read_table`] reads from any [`BufRead`] without holding the text: lines are cut in the
+//! reader's own buffer (one reused buffer holds a line only when it straddles two reads),
+//! fields are parsed in place, and nothing is allocated per row. A [`DataTable`] keeps each
+//! point as one `u64` and the labels as bits ([`LabelMatrix`], column-major): 8 bytes plus
+//! k bits per example (8.125 bytes for `x,y` rows).
+//!
+//! # Limits
+//! Instead of a byte cap, two limits that can be stated per line ([`ReadLimits`]): at most
+//! [`DEFAULT_MAX_ROWS`] lines (counting the header, comments and blank lines; `--max-rows`
+//! on the command line) and at most [`DEFAULT_MAX_LINE_BYTES`] bytes per line. Both are
+//! checked as the bytes arrive, so an endless input (`/dev/zero`, a pipe that never ends)
+//! stops with an error naming the line at which it passed a limit, after holding at most
+//! one line and the rows below the limit.
 
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use privpac_classes::{Domain, LabeledSample, Point};
+use privpac_classes::{Domain, LabeledSample, Labels, Point};
 
-use privpac_engine::{Error, Result};
+use privpac_engine::{Error, MAX_COLUMNS, Result, check_count};
+
+use crate::discretize::Discretizer;
+
+/// Default of [`ReadLimits::max_rows`]: 10^8 lines, about 0.8 GB of `x,y` examples.
+pub const DEFAULT_MAX_ROWS: u64 = 100_000_000;
+/// Default of [`ReadLimits::max_line_bytes`]: 1 MiB, room for a point and tens of
+/// thousands of label columns.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Limits on a data file, each reported as an error naming the line that passed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// Most lines read (header, comments and blank lines included).
+    pub max_rows: u64,
+    /// Most bytes in one line (its line ending excluded).
+    pub max_line_bytes: usize,
+}
+
+impl Default for ReadLimits {
+    fn default() -> Self {
+        ReadLimits {
+            max_rows: DEFAULT_MAX_ROWS,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+        }
+    }
+}
+
+/// How a data file is read: its limits, and how its points are written.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct DataOptions {
+    /// The limits on lines.
+    pub limits: ReadLimits,
+    /// Points are real numbers mapped to the bins of this discretizer (whose bounds must be
+    /// public, chosen without looking at the data, for a learner's guarantee to carry over);
+    /// `None`: points are integers (or bit strings for hypercube domains).
+    pub real: Option<Discretizer>,
+}
 
 /// Which columns a row has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,115 +76,131 @@ pub enum RowShape {
         /// Number of label columns k ≥ 1.
         labels: usize,
     },
+    /// A point and k ≥ 1 labels, k read from the first row that is not blank or a comment
+    /// (header or data; at most [`MAX_COLUMNS`]), then as [`RowShape::Labeled`].
+    LabeledAny,
     /// A point, optionally followed by one column that is ignored (e.g. a label). The
     /// header, if any, starts with `x`.
     Points,
 }
 
-/// One parsed row.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DataRow {
-    /// Its 1-based line in the text.
-    pub line: u64,
-    /// The point (checked against the domain).
-    pub point: Point,
-    /// The labels (empty for [`RowShape::Points`]).
-    pub labels: Vec<bool>,
+/// Labels packed as bits, column-major: k columns of n bits, each a [`Labels`] of
+/// `⌈n/64⌉` words (bit `i % 64` of word `i / 64` is row i's label); concatenated, the
+/// layout of `MultiLabeledSample::from_bit_columns`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LabelMatrix {
+    rows: usize,
+    columns: Vec<Labels>,
 }
 
-/// Parses CSV `text` into rows of the given shape.
+impl LabelMatrix {
+    /// An empty matrix of `k` columns.
+    pub fn new(k: usize) -> Self {
+        LabelMatrix {
+            rows: 0,
+            columns: vec![Labels::new(); k],
+        }
+    }
+
+    /// Number of columns k.
+    pub fn k(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// Number of rows n.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Row i's label in column j (`None` out of range).
+    pub fn get(&self, i: usize, j: usize) -> Option<bool> {
+        self.columns.get(j)?.get(i)
+    }
+
+    /// Column j (`None` out of range).
+    pub fn column(&self, j: usize) -> Option<&Labels> {
+        self.columns.get(j)
+    }
+
+    /// Appends a row of labels, one per column: labels past the k-th are ignored, missing
+    /// ones are 0.
+    pub fn push_row(&mut self, labels: impl IntoIterator<Item = bool>) {
+        let mut labels = labels.into_iter();
+        for column in &mut self.columns {
+            column.push(labels.next().unwrap_or(false));
+        }
+        self.rows += 1;
+    }
+
+    /// The columns, consuming the matrix.
+    pub fn into_columns(self) -> Vec<Labels> {
+        self.columns
+    }
+
+    /// The k columns' words concatenated (k · ⌈n/64⌉ words), consuming the matrix.
+    pub fn into_words(self) -> Vec<u64> {
+        let mut columns = self.columns.into_iter();
+        let Some(first) = columns.next() else {
+            return Vec::new();
+        };
+        let mut words = first.into_words();
+        for column in columns {
+            words.extend_from_slice(column.words());
+        }
+        words
+    }
+}
+
+/// Parsed rows: the points and their labels (no columns for [`RowShape::Points`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataTable {
+    /// The points (checked against the domain), in file order.
+    pub points: Vec<Point>,
+    /// Their labels, one column per label column.
+    pub labels: LabelMatrix,
+}
+
+/// Parses CSV from `reader` into rows of the given shape, as a stream (see the module
+/// documentation).
 ///
 /// # Errors
 /// [`Error::BadDataLine`] naming the line for a wrong number of columns, an unknown header,
-/// a label other than 0/1, an unparsable point or a point outside `domain`;
-/// [`Error::EmptyData`] when there is no row.
-pub fn parse_rows(domain: &Domain, text: &str, shape: RowShape) -> Result<Vec<DataRow>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .comment(Some(b'#'))
-        .from_reader(text.as_bytes());
-    let mut rows = Vec::new();
+/// a label other than 0/1, an unparsable point or a point outside `domain`, a line longer
+/// than [`ReadLimits::max_line_bytes`], more lines than [`ReadLimits::max_rows`], or a read
+/// error; [`Error::EmptyData`] when there is no row.
+pub fn read_table<R: BufRead>(
+    reader: R,
+    domain: &Domain,
+    shape: RowShape,
+    options: &DataOptions,
+) -> Result<DataTable> {
+    let k = match shape {
+        RowShape::Labeled { labels } => labels,
+        RowShape::LabeledAny | RowShape::Points => 0,
+    };
+    let mut shape = shape;
+    let mut table = DataTable {
+        points: Vec::new(),
+        labels: LabelMatrix::new(k),
+    };
     let mut first = true;
-    for record in reader.records() {
-        let record = record.map_err(|e| Error::BadDataLine {
-            line: e.position().map_or(0, csv::Position::line),
-            reason: e.to_string(),
-        })?;
-        let line = record.position().map_or(0, csv::Position::line);
-        let bad = |reason: String| Error::BadDataLine { line, reason };
-        let fields: Vec<&str> = record.iter().collect();
-        // A line holding only spaces is a record with one empty field: skip it like a
-        // blank line.
-        if fields.iter().all(|f| f.is_empty()) {
-            continue;
-        }
-        let is_first = std::mem::replace(&mut first, false);
-        match shape {
-            RowShape::Labeled { labels } => {
-                if fields.len() != labels + 1 {
-                    return Err(bad(format!(
-                        "expected {} columns ({}), found {}",
-                        labels + 1,
-                        labeled_header(labels),
-                        fields.len()
-                    )));
-                }
-                if is_first && !looks_like_point(fields[0]) {
-                    if is_labeled_header(&fields, labels) {
-                        continue;
-                    }
-                    return Err(bad(format!(
-                        "unknown columns {:?} (the header, if any, must be {})",
-                        fields.join(","),
-                        labeled_header(labels)
-                    )));
-                }
-                let parsed: Vec<bool> = fields[1..]
-                    .iter()
-                    .map(|field| match *field {
-                        "0" => Ok(false),
-                        "1" => Ok(true),
-                        other => Err(bad(format!("label {other:?} is not 0 or 1"))),
-                    })
-                    .collect::<Result<_>>()?;
-                let point = parse_point(domain, fields[0]).map_err(&bad)?;
-                rows.push(DataRow {
-                    line,
-                    point,
-                    labels: parsed,
-                });
-            }
-            RowShape::Points => {
-                if fields.len() > 2 {
-                    return Err(bad(format!(
-                        "expected 1 or 2 columns (x[,y]), found {}",
-                        fields.len()
-                    )));
-                }
-                if is_first && fields[0].eq_ignore_ascii_case("x") {
-                    continue;
-                }
-                let point = parse_point(domain, fields[0]).map_err(&bad)?;
-                rows.push(DataRow {
-                    line,
-                    point,
-                    labels: Vec::new(),
-                });
-            }
-        }
-    }
-    if rows.is_empty() {
+    let mut reader = reader;
+    for_each_buffered_line(&mut reader, options.limits, &mut |line, bytes| {
+        parse_line(
+            domain, &mut shape, options, &mut first, &mut table, line, bytes,
+        )
+    })?;
+    if table.points.is_empty() {
         return Err(Error::EmptyData);
     }
-    Ok(rows)
+    table.points.shrink_to_fit();
+    Ok(table)
 }
 
 /// Parses labeled examples `x,y` (see the module documentation).
 ///
 /// # Errors
-/// As for [`parse_rows`].
+/// As for [`read_table`].
 ///
 /// # Example
 /// ```
@@ -142,46 +211,308 @@ pub fn parse_rows(domain: &Domain, text: &str, shape: RowShape) -> Result<Vec<Da
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse_labeled_csv(domain: &Domain, text: &str) -> Result<LabeledSample> {
-    let rows = parse_rows(domain, text, RowShape::Labeled { labels: 1 })?;
-    let (points, labels) = rows.into_iter().map(|r| (r.point, r.labels[0])).unzip();
-    Ok(LabeledSample::new(domain, points, labels)?)
+    read_labeled(text.as_bytes(), domain, &DataOptions::default())
 }
 
 /// Parses unlabeled points `x[,y]` (a second column is ignored).
 ///
 /// # Errors
-/// As for [`parse_rows`].
+/// As for [`read_table`].
 pub fn parse_points_csv(domain: &Domain, text: &str) -> Result<Vec<Point>> {
-    Ok(parse_rows(domain, text, RowShape::Points)?
+    read_points(text.as_bytes(), domain, &DataOptions::default())
+}
+
+/// Reads labeled examples `x,y` from a stream.
+///
+/// # Errors
+/// As for [`read_table`].
+pub fn read_labeled<R: BufRead>(
+    reader: R,
+    domain: &Domain,
+    options: &DataOptions,
+) -> Result<LabeledSample> {
+    let table = read_table(reader, domain, RowShape::Labeled { labels: 1 }, options)?;
+    let labels = table
+        .labels
+        .into_columns()
         .into_iter()
-        .map(|r| r.point)
-        .collect())
+        .next()
+        .unwrap_or_default();
+    Ok(LabeledSample::with_labels(domain, table.points, labels)?)
 }
 
-/// Reads and parses a labeled-data file (see [`parse_labeled_csv`]).
+/// Reads unlabeled points `x[,y]` from a stream.
 ///
 /// # Errors
-/// [`Error::Io`] if the file cannot be read; the errors of [`parse_labeled_csv`].
+/// As for [`read_table`].
+pub fn read_points<R: BufRead>(
+    reader: R,
+    domain: &Domain,
+    options: &DataOptions,
+) -> Result<Vec<Point>> {
+    Ok(read_table(reader, domain, RowShape::Points, options)?.points)
+}
+
+/// Reads and parses a labeled-data file (see [`parse_labeled_csv`]) with the default
+/// limits.
+///
+/// # Errors
+/// [`Error::Io`] if the file cannot be opened; the errors of [`read_table`].
 pub fn read_labeled_csv(path: &Path, domain: &Domain) -> Result<LabeledSample> {
-    parse_labeled_csv(domain, &read_text(path)?)
+    read_labeled_csv_with(path, domain, &DataOptions::default())
 }
 
-/// Reads and parses a file of points (see [`parse_points_csv`]).
+/// [`read_labeled_csv`] with other limits or real-valued points.
 ///
 /// # Errors
-/// [`Error::Io`] if the file cannot be read; the errors of [`parse_points_csv`].
+/// As for [`read_labeled_csv`].
+pub fn read_labeled_csv_with(
+    path: &Path,
+    domain: &Domain,
+    options: &DataOptions,
+) -> Result<LabeledSample> {
+    read_labeled(open_data(path)?, domain, options)
+}
+
+/// Reads and parses a file of points (see [`parse_points_csv`]) with the default limits.
+///
+/// # Errors
+/// [`Error::Io`] if the file cannot be opened; the errors of [`read_table`].
 pub fn read_points_csv(path: &Path, domain: &Domain) -> Result<Vec<Point>> {
-    parse_points_csv(domain, &read_text(path)?)
+    read_points_csv_with(path, domain, &DataOptions::default())
+}
+
+/// [`read_points_csv`] with other limits or real-valued points.
+///
+/// # Errors
+/// As for [`read_points_csv`].
+pub fn read_points_csv_with(
+    path: &Path,
+    domain: &Domain,
+    options: &DataOptions,
+) -> Result<Vec<Point>> {
+    read_points(open_data(path)?, domain, options)
+}
+
+/// Opens a data file for streaming (a directory or a missing file is [`Error::Io`]).
+pub(crate) fn open_data(path: &Path) -> Result<BufReader<std::fs::File>> {
+    let io = |reason: String| Error::Io {
+        path: path.display().to_string(),
+        reason,
+    };
+    let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
+    if file.metadata().map_err(|e| io(e.to_string()))?.is_dir() {
+        return Err(io("is a directory".into()));
+    }
+    Ok(BufReader::with_capacity(1 << 16, file))
 }
 
 /// Reads a whole text file of at most [`privpac_engine::limits::MAX_INPUT_BYTES`], naming the path
-/// on failure.
+/// on failure (class matrices; data files are streamed).
 pub(crate) fn read_text(path: &Path) -> Result<String> {
     let bytes = privpac_engine::limits::read_capped(path)?;
     String::from_utf8(bytes).map_err(|e| Error::Io {
         path: path.display().to_string(),
         reason: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
     })
+}
+
+/// Calls `f` with each line's number (1-based) and bytes (without `\n`), enforcing the
+/// limits as the bytes arrive. Lines are cut in the reader's buffer; `pending` (reused)
+/// holds a line only while it straddles two reads, and never more than the line limit.
+fn for_each_buffered_line<R: BufRead>(
+    reader: &mut R,
+    limits: ReadLimits,
+    f: &mut impl FnMut(u64, &[u8]) -> Result<()>,
+) -> Result<()> {
+    let mut pending: Vec<u8> = Vec::new();
+    let mut line: u64 = 0;
+    let too_many = |line: u64| Error::BadDataLine {
+        line,
+        reason: format!(
+            "more than {} lines (the row limit, counting header, comment and blank lines; raise it with --max-rows)",
+            limits.max_rows
+        ),
+    };
+    let too_long = |line: u64| Error::BadDataLine {
+        line,
+        reason: format!(
+            "longer than {} bytes (the line-length limit; is this a CSV text file?)",
+            limits.max_line_bytes
+        ),
+    };
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                return Err(Error::BadDataLine {
+                    line: line + 1,
+                    reason: format!("cannot be read: {e}"),
+                });
+            }
+        };
+        let len = chunk.len();
+        if len == 0 {
+            if !pending.is_empty() {
+                line += 1;
+                if line > limits.max_rows {
+                    return Err(too_many(line));
+                }
+                f(line, &pending)?;
+            }
+            return Ok(());
+        }
+        let mut start = 0;
+        while let Some(offset) = chunk[start..].iter().position(|&b| b == b'\n') {
+            let end = start + offset;
+            line += 1;
+            if line > limits.max_rows {
+                return Err(too_many(line));
+            }
+            if pending.len() + (end - start) > limits.max_line_bytes {
+                return Err(too_long(line));
+            }
+            if pending.is_empty() {
+                f(line, &chunk[start..end])?;
+            } else {
+                pending.extend_from_slice(&chunk[start..end]);
+                f(line, &pending)?;
+                pending.clear();
+            }
+            start = end + 1;
+        }
+        if pending.len() + (len - start) > limits.max_line_bytes {
+            return Err(too_long(line + 1));
+        }
+        pending.extend_from_slice(&chunk[start..]);
+        reader.consume(len);
+    }
+}
+
+/// Parses one line into `table` (or skips it: blank, comment, header).
+fn parse_line(
+    domain: &Domain,
+    shape: &mut RowShape,
+    options: &DataOptions,
+    first: &mut bool,
+    table: &mut DataTable,
+    line: u64,
+    bytes: &[u8],
+) -> Result<()> {
+    let bad = |reason: String| Error::BadDataLine { line, reason };
+    let text = bytes.trim_ascii();
+    if text.is_empty() || text[0] == b'#' {
+        return Ok(());
+    }
+    if !*first
+        && options.real.is_none()
+        && let (RowShape::Labeled { labels }, Domain::Ordered { size }) = (*shape, domain)
+        && let Some(point) = plain_row(text, labels, *size)
+    {
+        table.points.push(point);
+        let labels = text[text.len() - 2 * labels..].chunks_exact(2);
+        table.labels.push_row(labels.map(|pair| pair[1] == b'1'));
+        return Ok(());
+    }
+    let mut fields = text.split(|&b| b == b',').map(field);
+    let columns = 1 + text.iter().filter(|&&b| b == b',').count();
+    // A line of empty fields (`,,`) is skipped like a blank line.
+    if fields.clone().all(<[u8]>::is_empty) {
+        return Ok(());
+    }
+    let is_first = std::mem::replace(first, false);
+    if *shape == RowShape::LabeledAny {
+        if columns < 2 {
+            return Err(bad(
+                "expected x,y1,…,yk with k ≥ 1 label columns".to_string()
+            ));
+        }
+        check_count("k (label columns)", columns - 1, MAX_COLUMNS)?;
+        *shape = RowShape::Labeled {
+            labels: columns - 1,
+        };
+        table.labels = LabelMatrix::new(columns - 1);
+    }
+    let x = fields.next().unwrap_or_default();
+    match *shape {
+        RowShape::Labeled { .. } | RowShape::LabeledAny => {
+            let labels = table.labels.k();
+            if columns != labels + 1 {
+                return Err(bad(format!(
+                    "expected {} columns ({}), found {columns}",
+                    labels + 1,
+                    labeled_header(labels),
+                )));
+            }
+            if is_first && options.real.is_none() && !looks_like_point(x)
+                || is_first && options.real.is_some() && parse_real(x).is_none()
+            {
+                if is_labeled_header(text, labels) {
+                    return Ok(());
+                }
+                return Err(bad(format!(
+                    "unknown columns {:?} (the header, if any, must be {})",
+                    String::from_utf8_lossy(text),
+                    labeled_header(labels)
+                )));
+            }
+            for label in fields.clone() {
+                if label != b"0" && label != b"1" {
+                    return Err(bad(format!(
+                        "label {:?} is not 0 or 1",
+                        String::from_utf8_lossy(label)
+                    )));
+                }
+            }
+            let point = parse_point(domain, options.real.as_ref(), x).map_err(bad)?;
+            table.points.push(point);
+            table.labels.push_row(fields.map(|label| label == b"1"));
+        }
+        RowShape::Points => {
+            if columns > 2 {
+                return Err(bad(format!(
+                    "expected 1 or 2 columns (x[,y]), found {columns}"
+                )));
+            }
+            if is_first && x.eq_ignore_ascii_case(b"x") {
+                return Ok(());
+            }
+            let point = parse_point(domain, options.real.as_ref(), x).map_err(bad)?;
+            table.points.push(point);
+        }
+    }
+    Ok(())
+}
+
+/// The fast path of a data row on an ordered domain of `size` points: `x,l1,…,lk` with x
+/// at most 19 decimal digits below `size` and each label `0` or `1`, no spaces or quotes;
+/// `None` sends the row to the general parser (which accepts it or names its error).
+fn plain_row(text: &[u8], labels: usize, size: u64) -> Option<Point> {
+    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 19 || text.len() - digits != 2 * labels {
+        return None;
+    }
+    let rest = &text[digits..];
+    if !rest
+        .chunks_exact(2)
+        .all(|pair| pair[0] == b',' && (pair[1] == b'0' || pair[1] == b'1'))
+    {
+        return None;
+    }
+    let point = text[..digits]
+        .iter()
+        .fold(0u64, |acc, &b| acc * 10 + u64::from(b - b'0'));
+    (point < size).then_some(point)
+}
+
+/// A field trimmed, and unquoted if in double quotes.
+fn field(raw: &[u8]) -> &[u8] {
+    let trimmed = raw.trim_ascii();
+    match trimmed {
+        [b'"', inner @ .., b'"'] => inner.trim_ascii(),
+        _ => trimmed,
+    }
 }
 
 fn labeled_header(labels: usize) -> String {
@@ -194,38 +525,75 @@ fn labeled_header(labels: usize) -> String {
 
 /// `x,y1,…,yk` for any k (so a one-column k-labeled file's `x,y1` too), and `x,y` for one
 /// label.
-fn is_labeled_header(fields: &[&str], labels: usize) -> bool {
+fn is_labeled_header(text: &[u8], labels: usize) -> bool {
+    let fields: Vec<&[u8]> = text.split(|&b| b == b',').map(field).collect();
     let numbered = fields[1..]
         .iter()
         .enumerate()
-        .all(|(i, f)| f.eq_ignore_ascii_case(&format!("y{}", i + 1)));
-    fields[0].eq_ignore_ascii_case("x")
-        && (numbered || (labels == 1 && fields[1].eq_ignore_ascii_case("y")))
+        .all(|(i, f)| f.eq_ignore_ascii_case(format!("y{}", i + 1).as_bytes()));
+    fields[0].eq_ignore_ascii_case(b"x")
+        && (numbered || (labels == 1 && fields[1].eq_ignore_ascii_case(b"y")))
 }
 
-fn is_bit_string(field: &str) -> bool {
-    !field.is_empty() && field.bytes().all(|b| b == b'0' || b == b'1')
+fn is_bit_string(field: &[u8]) -> bool {
+    !field.is_empty() && field.iter().all(|&b| b == b'0' || b == b'1')
 }
 
-fn looks_like_point(field: &str) -> bool {
-    field.parse::<u64>().is_ok() || is_bit_string(field)
+fn looks_like_point(field: &[u8]) -> bool {
+    parse_u64(field).is_some() || is_bit_string(field)
+}
+
+/// A decimal `u64` as `str::parse` reads it (an optional `+`, then digits).
+fn parse_u64(field: &[u8]) -> Option<u64> {
+    let digits = field.strip_prefix(b"+").unwrap_or(field);
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |acc, &b| {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        acc.checked_mul(10)?.checked_add(u64::from(digit))
+    })
+}
+
+/// A real number as `str::parse::<f64>` reads it.
+fn parse_real(field: &[u8]) -> Option<f64> {
+    std::str::from_utf8(field).ok()?.parse().ok()
 }
 
 /// A point written as a decimal integer, or as a bit string (coordinate 0 first) of exactly
-/// `d` characters for `{0,1}^d`; checked against the domain.
-fn parse_point(domain: &Domain, field: &str) -> std::result::Result<Point, String> {
-    let point = if let Domain::Hypercube { dim } = domain
+/// `d` characters for `{0,1}^d`, or (with a discretizer) a real number mapped to its bin;
+/// checked against the domain.
+fn parse_point(
+    domain: &Domain,
+    real: Option<&Discretizer>,
+    field: &[u8],
+) -> std::result::Result<Point, String> {
+    let point = if let Some(discretizer) = real {
+        let value = parse_real(field).ok_or_else(|| {
+            format!(
+                "point {:?} is not a real number",
+                String::from_utf8_lossy(field)
+            )
+        })?;
+        discretizer
+            .bin(value)
+            .map_err(|e| format!("point {:?}: {e}", String::from_utf8_lossy(field)))?
+    } else if let Domain::Hypercube { dim } = domain
         && field.len() == *dim as usize
         && is_bit_string(field)
     {
         field
-            .bytes()
+            .iter()
             .enumerate()
-            .fold(0u64, |acc, (i, b)| acc | (u64::from(b == b'1') << i))
+            .fold(0u64, |acc, (i, &b)| acc | (u64::from(b == b'1') << i))
     } else {
-        field.parse::<u64>().map_err(|_| {
+        parse_u64(field).ok_or_else(|| {
             format!(
-                "point {field:?} is not a non-negative integer or a bit string of the domain's dimension"
+                "point {:?} is not a non-negative integer or a bit string of the domain's dimension",
+                String::from_utf8_lossy(field)
             )
         })?
     };
@@ -284,36 +652,44 @@ mod tests {
         assert_eq!(parse_points_csv(&domain, "x\n"), Err(Error::EmptyData));
     }
 
+    fn table(domain: &Domain, text: &str, shape: RowShape) -> Result<DataTable> {
+        read_table(text.as_bytes(), domain, shape, &DataOptions::default())
+    }
+
     #[test]
     fn multi_label_rows_share_the_parser() {
         let domain = Domain::ordered(10).unwrap();
-        let rows = parse_rows(
+        let rows = table(
             &domain,
             "x,y1,y2\n3,1,0\n5,0,0\n",
             RowShape::Labeled { labels: 2 },
         )
         .unwrap();
-        assert_eq!(rows[0].labels, vec![true, false]);
-        assert_eq!((rows[1].line, rows[1].point), (3, 5));
+        assert_eq!(rows.points, vec![3, 5]);
+        assert_eq!(
+            (rows.labels.get(0, 0), rows.labels.get(0, 1)),
+            (Some(true), Some(false))
+        );
+        assert_eq!(rows.labels.get(1, 0), Some(false));
         assert!(matches!(
-            parse_rows(&domain, "3,1\n", RowShape::Labeled { labels: 2 }),
+            table(&domain, "3,1\n", RowShape::Labeled { labels: 2 }),
             Err(Error::BadDataLine { line: 1, .. })
         ));
         // One label column: `x,y1` (a k-labeled file with k = 1) and `x,y` both name it;
         // a wrong header is still refused.
         for header in ["x,y1", "x,y", "X,Y1"] {
-            let rows = parse_rows(
+            let rows = table(
                 &domain,
                 &format!("{header}\n3,1\n"),
                 RowShape::Labeled { labels: 1 },
             )
             .unwrap();
-            assert_eq!(rows.len(), 1, "{header}");
+            assert_eq!(rows.points.len(), 1, "{header}");
         }
         for header in ["x,y2", "x,z", "x,y1,y2"] {
             assert!(
                 matches!(
-                    parse_rows(
+                    table(
                         &domain,
                         &format!("{header}\n3,1\n"),
                         RowShape::Labeled { labels: 1 }
@@ -323,6 +699,252 @@ mod tests {
                 "{header}"
             );
         }
+        // k read from the first row.
+        let any = table(&domain, "# c\n\n4,1,0,1\n2,0,0,1\n", RowShape::LabeledAny).unwrap();
+        assert_eq!((any.labels.k(), any.labels.rows()), (3, 2));
+        assert_eq!(any.labels.into_words(), vec![0b01, 0b00, 0b11]);
+    }
+
+    /// Reads `text` through a buffer of `capacity` bytes, so that lines straddle reads.
+    fn through_buffer(capacity: usize, text: &str, limits: ReadLimits) -> Result<LabeledSample> {
+        let domain = Domain::ordered(1000).unwrap();
+        let options = DataOptions {
+            limits,
+            ..DataOptions::default()
+        };
+        read_labeled(
+            BufReader::with_capacity(capacity, text.as_bytes()),
+            &domain,
+            &options,
+        )
+    }
+
+    #[test]
+    fn lines_straddling_reads_parse_the_same() {
+        let text = "x,y\r\n12,1\n\n# a comment, with a comma\n 999 , 0 \n\"7\",\"1\"\n3,0";
+        let whole = through_buffer(1 << 16, text, ReadLimits::default()).unwrap();
+        assert_eq!(
+            whole.iter().collect::<Vec<_>>(),
+            vec![(12, true), (999, false), (7, true), (3, false)]
+        );
+        for capacity in 1..8 {
+            assert_eq!(
+                through_buffer(capacity, text, ReadLimits::default()).unwrap(),
+                whole,
+                "{capacity}"
+            );
+        }
+        // More than 64 examples: the labels span words.
+        let long: String = (0..200)
+            .map(|i| format!("{i},{}\n", u8::from(i % 3 == 0)))
+            .collect();
+        let sample = through_buffer(5, &long, ReadLimits::default()).unwrap();
+        assert_eq!(sample.len(), 200);
+        assert!(sample.iter().all(|(x, y)| y == (x % 3 == 0)));
+        assert_eq!(sample.labels().count_ones(), 67);
+    }
+
+    #[test]
+    fn the_row_limit_names_the_line() {
+        let limits = ReadLimits {
+            max_rows: 3,
+            ..ReadLimits::default()
+        };
+        // Exactly three lines (header, comments and blank lines included) pass.
+        assert_eq!(
+            through_buffer(4, "x,y\n1,0\n2,1\n", limits).unwrap().len(),
+            2
+        );
+        assert_eq!(through_buffer(4, "x,y\n1,0\n2,1", limits).unwrap().len(), 2);
+        for text in [
+            "x,y\n1,0\n2,1\n3,0\n",
+            "1,0\n\n# c\n3,0",
+            "1,0\n2,1\n3,0\n\n",
+        ] {
+            match through_buffer(4, text, limits) {
+                Err(Error::BadDataLine { line: 4, reason }) => {
+                    assert!(reason.contains("more than 3 lines"), "{reason}");
+                    assert!(reason.contains("--max-rows"), "{reason}");
+                }
+                other => panic!("{text:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_line_length_limit_names_the_line() {
+        let limits = ReadLimits {
+            max_line_bytes: 8,
+            ..ReadLimits::default()
+        };
+        // 8 bytes pass (the `\n` is not counted), 9 do not, with or without a newline
+        // after them, whether or not the line straddles reads.
+        for capacity in [3, 64] {
+            assert_eq!(
+                through_buffer(capacity, "0,1\n123,0  \r\n", limits)
+                    .unwrap()
+                    .len(),
+                2
+            );
+            for text in ["0,1\n123,0    \n5,1\n", "0,1\n123,0    "] {
+                match through_buffer(capacity, text, limits) {
+                    Err(Error::BadDataLine { line: 2, reason }) => {
+                        assert!(reason.contains("longer than 8 bytes"), "{reason}");
+                    }
+                    other => panic!("{text:?}: {other:?}"),
+                }
+            }
+        }
+    }
+
+    /// A reader that never ends: `pattern` repeated forever.
+    struct Endless {
+        pattern: &'static [u8],
+        at: usize,
+        served: u64,
+    }
+
+    impl Endless {
+        fn new(pattern: &'static [u8]) -> Self {
+            Endless {
+                pattern,
+                at: 0,
+                served: 0,
+            }
+        }
+    }
+
+    impl std::io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            for byte in buf.iter_mut() {
+                *byte = self.pattern[self.at];
+                self.at = (self.at + 1) % self.pattern.len();
+            }
+            self.served += buf.len() as u64;
+            Ok(buf.len())
+        }
+    }
+
+    #[test]
+    fn endless_inputs_stop_with_an_error_naming_the_line() {
+        let domain = Domain::ordered(10).unwrap();
+        let options = DataOptions {
+            limits: ReadLimits {
+                max_rows: 10_000,
+                max_line_bytes: 4096,
+            },
+            ..DataOptions::default()
+        };
+        // (pattern, the line named, what the error says): zeros and no newline
+        // (/dev/zero), endless rows, endless blank lines, an endless line of spaces.
+        let cases: [(&'static [u8], u64, &str); 4] = [
+            (b"\0", 1, "longer than 4096 bytes"),
+            (b"3,1\n", 10_001, "more than 10000 lines"),
+            (b"\n", 10_001, "more than 10000 lines"),
+            (b" ", 1, "longer than 4096 bytes"),
+        ];
+        for (pattern, line, needle) in cases {
+            let mut endless = Endless::new(pattern);
+            let reader = BufReader::with_capacity(1024, &mut endless);
+            match read_labeled(reader, &domain, &options) {
+                Err(Error::BadDataLine { line: got, reason }) => {
+                    assert_eq!(got, line, "{pattern:?}: {reason}");
+                    assert!(reason.contains(needle), "{pattern:?}: {reason}");
+                }
+                other => panic!("{pattern:?}: {other:?}"),
+            }
+            // It stopped within one buffer of the limit.
+            assert!(
+                endless.served <= 40_000 + 1024,
+                "{pattern:?}: {}",
+                endless.served
+            );
+        }
+        // The same on the k-label and point readers.
+        let mut endless = Endless::new(b"\0");
+        assert!(matches!(
+            crate::read_multi_labeled(BufReader::new(&mut endless), &domain, &options),
+            Err(Error::BadDataLine { line: 1, .. })
+        ));
+        let mut endless = Endless::new(b"4\n");
+        assert!(matches!(
+            read_points(BufReader::new(&mut endless), &domain, &options),
+            Err(Error::BadDataLine { line: 10_001, .. })
+        ));
+    }
+
+    /// A reader that fails after its bytes.
+    struct Failing(&'static [u8]);
+
+    impl std::io::Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("disk on fire"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn read_errors_name_the_line() {
+        let domain = Domain::ordered(10).unwrap();
+        match read_labeled(
+            BufReader::new(Failing(b"x,y\n1,0\n2,")),
+            &domain,
+            &DataOptions::default(),
+        ) {
+            Err(Error::BadDataLine { line: 3, reason }) => {
+                assert!(reason.contains("disk on fire"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn real_points_go_to_their_bins() {
+        let domain = Domain::ordered(5).unwrap();
+        let options = DataOptions {
+            real: Some(Discretizer::new(0.0, 10.0, 5).unwrap()),
+            ..DataOptions::default()
+        };
+        let text = "x,y\n3.9,1\n-7,0\n10,1\n1e300,0\n2,1\n\"4.5\",0\n";
+        let sample = read_labeled(text.as_bytes(), &domain, &options).unwrap();
+        assert_eq!(
+            sample.iter().collect::<Vec<_>>(),
+            vec![
+                (1, true),
+                (0, false),
+                (4, true),
+                (4, false),
+                (1, true),
+                (2, false)
+            ]
+        );
+        let points = read_points("x\n0.5\n9.99\n".as_bytes(), &domain, &options).unwrap();
+        assert_eq!(points, vec![0, 4]);
+        for (text, line, needle) in [
+            ("x,y\n1.5,1\nabc,0\n", 3, "not a real number"),
+            ("1.5,1\nNaN,0\n", 2, "NaN"),
+            ("1.5,1\n2.5,3\n", 2, "not 0 or 1"),
+            ("value,label\n2.5,1\n", 1, "unknown columns"),
+        ] {
+            match read_labeled(text.as_bytes(), &domain, &options) {
+                Err(Error::BadDataLine { line: got, reason }) => {
+                    assert_eq!(got, line, "{text:?}: {reason}");
+                    assert!(reason.contains(needle), "{text:?}: {reason}");
+                }
+                other => panic!("{text:?}: {other:?}"),
+            }
+        }
+        // More bins than the domain has points: a point past it is refused by its line.
+        let narrow = Domain::ordered(3).unwrap();
+        assert!(matches!(
+            read_labeled("1,1\n9.5,0\n".as_bytes(), &narrow, &options),
+            Err(Error::BadDataLine { line: 2, .. })
+        ));
     }
 
     #[test]
@@ -346,6 +968,10 @@ mod tests {
         let domain = Domain::ordered(10).unwrap();
         assert!(matches!(
             read_labeled_csv(Path::new("/no/such/file.csv"), &domain),
+            Err(Error::Io { .. })
+        ));
+        assert!(matches!(
+            read_points_csv(&std::env::temp_dir(), &domain),
             Err(Error::Io { .. })
         ));
     }

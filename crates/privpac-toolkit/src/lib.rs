@@ -6,7 +6,8 @@
 //! (serde); [`build_learner`], [`build_multi_learner`] and [`build_sanitizer`] construct
 //! them within a requested privacy budget; [`bounds_for`] picks the sample-complexity bound
 //! that applies; [`parse_labeled_csv`], [`parse_multi_labeled_csv`] and
-//! [`parse_points_csv`] read data (files through the size cap of [`limits`]).
+//! [`parse_points_csv`] read data ([`read_table`] streams files with a row limit and a
+//! line-length limit, [`ReadLimits`]; labels are stored as bits).
 //! [`Discretizer`] maps real-valued features onto an ordered domain with public bounds and a
 //! number of bins, and maps bins back to data units for printing.
 //! [`run_sample_complexity`] runs a whole [`SampleComplexityRequest`] given as plain
@@ -43,14 +44,16 @@ mod spec;
 
 pub use bounds::{Bound, bounds_for, bounds_for_buckets};
 pub use data::{
-    DataRow, RowShape, parse_labeled_csv, parse_points_csv, parse_rows, read_labeled_csv,
-    read_points_csv,
+    DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DataOptions, DataTable, LabelMatrix, ReadLimits,
+    RowShape, parse_labeled_csv, parse_points_csv, read_labeled, read_labeled_csv,
+    read_labeled_csv_with, read_points, read_points_csv, read_points_csv_with, read_table,
 };
 pub use discretize::{
     DiscretizeError, Discretizer, MAX_BINS, describe_concept_in_units, describe_in_units,
 };
 pub use multi_spec::{
-    MultiLearnerSpec, build_multi_learner, parse_multi_labeled_csv, read_multi_labeled_csv,
+    MultiLearnerSpec, build_multi_learner, parse_multi_labeled_csv, read_multi_labeled,
+    read_multi_labeled_csv, read_multi_labeled_csv_with,
 };
 pub use request::{
     DistributionChoice, SampleComplexityReport, SampleComplexityRequest, run_sample_complexity,

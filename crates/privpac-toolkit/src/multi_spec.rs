@@ -15,7 +15,7 @@ use privpac_multi::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::data::{RowShape, parse_rows, read_text};
+use crate::data::{DataOptions, RowShape, open_data, read_table};
 use crate::spec::{LearnerParams, LearnerSpec, SanitizerSpec, build_learner, build_sanitizer};
 use privpac_engine::MAX_COLUMNS;
 use privpac_engine::limits::check_count;
@@ -237,12 +237,13 @@ fn pure_only(sanitizer: SanitizerSpec) -> bool {
 
 /// Parses k-labeled rows `x,y1,…,yk` (k read from the first data line: its number of
 /// columns minus one; an optional header `x,y1,…,yk`) with the shared row parser
-/// ([`crate::parse_rows`]): points as integers, or bit strings for `{0,1}^d`.
+/// ([`crate::read_table`]): points as integers, or bit strings for `{0,1}^d`.
 ///
 /// # Errors
 /// [`Error::BadDataLine`] naming the line (a first line with fewer than two columns, a
 /// row with another number of columns, a bad label or point); [`Error::TooLarge`] for k
-/// above [`MAX_COLUMNS`] (checked before the rows are parsed); [`Error::EmptyData`].
+/// above [`MAX_COLUMNS`] (checked at the first row, before any is stored);
+/// [`Error::EmptyData`].
 ///
 /// # Example
 /// ```
@@ -253,34 +254,48 @@ fn pure_only(sanitizer: SanitizerSpec) -> bool {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse_multi_labeled_csv(domain: &Domain, text: &str) -> Result<MultiLabeledSample> {
-    let (line, first) = text
-        .lines()
-        .enumerate()
-        .find(|(_, l)| {
-            let t = l.trim();
-            !t.is_empty() && !t.starts_with('#')
-        })
-        .ok_or(Error::EmptyData)?;
-    let columns = first.split(',').count();
-    if columns < 2 {
-        return Err(Error::BadDataLine {
-            line: line as u64 + 1,
-            reason: "expected x,y1,…,yk with k ≥ 1 label columns".to_string(),
-        });
-    }
-    let k = columns - 1;
-    check_count("k (label columns)", k, MAX_COLUMNS)?;
-    let rows = parse_rows(domain, text, RowShape::Labeled { labels: k })?;
-    let (points, labels): (Vec<_>, Vec<_>) = rows.into_iter().map(|r| (r.point, r.labels)).unzip();
-    Ok(MultiLabeledSample::from_rows(domain, points, &labels)?)
+    read_multi_labeled(text.as_bytes(), domain, &DataOptions::default())
 }
 
-/// Reads and parses a k-labeled data file (see [`parse_multi_labeled_csv`]).
+/// Reads k-labeled examples `x,y1,…,yk` from a stream (see [`parse_multi_labeled_csv`]):
+/// points and bit-packed labels, 8 bytes plus k bits per example.
 ///
 /// # Errors
-/// [`Error::Io`] if the file cannot be read; the errors of [`parse_multi_labeled_csv`].
+/// As for [`parse_multi_labeled_csv`], and the limits of [`crate::read_table`].
+pub fn read_multi_labeled<R: std::io::BufRead>(
+    reader: R,
+    domain: &Domain,
+    options: &DataOptions,
+) -> Result<MultiLabeledSample> {
+    let table = read_table(reader, domain, RowShape::LabeledAny, options)?;
+    let k = table.labels.k();
+    Ok(MultiLabeledSample::from_bit_columns(
+        domain,
+        table.points,
+        k,
+        table.labels.into_words(),
+    )?)
+}
+
+/// Reads and parses a k-labeled data file (see [`parse_multi_labeled_csv`]) with the
+/// default limits.
+///
+/// # Errors
+/// [`Error::Io`] if the file cannot be opened; the errors of [`parse_multi_labeled_csv`].
 pub fn read_multi_labeled_csv(path: &Path, domain: &Domain) -> Result<MultiLabeledSample> {
-    parse_multi_labeled_csv(domain, &read_text(path)?)
+    read_multi_labeled_csv_with(path, domain, &DataOptions::default())
+}
+
+/// [`read_multi_labeled_csv`] with other limits or real-valued points.
+///
+/// # Errors
+/// As for [`read_multi_labeled_csv`].
+pub fn read_multi_labeled_csv_with(
+    path: &Path,
+    domain: &Domain,
+    options: &DataOptions,
+) -> Result<MultiLabeledSample> {
+    read_multi_labeled(open_data(path)?, domain, options)
 }
 
 #[cfg(test)]

@@ -216,6 +216,8 @@ pub(crate) struct SanitizeArgs {
     /// Data: CSV with one point per line (a second column, e.g. a label, is ignored).
     #[arg(long)]
     pub(crate) data: std::path::PathBuf,
+    #[command(flatten)]
+    pub(crate) data_file: DataFileArgs,
     /// Print at most this many support points of the synthetic database.
     #[arg(long, default_value_t = 20)]
     pub(crate) show: usize,
@@ -243,6 +245,8 @@ pub(crate) struct LearnArgs {
     /// y 0 or 1), optional header line x,y.
     #[arg(long)]
     pub(crate) data: std::path::PathBuf,
+    #[command(flatten)]
+    pub(crate) data_file: DataFileArgs,
     #[command(flatten)]
     pub(crate) tuning: LearnerTuning,
     #[command(flatten)]
@@ -376,6 +380,8 @@ pub(crate) struct MultiLearnArgs {
     #[arg(long)]
     pub(crate) data: std::path::PathBuf,
     #[command(flatten)]
+    pub(crate) data_file: DataFileArgs,
+    #[command(flatten)]
     pub(crate) tuning: LearnerTuning,
     #[command(flatten)]
     pub(crate) options: SanitizerOptions,
@@ -476,6 +482,30 @@ pub(crate) enum TieArg {
 pub(crate) struct DemoArgs {
     #[command(flatten)]
     pub(crate) common: Common,
+}
+
+/// How --data is read: its row limit, and real-valued points.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct DataFileArgs {
+    /// Most lines read from --data (header, comment and blank lines included); a longer
+    /// file (or an endless pipe) is refused with an error naming the line. Lines are also
+    /// limited to 1 MiB each.
+    #[arg(long, default_value_t = privpac_toolkit::DEFAULT_MAX_ROWS)]
+    pub(crate) max_rows: u64,
+    /// Real-valued points: public bounds LOW:HIGH, cut into --bins equal bins (the class's
+    /// domain, e.g. thresholds:BINS); each x goes to its bin, values outside the bounds are
+    /// clipped. The bounds must be public (chosen without looking at the data) for the
+    /// privacy guarantee to hold.
+    #[arg(
+        long,
+        requires = "bins",
+        allow_hyphen_values = true,
+        value_name = "LOW:HIGH"
+    )]
+    pub(crate) bounds: Option<String>,
+    /// Number of bins of --bounds: the size of the class's ordered domain.
+    #[arg(long, requires = "bounds")]
+    pub(crate) bins: Option<u64>,
 }
 
 /// Options shared by every command.

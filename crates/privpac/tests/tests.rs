@@ -55,6 +55,8 @@ mod account;
 mod commands;
 #[path = "cli/counts.rs"]
 mod counts;
+#[path = "cli/data_files.rs"]
+mod data_files;
 #[path = "cli/experiment_files.rs"]
 mod experiment_files;
 #[path = "cli/json_schemas.rs"]

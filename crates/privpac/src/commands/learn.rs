@@ -8,12 +8,12 @@ use privpac_mechanisms::Guarantee;
 use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
 use privpac_toolkit::{
     Bound, ClassSpec, DistributionChoice, LearnerSpec, SampleComplexityReport,
-    SampleComplexityRequest, build_learner, read_labeled_csv,
+    SampleComplexityRequest, build_learner, read_labeled_csv_with,
 };
 use serde::Serialize;
 
 use crate::cli::{DistributionName, LearnArgs, SampleComplexityArgs};
-use crate::commands::{learner_params, rng};
+use crate::commands::{data_options, learner_params, rng};
 use crate::output::{Render, emit, progress};
 
 /// Parses `--learner` and checks that ε is given when the learner needs it (and that the
@@ -93,7 +93,8 @@ impl Render for LearnReport {
 /// `privpac learn`.
 pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
     let class = args.class.parse::<ClassSpec>()?.build()?;
-    let sample = read_labeled_csv(&args.data, class.domain())?;
+    let options = data_options(&args.data_file, class.domain())?;
+    let sample = read_labeled_csv_with(&args.data, class.domain(), &options)?;
     let spec = learner_spec(&args.learner, args.epsilon, args.tuning.em_epsilon)?;
     let params = privpac_toolkit::LearnerParams {
         class_size: Some(class.len()),

@@ -16,7 +16,9 @@ mod sanitize;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::cli::{Cli, Command, Common, LearnerTuning, MechCommand, SanitizerOptions};
+use crate::cli::{
+    Cli, Command, Common, DataFileArgs, LearnerTuning, MechCommand, SanitizerOptions,
+};
 
 /// Runs the parsed command line.
 pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
@@ -45,6 +47,44 @@ pub(crate) fn rng(common: &Common) -> ChaCha8Rng {
         Some(seed) => ChaCha8Rng::seed_from_u64(seed),
         None => rand::make_rng(),
     }
+}
+
+/// How `--data` is read (`--max-rows`, and `--bounds LOW:HIGH --bins N` for real-valued
+/// points on the class's ordered domain of N points).
+pub(crate) fn data_options(
+    args: &DataFileArgs,
+    domain: &privpac_classes::Domain,
+) -> anyhow::Result<privpac_toolkit::DataOptions> {
+    let real = match (&args.bounds, args.bins) {
+        (Some(bounds), Some(bins)) => {
+            let parse = |text: &str| {
+                text.trim().parse::<f64>().map_err(|_| {
+                    anyhow::anyhow!(
+                        "--bounds {bounds}: {text:?} is not a number (expected LOW:HIGH)"
+                    )
+                })
+            };
+            let Some((low, high)) = bounds.split_once(':') else {
+                anyhow::bail!("--bounds {bounds}: expected LOW:HIGH, e.g. 0:250");
+            };
+            let discretizer = privpac_toolkit::Discretizer::new(parse(low)?, parse(high)?, bins)
+                .map_err(|e| anyhow::anyhow!("--bounds {bounds} --bins {bins}: {e}"))?;
+            if !matches!(domain, privpac_classes::Domain::Ordered { size } if *size == bins) {
+                anyhow::bail!(
+                    "--bins {bins} needs a class on the ordered domain of {bins} points (e.g. thresholds:{bins}), not {domain}"
+                );
+            }
+            Some(discretizer)
+        }
+        _ => None,
+    };
+    Ok(privpac_toolkit::DataOptions {
+        limits: privpac_toolkit::ReadLimits {
+            max_rows: args.max_rows,
+            ..privpac_toolkit::ReadLimits::default()
+        },
+        real,
+    })
 }
 
 /// The sanitizer knobs of the command line as lab's parameters.

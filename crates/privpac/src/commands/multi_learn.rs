@@ -8,13 +8,13 @@ use privpac_multi::{MultiLabeledSample, MultiLearner};
 use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
 use privpac_toolkit::{
     ClassSpec, ExampleDistribution, KCurve, MultiLearnerSpec, MultiScenario, MultiTargets,
-    ScenarioKind, SearchConfig, build_multi_learner, read_multi_labeled_csv,
+    ScenarioKind, SearchConfig, build_multi_learner, read_multi_labeled_csv_with,
     sample_complexity_curve,
 };
 use serde::Serialize;
 
 use crate::cli::{DistributionName, MultiLearnArgs, SampleComplexityArgs};
-use crate::commands::{learner_params, rng};
+use crate::commands::{data_options, learner_params, rng};
 use crate::output::{Render, Table, emit, progress};
 
 /// One label column's result.
@@ -99,7 +99,8 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
     let spec: MultiLearnerSpec = args.learner.parse()?;
     let total = Privacy::new(args.epsilon, args.delta)?;
     let class = args.class.parse::<ClassSpec>()?.build()?;
-    let sample = read_multi_labeled_csv(&args.data, class.domain())?;
+    let options = data_options(&args.data_file, class.domain())?;
+    let sample = read_multi_labeled_csv_with(&args.data, class.domain(), &options)?;
     let params = learner_params(Some(args.epsilon), args.delta, args.tuning, args.options);
     let learner = build_multi_learner(spec, total, sample.k(), &params, sample.len())?;
     let hypotheses = learner.learn(class.as_ref(), &sample, &mut rng(&args.common))?;

@@ -2,11 +2,11 @@
 
 use privpac_mechanisms::{Privacy, Private as _};
 use privpac_sanitizers::{SyntheticDatabase, max_query_error};
-use privpac_toolkit::{ClassSpec, SanitizerSpec, build_sanitizer, read_points_csv};
+use privpac_toolkit::{ClassSpec, SanitizerSpec, build_sanitizer, read_points_csv_with};
 use serde::Serialize;
 
 use crate::cli::SanitizeArgs;
-use crate::commands::{rng, sanitizer_params};
+use crate::commands::{data_options, rng, sanitizer_params};
 use crate::output::{Render, Table, emit};
 
 /// The JSON of `privpac sanitize`.
@@ -56,7 +56,8 @@ pub(crate) fn run(args: &SanitizeArgs) -> anyhow::Result<()> {
     let spec: SanitizerSpec = args.sanitizer.parse()?;
     let privacy = Privacy::new(args.epsilon, args.delta)?;
     let sanitizer = build_sanitizer(spec, privacy, &sanitizer_params(args.options))?;
-    let data = read_points_csv(&args.data, class.domain())?;
+    let options = data_options(&args.data_file, class.domain())?;
+    let data = read_points_csv_with(&args.data, class.domain(), &options)?;
     let synthetic = sanitizer.sanitize(class.as_ref(), &data, &mut rng(&args.common))?;
     let (error, worst) = max_query_error(class.as_ref(), &data, &synthetic)?;
     let mut support = synthetic.weights();

@@ -457,7 +457,8 @@ fn experiment_resumes_past_a_torn_last_line() {
 }
 
 /// Reading an endless file stops at the input limit with a one-line error
-/// (`dim --class matrix:/dev/zero` never returned).
+/// (`dim --class matrix:/dev/zero` never returned); a data file, at the line-length limit
+/// of its line 1.
 #[test]
 fn endless_input_files_stop_at_the_size_limit() {
     if !std::path::Path::new("/dev/zero").exists() {
@@ -479,7 +480,7 @@ fn endless_input_files_stop_at_the_size_limit() {
             "--data",
             "/dev/zero",
         ],
-        "larger than the 536870912-byte limit",
+        "line 1: longer than 1048576 bytes (the line-length limit",
     );
 }
 
