@@ -26,7 +26,7 @@ use pyo3::types::{PyDict, PyList};
 use crate::arrays::{f64_vector, slice};
 use crate::errors::{self, Kind, bad_input, invalid, raise};
 use crate::mechanisms::{Guarantee, Privacy};
-use crate::predictor::{Estimator, TrueError};
+use crate::predictor::{Estimator, SizeEstimates, TrueError};
 use crate::python_learner::PythonLearner;
 use crate::python_multi_learner::{PythonMultiLearner, SharedMultiLearner};
 use crate::rng::Seed;
@@ -248,23 +248,7 @@ fn sample_complexity<'py>(
     confidence: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let seed = seed.0;
-    let spec = match learner.extract::<String>() {
-        Ok(spec) => {
-            if guarantee.is_some() {
-                return Err(invalid(
-                    "guarantee= is for a Python learner; a built-in learner reports its own",
-                ));
-            }
-            if true_error != "auto" || holdout.is_some() || confidence != 0.95 {
-                return Err(invalid(
-                    "true_error=, holdout= and confidence= are for a Python learner's \
-                     predictors; a built-in learner's true errors are exact",
-                ));
-            }
-            Some(spec)
-        }
-        Err(_) => None,
-    };
+    let spec = builtin_spec(learner, guarantee, true_error, holdout, confidence)?;
     let request = request(
         class_spec,
         spec.as_deref().unwrap_or("python"),
@@ -287,18 +271,75 @@ fn sample_complexity<'py>(
             .detach(|| privpac_toolkit::run_sample_complexity(&request, &mut |_| {}))
             .map_err(errors::lab)?,
         None => {
-            if epsilon.is_some() || em_epsilon.is_some() {
-                return Err(invalid(
-                    "epsilon and em_epsilon are the built-in learners' knobs; a Python learner \
-                     states the guarantee it claims with guarantee=",
-                ));
-            }
-            let guarantee = claimed_guarantee(guarantee)?;
-            let own = PythonLearner::new(learner, guarantee)?;
-            return own_learner(py, &request, own, true_error, holdout, confidence);
+            refuse_builtin_knobs(epsilon, em_epsilon)?;
+            let own = PythonLearner::new(learner, claimed_guarantee(guarantee)?)?;
+            let setting = OwnSetting {
+                true_error,
+                holdout,
+                confidence,
+            };
+            return own_learner(py, &request, own, setting, None);
         }
     };
     from_json(py, &serde_json::to_string(&report).map_err(json_error)?)
+}
+
+/// The spec string of a built-in learner (None for a Python learner), refusing the Python
+/// learners' keywords for a built-in.
+fn builtin_spec(
+    learner: &Bound<'_, PyAny>,
+    guarantee: Option<&Bound<'_, PyAny>>,
+    true_error: &str,
+    holdout: Option<usize>,
+    confidence: f64,
+) -> PyResult<Option<String>> {
+    let Ok(spec) = learner.extract::<String>() else {
+        return Ok(None);
+    };
+    if guarantee.is_some() {
+        return Err(invalid(
+            "guarantee= is for a Python learner; a built-in learner reports its own",
+        ));
+    }
+    if true_error != "auto" || holdout.is_some() || confidence != 0.95 {
+        return Err(invalid(
+            "true_error=, holdout= and confidence= are for a Python learner's predictors; a \
+             built-in learner's true errors are exact",
+        ));
+    }
+    Ok(Some(spec))
+}
+
+/// A Python learner takes no `epsilon` or `em_epsilon`: it states its guarantee.
+fn refuse_builtin_knobs(epsilon: Option<f64>, em_epsilon: Option<f64>) -> PyResult<()> {
+    if epsilon.is_some() || em_epsilon.is_some() {
+        return Err(invalid(
+            "epsilon and em_epsilon are the built-in learners' knobs; a Python learner states \
+             the guarantee it claims with guarantee=",
+        ));
+    }
+    Ok(())
+}
+
+/// The keywords of a Python learner's true errors.
+struct OwnSetting<'a> {
+    true_error: &'a str,
+    holdout: Option<usize>,
+    confidence: f64,
+}
+
+/// Adds one size's estimates to its evaluation's dict.
+fn annotate(evaluation: &Bound<'_, PyAny>, size: &SizeEstimates, trials: usize) -> PyResult<()> {
+    evaluation.set_item("estimated_trials", size.estimated_trials)?;
+    evaluation.set_item(
+        "successes_by_point_estimate",
+        size.successes_by_point_estimate,
+    )?;
+    evaluation.set_item(
+        "success_rate_by_point_estimate",
+        size.successes_by_point_estimate as f64 / trials as f64,
+    )?;
+    evaluation.set_item("mean_error_interval", size.mean_error_interval)
 }
 
 /// The default number of held-out points per trial for an estimated true error.
@@ -363,11 +404,15 @@ fn own_learner<'py>(
     py: Python<'py>,
     request: &SampleComplexityRequest,
     own: PythonLearner,
-    true_error: &str,
-    holdout: Option<usize>,
-    confidence: f64,
+    setting: OwnSetting<'_>,
+    size: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     use std::sync::Arc;
+    let OwnSetting {
+        true_error,
+        holdout,
+        confidence,
+    } = setting;
     let class = request
         .class
         .parse::<privpac_toolkit::ClassSpec>()
@@ -385,10 +430,20 @@ fn own_learner<'py>(
             .collect();
         let own = Arc::new(own.with_support(support));
         let shared: Arc<dyn privpac_learners::Learner> = own.clone();
-        let report = py
-            .detach(|| privpac_toolkit::run_sample_complexity_with(request, shared, &mut |_| {}))
-            .map_err(|error| own.take_failure().unwrap_or_else(|| errors::lab(error)))?;
-        let out = from_json(py, &serde_json::to_string(&report).map_err(json_error)?)?;
+        let failed = |error| own.take_failure().unwrap_or_else(|| errors::lab(error));
+        let json = match size {
+            Some(n) => serde_json::to_string(
+                &py.detach(|| privpac_toolkit::run_trials_at_with(request, shared, n))
+                    .map_err(failed)?,
+            ),
+            None => serde_json::to_string(
+                &py.detach(|| {
+                    privpac_toolkit::run_sample_complexity_with(request, shared, &mut |_| {})
+                })
+                .map_err(failed)?,
+            ),
+        };
+        let out = from_json(py, &json.map_err(json_error)?)?;
         out.set_item("true_error", "exact")?;
         out.set_item("estimated", false)?;
         return Ok(out);
@@ -404,6 +459,38 @@ fn own_learner<'py>(
         sizes: Vec::new(),
     };
     let shared: Arc<dyn privpac_learners::Learner> = own.clone();
+    let failed = |error| own.take_failure().unwrap_or_else(|| errors::lab(error));
+    if let Some(n) = size {
+        let outcome = py
+            .detach(|| {
+                privpac_toolkit::run_trials_at_evaluated(
+                    request,
+                    shared,
+                    &mut |scenario, n| estimator.evaluate(scenario, n),
+                    n,
+                )
+            })
+            .map_err(failed)?;
+        let out = from_json(py, &serde_json::to_string(&outcome).map_err(json_error)?)?;
+        let estimated = estimator.sizes.first().map(|s| s.estimated_trials > 0);
+        out.set_item(
+            "true_error",
+            if estimated == Some(true) {
+                "estimated"
+            } else {
+                "exact"
+            },
+        )?;
+        out.set_item("estimated", estimated == Some(true))?;
+        out.set_item("holdout", holdout)?;
+        out.set_item("confidence", confidence)?;
+        out.set_item("error_interval", "clopper-pearson")?;
+        out.set_item("success_rule", "upper")?;
+        if let Some(estimates) = estimator.sizes.first() {
+            annotate(&out, estimates, request.trials)?;
+        }
+        return Ok(out);
+    }
     let report = py
         .detach(|| {
             privpac_toolkit::run_sample_complexity_evaluated(
@@ -413,7 +500,7 @@ fn own_learner<'py>(
                 &mut |_| {},
             )
         })
-        .map_err(|error| own.take_failure().unwrap_or_else(|| errors::lab(error)))?;
+        .map_err(failed)?;
     let out = from_json(py, &serde_json::to_string(&report).map_err(json_error)?)?;
     let sizes = estimator.sizes;
     let any_estimated = sizes.iter().any(|size| size.estimated_trials > 0);
@@ -430,17 +517,7 @@ fn own_learner<'py>(
     out.set_item("success_rule", "upper")?;
     let evaluations = out.get_item("evaluations")?;
     for (index, size) in sizes.iter().enumerate() {
-        let evaluation = evaluations.get_item(index)?;
-        evaluation.set_item("estimated_trials", size.estimated_trials)?;
-        evaluation.set_item(
-            "successes_by_point_estimate",
-            size.successes_by_point_estimate,
-        )?;
-        evaluation.set_item(
-            "success_rate_by_point_estimate",
-            size.successes_by_point_estimate as f64 / request.trials as f64,
-        )?;
-        evaluation.set_item("mean_error_interval", size.mean_error_interval)?;
+        annotate(&evaluations.get_item(index)?, size, request.trials)?;
     }
     let found = report.empirical_sample_size.and_then(|n| {
         sizes
@@ -511,7 +588,8 @@ pub(crate) fn claimed_guarantee(
 
 /// run_trials(class_spec, learner, sample_size, *, epsilon=None, alpha, seed, beta=0.1,
 /// distribution="uniform", target=None, label_noise=0.0, trials=100, subset_size=None,
-/// flip_probability=0.1, voters=7, vote_epsilon=1.0, em_epsilon=None)
+/// flip_probability=0.1, voters=7, vote_epsilon=1.0, em_epsilon=None, guarantee=None,
+/// true_error="auto", holdout=None, confidence=0.95)
 ///
 /// `trials` independent trials of the learner at one sample size on the scenario of
 /// `sample_complexity` (same arguments): exactly the evaluation that `sample_complexity`
@@ -522,12 +600,21 @@ pub(crate) fn claimed_guarantee(
 /// error, OPT included). β only matters for validation. Deterministic in its arguments;
 /// releases the GIL.
 ///
+/// Your own learner: `learner` may be a Python learner with `guarantee=`, returning
+/// concept ids or predictors, with `true_error`, `holdout` and `confidence` as for
+/// `sample_complexity`: the dict is exactly the evaluation `sample_complexity` records
+/// when its search tries `sample_size`, with `true_error` and `estimated`, and on the
+/// estimated path `holdout`, `confidence`, `error_interval`, `success_rule` and the
+/// evaluation's `estimated_trials`, `successes_by_point_estimate`,
+/// `success_rate_by_point_estimate` and `mean_error_interval`.
+///
 /// Raises as `sample_complexity`.
 #[pyfunction]
 #[pyo3(signature = (class_spec, learner, sample_size, *, epsilon = None, alpha, seed,
     beta = 0.1, distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
     subset_size = None, flip_probability = 0.1, voters = 7, vote_epsilon = 1.0,
-    em_epsilon = None))]
+    em_epsilon = None, guarantee = None, true_error = "auto", holdout = None,
+    confidence = 0.95))]
 #[allow(
     clippy::too_many_arguments,
     reason = "keyword arguments of a Python function"
@@ -535,7 +622,7 @@ pub(crate) fn claimed_guarantee(
 fn run_trials<'py>(
     py: Python<'py>,
     class_spec: &str,
-    learner: &str,
+    learner: &Bound<'py, PyAny>,
     sample_size: usize,
     epsilon: Option<f64>,
     alpha: f64,
@@ -550,11 +637,16 @@ fn run_trials<'py>(
     voters: usize,
     vote_epsilon: f64,
     em_epsilon: Option<f64>,
+    guarantee: Option<&Bound<'py, PyAny>>,
+    true_error: &str,
+    holdout: Option<usize>,
+    confidence: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let seed = seed.0;
+    let spec = builtin_spec(learner, guarantee, true_error, holdout, confidence)?;
     let request = request(
         class_spec,
-        learner,
+        spec.as_deref().unwrap_or("python"),
         (epsilon, em_epsilon),
         alpha,
         beta,
@@ -569,6 +661,16 @@ fn run_trials<'py>(
         voters,
         vote_epsilon,
     )?;
+    if spec.is_none() {
+        refuse_builtin_knobs(epsilon, em_epsilon)?;
+        let own = PythonLearner::new(learner, claimed_guarantee(guarantee)?)?;
+        let setting = OwnSetting {
+            true_error,
+            holdout,
+            confidence,
+        };
+        return own_learner(py, &request, own, setting, Some(sample_size));
+    }
     let outcome = py
         .detach(|| privpac_toolkit::run_trials_at(&request, sample_size))
         .map_err(errors::lab)?;

@@ -202,3 +202,35 @@ def test_privpac_lab_is_a_module_with_the_lab_functions():
         seed=1, trials=10, max_size=256,
     )
     assert [p["k"] for p in curve["points"]] == [1, 2]
+
+
+@pytest.mark.parametrize("options", [{}, {"true_error": "estimated", "holdout": 500}])
+def test_run_trials_takes_a_python_learner(options):
+    """run_trials of a Python learner is the evaluation the search records at that size."""
+    report = run(predictor_learner, trials=20, **options)
+    for evaluation in report["evaluations"][:3]:
+        n = evaluation["sample_size"]
+        one = privpac.run_trials(
+            f"thresholds:{N}", predictor_learner, n, guarantee=privpac.Privacy(1.0),
+            alpha=0.1, beta=0.1, seed=1, trials=20, **options,
+        )
+        assert {k: one[k] for k in evaluation} == evaluation
+        assert one["true_error"] == report["true_error"]
+        assert one["estimated"] is report["estimated"]
+    ids = privpac.run_trials(
+        f"thresholds:{N}", concept_learner, 16, guarantee=privpac.Privacy(1.0), alpha=0.1,
+        seed=1, trials=20,
+    )
+    assert ids["true_error"] == "exact" and ids["sample_size"] == 16
+    with pytest.raises(InvalidParameterError, match="needs guarantee="):
+        privpac.run_trials(f"thresholds:{N}", concept_learner, 16, alpha=0.1, seed=1)
+    with pytest.raises(InvalidParameterError, match="built-in learners' knobs"):
+        privpac.run_trials(
+            f"thresholds:{N}", concept_learner, 16, guarantee=privpac.Privacy(1.0),
+            epsilon=1.0, alpha=0.1, seed=1,
+        )
+    with pytest.raises(BadInputError, match="predictor returned by.*raised.*division by zero"):
+        privpac.run_trials(
+            f"thresholds:{N}", lambda p, l, s: (lambda x: 1 / 0), 16,
+            guarantee=privpac.Privacy(1.0), alpha=0.1, seed=1, trials=2,
+        )

@@ -59,7 +59,9 @@ pub use request::{
     DistributionChoice, SampleComplexityReport, SampleComplexityRequest, run_sample_complexity,
     run_sample_complexity_with, run_trials_at,
 };
-pub use request::{EvaluateSize, run_sample_complexity_evaluated};
+pub use request::{
+    EvaluateSize, run_sample_complexity_evaluated, run_trials_at_evaluated, run_trials_at_with,
+};
 pub use spec::{
     ClassSpec, LearnerParams, LearnerSpec, SanitizerParams, SanitizerSpec, build_learner,
     build_sanitizer,

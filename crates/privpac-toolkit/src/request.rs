@@ -500,6 +500,44 @@ pub fn run_trials_at(request: &SampleComplexityRequest, n: usize) -> Result<Tria
     )
 }
 
+/// As [`run_trials_at`] for a learner given whole (see [`run_sample_complexity_with`]):
+/// exactly the evaluation that function records when its search tries `n`.
+///
+/// # Errors
+/// As for [`run_trials_at`], and the learner's own errors.
+pub fn run_trials_at_with(
+    request: &SampleComplexityRequest,
+    learner: Arc<dyn Learner>,
+    n: usize,
+) -> Result<TrialOutcome> {
+    crate::check_count("sample_size", n, MAX_SAMPLE_SIZE)?;
+    let prepared = Prepared::new(request, Some(learner))?;
+    let learner_for = |n: usize| prepared.learner_for(n);
+    evaluate_sized(
+        &prepared.scenario,
+        &learner_for,
+        Prepared::config(request),
+        n,
+    )
+}
+
+/// As [`run_trials_at_with`] with the trials run by `evaluate` on the request's scenario
+/// (see [`run_sample_complexity_evaluated`]): exactly the evaluation that function records
+/// when its search tries `n`.
+///
+/// # Errors
+/// As for [`run_trials_at`], and the errors of `evaluate`.
+pub fn run_trials_at_evaluated(
+    request: &SampleComplexityRequest,
+    learner: Arc<dyn Learner>,
+    evaluate: &mut EvaluateSize<'_>,
+    n: usize,
+) -> Result<TrialOutcome> {
+    crate::check_count("sample_size", n, MAX_SAMPLE_SIZE)?;
+    let prepared = Prepared::new(request, Some(learner))?;
+    evaluate(&prepared.scenario, n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -584,6 +622,30 @@ mod tests {
                 .collect::<Vec<_>>()
         );
         assert!(sizes.len() >= 2);
+        let mut engine = |scenario: &Scenario, n: usize| {
+            crate::run_trials(
+                scenario,
+                learner.as_ref(),
+                crate::TrialConfig {
+                    trials: request.trials,
+                    sample_size: n,
+                    alpha: request.alpha,
+                    master_seed: request.seed,
+                },
+            )
+        };
+        // One size of each: the evaluation its search recorded.
+        for outcome in &with.evaluations {
+            let n = outcome.sample_size;
+            assert_eq!(
+                &run_trials_at_with(&request, Arc::clone(&learner), n).unwrap(),
+                outcome
+            );
+            assert_eq!(
+                &run_trials_at_evaluated(&request, Arc::clone(&learner), &mut engine, n).unwrap(),
+                outcome
+            );
+        }
     }
 
     /// The probe: with label noise 0.1 (OPT = 0.1) and α = 0.05 the generic learner

@@ -442,7 +442,7 @@ def sample_complexity(
 ) -> dict[str, Any]: ...
 def run_trials(
     class_spec: str,
-    learner: str,
+    learner: str | _PredictorLearner,
     sample_size: int,
     *,
     epsilon: float | None = None,
@@ -458,6 +458,10 @@ def run_trials(
     voters: int = 7,
     vote_epsilon: float = 1.0,
     em_epsilon: float | None = None,
+    guarantee: Privacy | Guarantee | None = None,
+    true_error: Literal["auto", "exact", "estimated"] = "auto",
+    holdout: int | None = None,
+    confidence: float = 0.95,
 ) -> dict[str, Any]: ...
 def sample_complexity_curve(
     class_spec: str,
