@@ -1,6 +1,7 @@
 //! Benches of privpac-mechanisms: the exponential mechanism (naive normalize-and-scan reference
 //! vs the exact general path vs the count-weighted fast path), noise throughput, and the
-//! grid Laplace mechanism against the (unsound) floating-point Laplace sampler.
+//! grid Laplace mechanism against the (unsound) floating-point Laplace sampler, and the PLD
+//! accountant's two-sided bounds on long compositions (issue 29).
 
 use std::hint::black_box;
 
@@ -9,7 +10,8 @@ use benches::{
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use privpac_mechanisms::{
-    DiscreteLaplace, DiscreteLaplaceTable, ExponentialMechanism, Laplace, LaplaceMechanism, Privacy,
+    DiscreteLaplace, DiscreteLaplaceTable, ExponentialMechanism, Laplace, LaplaceMechanism,
+    PldStep, Privacy, pld_steps_bounds,
 };
 use rand::Rng;
 
@@ -129,9 +131,42 @@ fn real_laplace(c: &mut Criterion) {
     group.finish();
 }
 
+/// The PLD accountant at its default accuracy (max(0.01, 1% of ε)) on 10^6 identical
+/// Poisson-subsampled discrete Laplace steps and on 10^4 mixed steps (five kinds).
+fn pld_accounting(c: &mut Criterion) {
+    let mut group = c.benchmark_group("pld_bounds");
+    group.sample_size(10);
+    for (scale, rate) in [(1.0, 0.001), (2.0, 0.005)] {
+        let step = PldStep::discrete_laplace(scale, 1)
+            .and_then(|s| s.poisson_subsampled(rate))
+            .expect("valid step");
+        let steps = vec![step; 1_000_000];
+        group.bench_function(format!("1e6 x dlap b={scale} q={rate}"), |b| {
+            b.iter(|| pld_steps_bounds(black_box(&steps), 1e-6, None).expect("composes"))
+        });
+    }
+    let mixed: Vec<PldStep> = (0..10_000)
+        .map(|i| match i % 5 {
+            0 => PldStep::private(Privacy::new(0.05, 1e-9).expect("valid")),
+            1 => PldStep::bounded_range(0.05).expect("valid"),
+            2 => PldStep::discrete_laplace(20.0, 1).expect("valid"),
+            3 => PldStep::discrete_laplace(2.0, 1)
+                .and_then(|s| s.poisson_subsampled(0.01))
+                .expect("valid"),
+            _ => PldStep::private(Privacy::pure(0.5).expect("valid"))
+                .poisson_subsampled(0.02)
+                .expect("valid"),
+        })
+        .collect();
+    group.bench_function("1e4 mixed", |b| {
+        b.iter(|| pld_steps_bounds(black_box(&mixed), 1e-6, None).expect("composes"))
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = mechanisms;
     config = config();
-    targets = exponential_mechanism, noise, real_laplace
+    targets = exponential_mechanism, noise, real_laplace, pld_accounting
 }
 criterion_main!(mechanisms);

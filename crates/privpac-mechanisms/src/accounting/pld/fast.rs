@@ -152,14 +152,21 @@ pub fn pld_steps_bounds(
     let (groups, delta) = prepare(steps, delta_prime)?;
     let count: f64 = groups.iter().map(|g| g.1 as f64).sum();
     // A Hoeffding-sized first grid: the residual's spread is about h·√(k·ln(1/δ_e)/2).
+    // The residual's spread is at most h·√(k·ln(1/δ_e)/2) (Hoeffding) and usually far less:
+    // start at a grid that meets the target when the spread is a tenth of Hoeffding's.
     let target = epsilon_error.unwrap_or(0.05);
-    let mut h = (target / (4.0 + 4.0 * (10.0 * count).sqrt())).min(0.05);
+    let mut h = (target / (2.0 + 0.5 * (10.0 * count).sqrt())).min(0.05);
     let mut best: Option<PldBounds> = None;
     for _ in 0..7 {
         let outcome = bounds_on_grid(&groups, delta, h, Variant::Rigorous);
         let (bounds, n) = match (outcome, &best) {
             (Ok(b), _) => b,
             (Err(Error::InvalidCount { .. }), Some(b)) => return Ok(*b),
+            // The first grid is too fine for the window: a coarser one.
+            (Err(Error::InvalidCount { .. }), None) if h < 1.0 => {
+                h *= 8.0;
+                continue;
+            }
             (Err(e), _) => return Err(e),
         };
         let wanted = epsilon_error.unwrap_or_else(|| default_epsilon_error(bounds.lower));
@@ -459,8 +466,12 @@ fn composed_spectrum(
         let direct = nonzero.len() <= 48;
         // Error of each forward value, per unit of ‖x‖₁.
         let forward = if direct {
-            // Σ p·ŵ: the twiddles' μ, the product's and the sum's roundings.
-            grow(nonzero.len() as f64 + 2.0, super::fft::stage_theta())
+            // Σ p·ŵ over m terms: |pŵ − pw| ≤ pμ, the real-by-complex product rounds each
+            // component (≤ u·p|ŵ|), and recursive summation adds ≤ (m − 1)u·Σ p|ŵ|; with
+            // |ŵ| ≤ 1 + μ, at most (μ + m·u(1 + μ))(1 + mu) per unit of ‖x‖₁.
+            let m = nonzero.len() as f64;
+            (super::fft::TWIDDLE_ERROR + m * UNIT * (1.0 + super::fft::TWIDDLE_ERROR))
+                * (1.0 + (m + 1.0) * UNIT)
         } else {
             scratch.clear();
             scratch.resize(n, Complex::ZERO);
