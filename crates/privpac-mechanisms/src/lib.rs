@@ -79,9 +79,12 @@ mod selection;
 mod sparse_vector;
 
 pub use accounting::{
-    Accountant, CompositionRule, Entry, MAX_OPTIMAL_COMPOSITIONS, MAX_PLD_CELLS, PLD_INTERVAL,
-    PldBounds, PldMechanism, PldStep, PrivacyLossDistribution, Subsampling, advanced_composition,
-    amplification_by_subsampling, basic_composition, default_epsilon_error, group_privacy,
+    Accountant, CompositionRule, Entry, MAX_BOUNDED_RANGE_COMPOSITIONS, MAX_OPTIMAL_COMPOSITIONS,
+    MAX_PLD_CELLS, PLD_INTERVAL, PldBounds, PldMechanism, PldStep, PrivacyLossDistribution,
+    Subsampling, advanced_composition, amplification_by_subsampling, basic_composition,
+    bounded_range_composition, bounded_range_composition_delta,
+    bounded_range_concentration_composition, bounded_range_concentration_step_epsilon,
+    bounded_range_step_epsilon, default_epsilon_error, exponential_mechanism_range, group_privacy,
     heterogeneous_advanced_composition, optimal_composition, optimal_composition_delta,
     optimal_step_epsilon, pld_composition, pld_steps_bounds, pld_steps_bounds_on_grid,
     pld_steps_composition, secrecy_of_the_sample,

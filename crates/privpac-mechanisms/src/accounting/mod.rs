@@ -1,5 +1,6 @@
-//! Privacy accounting: composition (basic and advanced), group privacy, amplification by
-//! subsampling, secrecy of the sample, and an [`Accountant`] that records a sequence of
+//! Privacy accounting: composition (basic, advanced, optimal, and optimal non-adaptive
+//! composition of bounded-range mechanisms), group privacy, amplification by subsampling,
+//! secrecy of the sample, and an [`Accountant`] that records a sequence of
 //! mechanisms and reports their total under a chosen rule.
 //!
 //! Every function takes validated [`crate::Privacy`] values and returns a validated one, or
@@ -9,6 +10,7 @@
 //! margin of a few floats for `exp`, `ln` and their variants).
 
 mod accountant;
+mod bounded_range;
 mod composition;
 mod group;
 mod optimal;
@@ -17,6 +19,11 @@ mod secrecy;
 mod subsampling;
 
 pub use accountant::{Accountant, CompositionRule, Entry, PLD_INTERVAL};
+pub use bounded_range::{
+    MAX_BOUNDED_RANGE_COMPOSITIONS, bounded_range_composition, bounded_range_composition_delta,
+    bounded_range_concentration_composition, bounded_range_concentration_step_epsilon,
+    bounded_range_step_epsilon, exponential_mechanism_range,
+};
 pub use composition::{
     advanced_composition, basic_composition, heterogeneous_advanced_composition,
 };

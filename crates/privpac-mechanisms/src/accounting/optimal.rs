@@ -62,7 +62,7 @@ fn ln_factorial(n: u64) -> f64 {
         + inv * (1.0 / 12.0 - inv2 * (1.0 / 360.0 - inv2 / 1260.0))
 }
 
-fn ln_choose(k: u64, l: u64) -> f64 {
+pub(super) fn ln_choose(k: u64, l: u64) -> f64 {
     ln_factorial(k) - ln_factorial(l) - ln_factorial(k - l)
 }
 
@@ -304,7 +304,7 @@ pub fn optimal_step_epsilon(
 /// of relative width at most 10⁻¹², keeping `f(lo) > 0 ≥ f(hi)`: the Illinois variant of
 /// regula falsi (a secant step on the bracket, halving the retained end's value when the
 /// same end moves twice), with a bisection step whenever the secant leaves the bracket.
-fn bracket_root(f: &dyn Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> (f64, f64) {
+pub(super) fn bracket_root(f: &dyn Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> (f64, f64) {
     let (mut f_lo, mut f_hi) = (f(lo), f(hi));
     let mut last_moved = 0i8;
     for _ in 0..400 {
