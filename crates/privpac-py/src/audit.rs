@@ -14,7 +14,8 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::arrays::{bool_vector, f64_vector_with_non_finite, i64_vector, slice, u64_vector};
 use crate::errors::{self, Kind, bad_input, invalid, raise};
-use crate::python_learner::PythonLearner;
+use crate::predictor::predictions;
+use crate::python_learner::{PythonLearner, Returned};
 use crate::rng::Seed;
 
 /// The result of an audit: a lower bound on ε that holds with the stated confidence.
@@ -512,7 +513,7 @@ fn user_pairs(
 
 /// audit_learner(learner, class_spec, guarantee, *, runs, seed, pairs=None, sample_size=1,
 /// random_pairs=8, confidence=0.95, selection_runs=None, screening_runs=None,
-/// certified_pairs=1, exhaustive=16) -> Audit
+/// certified_pairs=1, exhaustive=16, query_points=None) -> Audit
 ///
 /// Audits a Python learner's claimed guarantee black-box: the learner is run on
 /// neighbouring samples and its output, the concept id, is the finite output audited by
@@ -530,16 +531,27 @@ fn user_pairs(
 /// neighbouring labeled samples of `sample_size` examples over the largest number of
 /// points spread over the domain (all of them on a tiny domain) for which there are at
 /// most `exhaustive` such pairs (`privpac_audit::neighbouring_datasets` over the labeled
-/// points 2x + y; `exhaustive=0` for none). Per-prediction guarantees (predictions at fixed
-/// points as the output) are not implemented yet.
+/// points 2x + y; `exhaustive=0` for none).
 ///
-/// Raises InvalidParameterError for a bad class spec, a guarantee that is not differential
-/// privacy, or bad audit parameters; BadInputError for bad pairs, a learner that raises
-/// (chained to its exception), or returns anything but a concept id of the class.
+/// A per-prediction claim (`Guarantee.per_prediction(ε)`, as the private-prediction
+/// learners report: each prediction on one query point is ε-DP in the training sample) is
+/// audited with the prediction at a fixed query point as the output: for every
+/// neighbouring pair and every point of `query_points` (a uint64 array of 1 to 64 points
+/// of the domain; default up to 4 points spread over it, 0 and the last included), each run
+/// trains once and makes one prediction (the concept's label, or the returned predictor
+/// called on that one point), and the pair of prediction distributions is audited at
+/// δ = 0. `audit.refutes(ε)` then refutes the per-prediction claim.
+///
+/// Raises InvalidParameterError for a bad class spec, a guarantee that is neither
+/// differential privacy nor per prediction, `query_points` with a differential-privacy
+/// claim or of a bad size, or bad audit parameters; BadInputError for bad pairs or query
+/// points, a learner that raises (chained to its exception), or returns anything but a
+/// concept id of the class (or, for a per-prediction claim, a predictor, whose bad
+/// predictions are named as for `privpac.sample_complexity`).
 #[pyfunction]
 #[pyo3(signature = (learner, class_spec, guarantee, *, runs, seed, pairs = None,
     sample_size = 1, random_pairs = 8, confidence = 0.95, selection_runs = None,
-    screening_runs = None, certified_pairs = 1, exhaustive = 16))]
+    screening_runs = None, certified_pairs = 1, exhaustive = 16, query_points = None))]
 #[allow(
     clippy::too_many_arguments,
     reason = "one argument per keyword of the binding"
@@ -559,15 +571,26 @@ fn audit_learner(
     screening_runs: Option<u64>,
     certified_pairs: usize,
     exhaustive: usize,
+    query_points: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Audit> {
     use rand::{Rng, SeedableRng};
     let claimed = crate::lab::claimed_guarantee(Some(guarantee))?;
-    let privpac_mechanisms::Guarantee::DifferentialPrivacy(privacy) = claimed else {
-        return Err(invalid(format!(
-            "audit_learner audits a differential-privacy claim, got {claimed}; auditing \
-             predictions at fixed points (per-prediction guarantees) is not implemented yet"
-        )));
+    let (delta, per_prediction) = match claimed {
+        privpac_mechanisms::Guarantee::DifferentialPrivacy(privacy) => (privacy.delta(), false),
+        privpac_mechanisms::Guarantee::PerPrediction { .. } => (0.0, true),
+        other => {
+            return Err(invalid(format!(
+                "audit_learner audits a differential-privacy claim or a per-prediction \
+                 claim, got {other}"
+            )));
+        }
     };
+    if query_points.is_some() && !per_prediction {
+        return Err(invalid(
+            "query_points= are the fixed points of a per-prediction claim; a \
+             differential-privacy claim audits the concept id",
+        ));
+    }
     if sample_size == 0 || sample_size > 1 << 20 {
         return Err(invalid(format!(
             "sample_size must be between 1 and 2^20, got {sample_size}"
@@ -598,7 +621,7 @@ fn audit_learner(
     let config = config(
         runs,
         confidence,
-        privacy.delta(),
+        delta,
         seed,
         selection_runs,
         screening_runs,
@@ -613,16 +636,65 @@ fn audit_learner(
                 .map_err(bad_input)
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let indexed: Vec<(usize, usize)> = (0..pairs.len()).map(|i| (2 * i, 2 * i + 1)).collect();
-    let draw = |input: &usize, n: u64, chunk_seed: u64| -> Result<Vec<u64>, String> {
+    // Per-prediction claims: one audited pair per neighbouring pair and query point, the
+    // input (sample, query) and the output the prediction at the query (one query per
+    // trained model, as the guarantee reads).
+    let queries: Vec<u64> = match (per_prediction, query_points) {
+        (false, _) => vec![0],
+        (true, Some(given)) => {
+            let given = slice(&u64_vector(given, "query_points")?).into_owned();
+            if given.is_empty() || given.len() > 64 {
+                return Err(invalid(format!(
+                    "query_points must hold 1 to 64 points, got {}",
+                    given.len()
+                )));
+            }
+            privpac_classes::LabeledSample::new(
+                class.domain(),
+                given.clone(),
+                vec![false; given.len()],
+            )
+            .map_err(|e| bad_input(format!("query_points: {e}")))?;
+            given
+        }
+        (true, None) => {
+            let domain = u64::try_from(class.domain().size()).unwrap_or(u64::MAX);
+            let spread = domain.min(4);
+            (0..spread)
+                .map(|i| {
+                    if spread == 1 {
+                        0
+                    } else {
+                        ((u128::from(domain - 1) * u128::from(i)) / u128::from(spread - 1)) as u64
+                    }
+                })
+                .collect()
+        }
+    };
+    let indexed: Vec<((usize, usize), (usize, usize))> = (0..pairs.len())
+        .flat_map(|i| (0..queries.len()).map(move |q| ((2 * i, q), (2 * i + 1, q))))
+        .collect();
+    let draw = |input: &(usize, usize), n: u64, chunk_seed: u64| -> Result<Vec<u64>, String> {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(chunk_seed);
-        let sample = &samples[*input];
-        Python::attach(|_| {
+        let (sample, query) = (&samples[input.0], queries[input.1]);
+        Python::attach(|py| {
             (0..n)
                 .map(|_| {
-                    learner
-                        .call(class.as_ref(), sample, rng.next_u64())
-                        .map_err(|error| learner.record(error))
+                    let seed = rng.next_u64();
+                    let output = if per_prediction {
+                        learner
+                            .call_returned(class.as_ref(), sample, seed)
+                            .and_then(|returned| match returned {
+                                Returned::Concept(id) => Ok(u64::from(class.eval(id, query))),
+                                Returned::Predictor(predictor) => {
+                                    predictions(predictor.bind(py), &[query], learner.label())
+                                        .map(|labels| u64::from(labels[0]))
+                                }
+                            })
+                    } else {
+                        learner.call(class.as_ref(), sample, seed)
+                    };
+                    output.map_err(|error| learner.record(error))
                 })
                 .collect()
         })

@@ -89,6 +89,18 @@ pub(crate) struct Guarantee {
 
 #[pymethods]
 impl Guarantee {
+    /// Guarantee.per_prediction(epsilon): each prediction on one query point is ε-DP with
+    /// respect to the training sample (the claim of a private-prediction learner, e.g. for
+    /// `privpac.audit.audit_learner`).
+    ///
+    /// Raises InvalidParameterError unless ε is finite and positive.
+    #[staticmethod]
+    fn per_prediction(epsilon: f64) -> PyResult<Self> {
+        RustGuarantee::per_prediction(epsilon)
+            .map(|inner| Guarantee { inner })
+            .map_err(errors::mechanisms)
+    }
+
     /// "differential-privacy", "per-prediction", "uniform-stability" or "none".
     #[getter]
     fn kind(&self) -> &'static str {

@@ -313,3 +313,50 @@ def test_audit_learner_finds_a_bug_only_the_worst_case_patterns_show():
     assert not fine.refutes(1.0), fine.epsilon_lower_bound
     with pytest.raises(InvalidParameterError, match="exhaustive must be at most"):
         privpac.audit.audit_learner(correct, spec, claim, exhaustive=1 << 17, **kw)
+
+
+def per_prediction_erm(epsilon: float):
+    """ERM on thresholds, then randomized response on the one prediction: flip with
+    probability 1/(1 + e^epsilon). Any deterministic base makes each prediction epsilon-DP
+    (the two labels' probabilities differ by a factor e^epsilon at most); the model itself
+    (the ERM) is not private."""
+    flip = 1.0 / (1.0 + np.exp(epsilon))
+
+    def learner(points, labels, seed):
+        t = int(points[labels].max()) if labels.any() else -1
+        rng = np.random.default_rng(seed)
+
+        def predict(x):
+            return (x <= t) ^ (rng.random(len(x)) < flip)
+
+        return predict
+
+    return learner
+
+
+def test_audit_learner_audits_per_prediction_claims():
+    spec = "thresholds:4"
+    claim = privpac.Guarantee.per_prediction(1.0)
+    kw = dict(runs=2000, seed=2, random_pairs=0, exhaustive=0, query_points=[0, 3])
+    fine = privpac.audit.audit_learner(per_prediction_erm(1.0), spec, claim, **kw)
+    assert not fine.refutes(1.0), fine.epsilon_lower_bound
+    # Randomized response at 2 epsilon while claiming epsilon: refuted.
+    loose = privpac.audit.audit_learner(per_prediction_erm(2.0), spec, claim, **kw)
+    assert loose.refutes(1.0), loose.epsilon_lower_bound
+    # A learner returning concept ids: its prediction at the query is the concept's label
+    # (the ERM's: deterministic, not private per prediction).
+    def erm(points, labels, seed):
+        return int(points[labels].max()) if labels.any() else 0
+
+    assert privpac.audit.audit_learner(erm, spec, claim, **kw).refutes(1.0)
+    with pytest.raises(InvalidParameterError, match="query_points= are the fixed points"):
+        privpac.audit.audit_learner(erm, spec, privpac.Privacy(1.0), runs=50, seed=1,
+                                    query_points=[0])
+    with pytest.raises(BadInputError, match="query_points"):
+        privpac.audit.audit_learner(erm, spec, claim, runs=50, seed=1, query_points=[9])
+    with pytest.raises(InvalidParameterError, match="1 to 64 points"):
+        privpac.audit.audit_learner(erm, spec, claim, runs=50, seed=1, query_points=[])
+    with pytest.raises(BadInputError, match="only 0 and 1"):
+        privpac.audit.audit_learner(
+            lambda p, l, s: (lambda x: np.full(len(x), 2)), spec, claim, runs=50, seed=1
+        )

@@ -71,6 +71,8 @@ class Privacy:
 
 @final
 class Guarantee:
+    @staticmethod
+    def per_prediction(epsilon: float) -> Guarantee: ...
     @property
     def kind(self) -> Literal["differential-privacy", "per-prediction", "uniform-stability", "none"]: ...
     @property
@@ -162,7 +164,11 @@ class Accountant:
         rule: Literal["basic", "advanced", "optimal", "pld", "best"] = "basic",
         *,
         delta_prime: float | None = None,
+        epsilon_error: float | None = None,
     ) -> Privacy: ...
+    def pld_bounds(
+        self, delta_prime: float, *, epsilon_error: float | None = None
+    ) -> dict[str, float]: ...
 
 def basic_composition(guarantees: list[Privacy]) -> Privacy: ...
 def advanced_composition(each: Privacy, m: int, delta_prime: float) -> Privacy: ...

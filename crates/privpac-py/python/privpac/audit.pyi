@@ -5,7 +5,7 @@ from typing import Any, final
 
 import numpy.typing as npt
 
-from ._privpac import Guarantee, Privacy, _PythonLearner
+from ._privpac import Guarantee, Privacy, _PredictorLearner
 
 __all__ = [
     "Audit",
@@ -65,7 +65,7 @@ def audit_real(
     certified_pairs: int = 1,
 ) -> Audit: ...
 def audit_learner(
-    learner: _PythonLearner,
+    learner: _PredictorLearner,
     class_spec: str,
     guarantee: Privacy | Guarantee,
     *,
@@ -80,6 +80,7 @@ def audit_learner(
     screening_runs: int | None = None,
     certified_pairs: int = 1,
     exhaustive: int = 16,
+    query_points: npt.ArrayLike | None = None,
 ) -> Audit: ...
 def zoo_names() -> list[str]: ...
 def audit_zoo(name: str, epsilon: float, *, runs: int, seed: int, confidence: float = 0.95) -> Audit: ...
