@@ -240,6 +240,15 @@ impl Learner for GenericLearner {
         privpac_mechanisms::Private::privacy(&self.mechanism).into()
     }
 
+    /// The exponential mechanism at ε with a score of sensitivity 1 (errors change by at
+    /// most 1 when one example is replaced) is ε-bounded-range; privpac's sampler is
+    /// `(ε + 4η)`-BR (`privpac_mechanisms::exponential_mechanism_range`).
+    fn bounded_range(&self, _examples: usize) -> Option<f64> {
+        Some(privpac_mechanisms::exponential_mechanism_range(
+            privpac_mechanisms::Private::privacy(&self.mechanism).epsilon(),
+        ))
+    }
+
     fn name(&self) -> String {
         "generic".into()
     }

@@ -28,6 +28,18 @@ pub trait Learner: std::fmt::Debug + Send + Sync {
     /// guarantee does not depend on the sample size ignore `examples`.
     fn guarantee(&self, examples: usize) -> Guarantee;
 
+    /// `Some(w)` when one call to [`Self::learn`] on samples of `examples` examples is a
+    /// w-bounded-range mechanism (at every pair of neighbouring samples its privacy loss
+    /// spans an interval of width at most w; Durfee–Rogers 2019), as the exponential
+    /// mechanism is. Multi-learners then compose k such runs by
+    /// `privpac_mechanisms::bounded_range_composition` (Dong–Durfee–Rogers 2020), tighter
+    /// than composing the (ε, 0)-DP guarantee. `None` (the default) claims nothing; a
+    /// learner must only return `Some` when the claim is proved for it.
+    fn bounded_range(&self, examples: usize) -> Option<f64> {
+        let _ = examples;
+        None
+    }
+
     /// A short name for reports (`generic`, `erm`, …).
     fn name(&self) -> String;
 }

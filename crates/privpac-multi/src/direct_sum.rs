@@ -4,8 +4,10 @@
 use privpac_classes::{ConceptClass, Hypothesis};
 use privpac_learners::Learner;
 use privpac_mechanisms::{
-    CompositionRule, Guarantee, MAX_OPTIMAL_COMPOSITIONS, MIN_EPSILON, Privacy,
-    advanced_composition, optimal_composition, optimal_step_epsilon,
+    CompositionRule, Guarantee, MAX_BOUNDED_RANGE_COMPOSITIONS, MAX_OPTIMAL_COMPOSITIONS,
+    MIN_EPSILON, Privacy, advanced_composition, bounded_range_composition,
+    bounded_range_step_epsilon, exponential_mechanism_range, optimal_composition,
+    optimal_step_epsilon,
 };
 use rand::Rng;
 
@@ -28,13 +30,24 @@ pub type LearnerFactory<'a> = dyn Fn(Privacy) -> privpac_learners::Result<Box<dy
 ///   randomized response allows (Kairouz–Oh–Viswanath Theorem 3.3,
 ///   [`privpac_mechanisms::optimal_composition`]), never worse than the two above.
 ///
+/// * **bounded range**: when the inner learner is w-bounded-range
+///   ([`Learner::bounded_range`], e.g. the exponential mechanism of
+///   `privpac_learners::GenericLearner`), `(ε', δ')`-DP with ε' the optimal non-adaptive
+///   composition of k w-BR mechanisms (Dong–Durfee–Rogers 2020,
+///   [`privpac_mechanisms::bounded_range_composition`]): the k runs read the same sample
+///   but none depends on another's output, so the composition is non-adaptive. About
+///   twice the per-column ε of optimal composition of the (ε₀, 0) pair at k ≥ 256.
+///
 /// [`MultiLearner::guarantee`] composes the inner learner's reported guarantee under the
-/// rule the direct sum was built with (`CompositionRule::Best` reports the smallest ε);
+/// rule the direct sum was built with (`CompositionRule::Best` reports the smallest ε), and,
+/// for a direct sum built with a bounded-range slack ([`Self::with_bounded_range`]) over a
+/// bounded-range inner learner, reports the smaller ε of that and the bounded-range one;
 /// floating-point results are rounded up. A per-prediction ε composes to `k·ε` for one
 /// query of the k-tuple per model (basic composition); uniform stability β to `min(1, kβ)`.
 ///
 /// [`DirectSum::for_total`] takes the total (ε, δ) the user wants and solves for the
-/// per-column budget under the best of the three rules (see there); it checks the composed
+/// per-column budget under the best of the rules (bounded range for a bounded-range inner
+/// learner; see there); it checks the composed
 /// report against the total and refuses inner learners whose guarantee is neither DP nor
 /// per-prediction DP.
 ///
@@ -84,6 +97,7 @@ pub struct DirectSum {
     k: usize,
     rule: CompositionRule,
     per_column: Privacy,
+    bounded_range: Option<f64>,
 }
 
 impl DirectSum {
@@ -120,7 +134,34 @@ impl DirectSum {
             k,
             rule,
             per_column,
+            bounded_range: None,
         })
+    }
+
+    /// The same direct sum, also composing a bounded-range inner learner's k runs by
+    /// optimal non-adaptive bounded-range composition with slack δ' (`None`: off). Has no
+    /// effect unless the inner learner reports [`Learner::bounded_range`] and a pure
+    /// guarantee.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for a δ' outside (0, 1).
+    pub fn with_bounded_range(mut self, delta_prime: Option<f64>) -> Result<Self> {
+        if let Some(d) = delta_prime
+            && !(d > 0.0 && d < 1.0)
+        {
+            return Err(Error::InvalidParameter {
+                name: "delta_prime",
+                requirement: "in (0, 1)",
+                value: d,
+            });
+        }
+        self.bounded_range = delta_prime;
+        Ok(self)
+    }
+
+    /// The bounded-range slack δ', if the direct sum composes bounded-range runs.
+    pub fn bounded_range_delta(&self) -> Option<f64> {
+        self.bounded_range
     }
 
     /// The direct sum whose k-tuple is `total`-DP (or, for a per-prediction inner learner,
@@ -138,6 +179,14 @@ impl DirectSum {
     /// until the composition, computed as [`MultiLearner::guarantee`] computes it and
     /// rounded up, is within `total` in both coordinates: `fl(δ/k)` may round up, and `k`
     /// times it, rounded up, would then exceed δ. A pure inner learner ignores δ₀.
+    ///
+    /// * Approximate total and an inner learner that reports itself w-bounded-range
+    ///   ([`Learner::bounded_range`], with a pure guarantee): if larger, the per-column
+    ///   ε₀ whose k runs, each `(ε₀ + 4η)`-BR as privpac's exponential mechanism at ε₀ is
+    ///   (η = `privpac_mechanisms::FLOAT_ERROR_BUDGET`), compose non-adaptively to
+    ///   `(ε, δ)` ([`split_budget_bounded_range`]); the inner learner is rebuilt at
+    ///   `(ε₀, 0)` and the direct sum reports the bounded-range composition of the width
+    ///   the rebuilt learner reports.
     ///
     /// The inner learner's own report at `examples` is then composed as
     /// [`MultiLearner::guarantee`] composes it and checked against `total`; while it does
@@ -159,6 +208,8 @@ impl DirectSum {
     ) -> Result<Self> {
         let (mut per_column, mut rule) = split_budget(total, k)?;
         let mut per_prediction_split = false;
+        // None: not tried yet; Some(None): not a bounded-range split; Some(Some(δ')): one.
+        let mut bounded: Option<Option<f64>> = None;
         let too_small = |reason| Error::BudgetTooSmall {
             epsilon: total.epsilon(),
             delta: total.delta(),
@@ -168,7 +219,30 @@ impl DirectSum {
         for _ in 0..64 {
             let inner = factory(per_column)?;
             match inner.guarantee(examples) {
-                Guarantee::DifferentialPrivacy(_) => {}
+                Guarantee::DifferentialPrivacy(p) => {
+                    let is_br = p.is_pure() && inner.bounded_range(examples).is_some();
+                    match bounded {
+                        None => {
+                            bounded = Some(None);
+                            if is_br
+                                && !total.is_pure()
+                                && let Ok(br) = split_budget_bounded_range(total, k)
+                                && br.epsilon() > per_column.epsilon()
+                            {
+                                bounded = Some(Some(total.delta()));
+                                per_column = br;
+                                continue;
+                            }
+                        }
+                        Some(Some(_)) if !is_br => {
+                            // The rebuilt learner no longer claims a bounded range.
+                            bounded = Some(None);
+                            (per_column, rule) = split_budget(total, k)?;
+                            continue;
+                        }
+                        Some(_) => {}
+                    }
+                }
                 Guarantee::PerPrediction { .. } => {
                     // Per-prediction guarantees compose by basic composition only.
                     if !per_prediction_split {
@@ -187,7 +261,8 @@ impl DirectSum {
                     });
                 }
             }
-            let learner = DirectSum::new(inner, k, rule, per_column)?;
+            let learner = DirectSum::new(inner, k, rule, per_column)?
+                .with_bounded_range(bounded.flatten())?;
             let fits = match learner.guarantee(examples, k) {
                 Guarantee::DifferentialPrivacy(p) => {
                     p.epsilon() <= total.epsilon() && p.delta() <= total.delta()
@@ -230,6 +305,54 @@ impl DirectSum {
     pub fn inner(&self) -> &dyn Learner {
         self.inner.as_ref()
     }
+}
+
+/// The per-column budget of [`DirectSum::for_total`] for a bounded-range inner learner
+/// (privpac's exponential mechanism): the largest pure ε₀ whose k runs, each
+/// `(ε₀ + 4η)`-bounded-range ([`exponential_mechanism_range`]), compose non-adaptively
+/// (Dong–Durfee–Rogers 2020, [`bounded_range_composition`]) with slack δ' = δ to at most
+/// ε; validated by that composition (rounded up), lowered until it fits. The whole δ goes
+/// to δ' (the runs are pure).
+///
+/// # Errors
+/// [`Error::NoLabelColumns`] for k = 0; [`Error::BudgetTooSmall`] for a pure total, k above
+/// `MAX_BOUNDED_RANGE_COMPOSITIONS`, or an ε₀ below [`MIN_EPSILON`].
+pub fn split_budget_bounded_range(total: Privacy, k: usize) -> Result<Privacy> {
+    if k == 0 {
+        return Err(Error::NoLabelColumns);
+    }
+    let too_small = |reason| Error::BudgetTooSmall {
+        epsilon: total.epsilon(),
+        delta: total.delta(),
+        k,
+        reason,
+    };
+    if total.is_pure() || k as u64 > MAX_BOUNDED_RANGE_COMPOSITIONS {
+        return Err(too_small(
+            "no bounded-range split (pure total, or k above the bounded-range limit)",
+        ));
+    }
+    let width = bounded_range_step_epsilon(total.epsilon(), k as u64, total.delta())?;
+    let mut epsilon = width - 4.0 * privpac_mechanisms::FLOAT_ERROR_BUDGET;
+    for step in 0..160 {
+        if epsilon.is_nan() || epsilon < MIN_EPSILON {
+            break;
+        }
+        let composed = bounded_range_composition(
+            exponential_mechanism_range(epsilon),
+            k as u64,
+            total.delta(),
+        )?;
+        if composed.epsilon() <= total.epsilon() && composed.delta() <= total.delta() {
+            return Ok(Privacy::pure(epsilon)?);
+        }
+        epsilon = if step < 32 {
+            epsilon.next_down()
+        } else {
+            (epsilon * (1.0 - 1e-12)).min(epsilon.next_down())
+        };
+    }
+    Err(too_small("the per-column epsilon would be below 1e-9"))
 }
 
 /// The per-column budget and rule of [`DirectSum::for_total`].
@@ -423,8 +546,20 @@ impl MultiLearner for DirectSum {
 
     fn guarantee(&self, examples: usize, k: usize) -> Guarantee {
         match self.inner.guarantee(examples) {
-            Guarantee::DifferentialPrivacy(p) => compose_privacy(p, k, self.rule)
-                .map_or(Guarantee::None, Guarantee::DifferentialPrivacy),
+            Guarantee::DifferentialPrivacy(p) => {
+                let by_rule = compose_privacy(p, k, self.rule).ok();
+                let by_range = match (self.bounded_range, self.inner.bounded_range(examples)) {
+                    (Some(delta_prime), Some(width)) if p.is_pure() => {
+                        bounded_range_composition(width, k as u64, delta_prime).ok()
+                    }
+                    _ => None,
+                };
+                [by_rule, by_range]
+                    .into_iter()
+                    .flatten()
+                    .reduce(|a, b| if b.epsilon() < a.epsilon() { b } else { a })
+                    .map_or(Guarantee::None, Guarantee::DifferentialPrivacy)
+            }
             Guarantee::PerPrediction { epsilon } => {
                 Guarantee::per_prediction(times_up(epsilon, k)).unwrap_or(Guarantee::None)
             }

@@ -8,8 +8,10 @@
 use privpac_classes::{ConceptClass, Hypothesis};
 use privpac_learners::{SanitizedCover, SupportSize};
 use privpac_mechanisms::{
-    CompositionRule, ExponentialMechanism, Guarantee, MAX_OPTIMAL_COMPOSITIONS, MIN_EPSILON,
-    Privacy, advanced_composition, basic_composition, optimal_composition, optimal_step_epsilon,
+    CompositionRule, ExponentialMechanism, Guarantee, MAX_BOUNDED_RANGE_COMPOSITIONS,
+    MAX_OPTIMAL_COMPOSITIONS, MIN_EPSILON, Privacy, advanced_composition, basic_composition,
+    bounded_range_concentration_composition, bounded_range_concentration_step_epsilon,
+    exponential_mechanism_range, optimal_composition, optimal_step_epsilon,
 };
 use privpac_sanitizers::{PointSanitizer, Sanitizer, ThresholdSanitizer};
 use rand::Rng;
@@ -38,12 +40,23 @@ pub struct Lemma37 {
     /// beyond the paper, never worse than the advanced form), rounded up; `None` as for
     /// `advanced`.
     pub optimal: Option<Privacy>,
+    /// `(ε + ε‴, δ + δ′)` with ε‴ the composition of the k selections as bounded-range
+    /// mechanisms (each is privpac's exponential mechanism at ε′, `(ε′ + 4η)`-bounded-
+    /// range): `kw²/8 + w·√(k ln(1/δ′)/2)` for width w, the concentration bound of
+    /// Durfee–Rogers 2019 / Dong–Durfee–Rogers 2020
+    /// ([`privpac_mechanisms::bounded_range_concentration_composition`], valid even for
+    /// adaptive selections), then basic composition with the sanitizer (which H depends
+    /// on). The exact non-adaptive composition (`bounded_range_composition`, which the
+    /// direct sum uses) would be tighter still but costs O(k) binomial tails per
+    /// evaluation, too slow for the budget splits of every k. Beyond the paper; `None` as
+    /// for `advanced`.
+    pub bounded_range: Option<Privacy>,
 }
 
 impl Lemma37 {
     /// The guarantee reported: the one with the smallest ε (basic on ties). All hold.
     pub fn best(&self) -> Privacy {
-        [self.advanced, self.optimal]
+        [self.advanced, self.optimal, self.bounded_range]
             .into_iter()
             .flatten()
             .fold(self.basic, |best, p| {
@@ -80,7 +93,11 @@ impl Lemma37 {
 ///   selections with slack δ′; the paper takes δ′ = δ, giving `2δ`; for ε′ > 1 the
 ///   always-valid Dwork–Roth form `… + k·ε′(e^{ε′} − 1)` is used), and, beyond the paper,
 /// * `(ε + ε″, δ + δ′)`-DP with ε″ the optimal composition of the k selections
-///   (Kairouz–Oh–Viswanath Theorem 3.3), never worse than the advanced form.
+///   (Kairouz–Oh–Viswanath Theorem 3.3), never worse than the advanced form, and
+/// * `(ε + ε‴, δ + δ′)`-DP with ε‴ the composition of the k selections as
+///   bounded-range mechanisms (the exponential mechanism is bounded-range; Durfee–Rogers
+///   2019, Dong–Durfee–Rogers 2020; see [`Lemma37::bounded_range`]), about 0.64 of ε″ at
+///   k ≥ 256.
 ///
 /// [`MultiLearner::guarantee`] reports the one with the smallest ε ([`Lemma37::best`]);
 /// all are computed with `privpac_mechanisms`' rounding-up composition functions. With the BLR
@@ -172,7 +189,11 @@ impl SanitizerMultiLearner {
     /// * Pure total: sanitizer `(ε/2, 0)`, `ε′ = ε/(2k)`, basic composition.
     /// * Approximate total: the larger ε′ of basic composition (sanitizer `(ε/2, δ)`,
     ///   `ε′ = ε/(2k)`, no δ′) and advanced composition (sanitizer `(ε/2, δ/2)`,
-    ///   `δ′ = δ/2`, ε′ the positive root of `2k·ε′² + √(2k ln(2/δ))·ε′ = ε/2`).
+    ///   `δ′ = δ/2`, ε′ the positive root of `2k·ε′² + √(2k ln(2/δ))·ε′ = ε/2`), optimal
+    ///   composition (the same halves, ε′ the largest step KOV composes to ε/2) and
+    ///   bounded-range composition (the same halves, ε′ the largest whose k selections,
+    ///   each `(ε′ + 4η)`-bounded-range, compose to ε/2 by [`Lemma37::bounded_range`]'s
+    ///   bound); the largest ε′ that fits is taken.
     ///
     /// ε′ (and the sanitizer's budget) are then lowered by a relative 10⁻¹² per step until
     /// [`Self::guarantees`] (rounded up, with the sanitizer's *reported* guarantee) is
@@ -212,6 +233,15 @@ impl SanitizerMultiLearner {
                     && let Ok(step) = optimal_step_epsilon(half, k as u64, 0.0, slack)
                 {
                     candidates.push((san, step, Some(delta_prime), Form::Optimal));
+                }
+                // The largest ε′ whose k selections, each (ε′ + 4η)-bounded-range, compose
+                // to ε/2 (the same headroom).
+                if k as u64 <= MAX_BOUNDED_RANGE_COMPOSITIONS
+                    && let Ok(width) =
+                        bounded_range_concentration_step_epsilon(half, k as u64, slack)
+                {
+                    let step = width - 4.0 * privpac_mechanisms::FLOAT_ERROR_BUDGET;
+                    candidates.push((san, step, Some(delta_prime), Form::BoundedRange));
                 }
             }
         }
@@ -365,10 +395,16 @@ pub fn lemma_3_7(
         let selections = optimal_composition(selection, k as u64, d).ok()?;
         basic_composition(&[sanitizer, selections]).ok()
     });
+    let bounded_range = delta_prime.and_then(|d| {
+        let width = exponential_mechanism_range(selection.epsilon());
+        let selections = bounded_range_concentration_composition(width, k as u64, d).ok()?;
+        basic_composition(&[sanitizer, selections]).ok()
+    });
     Ok(Lemma37 {
         basic,
         advanced,
         optimal,
+        bounded_range,
     })
 }
 
@@ -378,6 +414,7 @@ enum Form {
     Basic,
     Advanced,
     Optimal,
+    BoundedRange,
 }
 
 /// Lowers the sanitizer's (ε, δ) and ε′ together by a relative 10⁻¹² per step until
@@ -402,6 +439,7 @@ fn fit_selection(
             Form::Basic => both.basic,
             Form::Advanced => both.advanced?,
             Form::Optimal => both.optimal?,
+            Form::BoundedRange => both.bounded_range?,
         };
         if fits(chosen) && fits(both.best()) {
             return Some((san, epsilon));
@@ -553,6 +591,24 @@ mod tests {
         assert!(control.is_err(), "{control:?}");
     }
 
+    /// Issue 29 §4: the k selections are split by the bounded-range form (about 1.5 times
+    /// the optimal form's ε′ at k = 256), validated against the total.
+    #[test]
+    fn selections_are_split_as_bounded_range_mechanisms() {
+        let total = Privacy::new(1.0, 1e-6).unwrap();
+        let k = 256;
+        let learner = SanitizerMultiLearner::corollary_3_9(total, k, 0.1).unwrap();
+        let optimal = optimal_step_epsilon(0.5, k as u64, 0.0, 5e-7 * (1.0 - 1e-5)).unwrap();
+        let selection = learner.selection().epsilon();
+        assert!(selection > 1.5 * optimal, "{selection} vs {optimal}");
+        let g = learner.guarantees(k).unwrap();
+        assert_eq!(g.best(), g.bounded_range.unwrap());
+        assert!(
+            g.best().epsilon() <= 1.0 && g.best().delta() <= 1e-6,
+            "{g:?}"
+        );
+    }
+
     #[test]
     fn lemma_3_7_guarantees_match_the_formulas_and_round_up() {
         let san = Privacy::new(1.0, 1e-6).unwrap();
@@ -570,7 +626,18 @@ mod tests {
         let selections = privpac_mechanisms::optimal_composition(sel, 100, 1e-6).unwrap();
         assert!(opt.epsilon() >= 1.0 + selections.epsilon() && opt.epsilon() < adv.epsilon());
         assert_eq!(opt.delta(), adv.delta());
-        assert_eq!(g.best(), opt);
+        // The bounded-range form (the selections are exponential mechanisms): the
+        // sanitizer plus the concentration bound of the selections' width ε′ + 4η, below
+        // the optimal form; it is the one reported.
+        let br = g.bounded_range.unwrap();
+        let width = privpac_mechanisms::exponential_mechanism_range(0.01);
+        let selections = bounded_range_concentration_composition(width, 100, 1e-6).unwrap();
+        let formula = 100.0 * width * width / 8.0 + width * (50.0 * (1e6f64).ln()).sqrt();
+        assert!(selections.epsilon() >= formula && selections.epsilon() < formula + 1e-12);
+        assert!(br.epsilon() >= 1.0 + selections.epsilon() && br.epsilon() < opt.epsilon());
+        assert!(br.epsilon() < 1.0 + selections.epsilon() + 1e-12);
+        assert_eq!(br.delta(), adv.delta());
+        assert_eq!(g.best(), br);
         // For k = 1 advanced composition loses to basic; the optimal form trades the slack
         // δ′ for a sliver of ε (one ε′-DP run is also (ε′ − 2·10⁻⁶, δ′)-DP).
         let one = lemma_3_7(san, sel, 1, Some(1e-6)).unwrap();

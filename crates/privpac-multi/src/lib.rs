@@ -14,7 +14,9 @@
 //! * [`MultiLearner`]: the object-safe trait (k hypotheses out, the guarantee of the whole
 //!   k-tuple as a `privpac_mechanisms::Guarantee`).
 //! * [`DirectSum`]: any `privpac_learners::Learner` once per column, composed (Observation 3.2);
-//!   [`DirectSum::for_total`] splits a total (ε, δ) with [`split_budget`].
+//!   [`DirectSum::for_total`] splits a total (ε, δ) with [`split_budget`] (or, for a
+//!   bounded-range inner learner such as the exponential mechanism, with
+//!   [`split_budget_bounded_range`]).
 //! * [`ParityLearner`]: parities under the uniform distribution (Algorithm 4, Theorem
 //!   3.12), sample size independent of k; its GF(2) solver is in [`gf2`].
 //! * [`SanitizerMultiLearner`]: Algorithm 2 of the paper ("GenericLearner"): sanitize once
@@ -99,6 +101,7 @@ mod sample;
 
 pub use direct_sum::{
     DirectSum, LearnerFactory, compose_privacy, split_budget, split_budget_among,
+    split_budget_bounded_range,
 };
 pub use error::{Error, Result};
 pub use generic::{Lemma37, SanitizerFactory, SanitizerMultiLearner, lemma_3_7};

@@ -182,6 +182,145 @@ fn approximate_totals_are_split_and_met() {
     .unwrap();
 }
 
+/// The exponential mechanism's distributions on every neighbouring pair of 2-row samples
+/// (one column): their privacy losses span at most the width the learner reports
+/// (`Learner::bounded_range`, ε + 4η), exactly; negative control: half that width is
+/// exceeded (the claim is nearly tight).
+#[test]
+fn the_generic_learner_is_bounded_range_exactly() {
+    let class = Points::new(Domain::ordered(3).unwrap());
+    let epsilon = 0.8;
+    let inner = GenericLearner::new(Privacy::pure(epsilon).unwrap()).unwrap();
+    let width = inner.bounded_range(2).unwrap();
+    assert_eq!(
+        width,
+        privpac_mechanisms::exponential_mechanism_range(epsilon)
+    );
+    let mut widest: f64 = 0.0;
+    for (p, q) in direct_sum_pairs(&inner, &class) {
+        let losses: Vec<f64> = p.iter().zip(&q).map(|(a, b)| (a / b).ln()).collect();
+        let range = losses.iter().cloned().fold(f64::MIN, f64::max)
+            - losses.iter().cloned().fold(f64::MAX, f64::min);
+        // Two columns: the product's range is at most twice one column's.
+        assert!(range <= 2.0 * width + 1e-9, "{range} > 2·{width}");
+        widest = widest.max(range);
+    }
+    // One column's range reaches ε on some pair (the score of a concept changes by 1 and
+    // the others' do not, in opposite directions across the pair): halving it fails.
+    assert!(widest > 1.2 * epsilon, "{widest}");
+    // Learners that do not claim a bounded range report None (the default).
+    assert_eq!(Unclaimed(inner).bounded_range(2), None);
+}
+
+/// An inner learner that is the exponential mechanism but does not claim it (the
+/// default `bounded_range`): the direct sum must not use the bounded-range split.
+#[derive(Debug)]
+struct Unclaimed(GenericLearner);
+
+impl Learner for Unclaimed {
+    fn learn(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &privpac_classes::LabeledSample,
+        rng: &mut dyn rand::Rng,
+    ) -> privpac_learners::Result<Hypothesis> {
+        self.0.learn(class, sample, rng)
+    }
+    fn guarantee(&self, examples: usize) -> Guarantee {
+        self.0.guarantee(examples)
+    }
+    fn name(&self) -> String {
+        "unclaimed".into()
+    }
+}
+
+/// Issue 29 §4: the direct sum of exponential-mechanism learners splits an approximate
+/// total by the optimal non-adaptive composition of bounded-range mechanisms (about twice
+/// the per-column ε of the canonical pair's optimal composition at k = 64), and the
+/// reported guarantee, which `for_total` checks against the total, is that composition.
+#[test]
+fn direct_sum_of_the_exponential_mechanism_uses_the_bounded_range_split() {
+    let total = Privacy::new(1.0, 1e-6).unwrap();
+    let k = 64;
+    let learner = DirectSum::for_total(total, k, 1000, &|p| {
+        Ok(Box::new(GenericLearner::new(Privacy::pure(p.epsilon())?)?) as Box<dyn Learner>)
+    })
+    .unwrap();
+    let (canonical, _) = split_budget(total, k).unwrap();
+    let per_column = learner.per_column();
+    assert!(per_column.is_pure());
+    assert!(
+        per_column.epsilon() > 2.0 * canonical.epsilon(),
+        "{per_column:?} vs {canonical:?}"
+    );
+    assert_eq!(per_column, split_budget_bounded_range(total, k).unwrap());
+    assert_eq!(learner.bounded_range_delta(), Some(1e-6));
+    let reported = learner.guarantee(1000, k).privacy().unwrap();
+    let width = privpac_mechanisms::exponential_mechanism_range(per_column.epsilon());
+    let composed = privpac_mechanisms::bounded_range_composition(width, k as u64, 1e-6).unwrap();
+    assert_eq!(reported, composed);
+    assert!(reported.epsilon() <= 1.0 && reported.delta() <= 1e-6);
+    // The split is tight: 0.1% more per column composes above the total.
+    let over = privpac_mechanisms::exponential_mechanism_range(per_column.epsilon() * 1.001);
+    let over = privpac_mechanisms::bounded_range_composition(over, k as u64, 1e-6).unwrap();
+    assert!(over.epsilon() > 1.0, "{over:?}");
+    // Pure totals keep basic composition (a pure composition of BR steps is kε).
+    let pure = DirectSum::for_total(Privacy::pure(1.0).unwrap(), k, 1000, &|p| {
+        Ok(Box::new(GenericLearner::new(p)?) as Box<dyn Learner>)
+    })
+    .unwrap();
+    assert_eq!(pure.bounded_range_delta(), None);
+    assert_eq!(pure.per_column().epsilon(), 1.0 / 64.0);
+    // An inner learner that does not claim a bounded range gets the canonical split.
+    let unclaimed = DirectSum::for_total(total, k, 1000, &|p| {
+        Ok(
+            Box::new(Unclaimed(GenericLearner::new(Privacy::pure(p.epsilon())?)?))
+                as Box<dyn Learner>,
+        )
+    })
+    .unwrap();
+    assert_eq!(unclaimed.bounded_range_delta(), None);
+    assert_eq!(unclaimed.per_column().epsilon(), canonical.epsilon());
+}
+
+/// The bounded-range split of a tiny direct sum meets its reported (ε, δ) exactly on every
+/// neighbouring pair of 2-row samples; negative control: the per-column ε claimed for the
+/// pair of columns (at the same δ) is refuted.
+#[test]
+fn bounded_range_split_meets_its_guarantee_exactly() {
+    let class = Points::new(Domain::ordered(3).unwrap());
+    let total = Privacy::new(1.0, 1e-2).unwrap();
+    let learner = DirectSum::for_total(total, 2, 1000, &|p| {
+        Ok(Box::new(GenericLearner::new(Privacy::pure(p.epsilon())?)?) as Box<dyn Learner>)
+    })
+    .unwrap();
+    assert_eq!(learner.bounded_range_delta(), Some(1e-2));
+    let (canonical, _) = split_budget(total, 2).unwrap();
+    assert!(learner.per_column().epsilon() > canonical.epsilon());
+    let claimed = learner.guarantee(2, 2).privacy().unwrap();
+    assert!(
+        claimed.epsilon() <= 1.0 && claimed.delta() <= 1e-2,
+        "{claimed:?}"
+    );
+    let inner =
+        GenericLearner::new(Privacy::pure(learner.per_column().epsilon()).unwrap()).unwrap();
+    let pairs = direct_sum_pairs(&inner, &class);
+    privpac_audit::check_claim(
+        pairs.iter().map(|(p, q)| (p, q)),
+        claimed.epsilon(),
+        claimed.delta(),
+        1e-9,
+    )
+    .unwrap();
+    let control = privpac_audit::check_claim(
+        pairs.iter().map(|(p, q)| (p, q)),
+        learner.per_column().epsilon(),
+        claimed.delta(),
+        1e-9,
+    );
+    assert!(control.is_err(), "{control:?}");
+}
+
 #[test]
 fn budget_splitting_picks_the_better_rule() {
     // Pure totals: basic composition, ε/k.
