@@ -8,7 +8,7 @@ use privpac_mechanisms::Guarantee;
 use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
 use privpac_toolkit::{
     Bound, ClassSpec, DistributionChoice, LearnerSpec, SampleComplexityReport,
-    SampleComplexityRequest, build_learner, read_labeled_csv_with,
+    SampleComplexityRequest, build_learner, describe_in_units, read_labeled_csv_with,
 };
 use serde::Serialize;
 
@@ -61,6 +61,10 @@ struct LearnReport {
     examples: usize,
     hypothesis: Hypothesis,
     hypothesis_text: String,
+    /// With `--bounds`/`--bins`: the hypothesis as a statement about the raw values
+    /// (`1 on x ≥ 104.3`), from `privpac_toolkit::describe_in_units`; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hypothesis_in_units: Option<String>,
     /// The fraction of examples mislabeled (in expectation for randomized hypotheses).
     empirical_error: f64,
     /// The learner's own guarantee at this many examples.
@@ -74,12 +78,16 @@ struct LearnReport {
 
 impl Render for LearnReport {
     fn render(&self) -> String {
+        let hypothesis = match &self.hypothesis_in_units {
+            Some(units) => format!("{units}   (on the bins: {})", self.hypothesis_text),
+            None => self.hypothesis_text.clone(),
+        };
         let mut text = format!(
             "class: {}   learner: {}   examples: {}\nhypothesis: {}\nempirical error: {:.4}\nguarantee: {}\n",
             self.class,
             self.learner,
             self.examples,
-            self.hypothesis_text,
+            hypothesis,
             self.empirical_error,
             self.guarantee_text
         );
@@ -110,6 +118,11 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
         examples: sample.len(),
         empirical_error: empirical_error(class.as_ref(), &sample, &hypothesis),
         hypothesis_text: hypothesis.describe(class.as_ref()),
+        hypothesis_in_units: options
+            .real
+            .as_ref()
+            .map(|bins| describe_in_units(&hypothesis, class.as_ref(), bins))
+            .transpose()?,
         hypothesis,
         guarantee,
         guarantee_text: guarantee.to_string(),

@@ -8,8 +8,8 @@ use privpac_multi::{MultiLabeledSample, MultiLearner};
 use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
 use privpac_toolkit::{
     ClassSpec, ExampleDistribution, KCurve, MultiLearnerSpec, MultiScenario, MultiTargets,
-    ScenarioKind, SearchConfig, build_multi_learner, read_multi_labeled_csv_with,
-    sample_complexity_curve,
+    ScenarioKind, SearchConfig, build_multi_learner, describe_in_units,
+    read_multi_labeled_csv_with, sample_complexity_curve,
 };
 use serde::Serialize;
 
@@ -24,6 +24,10 @@ struct ColumnReport {
     column: usize,
     hypothesis: Hypothesis,
     hypothesis_text: String,
+    /// With `--bounds`/`--bins`: the hypothesis as a statement about the raw values;
+    /// absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hypothesis_in_units: Option<String>,
     /// The fraction of examples whose label in this column the hypothesis gets wrong (in
     /// expectation for randomized hypotheses).
     empirical_error: f64,
@@ -59,7 +63,10 @@ impl Render for MultiLearnReport {
         for c in &self.columns {
             table.row(vec![
                 format!("y{}", c.column),
-                c.hypothesis_text.clone(),
+                match &c.hypothesis_in_units {
+                    Some(units) => format!("{units}   (on the bins: {})", c.hypothesis_text),
+                    None => c.hypothesis_text.clone(),
+                },
                 format!("{:.4}", c.empirical_error),
             ]);
         }
@@ -105,16 +112,23 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
     let learner = build_multi_learner(spec, total, sample.k(), &params, sample.len())?;
     let hypotheses = learner.learn(class.as_ref(), &sample, &mut rng(&args.common))?;
     let guarantee = learner.guarantee(sample.len(), sample.k());
-    let columns: Vec<ColumnReport> = hypotheses
+    let columns = hypotheses
         .into_iter()
         .enumerate()
-        .map(|(j, h)| ColumnReport {
-            column: j + 1,
-            hypothesis_text: h.describe(class.as_ref()),
-            empirical_error: column_error(class.as_ref(), &sample, j, &h),
-            hypothesis: h,
+        .map(|(j, h)| {
+            Ok(ColumnReport {
+                column: j + 1,
+                hypothesis_text: h.describe(class.as_ref()),
+                hypothesis_in_units: options
+                    .real
+                    .as_ref()
+                    .map(|bins| describe_in_units(&h, class.as_ref(), bins))
+                    .transpose()?,
+                empirical_error: column_error(class.as_ref(), &sample, j, &h),
+                hypothesis: h,
+            })
         })
-        .collect();
+        .collect::<anyhow::Result<Vec<ColumnReport>>>()?;
     let report = MultiLearnReport {
         class: class.name(),
         learner: learner.name(),

@@ -998,3 +998,106 @@ fn learn_improper_point_on_two_to_the_forty_points() {
         "pure",
     );
 }
+
+/// With --bounds/--bins, learn and multi-learn print the hypothesis in the data's units (a
+/// threshold at 100, not at bin 24), in the text and as `hypothesis_in_units` in the JSON;
+/// both orientations of thresholds find the rule "1 on x ≥ 100" that thresholds cannot.
+#[test]
+fn real_valued_hypotheses_are_printed_in_data_units() {
+    let mut csv = String::from("x,y1,y2\n");
+    for i in 0..300u32 {
+        let x = f64::from(i) * 0.9 - 5.5; // -5.5 … 263.6: some clipped on both sides
+        csv.push_str(&format!(
+            "{x},{},{}\n",
+            u8::from(x >= 100.0),
+            u8::from(x < 60.0)
+        ));
+    }
+    let multi = data_file("real_multi.csv", &csv);
+    let single: String = csv
+        .lines()
+        .map(|line| line.rsplit_once(',').unwrap().0.to_string() + "\n")
+        .collect();
+    let single = data_file("real_single.csv", &single.replacen("x,y1", "x,y", 1));
+    let bins = ["--bounds", "0:256", "--bins", "64"]; // bins of width 4: edge 25 is 100
+    let learn = |class: &str, json: bool| {
+        let mut args = vec!["learn", "--class", class, "--learner", "erm"];
+        args.extend_from_slice(&["--data", single.to_str().unwrap()]);
+        args.extend_from_slice(&bins);
+        if json {
+            args.push("--json");
+        }
+        privpac(&args)
+    };
+    let report = json_of(
+        &[
+            &[
+                "learn",
+                "--class",
+                "both(thresholds:64)",
+                "--learner",
+                "erm",
+            ][..],
+            &["--data", single.to_str().unwrap(), "--json"],
+            &bins,
+        ]
+        .concat(),
+    );
+    assert_eq!(report["hypothesis_in_units"], "1 on x ≥ 100", "{report}");
+    assert_eq!(report["empirical_error"], 0.0, "{report}");
+    let text = stdout(&learn("both(thresholds:64)", false));
+    assert!(
+        text.contains(
+            "hypothesis: 1 on x ≥ 100   (on the bins: concept 88: complement of (1 on x ≤ 24))"
+        ),
+        "{text}"
+    );
+    // One orientation only: the best it can do is the last threshold, all ones (118 of the
+    // 300 labels are 0).
+    let one_way: serde_json::Value =
+        serde_json::from_slice(&learn("thresholds:64", true).stdout).unwrap();
+    let error = one_way["empirical_error"].as_f64().unwrap();
+    assert!((error - 118.0 / 300.0).abs() < 1e-12, "{one_way}");
+    assert_eq!(one_way["hypothesis_in_units"], "1 on every x", "{one_way}");
+    // Without bounds the key is absent.
+    let plain = json_of(&[
+        "learn",
+        "--class",
+        "thresholds:64",
+        "--learner",
+        "erm",
+        "--data",
+        data_file("plain.csv", "x,y\n3,1\n40,0\n").to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(plain.get("hypothesis_in_units").is_none(), "{plain}");
+    // multi-learn: one statement per column.
+    let report = json_of(
+        &[
+            &[
+                "multi-learn",
+                "--class",
+                "both(thresholds:64)",
+                "--learner",
+                "direct-sum",
+            ][..],
+            &[
+                "--epsilon",
+                "200",
+                "--seed",
+                "1",
+                "--data",
+                multi.to_str().unwrap(),
+                "--json",
+            ],
+            &bins,
+        ]
+        .concat(),
+    );
+    let columns = report["columns"].as_array().unwrap();
+    assert_eq!(
+        columns[0]["hypothesis_in_units"], "1 on x ≥ 100",
+        "{report}"
+    );
+    assert_eq!(columns[1]["hypothesis_in_units"], "1 on x < 60", "{report}");
+}
