@@ -834,11 +834,32 @@ impl Accountant {
     /// The total guarantee: rule "basic" (Dwork–Roth Theorem 3.16), "advanced"
     /// (Kairouz–Oh–Viswanath Theorem 3.5, needs delta_prime), "optimal" (Kairouz–Oh–
     /// Viswanath Theorem 3.3, the exact region; every run must have the same guarantee;
-    /// needs delta_prime), "pld" (privacy loss distribution, pessimistic grid 1e-4; needs
-    /// delta_prime) or "best" (the smallest ε of those that apply; needs delta_prime).
-    /// Rounded up, never down.
-    #[pyo3(signature = (rule = "basic", *, delta_prime = None))]
-    fn total(&self, rule: &str, delta_prime: Option<f64>) -> PyResult<Privacy> {
+    /// needs delta_prime), "pld" (privacy loss distribution: the rigorous upper bound of
+    /// `pld_bounds`, within `epsilon_error` of a rigorous lower bound, default
+    /// max(0.01, 1% of ε); needs delta_prime) or "best" (the smallest ε of those that apply;
+    /// needs delta_prime). Rounded up, never down.
+    #[pyo3(signature = (rule = "basic", *, delta_prime = None, epsilon_error = None))]
+    fn total(
+        &self,
+        rule: &str,
+        delta_prime: Option<f64>,
+        epsilon_error: Option<f64>,
+    ) -> PyResult<Privacy> {
+        if let Some(error) = epsilon_error {
+            if rule != "pld" {
+                return Err(errors::invalid(format!(
+                    "epsilon_error applies to rule \"pld\" only, not {rule:?}"
+                )));
+            }
+            let delta_prime =
+                delta_prime.ok_or_else(|| errors::invalid("rule \"pld\" needs delta_prime"))?;
+            return self
+                .inner
+                .pld_bounds(delta_prime, Some(error))
+                .and_then(|bounds| bounds.privacy())
+                .map(Privacy::from)
+                .map_err(errors::mechanisms);
+        }
         let rule = match (rule, delta_prime) {
             ("basic", None) => privpac_mechanisms::CompositionRule::Basic,
             ("advanced", Some(delta_prime)) => {
@@ -867,6 +888,31 @@ impl Accountant {
             .total(rule)
             .map(Privacy::from)
             .map_err(errors::mechanisms)
+    }
+
+    /// Rigorous bounds on the ε of the recorded runs' composed dominating pairs at
+    /// δ = 1 − Π(1 − δ_i)(1 − delta_prime), with upper − lower ≤ epsilon_error (default
+    /// max(0.01, 1% of ε)): a dict with "lower", "estimate", "upper" (what rule "pld"
+    /// reports), "delta" and "interval" (the grid step used). If the finest grid that fits
+    /// in memory cannot reach epsilon_error, the finest bounds reached are returned.
+    #[pyo3(signature = (delta_prime, *, epsilon_error = None))]
+    fn pld_bounds<'py>(
+        &self,
+        py: Python<'py>,
+        delta_prime: f64,
+        epsilon_error: Option<f64>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let bounds = self
+            .inner
+            .pld_bounds(delta_prime, epsilon_error)
+            .map_err(errors::mechanisms)?;
+        let dict = pyo3::types::PyDict::new(py);
+        dict.set_item("lower", bounds.lower)?;
+        dict.set_item("estimate", bounds.estimate)?;
+        dict.set_item("upper", bounds.upper)?;
+        dict.set_item("delta", bounds.delta)?;
+        dict.set_item("interval", bounds.interval)?;
+        Ok(dict)
     }
 
     fn __len__(&self) -> usize {

@@ -154,3 +154,30 @@ def test_bounded_range_steps_compose_below_their_pure_guarantees():
         accountant.record_bounded_range("bad", -1.0)
     with pytest.raises(privpac.InvalidParameterError):
         accountant.record_bounded_range("bad", 1.0, rate=0.0)
+
+
+def test_pld_bounds_bracket_the_exact_composition_within_the_requested_error():
+    # 1000 × (0.01, 0): optimal composition is exact (up to a relative 1e-6 in δ).
+    accountant = privpac.Accountant()
+    for i in range(1000):
+        accountant.record(f"q{i}", privpac.Privacy(0.01))
+    exact = privpac.optimal_composition(privpac.Privacy(0.01), 1000, 1e-6).epsilon
+    bounds = accountant.pld_bounds(1e-6, epsilon_error=0.002)
+    assert set(bounds) == {"lower", "estimate", "upper", "delta", "interval"}
+    assert bounds["lower"] <= exact + 1e-7 and exact - 1e-6 <= bounds["upper"], (bounds, exact)
+    assert bounds["upper"] - bounds["lower"] <= 0.002
+    assert bounds["lower"] <= bounds["estimate"] <= bounds["upper"]
+    total = accountant.total("pld", delta_prime=1e-6, epsilon_error=0.002)
+    assert total.epsilon == bounds["upper"] and total.delta == bounds["delta"]
+    # The default accuracy: max(0.01, 1% of ε).
+    default = accountant.pld_bounds(1e-6)
+    assert default["upper"] - default["lower"] <= max(0.01, 0.01 * default["lower"])
+    # 100,000 steps compose (the direct convolutions refused them before issue 29).
+    long = privpac.Accountant()
+    for i in range(100_000):
+        long.record_discrete_laplace(f"s{i}", 1.0, rate=0.001)
+    assert 0.0 < long.pld_bounds(1e-6)["upper"] < 2.0
+    with pytest.raises(privpac.InvalidParameterError):
+        accountant.pld_bounds(1e-6, epsilon_error=0.0)
+    with pytest.raises(privpac.InvalidParameterError):
+        accountant.total("optimal", delta_prime=1e-6, epsilon_error=0.01)

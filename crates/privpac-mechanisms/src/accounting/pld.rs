@@ -26,6 +26,13 @@
 //! *Floating point.* Masses are non-negative and only added and multiplied; the relative
 //! error of each convolution is below `(m + 2)·2⁻⁵³` for m terms per output cell, tracked
 //! and added to every reported δ together with a further relative 10⁻¹².
+//!
+//! *Long compositions.* [`PrivacyLossDistribution`] composes by direct (quadratic)
+//! convolution. Lists of [`PldStep`]s — what [`pld_composition`], [`pld_steps_composition`]
+//! and the [`crate::Accountant`] compose — go through [`pld_steps_bounds`] instead: fast
+//! Fourier transforms, one per distinct step raised to its count, with proven bounds on the
+//! floating-point error, the truncated tails and the discretization, giving a rigorous lower
+//! and upper bound on the exact ε (see the `fast` module's docs for the derivation).
 
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
@@ -280,7 +287,9 @@ impl PrivacyLossDistribution {
 /// The tightest (ε′, δ_total) the PLD gives for a list of (ε_i, δ_i) guarantees at slack
 /// δ′: `δ_total = 1 − Π(1 − δ_i)·(1 − δ′)` and ε′ the smallest with `δ(ε′) ≤ δ_total`
 /// for the composition of the canonical pairs (the counterpart of
-/// [`crate::optimal_composition`] for mixed guarantees, within `k·Δ` of the exact ε′).
+/// [`crate::optimal_composition`] for mixed guarantees: the upper bound of
+/// [`pld_steps_bounds_on_grid`] on the grid Δ (rounded down to a power of two), within about
+/// `k·Δ` of the exact ε′ and usually far closer).
 ///
 /// # Errors
 /// [`Error::InvalidCount`] for an empty list or a grid too large;

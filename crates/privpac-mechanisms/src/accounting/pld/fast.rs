@@ -7,8 +7,8 @@
 //! (1 at `y = +∞`), an increasing function with values in `[0, 1]`. The exact ε(δ) of the
 //! composition, `inf{ε : δ(ε) ≤ δ}`, lies in `[lower, upper]`.
 //!
-//! *Discretization and its error (after Gopi, Lee and Wutschitz, "Numerical composition of
-//! differential privacy", NeurIPS 2021, §5).* Each loss is rounded up to the grid,
+//! *Discretization and its error (after the coupling argument of Gopi, Lee and Wutschitz,
+//! "Numerical composition of differential privacy", NeurIPS 2021).* Each loss is rounded up to the grid,
 //! `Ŷ_i = ⌈L_i/h⌉·h`, and `Z_i = L_i − Ŷ_i ∈ (−h, 0]` is its residual, so that
 //! `L = Ŷ + Z` with `Ŷ = ΣŶ_i` and `Z = ΣZ_i`, and the `Z_i` independent across steps. For
 //! any threshold s, `f_ε(Ŷ + Z) ≤ f_ε(Ŷ + s) + 1{Z > s}` and `f_ε(Ŷ + Z) ≥ f_ε(Ŷ + s) −
@@ -16,7 +16,7 @@
 //! Z, so
 //! `δ_Ŷ(ε − s) − Pr[Z < s] ≤ δ(ε) ≤ δ_Ŷ(ε − s′) + Pr[Z > s′]`.
 //! GLW place each cell's mass at its conditional mean and bound `Pr[|Z| > s]` by Hoeffding's
-//! inequality, which gives their two-sided error `h·√(k·ln(2/δ_err)/2)`. Here the rounding
+//! inequality, which gives a two-sided error of order `h·√(k·ln(1/δ_err))`. Here the rounding
 //! goes up and the bias is corrected exactly instead: `Pr[Z > s′]` and `Pr[Z < s]` are bounded
 //! by the Chernoff bound `Pr[Z > s] ≤ e^{−λs}·Π E[e^{λZ_i}]`, minimized over λ, with each
 //! `E[e^{λZ_i}]` computed from the residual's distribution (atoms of known residual for the
@@ -35,19 +35,24 @@
 //!   (`Pr[Ŷ ≥ B] ≤ e^{−λB}Π E[e^{λŶ_i}]`) places the window so that at most τ (a ten-thousandth
 //!   of the δ left) lies beyond each end; that mass counts as loss +∞ in the upper bound
 //!   (never dropped), and as folded-in error in the lower bound.
-//! - *Floating point.* The transform's error is bounded per output (module `fft`: the
-//!   induction over butterfly stages); raising to the power k adds
+//! - *Floating point.* Each step's transform has a per-frequency error bound (direct
+//!   evaluation `Σ p·ŵ` for steps with at most 48 cells: `(μ + m·u)·‖x‖₁`; the `fft`
+//!   module's induction over butterfly stages otherwise); raising to the power k adds
 //!   `k·M^{k−1}·|X̂ − X| + |X̂|^k((1 + √5u)^{k+64} − 1)` with `M = |X̂| + bound` (the mean
 //!   value theorem for `z^k` and the relative errors of repeated squaring); products over
-//!   steps and the inverse transform add theirs. The resulting uniform bound e per cell is
-//!   added to every cell in the window (upper) or subtracted from it (lower, then clamped at
-//!   0, as the true mass is non-negative). The masses' own relative errors (a few ulps each)
-//!   compound to a factor `(1 + η)^k`, applied to the finite part.
+//!   steps add theirs. The inverse transform turns the spectrum's errors `E_j` into cell
+//!   errors of ℓ² norm at most `(‖E‖₂ + tη/(1 − tη)·‖Ŷ‖₂)/√N` (Parseval, and Higham,
+//!   *Accuracy and Stability of Numerical Algorithms*, Theorem 24.2, for the transform's own
+//!   rounding), so the cells above a grid point, m of them, are off by at most `√m` times
+//!   that in total: added to δ for the upper bound, subtracted for the lower (the cells
+//!   themselves are clamped at 0, as the true masses are non-negative). The masses' own
+//!   relative errors (a few ulps each) compound to a factor `(1 + η)^k` on the finite part.
 //! - *The hockey-stick sum.* `δ_Ŷ` is evaluated at every grid point by a recurrence of
 //!   non-negative terms, whose relative error is bounded and applied.
 //!
-//! The reported ε are grid points (plus the threshold), so they are within about one cell
-//! of the exact inverse of the bounds.
+//! Within the cell where the bound crosses δ, the crossing is solved in closed form
+//! (`δ(y_j − t) = D_j + (1 − e^{−t})R_j`) and rounded outwards. The grid step is a power of
+//! two, so every grid value `c·h` is exact.
 
 use super::fft::{Complex, Twiddles, UNIT, fft, grow, transform_error};
 use super::pieces::{Discretized, Piece, discretize};
@@ -120,8 +125,10 @@ pub fn pld_steps_bounds_on_grid(
 /// Bounds on ε(δ) for the list of steps, on a grid chosen so that `upper − lower ≤
 /// epsilon_error` (`None`: [`default_epsilon_error`] of the ε found). The grid is refined up
 /// to six times; if the transform would exceed [`super::MAX_PLD_CELLS`] first, the finest
-/// bounds reached are returned (check [`PldBounds::gap`]). Identical steps are grouped: the
-/// cost is one transform per distinct step.
+/// bounds reached are returned (check [`PldBounds::gap`]). Once the accuracy is met, grids
+/// eight times finer are tried while the transform stays at most 2^17 long (cheap), and the
+/// tightest upper bound is kept. Identical steps are grouped: the cost is one transform per
+/// distinct step.
 ///
 /// # Errors
 /// As for [`pld_steps_bounds_on_grid`]; [`Error::InvalidParameter`] for an `epsilon_error`
@@ -174,15 +181,17 @@ pub fn pld_steps_bounds(
             best = Some(bounds);
         }
         if bounds.gap() <= wanted {
-            // Accurate enough; when the transform was short, a 16 times finer grid costs
-            // little and tightens both ends (the tighter of the two is kept).
-            if n <= 1 << 14
-                && let Ok((finer, _)) = bounds_on_grid(&groups, delta, h / 16.0, Variant::Rigorous)
-                && finer.upper < bounds.upper
-            {
-                return Ok(finer);
+            // Accurate enough; while the transform stays short (a few tens of milliseconds),
+            // finer grids cost little and tighten both ends: keep the tightest upper bound.
+            let (mut kept, mut length, mut step) = (bounds, n, h);
+            while length <= 1 << 17 {
+                step /= 8.0;
+                match bounds_on_grid(&groups, delta, step, Variant::Rigorous) {
+                    Ok((finer, m)) if finer.upper <= kept.upper => (kept, length) = (finer, m),
+                    _ => break,
+                }
             }
-            return Ok(bounds);
+            return Ok(kept);
         }
         h *= (0.7 * wanted / bounds.gap()).clamp(0.05, 0.7);
     }
