@@ -573,4 +573,13 @@ impl MultiLearner for DirectSum {
     fn name(&self) -> String {
         format!("direct-sum({})", self.inner.name())
     }
+
+    fn column_split(&self) -> Option<(Privacy, &'static str)> {
+        let rule = if self.bounded_range.is_some() {
+            "bounded-range"
+        } else {
+            self.rule.name()
+        };
+        Some((self.per_column, rule))
+    }
 }

@@ -1,7 +1,7 @@
 //! The [`MultiLearner`] trait shared by every multi-learner.
 
 use privpac_classes::{ConceptClass, Hypothesis};
-use privpac_mechanisms::Guarantee;
+use privpac_mechanisms::{Guarantee, Privacy};
 use rand::Rng;
 
 use crate::error::Result;
@@ -31,4 +31,11 @@ pub trait MultiLearner: std::fmt::Debug + Send + Sync {
 
     /// A short name for reports (`direct-sum(generic)`, `parity`, `point`).
     fn name(&self) -> String;
+
+    /// For learners that split their budget evenly over the columns (the direct sum): the
+    /// per-column budget and the name of the rule the k runs are composed by (`basic`,
+    /// `advanced`, `optimal`, `bounded-range`, …), for reports. `None` otherwise.
+    fn column_split(&self) -> Option<(Privacy, &'static str)> {
+        None
+    }
 }
