@@ -345,6 +345,22 @@ pub(super) fn run_sample_complexity_unit(
             // Zipf: Pr[x] ∝ (x + 1)^{−s}, target threshold 1 (labels {0, 1} positive).
             let target = unit.get("target").and_then(Value::as_u64).unwrap_or(1);
             (target, ExampleDistribution::Zipf { exponent })
+        } else if let Some(kind) = unit.get("distribution").and_then(Value::as_str) {
+            // An experiment file's `distribution`: uniform, or mass `point_mass` on the
+            // target's first positive point; the target given or the middle one.
+            let target = unit
+                .get("target")
+                .and_then(Value::as_u64)
+                .unwrap_or_else(|| middle_target(class.as_ref()));
+            // (A target outside the class is refused by `Scenario::new` below.)
+            let in_class = u128::from(target) < class.len();
+            let distribution = match (kind, unit.get("point_mass").and_then(Value::as_f64)) {
+                ("point", Some(mass)) if in_class => {
+                    ExampleDistribution::mass_on_target(class.as_ref(), target, mass)
+                }
+                _ => ExampleDistribution::Uniform,
+            };
+            (target, distribution)
         } else if class_text.starts_with("points") {
             // Mass 2α on the target's point, the rest uniform: a learner must find the target
             // (missing it costs 2α > α).

@@ -40,8 +40,8 @@ use serde::{Deserialize, Serialize};
 pub use catalog::{EXPERIMENTS, ExperimentInfo};
 pub use plot::{Axis, Figure, Layout, Series, Style};
 pub use sweep::{
-    CurveDef, CurveScenario, DEFAULT_MAX_UNITS, Grid, KCurveSweep, KLevel, Level, MAX_K,
-    MAX_SEARCH_SIZE, MAX_TRIALS, MAX_UNITS, Settings, Sweep,
+    CurveDef, CurveScenario, DEFAULT_MAX_UNITS, FileDistribution, Grid, KCurveSweep, KLevel, Level,
+    MAX_K, MAX_SEARCH_SIZE, MAX_TRIALS, MAX_UNITS, Settings, Sweep,
 };
 
 /// Errors of the experiment machinery.

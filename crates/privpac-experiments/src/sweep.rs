@@ -98,6 +98,8 @@ pub struct Sweep {
     /// A Zipf distribution `Pr[x] ∝ (x + 1)^(−exponent)` with a fixed target (the
     /// `zipf_exponent` and `target` columns); `None`: the default distribution of the class.
     pub zipf: Option<(f64, u64)>,
+    /// Another distribution of examples (the `distribution` key; a Zipf one is `zipf`).
+    pub distribution: Option<FileDistribution>,
     /// The tiny, quick and full levels.
     levels: [Level; 3],
 }
@@ -117,11 +119,45 @@ struct RawFile {
     figures: Option<Vec<Spanned<String>>>,
     order: Option<Spanned<String>>,
     zipf: Option<RawZipf>,
+    distribution: Option<Spanned<RawDistribution>>,
     classes: Option<Spanned<Vec<Spanned<String>>>>,
     domains: Option<Spanned<RawDomains>>,
     trials: Option<Spanned<usize>>,
     grid: Option<Spanned<Vec<RawGrid>>>,
     scale: Option<RawScales>,
+}
+
+/// A distribution of examples an experiment file chooses with its `distribution` key
+/// (`kind = "zipf"` is stored as [`Sweep::zipf`], the columns of the `zipf` key).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FileDistribution {
+    /// Uniform over the domain (the `distribution = "uniform"` column), with the target
+    /// concept `target` (the `target` column) or the middle one of the class.
+    Uniform {
+        /// The target concept id, if fixed.
+        target: Option<u64>,
+    },
+    /// Mass `mass` on the target's first positive point, the rest uniform (the
+    /// `distribution = "point"` and `point_mass` columns), with the target `target` or the
+    /// middle one.
+    PointMass {
+        /// The heavy point's probability, in (0, 1].
+        mass: f64,
+        /// The target concept id, if fixed.
+        target: Option<u64>,
+    },
+}
+
+/// A Zipf distribution's exponent and fixed target, as [`Sweep::zipf`] holds them.
+type Zipf = (f64, u64);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDistribution {
+    kind: Spanned<String>,
+    exponent: Option<Spanned<f64>>,
+    mass: Option<Spanned<f64>>,
+    target: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -227,6 +263,83 @@ impl Checker<'_> {
             line: line_of(self.text, span.start),
             key: key.into(),
             message: message.into(),
+        }
+    }
+
+    /// The `distribution` key: `kind` "uniform", "point" (with `mass` in (0, 1]) or "zipf"
+    /// (with `exponent` above 1, as the `zipf` key; `target` defaults to 1 there), each
+    /// with an optional `target`; as (zipf, other).
+    fn distribution(
+        &self,
+        raw: &RawDistribution,
+    ) -> Result<(Option<Zipf>, Option<FileDistribution>)> {
+        let kind = raw.kind.get_ref().as_str();
+        let refuse = |key: &str, span: std::ops::Range<usize>| {
+            Err(self.err(
+                span,
+                &format!("distribution.{key}"),
+                format!("not a parameter of the {kind:?} distribution"),
+            ))
+        };
+        if kind != "zipf"
+            && let Some(exponent) = &raw.exponent
+        {
+            return refuse("exponent", exponent.span());
+        }
+        if kind != "point"
+            && let Some(mass) = &raw.mass
+        {
+            return refuse("mass", mass.span());
+        }
+        match kind {
+            "uniform" => Ok((None, Some(FileDistribution::Uniform { target: raw.target }))),
+            "point" => {
+                let Some(mass) = &raw.mass else {
+                    return Err(self.err(
+                        raw.kind.span(),
+                        "distribution.mass",
+                        "the \"point\" distribution needs mass (the heavy point's probability)",
+                    ));
+                };
+                let value = *mass.get_ref();
+                if !(value > 0.0 && value <= 1.0) {
+                    return Err(self.err(
+                        mass.span(),
+                        "distribution.mass",
+                        format!("{value}: need a probability in (0, 1]"),
+                    ));
+                }
+                Ok((
+                    None,
+                    Some(FileDistribution::PointMass {
+                        mass: value,
+                        target: raw.target,
+                    }),
+                ))
+            }
+            "zipf" => {
+                let Some(exponent) = &raw.exponent else {
+                    return Err(self.err(
+                        raw.kind.span(),
+                        "distribution.exponent",
+                        "the \"zipf\" distribution needs exponent",
+                    ));
+                };
+                let value = *exponent.get_ref();
+                if !(value.is_finite() && value > 1.0) {
+                    return Err(self.err(
+                        exponent.span(),
+                        "distribution.exponent",
+                        format!("{value}: need a finite exponent above 1"),
+                    ));
+                }
+                Ok((Some((value, raw.target.unwrap_or(1))), None))
+            }
+            other => Err(self.err(
+                raw.kind.span(),
+                "distribution.kind",
+                format!("{other:?}: \"uniform\", \"point\" or \"zipf\""),
+            )),
         }
     }
 
@@ -535,6 +648,17 @@ impl Sweep {
                 Some((exponent, z.target))
             }
         };
+        let (zipf, distribution) = match (&raw.distribution, zipf) {
+            (None, zipf) => (zipf, None),
+            (Some(d), Some(_)) => {
+                return Err(c.err(
+                    d.span(),
+                    "distribution",
+                    "give either zipf or distribution, not both",
+                ));
+            }
+            (Some(d), None) => c.distribution(d.get_ref())?,
+        };
         let learners = raw.learners.get_ref().len();
         let scales = raw.scale.as_ref();
         let levels = [
@@ -581,6 +705,7 @@ impl Sweep {
             figures,
             learners_outer,
             zipf,
+            distribution,
             levels,
         })
     }
@@ -653,6 +778,21 @@ impl Sweep {
                         unit.insert("alpha".into(), json!(alpha));
                         if let Some((exponent, target)) = self.zipf {
                             unit.insert("zipf_exponent".into(), json!(exponent));
+                            unit.insert("target".into(), json!(target));
+                        }
+                        let fixed = match self.distribution {
+                            None => None,
+                            Some(FileDistribution::Uniform { target }) => {
+                                unit.insert("distribution".into(), json!("uniform"));
+                                target
+                            }
+                            Some(FileDistribution::PointMass { mass, target }) => {
+                                unit.insert("distribution".into(), json!("point"));
+                                unit.insert("point_mass".into(), json!(mass));
+                                target
+                            }
+                        };
+                        if let Some(target) = fixed {
                             unit.insert("target".into(), json!(target));
                         }
                         units.push(unit);

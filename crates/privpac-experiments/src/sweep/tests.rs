@@ -283,6 +283,72 @@ fn domains_order_and_zipf_are_checked() {
     assert_eq!(units[4]["learner"], "erm");
 }
 
+/// The `distribution` key: uniform or point mass with a chosen target, or Zipf as the
+/// `zipf` key; its columns reach the units and the unit runs on that scenario.
+#[test]
+fn the_distribution_key_chooses_the_distribution_and_target() {
+    let with = |d: &str| Sweep::parse(&format!("distribution = {d}\n{TINY}"), "f.toml");
+    let uniform = with("{ kind = \"uniform\", target = 3 }").unwrap();
+    assert_eq!(
+        uniform.distribution,
+        Some(FileDistribution::Uniform { target: Some(3) })
+    );
+    let units = uniform.units(Scale::Tiny);
+    assert_eq!(units[0]["distribution"], "uniform");
+    assert_eq!(units[0]["target"], 3);
+    let point = with("{ kind = \"point\", mass = 0.25 }").unwrap();
+    let units = point.units(Scale::Tiny);
+    assert_eq!(units[0]["distribution"], "point");
+    assert_eq!(units[0]["point_mass"], 0.25);
+    assert!(units[0].get("target").is_none());
+    let zipf = with("{ kind = \"zipf\", exponent = 2.0, target = 5 }").unwrap();
+    assert_eq!(zipf.zipf, Some((2.0, 5)));
+    assert_eq!(zipf.distribution, None);
+    assert_eq!(zipf.units(Scale::Tiny)[0]["zipf_exponent"], 2.0);
+    // The unit runs on the file's scenario: on thresholds:16 with target 3 (labels 1 on
+    // x <= 3) the erm unit's row differs from the default target's (8), and the heavy point
+    // changes the generic learner's row.
+    let run = |sweep: &Sweep, unit: usize| {
+        let exp = Experiment::from_sweep(sweep.clone(), "f.toml").unwrap();
+        exp.run_unit(Scale::Tiny, 7, unit).unwrap().row
+    };
+    let plain = Sweep::parse(TINY, "f.toml").unwrap();
+    let (a, b) = (run(&uniform, 2), run(&plain, 2));
+    assert_eq!(a["learner"], "erm");
+    assert_eq!(a["target"], 3);
+    assert_ne!(a["mean_error"], b["mean_error"], "{a:?}");
+    let heavy = run(&point, 0);
+    assert_eq!(heavy["point_mass"], 0.25);
+    assert_ne!(heavy["mean_error"], run(&plain, 0)["mean_error"]);
+    // A target outside the class is the unit's error.
+    let outside = with("{ kind = \"point\", mass = 0.5, target = 99 }").unwrap();
+    let exp = Experiment::from_sweep(outside, "f.toml").unwrap();
+    assert!(exp.run_unit(Scale::Tiny, 7, 0).is_err());
+    // Bad keys are named with their line.
+    for (d, key) in [
+        ("{ kind = \"gauss\" }", "distribution.kind"),
+        ("{ kind = \"point\" }", "distribution.mass"),
+        ("{ kind = \"point\", mass = 1.5 }", "distribution.mass"),
+        ("{ kind = \"uniform\", mass = 0.5 }", "distribution.mass"),
+        (
+            "{ kind = \"uniform\", exponent = 2.0 }",
+            "distribution.exponent",
+        ),
+        (
+            "{ kind = \"zipf\", exponent = 1.0 }",
+            "distribution.exponent",
+        ),
+        ("{ kind = \"uniform\", seed = 1 }", "seed"),
+    ] {
+        let (line, found, message) = bad(&format!("distribution = {d}\n{TINY}"));
+        assert_eq!((line, found.as_str()), (1, key), "{d}: {message}");
+    }
+    let (_, key, _) = bad(&format!(
+        "zipf = {{ exponent = 2.0, target = 1 }}\ndistribution = {{ kind = \"uniform\" }}\n{TINY}"
+    ));
+    assert_eq!(key, "distribution");
+}
+
 #[test]
 fn a_file_sweep_runs_sharded_merges_and_writes_its_outputs() {
     let dir = std::env::temp_dir().join(format!("privpac-sweep-{}", std::process::id()));
