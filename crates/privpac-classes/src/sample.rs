@@ -283,7 +283,10 @@ mod tests {
         assert_eq!(rebuilt, labels);
         let domain = Domain::ordered(200).unwrap();
         let sample = LabeledSample::with_labels(&domain, (0..130).collect(), labels).unwrap();
-        assert_eq!(sample, LabeledSample::new(&domain, (0..130).collect(), bools).unwrap());
+        assert_eq!(
+            sample,
+            LabeledSample::new(&domain, (0..130).collect(), bools).unwrap()
+        );
         assert!(LabeledSample::with_labels(&domain, vec![1], Labels::new()).is_err());
     }
 
