@@ -15,7 +15,8 @@
 //! `--epsilon-error` of each other (default: the library's, the larger of 0.01 and 1% of ε);
 //! its total is the upper bound. The rule picked is the smallest ε of those printed, ties
 //! going to the earlier rule, as [`Accountant::tightest`] picks (the same rule and total
-//! when `--epsilon-error` is not given).
+//! when `--epsilon-error` is not given and basic composition applies: `tightest` refuses a
+//! list whose summed δ reaches 1, where this command still picks among the other rules).
 
 use anyhow::{Context as _, anyhow, bail};
 use privpac_mechanisms::{

@@ -198,6 +198,36 @@ fn account_totals_equal_the_library_accountants() {
 }
 
 #[test]
+fn account_picks_among_the_rules_that_apply_when_basic_is_vacuous() {
+    // 200 runs at δ = 0.01: basic and advanced composition sum the δ past 1 and do not
+    // apply (the library's `tightest` refuses the list); optimal composition and the PLD do.
+    let report = json_of(&["account", "--step", "eps-delta:0.1,0.01x200", "--json"]);
+    for rule in ["basic", "advanced"] {
+        let error = rule_of(&report, rule).unwrap_err();
+        assert!(error.contains("vacuous"), "{rule}: {error}");
+    }
+    let step = PldStep::private(Privacy::new(0.1, 0.01).unwrap());
+    let accountant = library(&[(step, 200)]);
+    assert!(accountant.tightest(1e-6).is_err());
+    let optimal = accountant
+        .total(CompositionRule::Optimal { delta_prime: 1e-6 })
+        .unwrap();
+    let pld = accountant
+        .total(CompositionRule::Pld { delta_prime: 1e-6 })
+        .unwrap();
+    let (rule, best) = if pld.epsilon() < optimal.epsilon() {
+        ("pld", pld)
+    } else {
+        ("optimal", optimal)
+    };
+    assert_eq!(report["picked"]["rule"], rule);
+    assert_eq!(
+        report["picked"]["total"]["epsilon"].as_f64(),
+        Some(best.epsilon())
+    );
+}
+
+#[test]
 fn account_json_schema() {
     let report = json_of(&[
         "account",
