@@ -798,7 +798,12 @@ fn sample_complexity_curve<'py>(
 /// `guarantee` the claimed one (reported, not checked: `privpac.audit` can refute it). A
 /// learner that raises ends the search with BadInputError chained to its exception
 /// (`__cause__`); a result that is not k ids (its shape named), not integers, or an id
-/// outside the class (its column named) is BadInputError.
+/// outside the class (its column named) is BadInputError. Any of the k entries may
+/// instead be a vectorized predictor (a callable `points -> labels` or an object with
+/// `predict`, as for `sample_complexity`) on a domain of at most 2^24 points: it is
+/// evaluated on every point of the domain, so its true error is exact; bad predictions are
+/// BadInputError naming the column (on larger domains predictors are refused, as their
+/// errors are not estimated here).
 ///
 /// Returns a dict: `class`, `learner`, `learner_spec` (built-ins only), `seed`, `points`
 /// (per measured k: `k`, `sample_size`, `guarantee`, `outcome`), `trivial`, `fit` (None
@@ -941,7 +946,18 @@ fn k_curve<'py>(
                 ));
             }
             let guarantee = claimed_guarantee(guarantee)?;
-            let own = std::sync::Arc::new(PythonMultiLearner::new(learner, guarantee)?);
+            let mut own = PythonMultiLearner::new(learner, guarantee)?;
+            // Predictors among the k hypotheses are evaluated on every point of a domain the
+            // scenario enumerates (exact true errors); on a larger one only concept ids.
+            let class = class_spec.build().map_err(errors::lab)?;
+            let domain = class.domain();
+            if domain.size() <= privpac_toolkit::MAX_EXACT_DOMAIN {
+                let support = (0..domain.size() as u64)
+                    .map(|i| domain.point_at(i).unwrap_or(i))
+                    .collect();
+                own = own.with_support(support);
+            }
+            let own = std::sync::Arc::new(own);
             let learner_for =
                 |_k: usize| -> privpac_toolkit::Result<Box<dyn privpac_multi::MultiLearner>> {
                     Ok(Box::new(SharedMultiLearner(std::sync::Arc::clone(&own))))

@@ -97,6 +97,11 @@ impl PythonLearner {
         self
     }
 
+    /// The support predictors are evaluated on, if any.
+    pub(crate) fn support(&self) -> Option<&[u64]> {
+        self.support.as_deref()
+    }
+
     /// The learner's name, `python:NAME`.
     pub(crate) fn label(&self) -> &str {
         &self.name
@@ -187,7 +192,7 @@ impl PythonLearner {
 
 /// Whether a learner's result is a predictor: not an integer, and callable or with a
 /// callable `predict`.
-fn is_predictor(out: &Bound<'_, PyAny>) -> PyResult<bool> {
+pub(crate) fn is_predictor(out: &Bound<'_, PyAny>) -> PyResult<bool> {
     if out.is_instance_of::<pyo3::types::PyInt>() {
         return Ok(false);
     }
@@ -279,7 +284,7 @@ impl Learner for PythonLearner {
 /// The hypothesis that labels the sorted `support` with `labels` (elsewhere, off the
 /// support, it is never evaluated): a table listing the points whose label is not the
 /// majority's, the majority label the default.
-fn table_of(support: &[u64], labels: &[bool]) -> Hypothesis {
+pub(crate) fn table_of(support: &[u64], labels: &[bool]) -> Hypothesis {
     let ones = labels.iter().filter(|&&label| label).count();
     let default = 2 * ones > labels.len();
     let (points, labels) = support

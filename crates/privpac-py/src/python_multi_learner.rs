@@ -26,7 +26,8 @@ use pyo3::prelude::*;
 use rand::Rng;
 
 use crate::errors::bad_input;
-use crate::python_learner::{PythonLearner, concept_id};
+use crate::predictor::predictions;
+use crate::python_learner::{PythonLearner, concept_id, is_predictor, table_of};
 
 /// A Python multi-learner behind the [`MultiLearner`] trait.
 #[derive(Debug)]
@@ -47,18 +48,27 @@ impl PythonMultiLearner {
         })
     }
 
+    /// Accepts predictors among the k hypotheses, evaluated on `support` (every point of
+    /// the domain; see [`PythonLearner::with_support`]).
+    pub(crate) fn with_support(self, support: Vec<u64>) -> Self {
+        PythonMultiLearner {
+            inner: self.inner.with_support(support),
+        }
+    }
+
     /// The first failure of the learner, if any (taken).
     pub(crate) fn take_failure(&self) -> Option<PyErr> {
         self.inner.take_failure()
     }
 
-    /// One call under the GIL: the k concept ids, checked against the class.
+    /// One call under the GIL: the k hypotheses, concept ids checked against the class,
+    /// predictors evaluated on the support (refused without one).
     fn call(
         &self,
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         seed: u64,
-    ) -> PyResult<Vec<u64>> {
+    ) -> PyResult<Vec<Hypothesis>> {
         let name = Learner::name(&self.inner);
         let (n, k) = (sample.len(), sample.k());
         Python::attach(|py| {
@@ -96,7 +106,17 @@ impl PythonMultiLearner {
                 return Err(shape_error(format!("shape {:?}", array.shape())));
             }
             (0..k)
-                .map(|j| concept_id(&array.get_item(j)?, class, &format!("{name} (column {j})")))
+                .map(|j| {
+                    let item = array.get_item(j)?;
+                    let column = format!("{name} (column {j})");
+                    match self.inner.support() {
+                        Some(support) if is_predictor(&item)? => {
+                            let labels = predictions(&item, support, &column)?;
+                            Ok(table_of(support, &labels))
+                        }
+                        _ => concept_id(&item, class, &column).map(|id| Hypothesis::Concept { id }),
+                    }
+                })
                 .collect()
         })
     }
@@ -112,18 +132,12 @@ impl MultiLearner for PythonMultiLearner {
         rng: &mut dyn Rng,
     ) -> privpac_multi::Result<Vec<Hypothesis>> {
         let seed = rng.next_u64();
-        self.call(class, sample, seed)
-            .map(|ids| {
-                ids.into_iter()
-                    .map(|id| Hypothesis::Concept { id })
-                    .collect()
+        self.call(class, sample, seed).map_err(|error| {
+            privpac_multi::Error::Learner(privpac_learners::Error::External {
+                learner: Learner::name(&self.inner),
+                message: self.inner.record(error),
             })
-            .map_err(|error| {
-                privpac_multi::Error::Learner(privpac_learners::Error::External {
-                    learner: Learner::name(&self.inner),
-                    message: self.inner.record(error),
-                })
-            })
+        })
     }
 
     /// The claimed guarantee of the k-tuple, whatever the size and k.

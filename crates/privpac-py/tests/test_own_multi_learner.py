@@ -178,3 +178,25 @@ def test_bad_arguments():
         own(learner, ks=[0])
     with pytest.raises(TypeError, match="object with fit"):
         own(42)
+
+
+def test_predictor_hypotheses_give_the_concept_ids_curve():
+    """A multi-learner returning k threshold predictors (or a mix with concept ids) gives
+    exactly the k-curve of returning the concept ids: the predictors are evaluated on every
+    point of the domain, so their true errors are exact."""
+    ids = direct_sum(1.0)
+
+    def predictors(points, labels, seed):
+        return [lambda x, t=t: x <= t for t in ids(points, labels, seed)]
+
+    def mixed(points, labels, seed):
+        chosen = ids(points, labels, seed)
+        return [int(chosen[0])] + [lambda x, t=t: x <= t for t in chosen[1:]]
+
+    reference = own(ids, trials=50)
+    for learner in (predictors, mixed):
+        curve = own(learner, trials=50)
+        assert sizes(curve) == sizes(reference)
+        assert curve["points"] == reference["points"]
+    with pytest.raises(BadInputError, match=r"column 1\)'s predictor must be one label"):
+        own(lambda p, l, s: [0, lambda x: (x <= 3)[:-1]], ks=[2], trials=5)

@@ -1,7 +1,7 @@
 # Type stubs of the native module privpac._privpac (written by hand from the bindings in
 # crates/privpac-py/src; CI checks them against the module with mypy.stubtest).
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol, final
 
 import numpy as np
@@ -491,10 +491,13 @@ def sample_complexity_curve(
 class _FitMultiLearner(Protocol):
     def fit(
         self, points: npt.NDArray[np.uint64], labels: npt.NDArray[np.bool_], seed: int, /
-    ) -> npt.ArrayLike: ...
+    ) -> npt.ArrayLike | Sequence[int | np.integer[Any] | _Predictor]: ...
 
 _PythonMultiLearner = (
-    Callable[[npt.NDArray[np.uint64], npt.NDArray[np.bool_], int], npt.ArrayLike]
+    Callable[
+        [npt.NDArray[np.uint64], npt.NDArray[np.bool_], int],
+        npt.ArrayLike | Sequence[int | np.integer[Any] | _Predictor],
+    ]
     | _FitMultiLearner
 )
 
