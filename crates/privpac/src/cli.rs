@@ -140,7 +140,8 @@ pub(crate) struct AccountArgs {
     /// ε-bounded-range mechanism, e.g. the exponential mechanism at ε), or
     /// discrete-laplace:SCALE[,SENSITIVITY] (scale b, integer sensitivity Δ, default 1);
     /// @RATE runs it on a Poisson subsample of rate q in (0, 1] (neighbours: add or remove
-    /// one row); xCOUNT repeats it (default 1). Example: discrete-laplace:2@0.005x3000.
+    /// one row); xCOUNT repeats it (default 1; at most 10^6 runs in all). Example:
+    /// discrete-laplace:2@0.005x3000.
     #[arg(long = "step", value_name = "STEP", allow_hyphen_values = true)]
     pub(crate) steps: Vec<String>,
     /// A file of steps, one per line in the --step syntax (`#` starts a comment, blank
