@@ -29,6 +29,12 @@ fn check_pure(epsilon: f64, k: usize, error: f64) -> PldBounds {
     );
     assert!(bounds.gap() <= error, "{bounds:?}");
     assert!(bounds.lower <= bounds.estimate && bounds.estimate <= bounds.upper);
+    // The general path (a power-of-two grid off the two atoms' lattice) brackets it too.
+    let grid = pld_steps_bounds_on_grid(&steps, 1e-6, 1e-4).unwrap();
+    assert!(
+        grid.lower <= optimal.epsilon() + 1e-7 && grid.upper >= optimal.epsilon() - 1e-6,
+        "{epsilon}×{k}: {grid:?} vs {optimal:?}"
+    );
     bounds
 }
 
@@ -106,6 +112,12 @@ fn subsampled_discrete_laplace_lies_between_the_bounds_in_both_directions() {
             bounds.lower <= exact + 1e-9 && exact <= bounds.upper,
             "b = {scale}, q = {q}, k = {k}: {bounds:?} vs exact {exact}"
         );
+        // Off the atoms' lattice (the general path).
+        let grid = pld_steps_bounds_on_grid(&vec![step; k as usize], 1e-6, 1e-4).unwrap();
+        assert!(
+            grid.lower <= exact + 1e-9 && exact <= grid.upper,
+            "b = {scale}, q = {q}, k = {k}: {grid:?} vs exact {exact}"
+        );
         assert!(
             bounds.gap() <= default_epsilon_error(bounds.lower),
             "{bounds:?}"
@@ -155,13 +167,23 @@ fn two_atom_steps_lie_between_the_bounds_across_parameters() {
             let addition = exact_two_atom_epsilon(-up, -down, far, 0.0, k, delta_prime);
             removal.max(addition)
         };
-        let bounds = pld_steps_bounds(&vec![step; k as usize], delta_prime, None).unwrap();
+        let steps = vec![step; k as usize];
+        let bounds = pld_steps_bounds(&steps, delta_prime, None).unwrap();
         let error = default_epsilon_error(bounds.lower);
         assert!(
             bounds.lower <= exact + 1e-9 && exact <= bounds.upper,
             "ε = {base}, q = {q}, k = {k}, δ′ = {delta_prime}: {bounds:?} vs exact {exact}"
         );
         assert!(bounds.gap() <= error, "{bounds:?}");
+        // The general path (a power-of-two grid, off the two atoms' lattice: residuals
+        // spread, Chernoff terms, transforms) brackets it too.
+        for interval in [1e-2, 1e-3] {
+            let grid = pld_steps_bounds_on_grid(&steps, delta_prime, interval).unwrap();
+            assert!(
+                grid.lower <= exact + 1e-9 && exact <= grid.upper,
+                "ε = {base}, q = {q}, k = {k}, grid {interval}: {grid:?} vs exact {exact}"
+            );
+        }
     }
 }
 

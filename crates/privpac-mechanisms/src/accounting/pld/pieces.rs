@@ -79,23 +79,7 @@ pub(super) fn discretize(step: &PldStep, adding: bool, h: f64) -> Result<Discret
         bounded_range_cells(epsilon, h, &mut cells, &mut pieces)
             .ok_or_else(|| too_many(u64::MAX))?;
     } else {
-        let q = step.rate();
-        for group in step.groups(h)? {
-            match (group.loss, adding, step.is_symmetric()) {
-                (Loss::PlusInfinity, false, _) => infinite += q * group.p,
-                (Loss::PlusInfinity, true, true) => infinite += group.p,
-                (Loss::PlusInfinity, true, false) | (Loss::MinusInfinity, _, true) => {}
-                (Loss::Finite(loss), _, true) => atoms.push((loss, group.p)),
-                (Loss::MinusInfinity, false, false) => {
-                    atoms.push(((-q).ln_1p(), (1.0 - q) * group.q))
-                }
-                (Loss::MinusInfinity, true, false) => atoms.push((-(-q).ln_1p(), group.q)),
-                (Loss::Finite(loss), false, false) => {
-                    atoms.push((mixed_loss(loss, q), q * group.p + (1.0 - q) * group.q))
-                }
-                (Loss::Finite(loss), true, false) => atoms.push((-mixed_loss(loss, q), group.q)),
-            }
-        }
+        (atoms, infinite) = atoms_of(step, adding, h)?;
     }
     for &(loss, mass) in &atoms {
         if mass <= 0.0 {
@@ -138,6 +122,46 @@ pub(super) fn discretize(step: &PldStep, adding: bool, h: f64) -> Result<Discret
         pieces,
         eta,
     })
+}
+
+/// The finite atoms `(loss, P-mass)` and the mass at +∞ of a step given by outcome groups
+/// (all but the unsubsampled bounded-range pair; `h` only matters for the subsampled one).
+fn atoms_of(step: &PldStep, adding: bool, h: f64) -> Result<(Vec<(f64, f64)>, f64)> {
+    let q = step.rate();
+    let mut atoms = Vec::new();
+    let mut infinite = 0.0;
+    for group in step.groups(h)? {
+        match (group.loss, adding, step.is_symmetric()) {
+            (Loss::PlusInfinity, false, _) => infinite += q * group.p,
+            (Loss::PlusInfinity, true, true) => infinite += group.p,
+            (Loss::PlusInfinity, true, false) | (Loss::MinusInfinity, _, true) => {}
+            (Loss::Finite(loss), _, true) => atoms.push((loss, group.p)),
+            (Loss::MinusInfinity, false, false) => atoms.push(((-q).ln_1p(), (1.0 - q) * group.q)),
+            (Loss::MinusInfinity, true, false) => atoms.push((-(-q).ln_1p(), group.q)),
+            (Loss::Finite(loss), false, false) => {
+                atoms.push((mixed_loss(loss, q), q * group.p + (1.0 - q) * group.q))
+            }
+            (Loss::Finite(loss), true, false) => atoms.push((-mixed_loss(loss, q), group.q)),
+        }
+    }
+    atoms.retain(|a| a.1 > 0.0);
+    Ok((atoms, infinite))
+}
+
+/// For a step whose finite losses are two atoms (randomized response or the canonical pair,
+/// discrete Laplace of sensitivity 1, either subsampled), their distance `l₁ − l₂`: on a
+/// grid of that step both residuals are equal (up to rounding), so the composed residual is
+/// a constant and the discretization costs nothing (the losses of the composition lie on
+/// that lattice).
+pub(super) fn two_atom_spacing(step: &PldStep) -> Option<f64> {
+    if matches!(step.mechanism(), PldMechanism::BoundedRange { .. }) {
+        return None;
+    }
+    let (atoms, _) = atoms_of(step, false, 1.0).ok()?;
+    match atoms.as_slice() {
+        [a, b] if a.0 != b.0 => Some((a.0 - b.0).abs()).filter(|d| d.is_finite() && *d > 0.0),
+        _ => None,
+    }
 }
 
 /// The ε-bounded-range envelope pair (see [`PldStep::bounded_range`]): P has the density
