@@ -11,7 +11,7 @@ use benches::{
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use privpac_mechanisms::{
     DiscreteLaplace, DiscreteLaplaceTable, ExponentialMechanism, Laplace, LaplaceMechanism,
-    PldStep, Privacy, pld_steps_bounds,
+    PldStep, Privacy, pld_steps_bounds, pld_steps_bounds_on_grid,
 };
 use rand::Rng;
 
@@ -143,6 +143,11 @@ fn pld_accounting(c: &mut Criterion) {
         let steps = vec![step; 1_000_000];
         group.bench_function(format!("1e6 x dlap b={scale} q={rate}"), |b| {
             b.iter(|| pld_steps_bounds(black_box(&steps), 1e-6, None).expect("composes"))
+        });
+        // The general path (transforms on a power-of-two grid off the atoms' lattice), at
+        // the grid it picks for these steps without the lattice.
+        group.bench_function(format!("1e6 x dlap b={scale} q={rate} general grid"), |b| {
+            b.iter(|| pld_steps_bounds_on_grid(black_box(&steps), 1e-6, 3.0e-5).expect("composes"))
         });
     }
     let mixed: Vec<PldStep> = (0..10_000)
