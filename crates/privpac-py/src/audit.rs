@@ -14,7 +14,7 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::arrays::{bool_vector, f64_vector_with_non_finite, i64_vector, slice, u64_vector};
 use crate::errors::{self, Kind, bad_input, invalid, raise};
-use crate::predictor::predictions;
+use crate::predictions::predictions;
 use crate::python_learner::{PythonLearner, Returned};
 use crate::rng::Seed;
 

@@ -18,6 +18,7 @@ mod fingerprinting;
 mod lab;
 mod learners;
 mod mechanisms;
+mod predictions;
 mod predictor;
 mod python_learner;
 mod python_multi_learner;

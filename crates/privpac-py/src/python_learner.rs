@@ -32,7 +32,7 @@ use pyo3::prelude::*;
 use rand::Rng;
 
 use crate::errors::{Kind, bad_input, raise};
-use crate::predictor::predictions;
+use crate::predictions::predictions;
 
 /// What a Python learner returned: a concept id of the class, or a predictor.
 pub(crate) enum Returned {

@@ -26,7 +26,7 @@ use pyo3::prelude::*;
 use rand::Rng;
 
 use crate::errors::bad_input;
-use crate::predictor::predictions;
+use crate::predictions::predictions;
 use crate::python_learner::{PythonLearner, concept_id, is_predictor, table_of};
 
 /// A Python multi-learner behind the [`MultiLearner`] trait.
