@@ -61,6 +61,8 @@ mod data_files;
 mod experiment_files;
 #[path = "cli/json_schemas.rs"]
 mod json_schemas;
+#[path = "cli/learn.rs"]
+mod learn;
 #[path = "cli/multi.rs"]
 mod multi;
 #[path = "cli/pinned.rs"]
