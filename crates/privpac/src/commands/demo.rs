@@ -431,7 +431,7 @@ struct AccountingSection {
 impl AccountingSection {
     fn render(&self) -> String {
         format!(
-            "{} mechanisms at {} each:\n  basic composition    {}\n  advanced composition {}\n  optimal composition  {} (Kairouz–Oh–Viswanath)\n  PLD                  {} (pessimistic grid 1e-4)\n  the accountant's tightest: {}\n",
+            "{} mechanisms at {} each:\n  basic composition    {}\n  advanced composition {}\n  optimal composition  {} (Kairouz–Oh–Viswanath)\n  PLD                  {} (rigorous upper bound, within max(0.01, 1% of ε) of a lower bound)\n  the accountant's tightest: {}\n",
             self.mechanisms,
             self.each,
             self.basic_text,
