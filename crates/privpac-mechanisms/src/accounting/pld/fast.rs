@@ -112,8 +112,10 @@ const WINDOW_SHARE: f64 = 2e-5;
 /// Powers below this are set to 0 with their modulus bound as the error.
 const TINY: f64 = 1e-250;
 
-/// Bounds on ε(δ) for the list of steps on the grid `interval` (see the module docs),
-/// `δ = 1 − Π(1 − δ_i)·(1 − δ′)` as for [`super::pld_steps_composition`].
+/// Bounds on ε(δ) for the list of steps on the grid `interval` rounded down to a power of
+/// two (see the module docs), `δ = 1 − Π(1 − δ_i)·(1 − δ′)` as for
+/// [`super::pld_steps_composition`]; for one two-atom step repeated, on the lattice of its two
+/// losses instead when that is coarser (a better grid: see the module docs).
 ///
 /// # Errors
 /// [`Error::InvalidCount`] for an empty list, a step wider than [`super::MAX_PLD_CELLS`]
@@ -126,7 +128,29 @@ pub fn pld_steps_bounds_on_grid(
     interval: f64,
 ) -> Result<PldBounds> {
     let (groups, delta) = prepare(steps, delta_prime)?;
+    // Grids too fine for a step are refused whichever grid is used.
+    let h = power_of_two_below(interval)?;
+    for (step, _) in &groups {
+        discretize(step, false, h)?;
+    }
+    if let Some(bounds) = on_lattice(&groups, delta, interval) {
+        return Ok(bounds);
+    }
     bounds_on_grid(&groups, delta, interval, false, Variant::Rigorous).map(|b| b.0)
+}
+
+/// For one two-atom step repeated, the bounds on the lattice of its two losses when that
+/// lattice is coarser than `interval` (see the module docs: the residual is then constant, so
+/// the lattice is the better grid, and the transform is short).
+fn on_lattice(groups: &[(PldStep, u64)], delta: f64, interval: f64) -> Option<PldBounds> {
+    let [(step, _)] = groups else { return None };
+    let spacing = super::pieces::two_atom_spacing(step)?;
+    if spacing.is_nan() || spacing < interval {
+        return None;
+    }
+    bounds_on_grid(groups, delta, spacing, true, Variant::Rigorous)
+        .ok()
+        .map(|b| b.0)
 }
 
 /// Bounds on ε(δ) for the list of steps, on a grid chosen so that `upper − lower ≤
@@ -172,9 +196,7 @@ pub fn pld_steps_bounds(
     let mut h = (target / (2.0 + 0.5 * (10.0 * count).sqrt())).min(0.05);
     // One two-atom step, however often: on the lattice of its two losses the residual is a
     // constant, and a coarse grid is exact up to rounding.
-    if let [(step, _)] = groups.as_slice()
-        && let Some(spacing) = super::pieces::two_atom_spacing(step)
-        && let Ok((bounds, _)) = bounds_on_grid(&groups, delta, spacing, true, Variant::Rigorous)
+    if let Some(bounds) = on_lattice(&groups, delta, 0.0)
         && bounds.gap() <= epsilon_error.unwrap_or_else(|| default_epsilon_error(bounds.lower))
     {
         return Ok(bounds);

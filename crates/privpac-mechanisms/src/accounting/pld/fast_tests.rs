@@ -30,7 +30,7 @@ fn check_pure(epsilon: f64, k: usize, error: f64) -> PldBounds {
     assert!(bounds.gap() <= error, "{bounds:?}");
     assert!(bounds.lower <= bounds.estimate && bounds.estimate <= bounds.upper);
     // The general path (a power-of-two grid off the two atoms' lattice) brackets it too.
-    let grid = pld_steps_bounds_on_grid(&steps, 1e-6, 1e-4).unwrap();
+    let grid = bounds_variant(&steps, 1e-6, 1e-4, Variant::Rigorous).unwrap();
     assert!(
         grid.lower <= optimal.epsilon() + 1e-7 && grid.upper >= optimal.epsilon() - 1e-6,
         "{epsilon}×{k}: {grid:?} vs {optimal:?}"
@@ -113,7 +113,7 @@ fn subsampled_discrete_laplace_lies_between_the_bounds_in_both_directions() {
             "b = {scale}, q = {q}, k = {k}: {bounds:?} vs exact {exact}"
         );
         // Off the atoms' lattice (the general path).
-        let grid = pld_steps_bounds_on_grid(&vec![step; k as usize], 1e-6, 1e-4).unwrap();
+        let grid = bounds_variant(&vec![step; k as usize], 1e-6, 1e-4, Variant::Rigorous).unwrap();
         assert!(
             grid.lower <= exact + 1e-9 && exact <= grid.upper,
             "b = {scale}, q = {q}, k = {k}: {grid:?} vs exact {exact}"
@@ -178,7 +178,7 @@ fn two_atom_steps_lie_between_the_bounds_across_parameters() {
         // The general path (a power-of-two grid, off the two atoms' lattice: residuals
         // spread, Chernoff terms, transforms) brackets it too.
         for interval in [1e-2, 1e-3] {
-            let grid = pld_steps_bounds_on_grid(&steps, delta_prime, interval).unwrap();
+            let grid = bounds_variant(&steps, delta_prime, interval, Variant::Rigorous).unwrap();
             assert!(
                 grid.lower <= exact + 1e-9 && exact <= grid.upper,
                 "ε = {base}, q = {q}, k = {k}, grid {interval}: {grid:?} vs exact {exact}"
