@@ -11,8 +11,8 @@ most the requested ``epsilon_error``. Hence, with fine_opt ≤ truth ≤ fine_pe
 - upper ≤ dp_accounting's default pessimistic value (the issue's target: as tight). On
   the plain discrete Laplace row the losses (±1/5) lie on dp_accounting's grid, so its
   default value is the exact ε up to ~1e-8, and no rigorous upper bound can be below it:
-  there the check is upper ≤ default + epsilon_error (privpac is 0.0034 above it at the
-  time of writing);
+  there the check is upper ≤ default + epsilon_error (privpac's upper bound is 5e-5
+  above it at the time of writing);
 - upper ≥ fine_opt and lower ≤ fine_pess (privpac's bracket meets dp_accounting's);
 - upper ≤ fine_pess + epsilon_error (upper − truth ≤ upper − lower ≤ epsilon_error, and
   truth ≤ fine_pess). "Within the error of the fine value" is this one-sided statement:
