@@ -100,8 +100,8 @@ mod point;
 mod sample;
 
 pub use direct_sum::{
-    DirectSum, LearnerFactory, compose_privacy, split_budget, split_budget_among,
-    split_budget_bounded_range,
+    DirectSum, EXACT_BOUNDED_RANGE_MAX_K, LearnerFactory, compose_privacy, split_budget,
+    split_budget_among, split_budget_bounded_range,
 };
 pub use error::{Error, Result};
 pub use generic::{Lemma37, SanitizerFactory, SanitizerMultiLearner, lemma_3_7};
