@@ -132,7 +132,8 @@ fn real_laplace(c: &mut Criterion) {
 }
 
 /// The PLD accountant at its default accuracy (max(0.01, 1% of ε)) on 10^6 identical
-/// Poisson-subsampled discrete Laplace steps and on 10^4 mixed steps (five kinds).
+/// Poisson-subsampled discrete Laplace steps, on 10^4 mixed steps (five kinds) and on 10^4
+/// distinct steps (pure, and subsampled at distinct rates).
 fn pld_accounting(c: &mut Criterion) {
     let mut group = c.benchmark_group("pld_bounds");
     group.sample_size(10);
@@ -165,6 +166,27 @@ fn pld_accounting(c: &mut Criterion) {
         .collect();
     group.bench_function("1e4 mixed", |b| {
         b.iter(|| pld_steps_bounds(black_box(&mixed), 1e-6, None).expect("composes"))
+    });
+    // 10^4 distinct steps (bucketed): pure ε_i = 0.001·(1 + i/10^4), and subsampled
+    // discrete Laplace (b = 1) at rates q_i = 0.001·(1 + i/10^4).
+    let pure: Vec<PldStep> = (0..10_000)
+        .map(|i| {
+            let epsilon = 0.001 * (1.0 + f64::from(i) / 1e4);
+            PldStep::private(Privacy::pure(epsilon).expect("valid"))
+        })
+        .collect();
+    group.bench_function("1e4 distinct pure", |b| {
+        b.iter(|| pld_steps_bounds(black_box(&pure), 1e-6, None).expect("composes"))
+    });
+    let rates: Vec<PldStep> = (0..10_000)
+        .map(|i| {
+            PldStep::discrete_laplace(1.0, 1)
+                .and_then(|s| s.poisson_subsampled(0.001 * (1.0 + f64::from(i) / 1e4)))
+                .expect("valid")
+        })
+        .collect();
+    group.bench_function("1e4 distinct dlap rates", |b| {
+        b.iter(|| pld_steps_bounds(black_box(&rates), 1e-6, None).expect("composes"))
     });
     group.finish();
 }

@@ -38,6 +38,7 @@ use crate::error::{Error, Result};
 use crate::privacy::Privacy;
 use crate::rounding::{add_up, mul_up};
 
+mod bucket;
 mod fast;
 mod fft;
 mod pieces;

@@ -159,7 +159,9 @@ fn on_lattice(groups: &[(PldStep, u64)], delta: f64, interval: f64) -> Option<Pl
 /// bounds reached are returned (check [`PldBounds::gap`]). Once the accuracy is met, grids
 /// four times finer are tried while the transform stays at most 2^18 long (cheap), and the
 /// tightest upper bound is kept. Identical steps are grouped: the cost is one transform per
-/// distinct step.
+/// distinct step. Lists of more than 64 distinct steps are bounded through two rounded lists,
+/// one dominating the given steps (for the upper bound) and one dominated by them (for the
+/// lower), with few distinct steps (the `bucket` module's docs give the proof).
 ///
 /// # Errors
 /// As for [`pld_steps_bounds_on_grid`]; [`Error::InvalidParameter`] for an `epsilon_error`
@@ -188,6 +190,22 @@ pub fn pld_steps_bounds(
         });
     }
     let (groups, delta) = prepare(steps, delta_prime)?;
+    if groups.len() > super::bucket::BUCKETING_THRESHOLD {
+        return super::bucket::bucketed_bounds(&groups, delta, epsilon_error, None);
+    }
+    grouped_bounds(&groups, delta, epsilon_error, true)
+}
+
+/// [`pld_steps_bounds`] for grouped steps and their δ. With `polish`, grids finer than the
+/// one that meets the accuracy are tried while the transform stays short (skipped for the
+/// bucketed lists, whose many distinct steps make each grid costlier).
+pub(super) fn grouped_bounds(
+    groups: &[(PldStep, u64)],
+    delta: f64,
+    epsilon_error: Option<f64>,
+    polish: bool,
+) -> Result<PldBounds> {
+    let groups = groups.to_vec();
     let count: f64 = groups.iter().map(|g| g.1 as f64).sum();
     // A Hoeffding-sized first grid: the residual's spread is about h·√(k·ln(1/δ_e)/2).
     // The residual's spread is at most h·√(k·ln(1/δ_e)/2) (Hoeffding) and usually far less:
@@ -222,7 +240,7 @@ pub fn pld_steps_bounds(
             // Accurate enough; while the transform stays short (a few tens of milliseconds),
             // finer grids cost little and tighten both ends: keep the tightest upper bound.
             let (mut kept, mut length, mut step) = (bounds, n, h);
-            while 4 * length <= 1 << 18 {
+            while polish && 4 * length <= 1 << 18 {
                 step /= 4.0;
                 match bounds_on_grid(&groups, delta, step, false, Variant::Rigorous) {
                     Ok((finer, m)) if finer.upper <= kept.upper => (kept, length) = (finer, m),
@@ -248,7 +266,7 @@ pub(super) enum Variant {
 }
 
 /// Validates and groups identical steps (first-appearance order), and the δ of the result.
-fn prepare(steps: &[PldStep], delta_prime: f64) -> Result<(Vec<(PldStep, u64)>, f64)> {
+pub(super) fn prepare(steps: &[PldStep], delta_prime: f64) -> Result<(Vec<(PldStep, u64)>, f64)> {
     if steps.is_empty() {
         return Err(Error::InvalidCount {
             name: "number of mechanisms",
@@ -283,7 +301,7 @@ fn prepare(steps: &[PldStep], delta_prime: f64) -> Result<(Vec<(PldStep, u64)>, 
 }
 
 /// A hashable identity of a step (bit patterns of its parameters).
-fn step_key(step: &PldStep) -> [u64; 4] {
+pub(super) fn step_key(step: &PldStep) -> [u64; 4] {
     use super::steps::PldMechanism as M;
     let rate = step.rate().to_bits();
     match step.mechanism() {
@@ -306,7 +324,7 @@ struct Direction {
 
 /// The bounds on the grid `interval` (rounded down to a power of two unless `exact_grid`),
 /// and the transform length used.
-fn bounds_on_grid(
+pub(super) fn bounds_on_grid(
     groups: &[(PldStep, u64)],
     delta: f64,
     interval: f64,
