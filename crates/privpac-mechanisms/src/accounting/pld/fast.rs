@@ -197,8 +197,8 @@ pub fn pld_steps_bounds(
 }
 
 /// [`pld_steps_bounds`] for grouped steps and their δ. With `polish`, grids finer than the
-/// one that meets the accuracy are tried while the transform stays short (skipped for the
-/// bucketed lists, whose many distinct steps make each grid costlier).
+/// one that meets the accuracy are tried while the transform stays short (skipped for lists
+/// of more than 64 distinct steps, whose many transforms make each grid costlier).
 pub(super) fn grouped_bounds(
     groups: &[(PldStep, u64)],
     delta: f64,
