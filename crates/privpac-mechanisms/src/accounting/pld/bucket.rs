@@ -51,8 +51,8 @@
 //! up to five passes; if it is still wider, or the transform would outgrow
 //! [`super::MAX_PLD_CELLS`], the tightest bounds found are returned, as
 //! [`super::pld_steps_bounds`] documents. When the two rounded lists together have as many
-//! distinct steps as the given one, the given list is composed without rounding (as tight,
-//! and no slower).
+//! distinct steps as the given one, or the rounded lists fail on the first grid, the given
+//! list is composed without rounding (as tight, and no slower in the first case).
 
 use super::fast::{
     PldBounds, Variant, bounds_on_grid, default_epsilon_error, grouped_bounds, step_key,
@@ -263,7 +263,10 @@ pub(super) fn bucketed_bounds(
             (Ok(pair), _) => pair,
             // The window outgrew the transform: the finest bounds found.
             (Err(Error::InvalidCount { .. }), Some(b)) => return Ok(b),
-            (Err(e), _) => return Err(e),
+            (Err(e), Some(_)) => return Err(e),
+            // The rounded lists fail on the first grid (a window too long, or the upper
+            // list's ε unbounded at δ): the list as given, on the fast module's own grids.
+            (Err(_), None) => return grouped_bounds(groups, delta, epsilon_error, false),
         };
         let bounds = PldBounds {
             lower: lower.lower.min(upper.upper),
