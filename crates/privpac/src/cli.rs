@@ -39,6 +39,8 @@ pub(crate) enum Command {
     /// Compose a list of mechanism runs (--step KIND:PARAMS[@RATE][xCOUNT], or a --file of
     /// steps) and print the total under every composition rule and the rule the accountant
     /// picks.
+    // The bracketed step syntax is clap help text, not intra-doc links.
+    #[allow(rustdoc::broken_intra_doc_links)]
     Account(AccountArgs),
     /// Run a named, seeded experiment (`list` names them) or an experiment file (`run
     /// FILE.toml`), or one shard of it, or `merge` shards; writes CSV, JSON, SVG plots and
@@ -142,6 +144,7 @@ pub(crate) struct AccountArgs {
     /// @RATE runs it on a Poisson subsample of rate q in (0, 1] (neighbours: add or remove
     /// one row); xCOUNT repeats it (default 1; at most 10^6 runs in all). Example:
     /// discrete-laplace:2@0.005x3000.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long = "step", value_name = "STEP", allow_hyphen_values = true)]
     pub(crate) steps: Vec<String>,
     /// A file of steps, one per line in the --step syntax (`#` starts a comment, blank
