@@ -72,6 +72,13 @@ use crate::rounding::{add_up, mul_up};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PldBounds {
     /// A lower bound on the exact ε(δ) of the composed dominating pairs.
+    ///
+    /// **Known flaw:** for a list with a Poisson-subsampled bounded-range step this is not
+    /// a lower bound: that pair is discretized pessimistically *before* subsampling, and
+    /// under addition the rounding becomes a finite atom at `−ln(1 − q)` the exact pair does
+    /// not have (e.g. one step of ε = 0.621 at rate 0.2, δ′ = 10⁻⁸: lower 0.2126, exact
+    /// 0.1588). The upper bound stays sound there (the rounded pair dominates the exact
+    /// one), only looser.
     pub lower: f64,
     /// A point estimate, between the bounds: the discretized composition with the rounding's
     /// mean bias removed.
@@ -108,6 +115,11 @@ pub fn default_epsilon_error(epsilon: f64) -> f64 {
 /// residual, and on each end of the window.
 const RESIDUAL_SHARE: f64 = 2e-4;
 const WINDOW_SHARE: f64 = 2e-5;
+
+/// The absolute slack added to every bound for results that underflow: at least the
+/// `N·2⁻⁹⁸⁰` of the `fft` module's docs for every transform length allowed
+/// (N ≤ 2^22: 2^22·2⁻⁹⁸⁰ ≈ 4·10⁻²⁸⁹).
+const UNDERFLOW_SLACK: f64 = 1e-280;
 
 /// Powers below this are set to 0 with their modulus bound as the error.
 const TINY: f64 = 1e-250;
@@ -553,7 +565,7 @@ fn composed_spectrum(
             fft(&mut scratch, twiddles, false);
             transform_error(twiddles.levels())
         } * norm
-            + 1e-290;
+            + UNDERFLOW_SLACK;
         // |X|^k < TINY whenever the bound M = |X̂| + e is below this.
         let small = (TINY.ln() / k as f64).exp() * (1.0 - 1e-9);
         let kf = k as f64;
@@ -582,7 +594,7 @@ fn composed_spectrum(
             } else {
                 let mk1 = m.powf(kf - 1.0) * (1.0 + 1e-9);
                 let value = pow(x, k);
-                let bound = kf * mk1 * forward + mk1 * m * pow_rounding + 1e-290;
+                let bound = kf * mk1 * forward + mk1 * m * pow_rounding + UNDERFLOW_SLACK;
                 (value, bound)
             };
             let a = acc[j];
@@ -590,7 +602,7 @@ fn composed_spectrum(
             acc[j] = a.mul(power);
             err[j] = (sqrt5u * abs_a * abs_p + abs_a * power_err + err[j] * (abs_p + power_err))
                 * (1.0 + 4.0 * UNIT)
-                + 1e-290;
+                + UNDERFLOW_SLACK;
         }
     }
     (acc, err)
@@ -660,7 +672,7 @@ fn inverse(spectra: &[(Vec<Complex>, Vec<f64>)], twiddles: &Twiddles) -> (Vec<Ve
     let error = ((input_err_sq * sums).sqrt() + relative * (norm_sq * sums).sqrt())
         * (1.0 + 8.0 * UNIT)
         / (n as f64).sqrt()
-        + 1e-290;
+        + UNDERFLOW_SLACK;
     let scale = 1.0 / n as f64;
     let mut out = vec![data.iter().map(|z| z.re * scale).collect::<Vec<f64>>()];
     if spectra.len() > 1 {
