@@ -19,12 +19,13 @@ density ∝ e^{l/2} on [−ε, ε]) binned pessimistically on its grid and hande
 import argparse
 import math
 import time
+from typing import Any
 
 import privpac
-from dp_accounting.pld import privacy_loss_distribution as dp_pld
+from dp_accounting.pld import privacy_loss_distribution as dp_pld  # type: ignore[import-untyped]
 
 try:
-    import prv_accountant
+    import prv_accountant  # type: ignore[import-not-found, unused-ignore]
 except ImportError:  # optional
     prv_accountant = None
 
@@ -76,7 +77,8 @@ def canonical_pmfs(epsilon, delta):
 
 def bounded_range_pmfs(epsilon, width):
     c = math.exp(epsilon / 2) / math.expm1(epsilon)
-    lower, upper = {}, {}
+    lower: dict[Any, float] = {}
+    upper: dict[Any, float] = {}
     q_total = 0.0
     for j in range(math.floor(-epsilon / width) + 1, math.ceil(epsilon / width) + 1):
         a, b = max((j - 1) * width, -epsilon), min(j * width, epsilon)
@@ -92,7 +94,7 @@ def bounded_range_pmfs(epsilon, width):
 
 
 def dp_accounting_epsilon(steps, interval, delta):
-    total = None
+    total: Any = None
     for kind, *params, count in steps:
         if kind == "dl":
             scale, sensitivity, rate = params
