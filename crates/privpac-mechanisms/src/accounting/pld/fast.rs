@@ -73,12 +73,15 @@ use crate::rounding::{add_up, mul_up};
 pub struct PldBounds {
     /// A lower bound on the exact ε(δ) of the composed dominating pairs.
     ///
-    /// **Known flaw:** for a list with a Poisson-subsampled bounded-range step this is not
-    /// a lower bound: that pair is discretized pessimistically *before* subsampling, and
-    /// under addition the rounding becomes a finite atom at `−ln(1 − q)` the exact pair does
-    /// not have (e.g. one step of ε = 0.621 at rate 0.2, δ′ = 10⁻⁸: lower 0.2126, exact
-    /// 0.1588). The upper bound stays sound there (the rounded pair dominates the exact
-    /// one), only looser.
+    /// For a list with a Poisson-subsampled bounded-range step, the lower bound of the list
+    /// without those steps (0 if none is left): that pair is discretized pessimistically
+    /// *before* subsampling, and under addition the rounding becomes a finite atom at
+    /// `−ln(1 − q)` the exact pair does not have, so its own discretization gives no lower
+    /// bound (one step of ε = 0.621 at rate 0.2, δ′ = 10⁻⁸ gave 0.2126 against an exact
+    /// 0.1588). Dropping steps is sound: the composition without them is a post-processing
+    /// of the composition with them, at the same δ (bounded-range steps have no δ of their
+    /// own). The upper bound is unaffected (the rounded pair dominates the exact one), but
+    /// the gap can then exceed the requested accuracy.
     pub lower: f64,
     /// A point estimate, between the bounds: the discretized composition with the rounding's
     /// mean bias removed.
@@ -148,7 +151,39 @@ pub fn pld_steps_bounds_on_grid(
     if let Some(bounds) = on_lattice(&groups, delta, interval) {
         return Ok(bounds);
     }
-    bounds_on_grid(&groups, delta, interval, false, Variant::Rigorous).map(|b| b.0)
+    let bounds = bounds_on_grid(&groups, delta, interval, false, Variant::Rigorous)?.0;
+    with_sound_lower(steps, delta_prime, bounds, None)
+}
+
+/// Whether the step is a Poisson-subsampled bounded-range step, whose discretized pair gives
+/// no lower bound (see [`PldBounds::lower`]).
+fn spoils_lower(step: &PldStep) -> bool {
+    matches!(
+        step.mechanism(),
+        super::steps::PldMechanism::BoundedRange { .. }
+    ) && step.rate() < 1.0
+}
+
+/// Replaces `bounds.lower` by the lower bound of the list without its subsampled
+/// bounded-range steps when it has any (see [`PldBounds::lower`]).
+fn with_sound_lower(
+    steps: &[PldStep],
+    delta_prime: f64,
+    mut bounds: PldBounds,
+    epsilon_error: Option<f64>,
+) -> Result<PldBounds> {
+    if !steps.iter().any(spoils_lower) {
+        return Ok(bounds);
+    }
+    let kept: Vec<PldStep> = steps.iter().copied().filter(|s| !spoils_lower(s)).collect();
+    let lower = if kept.is_empty() {
+        0.0
+    } else {
+        pld_steps_bounds(&kept, delta_prime, epsilon_error).map_or(0.0, |b| b.lower)
+    };
+    bounds.lower = lower.min(bounds.upper);
+    bounds.estimate = bounds.estimate.clamp(bounds.lower, bounds.upper);
+    Ok(bounds)
 }
 
 /// For one two-atom step repeated, the bounds on the lattice of its two losses when that
@@ -202,10 +237,12 @@ pub fn pld_steps_bounds(
         });
     }
     let (groups, delta) = prepare(steps, delta_prime)?;
-    if groups.len() > super::bucket::BUCKETING_THRESHOLD {
-        return super::bucket::bucketed_bounds(&groups, delta, epsilon_error, None);
-    }
-    grouped_bounds(&groups, delta, epsilon_error, true)
+    let bounds = if groups.len() > super::bucket::BUCKETING_THRESHOLD {
+        super::bucket::bucketed_bounds(&groups, delta, epsilon_error, None)?
+    } else {
+        grouped_bounds(&groups, delta, epsilon_error, true)?
+    };
+    with_sound_lower(steps, delta_prime, bounds, epsilon_error)
 }
 
 /// [`pld_steps_bounds`] for grouped steps and their δ. With `polish`, grids finer than the

@@ -257,3 +257,36 @@ fn bad_accuracies_are_typed_errors() {
     assert!(pld_steps_bounds(&steps, 1.0, None).is_err());
     assert!(pld_steps_bounds_on_grid(&steps, 1e-6, 0.0).is_err());
 }
+
+/// A Poisson-subsampled ε-bounded-range step has privacy loss at most `ln(1 + q(e^ε − 1))`
+/// under removal and `−ln(1 + q(e^{−ε} − 1))` (smaller) under addition, so its exact ε(δ) is
+/// at most that at every δ: the lower bound may not exceed it. Its own discretization gave
+/// 0.2126 at ε = 0.621, q = 0.2, δ′ = 10⁻⁸ (exact 0.1588, found by an independent check).
+#[test]
+fn subsampled_bounded_range_lower_bound_stays_below_the_largest_loss() {
+    {
+        let (epsilon, rate, delta_prime) = (0.621, 0.2, 1e-8);
+        let step = PldStep::bounded_range(epsilon)
+            .unwrap()
+            .poisson_subsampled(rate)
+            .unwrap();
+        let largest_loss = (rate * f64::exp_m1(epsilon)).ln_1p();
+        for steps in [
+            vec![step],
+            vec![step, PldStep::private(Privacy::pure(0.1).unwrap())],
+        ] {
+            let extra = if steps.len() > 1 { 0.1 } else { 0.0 };
+            for bounds in [
+                pld_steps_bounds(&steps, delta_prime, None).unwrap(),
+                pld_steps_bounds_on_grid(&steps, delta_prime, 1e-3).unwrap(),
+            ] {
+                assert!(
+                    bounds.lower <= largest_loss + extra && bounds.lower <= bounds.upper,
+                    "ε = {epsilon}, q = {rate}, {} steps: {bounds:?} (largest loss {largest_loss})",
+                    steps.len()
+                );
+                assert!(bounds.lower <= bounds.estimate && bounds.estimate <= bounds.upper);
+            }
+        }
+    }
+}
