@@ -65,7 +65,7 @@
 //! DDR concentration bound). O(1) to evaluate: [`bounded_range_concentration_composition`].
 
 use crate::accounting::composed;
-use crate::accounting::optimal::{bracket_root, ln_choose};
+use crate::accounting::optimal::{bracket_root, largest_basic_step, largest_step, ln_choose};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
 use crate::rounding::{add_up, exp_up, mul_up, neg_ln_up, sqrt_up, to_f64_up};
@@ -249,20 +249,9 @@ pub fn bounded_range_step_epsilon(total_epsilon: f64, k: u64, delta_prime: f64) 
     if !(0.0..1.0).contains(&delta_prime) {
         return Err(Error::InvalidDelta { value: delta_prime });
     }
-    let kf = k as f64;
-    let mut basic_step = total_epsilon / kf;
-    while kf.mul_add(basic_step, -total_epsilon) > 0.0 {
-        basic_step = basic_step.next_down();
-    }
-    if delta_prime == 0.0 {
-        return Ok(basic_step);
-    }
-    let ln_delta_prime = -neg_ln_up(delta_prime);
-    let shortfall = |step: f64| ln_delta_prime - ln_delta(step, k, total_epsilon);
-    if shortfall(total_epsilon) >= 0.0 {
-        return Ok(total_epsilon);
-    }
-    Ok(bracket_root(&shortfall, basic_step, total_epsilon).0)
+    Ok(largest_step(total_epsilon, k, delta_prime, &|step| {
+        ln_delta(step, k, total_epsilon)
+    }))
 }
 
 /// k adaptively chosen ε-bounded-range mechanisms are `(ε', δ')`-DP with
@@ -313,10 +302,7 @@ pub fn bounded_range_concentration_step_epsilon(
         return Err(Error::InvalidDelta { value: delta_prime });
     }
     let kf = k as f64;
-    let mut basic_step = total_epsilon / kf;
-    while kf.mul_add(basic_step, -total_epsilon) > 0.0 {
-        basic_step = basic_step.next_down();
-    }
+    let basic_step = largest_basic_step(total_epsilon, k);
     if delta_prime == 0.0 {
         return Ok(basic_step);
     }

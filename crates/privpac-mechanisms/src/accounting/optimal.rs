@@ -279,25 +279,42 @@ pub fn optimal_step_epsilon(
     if !(0.0..1.0).contains(&delta_prime) {
         return Err(Error::InvalidDelta { value: delta_prime });
     }
-    // The largest step with k·step ≤ total exactly: there H_step(total) = 0, so it fits
-    // any δ' (at δ' = 0 it is the answer: H_step(total) > 0 for every larger step).
+    // H_step(total) ≤ δ' compared as logarithms as in [`optimal_composition`].
+    Ok(largest_step(total_epsilon, k, delta_prime, &|step| {
+        ln_hockey_stick_randomized_response(step, k, total_epsilon)
+    }))
+}
+
+/// The largest step with `k·step ≤ total_epsilon` exactly (basic composition's split).
+pub(super) fn largest_basic_step(total_epsilon: f64, k: u64) -> f64 {
     let kf = k as f64;
-    let mut basic_step = total_epsilon / kf;
-    while kf.mul_add(basic_step, -total_epsilon) > 0.0 {
-        basic_step = basic_step.next_down();
+    let mut step = total_epsilon / kf;
+    while kf.mul_add(step, -total_epsilon) > 0.0 {
+        step = step.next_down();
     }
+    step
+}
+
+/// The inverse the splitters share: the largest step in `[total/k, total]` whose k-fold
+/// composition has `ln δ(total) ≤ ln δ'`, for `ln_delta` increasing in the step, found by
+/// [`bracket_root`] and reported at its lower end. At the basic step `ln δ(total) = −∞`, so
+/// it fits any δ'; at δ' = 0 it is the answer. `δ'` must lie in `[0, 1)`.
+pub(super) fn largest_step(
+    total_epsilon: f64,
+    k: u64,
+    delta_prime: f64,
+    ln_delta: &dyn Fn(f64) -> f64,
+) -> f64 {
+    let basic_step = largest_basic_step(total_epsilon, k);
     if delta_prime == 0.0 {
-        return Ok(basic_step);
+        return basic_step;
     }
-    // The largest step with H_step(total) ≤ δ' (H increases with the step), compared as
-    // logarithms as in [`optimal_composition`].
     let ln_delta_prime = -neg_ln_up(delta_prime);
-    let shortfall =
-        |step: f64| ln_delta_prime - ln_hockey_stick_randomized_response(step, k, total_epsilon);
+    let shortfall = |step: f64| ln_delta_prime - ln_delta(step);
     if shortfall(total_epsilon) >= 0.0 {
-        return Ok(total_epsilon);
+        return total_epsilon;
     }
-    Ok(bracket_root(&shortfall, basic_step, total_epsilon).0)
+    bracket_root(&shortfall, basic_step, total_epsilon).0
 }
 
 /// For a decreasing `f` with `f(lo) > 0 ≥ f(hi)`, a bracket `(lo, hi)` of the sign change
