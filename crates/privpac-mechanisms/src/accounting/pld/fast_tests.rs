@@ -290,3 +290,82 @@ fn subsampled_bounded_range_lower_bound_stays_below_the_largest_loss() {
         }
     }
 }
+
+/// The composed spectrum settles frequencies at 0 once their value is negligible: the error
+/// it reports there must still bound the exact product over all steps. The reference is
+/// computed in the log domain (no underflow), each step's transform `x_s` within
+/// `r_s = 10⁻¹⁴·‖x_s‖₁` of the exact one, so the exact product is at least
+/// `Π (|x_s| − r_s)^{k_s}`: an error below that is a bug. Elsewhere the value must be within
+/// its error of the product. Fails if a settled frequency drops the steps after it or
+/// reports no error.
+#[test]
+fn settled_frequencies_keep_an_error_that_bounds_the_exact_product() {
+    use super::fast::composed_spectrum;
+    use super::fft::{Complex, Twiddles};
+    use super::pieces::discretize;
+    let h = 1.0 / 1024.0;
+    let steps: Vec<_> = [(0.2, 3000u64), (0.3, 400), (0.45, 70)]
+        .iter()
+        .map(|&(rate, k)| {
+            let step = PldStep::discrete_laplace(1.0, 1)
+                .unwrap()
+                .poisson_subsampled(rate)
+                .unwrap();
+            (discretize(&step, false, h).unwrap(), k)
+        })
+        .chain(std::iter::once((
+            discretize(&PldStep::bounded_range(0.05).unwrap(), false, h).unwrap(),
+            3,
+        )))
+        .collect();
+    let twiddles = Twiddles::new(12);
+    let n = twiddles.len();
+    let (values, errors) = composed_spectrum(&steps, &twiddles);
+    let (mut settled, mut checked) = (0, 0);
+    for j in 0..=n / 2 {
+        // Bounds on ln|exact| from below (None if a step's transform may vanish), the
+        // reference's ln|X| and arg X.
+        let (mut log_lower, mut log_modulus, mut angle) = (Some(0.0f64), 0.0f64, 0.0f64);
+        for (d, k) in &steps {
+            let mut x = Complex::ZERO;
+            for (i, &p) in d.masses.iter().enumerate() {
+                let turn = ((d.first + i as i64) * j as i64).rem_euclid(n as i64) as f64;
+                let t = -2.0 * std::f64::consts::PI * turn / n as f64;
+                x = x.add(Complex::new(t.cos() * p, t.sin() * p));
+            }
+            let radius = 1e-14 * d.masses.iter().sum::<f64>();
+            let modulus = x.re.hypot(x.im);
+            let kf = *k as f64;
+            log_lower = log_lower
+                .filter(|_| modulus > radius)
+                .map(|l| l + kf * (modulus - radius).ln());
+            log_modulus += kf * modulus.ln();
+            angle += kf * x.im.atan2(x.re);
+        }
+        if values[j] == Complex::ZERO {
+            settled += 1;
+            if let Some(lower) = log_lower {
+                checked += 1;
+                assert!(
+                    lower <= errors[j].ln() + 1e-6,
+                    "frequency {j}: ln|exact| ≥ {lower} above ln(error) {}",
+                    errors[j].ln()
+                );
+            }
+        } else {
+            let modulus = log_modulus.exp();
+            let exact = Complex::new(modulus * angle.cos(), modulus * angle.sin());
+            let gap = values[j].sub(exact);
+            assert!(
+                gap.re.hypot(gap.im) <= errors[j] + 1e-9 * modulus + 1e-12,
+                "frequency {j}: {:?} vs {exact:?}, error {}",
+                values[j],
+                errors[j]
+            );
+        }
+    }
+    assert!(
+        checked > n / 8,
+        "only {checked} of {settled} settled frequencies checked"
+    );
+}

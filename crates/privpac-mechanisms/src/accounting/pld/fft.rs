@@ -84,11 +84,19 @@ impl Complex {
         Complex::new(self.re * s, self.im * s)
     }
 
-    /// An upper bound on `|z|`: `√(re² + im²)` is within 2.5u of it, and squares below the
-    /// normal range lose at most 10⁻¹⁵⁰ in total.
+    /// An upper bound on `|z|`: `√(re² + im²)` is within 2.5u of it while the sum of
+    /// squares is at least 10⁻²⁸⁰ (each square then loses at most 2⁻¹⁰⁷⁵ ≤ 10⁻³⁰ of a unit
+    /// roundoff of the sum to underflow); below that, `|re| + |im| ≥ |z|`, a sum with one
+    /// rounding and no underflow (subnormal sums are exact), so no floor is needed and
+    /// products of bounds keep decaying.
     #[inline]
     pub(super) fn abs_up(self) -> f64 {
-        (self.re * self.re + self.im * self.im).sqrt() * (1.0 + 3.0 * UNIT) + 1e-150
+        let squares = self.re * self.re + self.im * self.im;
+        if squares >= 1e-280 {
+            squares.sqrt() * (1.0 + 3.0 * UNIT)
+        } else {
+            (self.re.abs() + self.im.abs()) * (1.0 + 2.0 * UNIT)
+        }
     }
 }
 
