@@ -43,6 +43,7 @@ mod fast;
 mod fft;
 mod pieces;
 mod steps;
+mod tilt;
 
 pub use fast::{PldBounds, default_epsilon_error, pld_steps_bounds, pld_steps_bounds_on_grid};
 pub use steps::{PldMechanism, PldStep, pld_steps_composition};

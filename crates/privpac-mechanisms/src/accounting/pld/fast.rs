@@ -55,6 +55,12 @@
 //! - *The hockey-stick sum.* `δ_Ŷ` is evaluated at every grid point by a recurrence of
 //!   non-negative terms, whose relative error is bounded and applied.
 //!
+//! *Small δ.* The transforms' error is absolute (about 10⁻¹⁵ of the total mass per cell), so
+//! below δ = 10⁻⁸ they run on exponentially tilted masses, whose error is relative where δ
+//! is decided (the `tilt` module gives the construction and its error terms): the bounds
+//! stay within the requested accuracy down to δ of about 10⁻²⁸⁰, the floor of the slack
+//! added for underflow.
+//!
 //! *Two-atom steps.* When the list is one step repeated and that step's finite losses are
 //! two atoms (randomized response and the canonical (ε, δ) pair, discrete Laplace of
 //! sensitivity 1, either Poisson-subsampled), [`pld_steps_bounds`] first tries the grid whose
@@ -69,6 +75,7 @@
 use super::fft::{Complex, Twiddles, UNIT, fft, grow, transform_error};
 use super::pieces::{Discretized, Piece, discretize};
 use super::steps::PldStep;
+use super::tilt::{TILT_BELOW, Tilt};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
 use crate::rounding::{add_up, mul_up};
@@ -381,6 +388,8 @@ struct Direction {
     /// Bounds on the mass at +∞ (the steps' own δ in this direction).
     infinite_up: f64,
     infinite_lo: f64,
+    /// The tilt of the transforms, for small δ (see the `tilt` module).
+    tilt: Option<Tilt>,
 }
 
 /// The bounds on the grid `interval` (rounded down to a power of two unless `exact_grid`),
@@ -432,8 +441,13 @@ pub(super) fn bounds_on_grid(
             .sum();
         let hi = chernoff_threshold(|l| log_mgf(&steps, l, h), tau, h);
         let lo = -chernoff_threshold(|l| log_mgf(&steps, -l, h), tau, h);
-        let hi = ((hi / h).ceil() as i128).min(support_hi);
+        let mut hi = ((hi / h).ceil() as i128).min(support_hi);
         let lo = ((lo / h).floor() as i128).max(support_lo).min(hi);
+        let tilt = if variant == Variant::Rigorous && spare < TILT_BELOW {
+            Tilt::choose(&steps, spare, tau, h, lo, &mut hi, support_hi)
+        } else {
+            None
+        };
         let width = hi - lo + 1;
         if width > super::MAX_PLD_CELLS as i128 {
             return Err(Error::InvalidCount {
@@ -448,6 +462,7 @@ pub(super) fn bounds_on_grid(
             width: width as usize,
             infinite_up,
             infinite_lo,
+            tilt,
         });
     }
     let n = dirs
@@ -460,7 +475,7 @@ pub(super) fn bounds_on_grid(
     let twiddles = Twiddles::new(n.trailing_zeros());
     let spectra: Vec<(Vec<Complex>, Vec<f64>)> = dirs
         .iter()
-        .map(|d| composed_spectrum(&d.steps, &twiddles))
+        .map(|d| composed_spectrum(d.tilt.as_ref().map_or(&d.steps, |t| &t.steps), &twiddles))
         .collect();
     let (cells, cell_error) = inverse(&spectra, &twiddles);
     let mut bounds = PldBounds {
@@ -506,7 +521,7 @@ fn power_of_two_below(interval: f64) -> Result<f64> {
 }
 
 /// `ln Σ_i p_i e^{λ y_i}` of a list of (value, mass) pairs, by log-sum-exp.
-fn log_sum_exp(terms: impl Iterator<Item = (f64, f64)> + Clone) -> f64 {
+pub(super) fn log_sum_exp(terms: impl Iterator<Item = (f64, f64)> + Clone) -> f64 {
     let top = terms
         .clone()
         .filter(|t| t.1 > 0.0)
@@ -523,7 +538,7 @@ fn log_sum_exp(terms: impl Iterator<Item = (f64, f64)> + Clone) -> f64 {
 }
 
 /// `ln E[e^{λŶ}; Ŷ finite]` of the composed discretized loss.
-fn log_mgf(steps: &[(Discretized, u64)], lambda: f64, h: f64) -> f64 {
+pub(super) fn log_mgf(steps: &[(Discretized, u64)], lambda: f64, h: f64) -> f64 {
     steps
         .iter()
         .map(|(d, k)| {
@@ -541,7 +556,12 @@ fn log_mgf(steps: &[(Discretized, u64)], lambda: f64, h: f64) -> f64 {
 /// `min_λ (Λ(λ) − ln tail)/λ` by golden-section search over ln λ (a slope from a point below
 /// a convex curve: unimodal; any λ gives a valid bound). A relative 10⁻⁹ margin covers the
 /// evaluation's rounding.
-fn chernoff_threshold(log_mgf: impl Fn(f64) -> f64, tail: f64, h: f64) -> f64 {
+pub(super) fn chernoff_threshold(log_mgf: impl Fn(f64) -> f64, tail: f64, h: f64) -> f64 {
+    chernoff_search(log_mgf, tail, h).0
+}
+
+/// [`chernoff_threshold`] and the λ that gives it.
+pub(super) fn chernoff_search(log_mgf: impl Fn(f64) -> f64, tail: f64, h: f64) -> (f64, f64) {
     let c = -tail.ln();
     let value = |u: f64| {
         let lambda = u.exp();
@@ -566,11 +586,15 @@ fn chernoff_threshold(log_mgf: impl Fn(f64) -> f64, tail: f64, h: f64) -> f64 {
             f1 = value(x1);
         }
     }
-    let t = f1.min(f2);
+    let (t, u) = if f2.is_nan() || f1 <= f2 {
+        (f1, x1)
+    } else {
+        (f2, x2)
+    };
     if t.is_nan() {
-        return f64::INFINITY;
+        return (f64::INFINITY, f64::NAN);
     }
-    t + 1e-9 * (t.abs() + h)
+    (t + 1e-9 * (t.abs() + h), u.exp())
 }
 
 /// The transform of the composition of `steps` (one direction) at frequencies
@@ -805,7 +829,12 @@ fn direction_bounds(
     let spare = delta - dir.infinite_up;
     // The masses are exact up to a factor ρ ≥ Π(1 + η_i)^{k_i}, so are the Chernoff bounds
     // computed from them (and 10⁻⁶ covers the bounds' own rounding).
-    let eta: f64 = dir.steps.iter().map(|(d, k)| d.eta * *k as f64).sum();
+    let eta: f64 = dir
+        .steps
+        .iter()
+        .map(|(d, k)| d.eta * *k as f64)
+        .sum::<f64>()
+        + dir.tilt.as_ref().map_or(0.0, |t| t.eta + t.weight_error());
     let rho = (eta * (1.0 + 1e-9)).exp() * (1.0 + 1e-12);
     let tails = if rigorous {
         2.0 * spare * WINDOW_SHARE * rho * (1.0 + 1e-6)
@@ -815,13 +844,22 @@ fn direction_bounds(
     let residual_tail = spare * RESIDUAL_SHARE;
     let e = if rigorous { cell_error } else { 0.0 };
     let rho_up = if rigorous { rho } else { 1.0 };
-    // Cells above grid point j: their errors sum to at most √(count)·‖error‖₂.
-    let spread = |j: usize| ((dir.width - 1 - j) as f64).sqrt() * e * (1.0 + 4.0 * UNIT);
-    // The same over the cells from j on.
-    let spread_from = |j: usize| ((dir.width - j) as f64).sqrt() * e * (1.0 + 4.0 * UNIT);
-    // The window's cells, in order, from the circular ones.
+    // The summed errors of the `count` cells from window cell `from` on: √(count)·‖error‖₂
+    // (or, tilted, the tilt module's bound with the weights).
+    let cells_error = |from: usize, count: usize| match &dir.tilt {
+        Some(tilt) if rigorous => tilt.cells_error(dir.lo + from as i64, count, e, rho),
+        _ => (count as f64).sqrt() * e * (1.0 + 4.0 * UNIT),
+    };
+    // Cells above grid point j, and the cells from j on.
+    let spread = |j: usize| cells_error(j + 1, dir.width - 1 - j);
+    let spread_from = |j: usize| cells_error(j, dir.width - j);
+    // The window's cells, in order, from the circular ones (untilted).
     let window: Vec<f64> = (0..dir.width)
-        .map(|i| circular[(dir.lo + i as i64).rem_euclid(n as i64) as usize])
+        .map(|i| {
+            let cell = dir.lo + i as i64;
+            let value = circular[cell.rem_euclid(n as i64) as usize];
+            dir.tilt.as_ref().map_or(value, |t| t.untilt(value, cell))
+        })
         .collect();
     let (d_mid, r_mid, g) = hockey_sticks(&window, h);
     // Grid values c·h, rounded up (for upper bounds) or down (for lower bounds): exact on a
