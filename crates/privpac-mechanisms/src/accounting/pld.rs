@@ -319,3 +319,7 @@ mod tests;
 #[cfg(test)]
 #[path = "pld/fast_tests.rs"]
 mod fast_tests;
+
+#[cfg(test)]
+#[path = "pld/subsampled_br_tests.rs"]
+mod subsampled_br_tests;

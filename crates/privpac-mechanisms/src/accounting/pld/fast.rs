@@ -20,10 +20,12 @@
 //! goes up and the bias is corrected exactly instead: `Pr[Z > s′]` and `Pr[Z < s]` are bounded
 //! by the Chernoff bound `Pr[Z > s] ≤ e^{−λs}·Π E[e^{λZ_i}]`, minimized over λ, with each
 //! `E[e^{λZ_i}]` computed from the residual's distribution (atoms of known residual for the
-//! canonical, discrete Laplace and subsampled pairs; Hoeffding's lemma on each grid cell, with
-//! the cell's mean bounded, for the continuous bounded-range pair). Each side spends
+//! canonical and discrete Laplace pairs and their subsampled pairs; Hoeffding's lemma on each
+//! grid cell, with the cell's mean bounded, for the continuous bounded-range pair, subsampled
+//! or not, whose cells are integrated from its exact densities). Each side spends
 //! 2·10⁻⁴ of the δ left beyond the steps' own δ on this tail, and a bound that spends none
-//! (`s′ = Σ max Z_i ≤ 0`, `s = Σ min Z_i`: plain rounding, within `k·h`) is also tried.
+//! (`s′ = Σ max Z_i`, 0 up to rounding, `s = Σ min Z_i`: plain rounding, within `k·h`) is
+//! also tried.
 //!
 //! *Composition of Ŷ (Koskela, Jälkö and Honkela, AISTATS 2020; Koskela et al., AISTATS
 //! 2021).* The distribution of Ŷ on a window of `N = 2^L` cells is the inverse transform of
@@ -84,16 +86,6 @@ use crate::rounding::{add_up, mul_up};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PldBounds {
     /// A lower bound on the exact ε(δ) of the composed dominating pairs.
-    ///
-    /// For a list with a Poisson-subsampled bounded-range step, the lower bound of the list
-    /// without those steps (0 if none is left): that pair is discretized pessimistically
-    /// *before* subsampling, and under addition the rounding becomes a finite atom at
-    /// `−ln(1 − q)` the exact pair does not have, so its own discretization gives no lower
-    /// bound (one step of ε = 0.621 at rate 0.2, δ′ = 10⁻⁸ gave 0.2126 against an exact
-    /// 0.1588). Dropping steps is sound: the composition without them is a post-processing
-    /// of the composition with them, at the same δ (bounded-range steps have no δ of their
-    /// own). The upper bound is unaffected (the rounded pair dominates the exact one), but
-    /// the gap can then exceed the requested accuracy.
     pub lower: f64,
     /// A point estimate, between the bounds: the discretized composition with the rounding's
     /// mean bias removed.
@@ -163,39 +155,7 @@ pub fn pld_steps_bounds_on_grid(
     if let Some(bounds) = on_lattice(&groups, delta, interval) {
         return Ok(bounds);
     }
-    let bounds = bounds_on_grid(&groups, delta, interval, false, Variant::Rigorous)?.0;
-    with_sound_lower(steps, delta_prime, bounds, None)
-}
-
-/// Whether the step is a Poisson-subsampled bounded-range step, whose discretized pair gives
-/// no lower bound (see [`PldBounds::lower`]).
-fn spoils_lower(step: &PldStep) -> bool {
-    matches!(
-        step.mechanism(),
-        super::steps::PldMechanism::BoundedRange { .. }
-    ) && step.rate() < 1.0
-}
-
-/// Replaces `bounds.lower` by the lower bound of the list without its subsampled
-/// bounded-range steps when it has any (see [`PldBounds::lower`]).
-fn with_sound_lower(
-    steps: &[PldStep],
-    delta_prime: f64,
-    mut bounds: PldBounds,
-    epsilon_error: Option<f64>,
-) -> Result<PldBounds> {
-    if !steps.iter().any(spoils_lower) {
-        return Ok(bounds);
-    }
-    let kept: Vec<PldStep> = steps.iter().copied().filter(|s| !spoils_lower(s)).collect();
-    let lower = if kept.is_empty() {
-        0.0
-    } else {
-        pld_steps_bounds(&kept, delta_prime, epsilon_error).map_or(0.0, |b| b.lower)
-    };
-    bounds.lower = lower.min(bounds.upper);
-    bounds.estimate = bounds.estimate.clamp(bounds.lower, bounds.upper);
-    Ok(bounds)
+    Ok(bounds_on_grid(&groups, delta, interval, false, Variant::Rigorous)?.0)
 }
 
 /// For one two-atom step repeated, the bounds on the lattice of its two losses when that
@@ -249,12 +209,11 @@ pub fn pld_steps_bounds(
         });
     }
     let (groups, delta) = prepare(steps, delta_prime)?;
-    let bounds = if groups.len() > super::bucket::BUCKETING_THRESHOLD {
-        super::bucket::bucketed_bounds(&groups, delta, epsilon_error, None)?
+    if groups.len() > super::bucket::BUCKETING_THRESHOLD {
+        super::bucket::bucketed_bounds(&groups, delta, epsilon_error, None)
     } else {
-        grouped_bounds(&groups, delta, epsilon_error, true)?
-    };
-    with_sound_lower(steps, delta_prime, bounds, epsilon_error)
+        grouped_bounds(&groups, delta, epsilon_error, true)
+    }
 }
 
 /// [`pld_steps_bounds`] for grouped steps and their δ. With `polish`, grids finer than the

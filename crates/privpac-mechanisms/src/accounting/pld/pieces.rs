@@ -63,6 +63,10 @@ pub(super) fn discretize(step: &PldStep, adding: bool, h: f64) -> Result<Discret
         PldMechanism::DiscreteLaplace { sensitivity, .. } => {
             (64.0 + 4.0 * sensitivity as f64) * unit
         }
+        // The exponents (b − ε)/2 and −(a + ε)/2 are rounded by up to uε.
+        PldMechanism::BoundedRange { epsilon } if !step.is_symmetric() => {
+            (64.0 + 2.0 * epsilon) * unit
+        }
         _ => 64.0 * unit,
     };
     let mut infinite = 0.0;
@@ -74,10 +78,13 @@ pub(super) fn discretize(step: &PldStep, adding: bool, h: f64) -> Result<Discret
         requirement: "at most 2^22",
         value,
     };
-    if let (PldMechanism::BoundedRange { epsilon }, true) = (step.mechanism(), step.is_symmetric())
-    {
-        bounded_range_cells(epsilon, h, &mut cells, &mut pieces)
-            .ok_or_else(|| too_many(u64::MAX))?;
+    if let PldMechanism::BoundedRange { epsilon } = step.mechanism() {
+        if step.is_symmetric() {
+            bounded_range_cells(epsilon, h, &mut cells, &mut pieces)
+        } else {
+            subsampled_bounded_range_cells(epsilon, step.rate(), adding, h, &mut cells, &mut pieces)
+        }
+        .ok_or_else(|| too_many(u64::MAX))?;
     } else {
         (atoms, infinite) = atoms_of(step, adding, h)?;
     }
@@ -125,7 +132,7 @@ pub(super) fn discretize(step: &PldStep, adding: bool, h: f64) -> Result<Discret
 }
 
 /// The finite atoms `(loss, P-mass)` and the mass at +∞ of a step given by outcome groups
-/// (all but the unsubsampled bounded-range pair; `h` only matters for the subsampled one).
+/// (all but the bounded-range pairs, which [`discretize`] bins from their densities).
 fn atoms_of(step: &PldStep, adding: bool, h: f64) -> Result<(Vec<(f64, f64)>, f64)> {
     let q = step.rate();
     let mut atoms = Vec::new();
@@ -213,4 +220,169 @@ fn bounded_range_cells(
         lower = lower.max(upper);
     }
     Some(())
+}
+
+/// The Poisson-subsampled ε-bounded-range pair, discretized from its exact loss distribution
+/// (not by subsampling a binned pair: the coupling of the `fast` module needs `Ŷ + Z` to be
+/// the exact loss, or its lower bound is void).
+///
+/// *The pair.* With `l` the loss of the envelope pair (P, Q) of [`bounded_range_cells`]
+/// (densities `f(l) = c·e^{l/2}` and `g(l) = c·e^{−l/2}` on `[−ε, ε]`,
+/// `c = 1/(4 sinh(ε/2))`), subsampling at rate q gives for removal the pair `(P′, Q)` with
+/// `P′ = qP + (1 − q)Q`, whose loss is `m(l) = ln(1 + q(e^l − 1))` ([`mixed_loss`]) with l
+/// drawn from P′ (density `qf + (1 − q)g`), and for addition the pair `(Q, P′)`, whose loss
+/// is `−m(l)` with l drawn from Q (density g), as in `atoms_of`. m is increasing and convex
+/// (`m″ = q(1 − q)e^l/(1 − q + qe^l)² ≥ 0`).
+///
+/// *Cells.* The new loss's cell `(b_{j−1}, b_j]` is the set of l between `m⁻¹(b_{j−1})` and
+/// `m⁻¹(b_j)` (addition: `m⁻¹(−b_j)` and `m⁻¹(−b_{j−1})`), `m⁻¹(y) = ln(1 + (e^y − 1)/q)`.
+/// These boundaries are computed in floating point, clamped to `[−ε, ε]` and made monotone,
+/// and the ends are set to ±ε: whatever their rounding, they partition `[−ε, ε]` into
+/// intervals `[a, b]`, and each interval's exact mass is put at `b_j`, in closed forms that
+/// cannot overflow, `P[a, b] = e^{(b − ε)/2}(1 − e^{−(b − a)/2})/(1 − e^{−ε})` and
+/// `Q[a, b] = e^{−(a + ε)/2}(1 − e^{−(b − a)/2})/(1 − e^{−ε})` (relative error below
+/// `(12 + ε)u`: the exponents are rounded by up to `uε`; hence the step's larger η). The
+/// masses sum to 1, no mass is at ±∞, and `Ŷ + Z` is exactly the pair's loss.
+///
+/// *Residuals.* They are computed from the interval, not from the grid: `Z = m(l) − b_j`
+/// lies in `[m(a) − b_j, m(b) − b_j]` (addition: `Z = −m(l) − b_j` in
+/// `[−m(b) − b_j, −m(a) − b_j]`), each computed m widened by its error bound
+/// ([`mixed_loss_enclosure`]) and the subtractions by their rounding. A boundary a few ulps
+/// off thus only moves a sliver of mass to the next cell together with its (then slightly
+/// positive, or slightly below −h) residual.
+///
+/// *Mean.* On `[a, b]` (width w, midpoint `c₀`) the density of l has logarithmic slope in
+/// `[−1/2, 1/2]` (removal: a mixture of `e^{l/2}` and `e^{−l/2}`; addition: exactly −1/2),
+/// so it lies between those of `e^{±l/2}` in the likelihood-ratio order, and so does its
+/// mean: between `c₀ ∓ ((w/2)·coth(w/4) − 2)`, with `(w/2)·coth(w/4) − 2 ≤ w²/24`
+/// ([`bounded_range_cells`]). So `E[l] ∈ [c₀ − w²/24, c₀ + w²/24]` (addition:
+/// `[c₀ − w²/24, c₀]`). m being increasing and convex, Jensen's inequality gives
+/// `E[m(l)] ≥ m(E[l]) ≥ m(c₀ − w²/24)`, and the chord
+/// `E[m(l)] ≤ m(a) + (m(b) − m(a))·(E[l] − a)/w ≤ m(a) + (m(b) − m(a))·t` with
+/// `t = 1/2 + w/24` (addition: 1/2). `None` if the grid is too fine.
+fn subsampled_bounded_range_cells(
+    epsilon: f64,
+    q: f64,
+    adding: bool,
+    h: f64,
+    cells: &mut Vec<(i64, f64)>,
+    pieces: &mut Vec<Piece>,
+) -> Option<()> {
+    let unit = f64::EPSILON / 2.0;
+    let (m_low, m_high) = (mixed_loss(-epsilon, q), mixed_loss(epsilon, q));
+    let (y_low, y_high) = if adding {
+        (-m_high, -m_low)
+    } else {
+        (m_low, m_high)
+    };
+    let count = (y_high - y_low) / h + 4.0;
+    if count.is_nan() || count >= super::MAX_PLD_CELLS as f64 {
+        return None;
+    }
+    let (first, last) = ((y_low / h).floor() as i64, (y_high / h).ceil() as i64 + 1);
+    // The l where the new loss is b_j, clamped to [−ε, ε] (below m's range: −ε).
+    let boundary = |j: i64| {
+        let y = j as f64 * h;
+        let l = ((if adding { -y } else { y }).exp_m1() / q).ln_1p();
+        if l.is_nan() {
+            -epsilon
+        } else {
+            l.clamp(-epsilon, epsilon)
+        }
+    };
+    let norm = -(-epsilon).exp_m1();
+    let mut cell = |a: f64, b: f64, j: i64| {
+        let top = j as f64 * h;
+        let width = b - a;
+        let share = -(-width / 2.0).exp_m1() / norm;
+        let q_mass = (-(a + epsilon) / 2.0).exp() * share;
+        let mass = if adding {
+            q_mass
+        } else {
+            q * (((b - epsilon) / 2.0).exp() * share) + (1.0 - q) * q_mass
+        };
+        let (ma, ea) = mixed_loss_enclosure(a, q);
+        let (mb, eb) = mixed_loss_enclosure(b, q);
+        // m on [a, b], and its mean (see the doc comment), before subtracting b_j.
+        let (lo, hi) = (ma - ea, mb + eb);
+        let point =
+            (0.5 * (a + b) - width * width / 24.0 - 4.0 * unit * (a.abs() + b.abs())).max(a);
+        let (mp, ep) = mixed_loss_enclosure(point, q);
+        let t = if adding {
+            0.5
+        } else {
+            ((0.5 + width / 24.0) * (1.0 + 4.0 * unit)).min(1.0)
+        };
+        let (ma_hi, mb_hi) = (ma + ea, mb + eb);
+        let chord = (1.0 - t) * ma_hi + t * mb_hi + 4.0 * unit * (ma_hi.abs() + mb_hi.abs());
+        let (mean_lo, mean_hi) = ((mp - ep).clamp(lo, hi), chord.clamp(lo, hi));
+        // Each subtraction of b_j rounds by at most u of its operands.
+        let slack = 4.0 * unit * (lo.abs() + hi.abs() + top.abs()) + 1e-300;
+        let (z_min, z_max, mean_lo, mean_hi) = if adding {
+            (-hi - top, -lo - top, -mean_hi - top, -mean_lo - top)
+        } else {
+            (lo - top, hi - top, mean_lo - top, mean_hi - top)
+        };
+        cells.push((j, mass));
+        pieces.push(Piece {
+            mass,
+            z_min: z_min - slack,
+            z_max: z_max + slack,
+            mean_lo: mean_lo - slack,
+            mean_hi: mean_hi + slack,
+        });
+    };
+    // Removal: l rises with j from −ε; addition: it falls from ε.
+    let mut previous = if adding { epsilon } else { -epsilon };
+    for j in first..=last {
+        let next = match (j == last, adding) {
+            (true, false) => epsilon,
+            (true, true) => -epsilon,
+            (false, false) => boundary(j).max(previous),
+            (false, true) => boundary(j).min(previous),
+        };
+        let (a, b) = if adding {
+            (next, previous)
+        } else {
+            (previous, next)
+        };
+        if b > a {
+            cell(a, b, j);
+        }
+        previous = next;
+    }
+    Some(())
+}
+
+/// [`mixed_loss`] of a loss l and a bound on its error. Below l = 1 it is
+/// `ln_1p(x̃)` with `x̃ = q·expm1(l)` within `5u|x̃|` of `x = q(e^l − 1)` (two-ulp `expm1`, one
+/// rounding), so it is off by at most `|ln(1 + 5u|x̃|/(1 + x))|`, `1 + x ≥ 1 + x̃ − 5u|x̃|`,
+/// plus the logarithm's own `4u|m|`; for l ≤ 0 the direct `ln((1 − q) + q·e^l)` (a sum of
+/// non-negative terms within `6u`, so an absolute `6.5u + 4u|m|`) is used where that is
+/// smaller (near `1 + x = 0`, where `ln_1p` is ill-conditioned). Above l = 1 it is
+/// `l + ln(q + (1 − q)e^{−l})`: the argument within 7u, the logarithm's rounding
+/// `2u|ln| ≤ 2u(|l| + |m|)` and the sum's `u|m|`, within `8u(1 + |l| + |m|)`.
+fn mixed_loss_enclosure(loss: f64, q: f64) -> (f64, f64) {
+    let unit = f64::EPSILON / 2.0;
+    let m = mixed_loss(loss, q);
+    let error = if loss > 1.0 {
+        8.0 * unit * (1.0 + loss.abs() + m.abs())
+    } else {
+        let x = q * loss.exp_m1();
+        let room = 1.0 + x - 5.0 * unit * x.abs();
+        let ratio = 5.0 * unit * x.abs() / room;
+        if room > 0.0 && ratio <= 0.01 {
+            4.0 * unit * m.abs() + 1.02 * ratio
+        } else {
+            f64::INFINITY
+        }
+    };
+    if loss <= 0.0 {
+        let direct = ((1.0 - q) + q * loss.exp()).ln();
+        let direct_error = 6.5 * unit + 4.0 * unit * direct.abs();
+        if direct_error < error {
+            return (direct, direct_error * (1.0 + 1e-6) + 1e-300);
+        }
+    }
+    (m, error * (1.0 + 1e-6) + 1e-300)
 }
