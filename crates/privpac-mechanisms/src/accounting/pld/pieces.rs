@@ -70,7 +70,7 @@ pub(super) fn discretize(step: &PldStep, adding: bool, h: f64) -> Result<Discret
         _ => 64.0 * unit,
     };
     let mut infinite = 0.0;
-    let mut atoms: Vec<(f64, f64)> = Vec::new();
+    let mut atoms: Vec<Atom> = Vec::new();
     let mut pieces: Vec<Piece> = Vec::new();
     let mut cells: Vec<(i64, f64)> = Vec::new();
     let too_many = |value: u64| Error::InvalidCount {
@@ -88,11 +88,11 @@ pub(super) fn discretize(step: &PldStep, adding: bool, h: f64) -> Result<Discret
     } else {
         (atoms, infinite) = atoms_of(step, adding, h)?;
     }
-    for &(loss, mass) in &atoms {
+    for &(loss, mass, error) in &atoms {
         if mass <= 0.0 {
             continue;
         }
-        let margin = loss.abs() * LOSS_MARGIN + f64::MIN_POSITIVE;
+        let margin = loss.abs() * LOSS_MARGIN + error + f64::MIN_POSITIVE;
         let cell = ((loss + margin) / h).ceil();
         if cell.is_nan() || cell.abs() >= 4.0e15 {
             return Err(too_many(u64::MAX));
@@ -131,9 +131,15 @@ pub(super) fn discretize(step: &PldStep, adding: bool, h: f64) -> Result<Discret
     })
 }
 
-/// The finite atoms `(loss, P-mass)` and the mass at +∞ of a step given by outcome groups
-/// (all but the bounded-range pairs, which [`discretize`] bins from their densities).
-fn atoms_of(step: &PldStep, adding: bool, h: f64) -> Result<(Vec<(f64, f64)>, f64)> {
+/// A finite loss, its P-mass and a bound on the loss's error beyond `LOSS_MARGIN`.
+type Atom = (f64, f64, f64);
+
+/// The finite atoms `(loss, P-mass, error bound of the loss beyond LOSS_MARGIN)` and the mass
+/// at +∞ of a step given by outcome groups (all but the bounded-range pairs, which
+/// [`discretize`] bins from their densities). The subsampled losses carry the error of
+/// [`mixed_loss_enclosure`]: above a base loss of 1 it is a few ulps of the base loss, far
+/// more than `LOSS_MARGIN` of a small subsampled loss.
+fn atoms_of(step: &PldStep, adding: bool, h: f64) -> Result<(Vec<Atom>, f64)> {
     let q = step.rate();
     let mut atoms = Vec::new();
     let mut infinite = 0.0;
@@ -142,13 +148,19 @@ fn atoms_of(step: &PldStep, adding: bool, h: f64) -> Result<(Vec<(f64, f64)>, f6
             (Loss::PlusInfinity, false, _) => infinite += q * group.p,
             (Loss::PlusInfinity, true, true) => infinite += group.p,
             (Loss::PlusInfinity, true, false) | (Loss::MinusInfinity, _, true) => {}
-            (Loss::Finite(loss), _, true) => atoms.push((loss, group.p)),
-            (Loss::MinusInfinity, false, false) => atoms.push(((-q).ln_1p(), (1.0 - q) * group.q)),
-            (Loss::MinusInfinity, true, false) => atoms.push((-(-q).ln_1p(), group.q)),
-            (Loss::Finite(loss), false, false) => {
-                atoms.push((mixed_loss(loss, q), q * group.p + (1.0 - q) * group.q))
+            (Loss::Finite(loss), _, true) => atoms.push((loss, group.p, 0.0)),
+            (Loss::MinusInfinity, false, false) => {
+                atoms.push(((-q).ln_1p(), (1.0 - q) * group.q, 0.0))
             }
-            (Loss::Finite(loss), true, false) => atoms.push((-mixed_loss(loss, q), group.q)),
+            (Loss::MinusInfinity, true, false) => atoms.push((-(-q).ln_1p(), group.q, 0.0)),
+            (Loss::Finite(loss), false, false) => {
+                let (mixed, error) = mixed_loss_enclosure(loss, q);
+                atoms.push((mixed, q * group.p + (1.0 - q) * group.q, error))
+            }
+            (Loss::Finite(loss), true, false) => {
+                let (mixed, error) = mixed_loss_enclosure(loss, q);
+                atoms.push((-mixed, group.q, error))
+            }
         }
     }
     atoms.retain(|a| a.1 > 0.0);

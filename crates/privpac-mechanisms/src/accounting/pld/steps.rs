@@ -385,9 +385,10 @@ fn bounded_range_groups(epsilon: f64, interval: f64) -> Result<Vec<Group>> {
     Ok(groups)
 }
 
-/// `ln(1 + q(e^L − 1))`, the loss of the mixture `qP + (1 − q)Q` against Q, accurate to a
-/// few ulps for every L: `ln_1p(q·expm1(L))` up to L = 1, and `L + ln(q + (1 − q)e^{−L})`
-/// above, where `e^L` could overflow.
+/// `ln(1 + q(e^L − 1))`, the loss of the mixture `qP + (1 − q)Q` against Q:
+/// `ln_1p(q·expm1(L))` up to L = 1 (a few ulps of the result), and
+/// `L + ln(q + (1 − q)e^{−L})` above, where `e^L` could overflow (a few ulps of L, far more
+/// than of a small result when q is small: the `pieces` module bounds the error).
 pub(super) fn mixed_loss(loss: f64, q: f64) -> f64 {
     if loss <= 1.0 {
         (q * loss.exp_m1()).ln_1p()

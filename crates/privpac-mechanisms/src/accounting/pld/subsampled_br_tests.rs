@@ -407,3 +407,43 @@ fn a_mixed_list_counts_its_subsampled_bounded_range_steps_in_the_lower_bound() {
         "{bounds:?} vs without the bounded-range steps {dropped:?}"
     );
 }
+
+/// The subsampled loss `ln(1 + q(e^L − 1))` is computed as `L + ln(q + (1 − q)e^{−L})` above
+/// L = 1, which is accurate to a few ulps of L, not of the (small) result: at q = 10⁻⁹ a
+/// relative error up to about 10⁻⁷, far beyond the 10⁻¹² loss margin the atoms had, so
+/// their residual ranges missed the exact residual (by up to ~10⁻¹⁶). The same error bound
+/// as for the bounded-range cells now widens them. Checked on subsampled canonical pairs
+/// against `ln_1p(q·expm1(ε))`, accurate to a few ulps of the result.
+#[test]
+fn subsampled_atoms_residual_ranges_contain_the_exact_residual() {
+    for eps in [1.1, 1.5, 2.0, 2.7, 3.3, 4.7] {
+        for q in [1e-9f64, 3e-7, 1e-4] {
+            let h = 2f64.powi((q.log2() - 12.0).floor() as i32);
+            let step = PldStep::private(Privacy::pure(eps).unwrap())
+                .poisson_subsampled(q)
+                .unwrap();
+            let up = (q * eps.exp_m1()).ln_1p();
+            let down = (q * (-eps).exp_m1()).ln_1p();
+            for adding in [false, true] {
+                let d = discretize(&step, adding, h).unwrap();
+                let (first, last) = (d.first as f64 * h, d.last() as f64 * h);
+                // Removal: pieces for m(ε) (top cell) then m(−ε) (bottom); addition: −m(ε)
+                // (bottom) then −m(−ε) (top).
+                let expected = if adding {
+                    [(-up, first), (-down, last)]
+                } else {
+                    [(up, last), (down, first)]
+                };
+                assert_eq!(d.pieces.len(), 2);
+                for (piece, (loss, top)) in d.pieces.iter().zip(expected) {
+                    let z = loss - top;
+                    let tol = 1e-15 * loss.abs();
+                    assert!(
+                        piece.z_min <= z + tol && z - tol <= piece.z_max,
+                        "ε = {eps}, q = {q}, adding {adding}: {piece:?} vs exact residual {z}"
+                    );
+                }
+            }
+        }
+    }
+}
