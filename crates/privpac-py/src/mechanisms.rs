@@ -841,6 +841,7 @@ impl Accountant {
     #[pyo3(signature = (rule = "basic", *, delta_prime = None, epsilon_error = None))]
     fn total(
         &self,
+        py: Python<'_>,
         rule: &str,
         delta_prime: Option<f64>,
         epsilon_error: Option<f64>,
@@ -853,10 +854,13 @@ impl Accountant {
             }
             let delta_prime =
                 delta_prime.ok_or_else(|| errors::invalid("rule \"pld\" needs delta_prime"))?;
-            return self
+            let bounds = self
                 .inner
                 .pld_bounds(delta_prime, Some(error))
-                .and_then(|bounds| bounds.privacy())
+                .map_err(errors::mechanisms)?;
+            warn_if_inaccurate(py, &bounds, Some(error))?;
+            return bounds
+                .privacy()
                 .map(Privacy::from)
                 .map_err(errors::mechanisms);
         }
@@ -893,8 +897,10 @@ impl Accountant {
     /// Rigorous bounds on the ε of the recorded runs' composed dominating pairs at
     /// δ = 1 − Π(1 − δ_i)(1 − delta_prime), with upper − lower ≤ epsilon_error (default
     /// max(0.01, 1% of ε)): a dict with "lower", "estimate", "upper" (what rule "pld"
-    /// reports), "delta" and "interval" (the grid step used). If the finest grid that fits
-    /// in memory cannot reach epsilon_error, the finest bounds reached are returned.
+    /// reports), "delta", "interval" (the grid step used) and "epsilon_error" (the accuracy
+    /// asked for, or the default). If the finest grid that fits in memory cannot reach
+    /// epsilon_error, the finest bounds reached are returned with a RuntimeWarning (the upper
+    /// bound is still a valid guarantee); so does `total("pld", epsilon_error=…)`.
     #[pyo3(signature = (delta_prime, *, epsilon_error = None))]
     fn pld_bounds<'py>(
         &self,
@@ -906,18 +912,43 @@ impl Accountant {
             .inner
             .pld_bounds(delta_prime, epsilon_error)
             .map_err(errors::mechanisms)?;
+        let wanted = warn_if_inaccurate(py, &bounds, epsilon_error)?;
         let dict = pyo3::types::PyDict::new(py);
         dict.set_item("lower", bounds.lower)?;
         dict.set_item("estimate", bounds.estimate)?;
         dict.set_item("upper", bounds.upper)?;
         dict.set_item("delta", bounds.delta)?;
         dict.set_item("interval", bounds.interval)?;
+        dict.set_item("epsilon_error", wanted)?;
         Ok(dict)
     }
 
     fn __len__(&self) -> usize {
         self.inner.entries().len()
     }
+}
+
+/// Warns (`RuntimeWarning`) when PLD bounds are further apart than the accuracy asked for
+/// (`None`: the default of their lower end), and returns that accuracy.
+fn warn_if_inaccurate(
+    py: Python<'_>,
+    bounds: &privpac_mechanisms::PldBounds,
+    epsilon_error: Option<f64>,
+) -> PyResult<f64> {
+    let wanted =
+        epsilon_error.unwrap_or_else(|| privpac_mechanisms::default_epsilon_error(bounds.lower));
+    if bounds.gap() > wanted {
+        let message = std::ffi::CString::new(format!(
+            "PLD bounds: upper - lower = {:.3e} is above the accuracy asked for ({wanted:.3e}); \
+             these are the tightest bounds the grids that fit in memory reached (the upper bound \
+             is still a valid guarantee)",
+            bounds.gap()
+        ))
+        .unwrap_or_default();
+        let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+        PyErr::warn(py, category.as_any(), &message, 1)?;
+    }
+    Ok(wanted)
 }
 
 impl Accountant {

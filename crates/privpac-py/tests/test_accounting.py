@@ -163,7 +163,8 @@ def test_pld_bounds_bracket_the_exact_composition_within_the_requested_error():
         accountant.record(f"q{i}", privpac.Privacy(0.01))
     exact = privpac.optimal_composition(privpac.Privacy(0.01), 1000, 1e-6).epsilon
     bounds = accountant.pld_bounds(1e-6, epsilon_error=0.002)
-    assert set(bounds) == {"lower", "estimate", "upper", "delta", "interval"}
+    assert set(bounds) == {"lower", "estimate", "upper", "delta", "interval", "epsilon_error"}
+    assert bounds["epsilon_error"] == 0.002
     assert bounds["lower"] <= exact + 1e-7 and exact - 1e-6 <= bounds["upper"], (bounds, exact)
     assert bounds["upper"] - bounds["lower"] <= 0.002
     assert bounds["lower"] <= bounds["estimate"] <= bounds["upper"]
@@ -181,3 +182,20 @@ def test_pld_bounds_bracket_the_exact_composition_within_the_requested_error():
         accountant.pld_bounds(1e-6, epsilon_error=0.0)
     with pytest.raises(privpac.InvalidParameterError):
         accountant.total("optimal", delta_prime=1e-6, epsilon_error=0.01)
+
+
+def test_an_accuracy_no_grid_reaches_is_a_warning_with_valid_bounds():
+    # 1000 × (0.01, 0) at epsilon_error 1e-12: the two atoms' lattice gives a gap of a few
+    # 1e-6 and no finer grid fits in memory. The bounds still bracket the exact value, and
+    # a RuntimeWarning says the accuracy was not met (before: silent, or a "vacuous" error).
+    accountant = privpac.Accountant()
+    for i in range(1000):
+        accountant.record(f"q{i}", privpac.Privacy(0.01))
+    exact = privpac.optimal_composition(privpac.Privacy(0.01), 1000, 1e-6).epsilon
+    with pytest.warns(RuntimeWarning, match="above the accuracy asked for"):
+        bounds = accountant.pld_bounds(1e-6, epsilon_error=1e-12)
+    assert bounds["lower"] <= exact + 1e-7 and exact - 1e-6 <= bounds["upper"], (bounds, exact)
+    assert bounds["upper"] - bounds["lower"] > 1e-12 and bounds["epsilon_error"] == 1e-12
+    with pytest.warns(RuntimeWarning, match="above the accuracy asked for"):
+        total = accountant.total("pld", delta_prime=1e-6, epsilon_error=1e-12)
+    assert total.epsilon == bounds["upper"]

@@ -231,17 +231,47 @@ pub(super) fn grouped_bounds(
     // The residual's spread is at most h·√(k·ln(1/δ_e)/2) (Hoeffding) and usually far less:
     // start at a grid that meets the target when the spread is a tenth of Hoeffding's.
     let target = epsilon_error.unwrap_or(0.05);
-    let mut h = (target / (2.0 + 0.5 * (10.0 * count).sqrt())).min(0.05);
+    let h = (target / (2.0 + 0.5 * (10.0 * count).sqrt())).min(0.05);
     // One two-atom step, however often: on the lattice of its two losses the residual is a
     // constant, and a coarse grid is exact up to rounding.
-    if let Some(bounds) = on_lattice(&groups, delta, 0.0)
+    let lattice = on_lattice(&groups, delta, 0.0);
+    if let Some(bounds) = lattice
         && bounds.gap() <= epsilon_error.unwrap_or_else(|| default_epsilon_error(bounds.lower))
     {
         return Ok(bounds);
     }
+    // Both are rigorous bounds on the same ε: when the grids cannot reach the accuracy (or
+    // fit no window), the lattice's bounds are kept, intersected with the grids' best.
+    match (
+        searched_bounds(&groups, delta, epsilon_error, polish, h),
+        lattice,
+    ) {
+        (Ok(b), Some(l)) => {
+            let (lower, upper) = (b.lower.max(l.lower), b.upper.min(l.upper));
+            let tighter = if b.gap() <= l.gap() { b } else { l };
+            Ok(PldBounds {
+                lower,
+                upper,
+                estimate: tighter.estimate.max(lower).min(upper),
+                ..tighter
+            })
+        }
+        (Err(_), Some(l)) => Ok(l),
+        (result, None) => result,
+    }
+}
+
+/// The grid search of [`grouped_bounds`] from the first grid `h`.
+fn searched_bounds(
+    groups: &[(PldStep, u64)],
+    delta: f64,
+    epsilon_error: Option<f64>,
+    polish: bool,
+    mut h: f64,
+) -> Result<PldBounds> {
     let mut best: Option<PldBounds> = None;
     for _ in 0..7 {
-        let outcome = bounds_on_grid(&groups, delta, h, false, Variant::Rigorous);
+        let outcome = bounds_on_grid(groups, delta, h, false, Variant::Rigorous);
         let (bounds, n) = match (outcome, &best) {
             (Ok(b), _) => b,
             (Err(Error::InvalidCount { .. }), Some(b)) => return Ok(*b),
@@ -262,7 +292,7 @@ pub(super) fn grouped_bounds(
             let (mut kept, mut length, mut step) = (bounds, n, h);
             while polish && 4 * length <= 1 << 18 {
                 step /= 4.0;
-                match bounds_on_grid(&groups, delta, step, false, Variant::Rigorous) {
+                match bounds_on_grid(groups, delta, step, false, Variant::Rigorous) {
                     Ok((finer, m)) if finer.upper <= kept.upper => (kept, length) = (finer, m),
                     _ => break,
                 }

@@ -414,3 +414,18 @@ fn small_deltas_keep_the_exact_value_and_the_accuracy() {
         }
     }
 }
+
+/// An accuracy no grid can reach used to end in a "vacuous guarantee" error for a list the
+/// default accuracy composes (every grid fine enough was too long for the window): the
+/// two atoms' lattice bounds are kept instead, and the exact value lies between them.
+#[test]
+fn unreachable_accuracies_keep_the_lattice_bounds() {
+    let each = Privacy::pure(0.01).unwrap();
+    let steps = vec![PldStep::private(each); 100_000];
+    let bounds = pld_steps_bounds(&steps, 1e-6, Some(1e-9)).unwrap();
+    let optimal = optimal_composition(each, 100_000, 1e-6).unwrap().epsilon();
+    assert!(
+        bounds.lower <= optimal + 1e-9 && optimal <= bounds.upper && bounds.gap() < 1e-3,
+        "{bounds:?} vs exact {optimal}"
+    );
+}
