@@ -42,6 +42,7 @@ mod bucket;
 mod fast;
 mod fft;
 mod pieces;
+mod spectrum;
 mod steps;
 mod tilt;
 

@@ -300,9 +300,9 @@ fn subsampled_bounded_range_lower_bound_stays_below_the_largest_loss() {
 /// reports no error.
 #[test]
 fn settled_frequencies_keep_an_error_that_bounds_the_exact_product() {
-    use super::fast::composed_spectrum;
     use super::fft::{Complex, Twiddles};
     use super::pieces::discretize;
+    use super::spectrum::composed_spectrum;
     let h = 1.0 / 1024.0;
     let steps: Vec<_> = [(0.2, 3000u64), (0.3, 400), (0.45, 70)]
         .iter()
