@@ -291,7 +291,7 @@ impl PrivacyLossDistribution {
 /// δ′: `δ_total = 1 − Π(1 − δ_i)·(1 − δ′)` and ε′ the smallest with `δ(ε′) ≤ δ_total`
 /// for the composition of the canonical pairs (the counterpart of
 /// [`crate::optimal_composition`] for mixed guarantees: the upper bound of
-/// [`pld_steps_bounds_on_grid`] on the grid Δ (rounded down to a power of two), within about
+/// [`pld_steps_bounds_on_grid`] on the grid Δ (rounded down to two significant bits), within about
 /// `k·Δ` of the exact ε′ and usually far closer).
 ///
 /// # Errors

@@ -71,8 +71,9 @@
 //! transform gives bounds a few 10⁻⁴ apart (the same bounds as above, only a better grid).
 //!
 //! Within the cell where the bound crosses δ, the crossing is solved in closed form
-//! (`δ(y_j − t) = D_j + (1 − e^{−t})R_j`) and rounded outwards. The grid step is a power of
-//! two, so every grid value `c·h` is exact.
+//! (`δ(y_j − t) = D_j + (1 − e^{−t})R_j`) and rounded outwards. The grid step has two
+//! significant bits (1, 1.25, 1.5 or 1.75 times a power of two), so every grid value `c·h`
+//! is exact.
 
 use super::fft::{Complex, Twiddles, UNIT, grow};
 use super::pieces::{Discretized, Piece, discretize};
@@ -124,8 +125,8 @@ pub fn default_epsilon_error(epsilon: f64) -> f64 {
 const RESIDUAL_SHARE: f64 = 2e-4;
 const WINDOW_SHARE: f64 = 2e-5;
 
-/// Bounds on ε(δ) for the list of steps on the grid `interval` rounded down to a power of
-/// two (see the module docs), `δ = 1 − Π(1 − δ_i)·(1 − δ′)` as for
+/// Bounds on ε(δ) for the list of steps on the grid `interval` rounded down to two
+/// significant bits (see the module docs), `δ = 1 − Π(1 − δ_i)·(1 − δ′)` as for
 /// [`super::pld_steps_composition`]; for one two-atom step repeated, on the lattice of its two
 /// losses instead when that is coarser (a better grid: see the module docs).
 ///
@@ -141,7 +142,7 @@ pub fn pld_steps_bounds_on_grid(
 ) -> Result<PldBounds> {
     let (groups, delta) = prepare(steps, delta_prime)?;
     // Grids too fine for a step are refused whichever grid is used.
-    let h = power_of_two_below(interval)?;
+    let h = grid_below(interval)?;
     for (step, _) in &groups {
         discretize(step, false, h)?;
     }
@@ -374,7 +375,8 @@ struct Direction {
     tilt: Option<Tilt>,
 }
 
-/// The bounds on the grid `interval` (rounded down to a power of two unless `exact_grid`),
+/// The bounds on the grid `interval` (rounded down to two significant bits unless
+/// `exact_grid`),
 /// and the transform length used.
 pub(super) fn bounds_on_grid(
     groups: &[(PldStep, u64)],
@@ -386,7 +388,7 @@ pub(super) fn bounds_on_grid(
     let h = if exact_grid && interval >= f64::MIN_POSITIVE && interval.is_finite() {
         interval
     } else {
-        power_of_two_below(interval)?
+        grid_below(interval)?
     };
     let directions: &[bool] = if groups.iter().all(|g| g.0.is_symmetric()) {
         &[false]
@@ -482,8 +484,11 @@ pub(super) fn bounds_on_grid(
     Ok((bounds, n))
 }
 
-/// The largest power of two not above `interval`: grid values `c·h` are then exact.
-fn power_of_two_below(interval: f64) -> Result<f64> {
+/// The largest `m·2^e` with `m ∈ {1, 1.25, 1.5, 1.75}` not above `interval` (the value with
+/// its mantissa cut to two bits): grid values `c·h` are then exact (`4c` fits in 53 bits),
+/// and the grid is at most 25% finer than asked (a power of two could be 50% finer, and
+/// the transform twice as long).
+fn grid_below(interval: f64) -> Result<f64> {
     if !(interval >= f64::MIN_POSITIVE && interval.is_finite()) {
         return Err(if interval > 0.0 {
             Error::InvalidCount {
@@ -499,7 +504,7 @@ fn power_of_two_below(interval: f64) -> Result<f64> {
             }
         });
     }
-    Ok(f64::from_bits(interval.to_bits() & 0xfff0_0000_0000_0000))
+    Ok(f64::from_bits(interval.to_bits() & 0xfffc_0000_0000_0000))
 }
 
 /// `ln Σ_i p_i e^{λ y_i}` of a list of (value, mass) pairs, by log-sum-exp.
@@ -643,7 +648,7 @@ fn direction_bounds(
         .collect();
     let (d_mid, r_mid, g) = hockey_sticks(&window, h);
     // Grid values c·h, rounded up (for upper bounds) or down (for lower bounds): exact on a
-    // power-of-two grid.
+    // grid step of two significant bits.
     let y = |j: usize| mul_up((dir.lo + j as i64) as f64, h);
     let y_down = |j: usize| -mul_up(-((dir.lo + j as i64) as f64), h);
     let sure_up: f64 = dir
