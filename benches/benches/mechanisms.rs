@@ -133,7 +133,8 @@ fn real_laplace(c: &mut Criterion) {
 
 /// The PLD accountant at its default accuracy (max(0.01, 1% of ε)) on 10^6 identical
 /// Poisson-subsampled discrete Laplace steps, on 10^4 mixed steps (five kinds) and on 10^4
-/// distinct steps (pure, and subsampled at distinct rates).
+/// distinct steps (pure, and subsampled discrete Laplace or bounded-range at distinct rates,
+/// also at δ′ = 10⁻¹²).
 fn pld_accounting(c: &mut Criterion) {
     let mut group = c.benchmark_group("pld_bounds");
     group.sample_size(10);
@@ -187,6 +188,21 @@ fn pld_accounting(c: &mut Criterion) {
         .collect();
     group.bench_function("1e4 distinct dlap rates", |b| {
         b.iter(|| pld_steps_bounds(black_box(&rates), 1e-6, None).expect("composes"))
+    });
+    // Subsampled bounded-range steps (many cells each) at distinct rates.
+    let br_rates: Vec<PldStep> = (0..10_000)
+        .map(|i| {
+            PldStep::bounded_range(0.5)
+                .and_then(|s| s.poisson_subsampled(0.001 * (1.0 + f64::from(i) / 1e4)))
+                .expect("valid")
+        })
+        .collect();
+    group.bench_function("1e4 distinct br rates", |b| {
+        b.iter(|| pld_steps_bounds(black_box(&br_rates), 1e-6, None).expect("composes"))
+    });
+    // 10^4 distinct steps at δ′ = 1e-12 (the tilted transforms).
+    group.bench_function("1e4 distinct dlap rates delta 1e-12", |b| {
+        b.iter(|| pld_steps_bounds(black_box(&rates), 1e-12, None).expect("composes"))
     });
     group.finish();
 }

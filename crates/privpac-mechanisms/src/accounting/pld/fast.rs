@@ -38,7 +38,8 @@
 //!   δ left) lies beyond each end; that mass counts as loss +∞ in the upper bound
 //!   (never dropped), and as folded-in error in the lower bound.
 //! - *Floating point.* Each step's transform has a per-frequency error bound (direct
-//!   evaluation `Σ p·ŵ` for steps with at most 48 cells: `(μ + m·u)·‖x‖₁`; the `fft`
+//!   evaluation `Σ p·ŵ` over a step's m non-zero cells, for m ≤ 48 or when the frequencies
+//!   not yet settled times m are fewer than `N·log₂N/2`: `(μ + m·u)·‖x‖₁`; the `fft`
 //!   module's induction over butterfly stages otherwise); raising to the power k adds
 //!   `k·M^{k−1}·|X̂ − X| + |X̂|^k((1 + √5u)^{k+64} − 1)` with `M = |X̂| + bound` (the mean
 //!   value theorem for `z^k` and the relative errors of repeated squaring); products over

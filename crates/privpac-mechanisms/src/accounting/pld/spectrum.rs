@@ -60,7 +60,11 @@ pub(super) fn composed_spectrum(
     let mut live: Vec<u32> = (0..=half as u32).collect();
     for (index, (&&(_, k), nonzero)) in steps.iter().zip(&supports).enumerate() {
         let norm = norms[index];
-        let direct = nonzero.len() <= 48;
+        // Direct evaluation at the live frequencies when that is cheaper than a transform of
+        // the whole length (few cells, or few frequencies left unsettled).
+        let direct = nonzero.len() <= 48
+            || (live.len() as f64) * (nonzero.len() as f64)
+                < 0.5 * n as f64 * f64::from(twiddles.levels());
         // Error of each forward value, per unit of ‖x‖₁.
         let forward = if direct {
             // Σ p·ŵ over m terms: |pŵ − pw| ≤ pμ, the real-by-complex product rounds each
