@@ -131,6 +131,10 @@ const WINDOW_SHARE: f64 = 2e-5;
 /// [`super::pld_steps_composition`]; for one two-atom step repeated, on the lattice of its two
 /// losses instead when that is coarser (a better grid: see the module docs).
 ///
+/// Every distinct step is transformed on this grid (lists of many distinct steps are not
+/// bucketed, as [`pld_steps_bounds`] does): for them prefer [`pld_steps_bounds`] (10⁴
+/// distinct pure steps: about 1.7 s at Δ = 10⁻⁴, against about 0.05 s).
+///
 /// # Errors
 /// [`Error::InvalidCount`] for an empty list, a step wider than [`super::MAX_PLD_CELLS`]
 /// cells or a window longer than that; [`Error::InvalidDelta`] unless `0 ≤ δ′ < 1`;
