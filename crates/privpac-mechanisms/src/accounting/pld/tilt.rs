@@ -20,7 +20,11 @@
 //!   beyond the step's own (two products and a difference in the exponent, the exponential,
 //!   the product with `p_s(c)`), and the weights `w` at most `(3(|A| + λh·max|C|) + 4)·u`
 //!   plus the rounding of A (at most `(n + 2)·u·Σ|k_s a_s|` for n steps): relative errors,
-//!   carried by the `fast` module's factor ρ.
+//!   carried by the `fast` module's factor ρ. Tilted masses below the normal range have no
+//!   such relative bound; each is within 2⁻¹⁰²² of its true value instead, at most
+//!   `2^22·2⁻¹⁰²² < 10⁻³⁰⁰` in ℓ¹ per step, which moves every transform value by less than
+//!   that, within the 10⁻²⁸⁰ slack added to every forward value (whose other share, the
+//!   transform's own underflow, is below 10⁻²⁸⁸).
 //! - The errors of the cells above a grid point, whose tilted errors have ℓ² norm at most
 //!   `ε₂`, sum to at most `ε₂·‖w‖₂` over those cells (Cauchy–Schwarz), and `‖w‖₂` over the
 //!   m cells from C on is at most `w(C)·min(√m, (1 − e^{−2λh})^{−1/2})` (a geometric series).
