@@ -29,7 +29,7 @@ fn check_pure(epsilon: f64, k: usize, error: f64) -> PldBounds {
     );
     assert!(bounds.gap() <= error, "{bounds:?}");
     assert!(bounds.lower <= bounds.estimate && bounds.estimate <= bounds.upper);
-    // The general path (a power-of-two grid off the two atoms' lattice) brackets it too.
+    // The general path (a two-bit grid off the two atoms' lattice) brackets it too.
     let grid = bounds_variant(&steps, 1e-6, 1e-4, Variant::Rigorous).unwrap();
     assert!(
         grid.lower <= optimal.epsilon() + 1e-7 && grid.upper >= optimal.epsilon() - 1e-6,
@@ -142,10 +142,15 @@ fn two_atom_steps_lie_between_the_bounds_across_parameters() {
         seed ^= seed << 17;
         (seed >> 11) as f64 / (1u64 << 53) as f64
     };
-    for case in 0..16 {
+    // Cases 16 and on draw δ′ from [10⁻²⁰, 10⁻⁸], where the transforms are tilted.
+    for case in 0..28 {
         let (base, q) = (0.05 + 2.0 * next(), 10f64.powf(-3.0 * next()));
         let k = [1u64, 2, 7, 40, 300, 2000][case % 6];
-        let delta_prime = 10f64.powf(-3.0 - 4.0 * next());
+        let delta_prime = if case < 16 {
+            10f64.powf(-3.0 - 4.0 * next())
+        } else {
+            10f64.powf(-8.0 - 12.0 * next())
+        };
         // Randomized response at ε = base (losses ±ε, P-masses e^ε/(1 + e^ε) and its
         // complement) or discrete Laplace with 1/b = base (the same pair): one step shape.
         let step = if case % 2 == 0 {
@@ -175,7 +180,7 @@ fn two_atom_steps_lie_between_the_bounds_across_parameters() {
             "ε = {base}, q = {q}, k = {k}, δ′ = {delta_prime}: {bounds:?} vs exact {exact}"
         );
         assert!(bounds.gap() <= error, "{bounds:?}");
-        // The general path (a power-of-two grid, off the two atoms' lattice: residuals
+        // The general path (a two-bit grid, off the two atoms' lattice: residuals
         // spread, Chernoff terms, transforms) brackets it too.
         for interval in [1e-2, 1e-3] {
             let grid = bounds_variant(&steps, delta_prime, interval, Variant::Rigorous).unwrap();
