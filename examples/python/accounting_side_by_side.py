@@ -3,7 +3,8 @@ one process (issue 29 §3). Prints, for each composition: privpac's [lower, uppe
 (``Accountant.pld_bounds`` at the requested ``epsilon_error``) and time; dp_accounting's
 pessimistic ε at its default grid (1e-4) and at a fine grid (1e-5, a stand-in for the truth:
 itself an upper bound) with their times; prv-accountant's (lower, estimate, upper) and time
-where it has the mechanism ((ε, δ) steps only). Speeds are printed, never asserted.
+where it has the mechanism ((ε, δ) steps only). Times are medians of ``--repeat`` runs (5 by
+default; one for the fine grid and prv-accountant), printed, never asserted.
 
 Run (a release build of the bindings, dp-accounting and optionally prv-accountant
 installed)::
@@ -25,7 +26,7 @@ import privpac
 from dp_accounting.pld import privacy_loss_distribution as dp_pld  # type: ignore[import-untyped]
 
 try:
-    import prv_accountant  # type: ignore[import-not-found, unused-ignore]
+    import prv_accountant  # type: ignore[import-not-found, import-untyped, unused-ignore]
 except ImportError:  # optional
     prv_accountant = None
 
@@ -122,18 +123,26 @@ def prv_epsilon(steps, delta, eps_error):
     return accountant.compute_epsilon(delta=delta, num_self_compositions=counts)
 
 
-def timed(f, *args):
-    start = time.perf_counter()
-    try:
-        value = f(*args)
-    except Exception as e:  # a refused or failed run is a result of the comparison
-        value = f"{type(e).__name__}: {e}"[:60]
-    return value, time.perf_counter() - start
+def timed(f, *args, repeat=1):
+    """The value of ``f(*args)`` and the median time of ``repeat`` runs."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        try:
+            value = f(*args)
+        except Exception as e:  # a refused or failed run is a result of the comparison
+            value = f"{type(e).__name__}: {e}"[:60]
+        times.append(time.perf_counter() - start)
+    return value, sorted(times)[len(times) // 2]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="skip the slowest rows")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="runs of privpac and of dp_accounting's default grid per row "
+                             "(the median time is printed; the fine grid and prv-accountant "
+                             "run once)")
     args = parser.parse_args()
     print("| composition | privpac [lower, upper] | time | dp_accounting 1e-4 | time "
           "| dp_accounting 1e-5 (fine) | time | prv-accountant (lower, est., upper) | time |")
@@ -142,16 +151,17 @@ def main():
         if args.quick and name in SLOW:
             continue
         accountant = privpac_accountant(steps)
-        bounds, t_ours = timed(lambda: accountant.pld_bounds(delta_prime, epsilon_error=eps_error))
+        bounds, t_ours = timed(lambda: accountant.pld_bounds(delta_prime, epsilon_error=eps_error),
+                               repeat=args.repeat)
         if isinstance(bounds, str):
             ours, delta = bounds, delta_prime
         else:
             ours = f"[{bounds['lower']:.4f}, {bounds['upper']:.4f}]"
             delta = bounds["delta"]
         cells = [name, ours, f"{t_ours * 1e3:.0f} ms"]
-        for run, interval in [(run_dp, 1e-4), (run_fine, 1e-5)]:
+        for run, interval, repeat in [(run_dp, 1e-4, args.repeat), (run_fine, 1e-5, 1)]:
             if run:
-                value, t = timed(dp_accounting_epsilon, steps, interval, delta)
+                value, t = timed(dp_accounting_epsilon, steps, interval, delta, repeat=repeat)
                 cells += [f"{value:.4f}" if isinstance(value, float) else value,
                           f"{t * 1e3:.0f} ms"]
             else:
