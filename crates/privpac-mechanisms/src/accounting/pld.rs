@@ -324,3 +324,6 @@ mod fast_tests;
 #[cfg(test)]
 #[path = "pld/subsampled_br_tests.rs"]
 mod subsampled_br_tests;
+#[cfg(test)]
+#[path = "pld/tilt_tests.rs"]
+mod tilt_tests;

@@ -13,7 +13,11 @@
 //! and Its Applications*, vol. II, §XVI.7), so `p(C) = p̃(C)·w(C)` with
 //! `w(C) = e^{A − λhC}`. The transforms now carry an absolute error `E` on `p̃`, which
 //! becomes `E·w(C)` on `p(C)`: at the cells where δ is decided, `w` is about the Chernoff
-//! bound `e^{Λ(λ) − λy}` of the tail there, about δ, and the error is relative.
+//! bound `e^{Λ(λ) − λy}` of the tail there, about δ, and the error is relative. λ is the
+//! Chernoff bound's at δ, capped so that `λh·C` varies by at most 400 nats across the
+//! window: when the largest composed loss carries more than δ, the Chernoff λ grows without
+//! bound and would make every weight below the top overflow (any λ > 0 is sound; the cap
+//! keeps the lower cells' precision).
 //!
 //! *Error terms (added to those of the `fast` module).*
 //! - The tilted masses carry a relative error of at most `(3(λh·max|c| + |a_s|) + 3)·u`
@@ -48,6 +52,9 @@ use super::pieces::Discretized;
 /// Compositions whose δ (beyond the steps' own) is below this are tilted.
 pub(super) const TILT_BELOW: f64 = 1e-8;
 
+/// The most the weights' exponent `λh·C` may vary across the window, in nats.
+const MAX_SPREAD: f64 = 400.0;
+
 /// A tilt of one direction's steps (see the module docs).
 #[derive(Debug, Clone)]
 pub(super) struct Tilt {
@@ -81,6 +88,11 @@ impl Tilt {
     ) -> Option<Tilt> {
         let mgf = |l: f64| log_mgf(steps, l, h);
         let (_, lambda) = chernoff_search(mgf, spare, h);
+        // At most MAX_SPREAD nats of weight across the window (the weights stay finite and
+        // the cells below keep their precision): when the top loss carries more than δ, the
+        // Chernoff λ runs to the end of its range and would make every lower weight overflow.
+        let cells = (*hi - lo + 1) as f64;
+        let lambda = lambda.min(MAX_SPREAD / (h * cells));
         if !(lambda > 0.0 && lambda.is_finite()) {
             return None;
         }
@@ -88,8 +100,10 @@ impl Tilt {
         let lowest = chernoff_threshold(mgf, (spare * 1e4).min(0.5), h);
         if lowest.is_finite() {
             let t = chernoff_threshold(|nu| mgf(lambda + nu) - lambda * lowest, tau, h);
+            // Widened at most to MAX_SPREAD nats as well.
+            let most = lo + (MAX_SPREAD / (lambda * h)).floor() as i128;
             if t.is_finite() {
-                *hi = (*hi).max(((t / h).ceil() as i128).min(support_hi));
+                *hi = (*hi).max(((t / h).ceil() as i128).min(support_hi).min(most));
             }
         }
         let mut shift = 0.0;
@@ -143,11 +157,17 @@ impl Tilt {
             0.0
         } else {
             let top = (*hi + 1) as f64 * h;
+            // Each exponent with its rounding (a few units in the last place of its terms)
+            // and the log-MGF's own (a relative 10⁻⁹, as for the window's Chernoff bounds).
             let exponent = (-12..=6)
                 .map(|e| lambda * 2f64.powi(e))
-                .map(|nu| mgf(lambda + nu) - nu * top)
+                .map(|nu| {
+                    let (m, t) = (mgf(lambda + nu), nu * top);
+                    let value = m - t - shift;
+                    value + 8.0 * UNIT * (m.abs() + t.abs() + shift.abs()) + 1e-9 * (m.abs() + 1.0)
+                })
                 .fold(f64::INFINITY, f64::min);
-            (exponent - shift + shift_error).exp() * (1.0 + 1e-6)
+            (exponent + shift_error).exp() * (1.0 + 4.0 * UNIT)
         };
         let geometric = (1.0 / -(-2.0 * lambda * h).exp_m1()).sqrt() * (1.0 + 1e-9);
         Some(Tilt {
@@ -189,7 +209,7 @@ impl Tilt {
         if count == 0 {
             return 0.0;
         }
-        let w = self.weight(cell) * (1.0 + self.weight_error) * (1.0 + 4.0 * UNIT);
+        let w = self.weight(cell) * self.weight_error.exp() * (1.0 + 4.0 * UNIT);
         let norm = (count as f64).sqrt().min(self.geometric);
         (error * norm + self.above * rho) * w * (1.0 + 4.0 * UNIT)
     }
