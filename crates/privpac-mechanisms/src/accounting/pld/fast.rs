@@ -417,7 +417,14 @@ pub(super) fn bounds_on_grid(
         let (infinite_up, infinite_lo) = (infinite * (1.0 + 1e-12), infinite * (1.0 - 1e-12));
         let spare = delta - infinite_up;
         if spare.is_nan() || spare <= 0.0 {
-            return Err(vacuous);
+            return Err(if infinite > 0.0 && delta > infinite {
+                Error::VacuousGuarantee {
+                    reason: "delta' is lost beside the steps' own delta: it must exceed about \
+                             1e-12 of their sum (the relative margin of its rounding)",
+                }
+            } else {
+                vacuous
+            });
         }
         let tau = spare * WINDOW_SHARE;
         let support_lo: i128 = steps

@@ -434,3 +434,16 @@ fn unreachable_accuracies_keep_the_lattice_bounds() {
         "{bounds:?} vs exact {optimal}"
     );
 }
+
+/// A δ′ far below the steps' own δ drowns in their rounding margin: the error says so
+/// (it used to say only that no finite ε reaches δ, which reads as a property of the steps).
+#[test]
+fn a_delta_prime_lost_beside_the_steps_own_delta_is_named() {
+    let steps = vec![PldStep::private(Privacy::new(1.0, 1e-12).unwrap())];
+    let message = pld_steps_bounds(&steps, 1e-28, None)
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("delta' is lost"), "{message}");
+    // With room beside the steps' own δ, the same steps compose.
+    assert!(pld_steps_bounds(&steps, 1e-20, None).is_ok());
+}
