@@ -390,6 +390,43 @@ pub(super) fn bounds_on_grid(
     exact_grid: bool,
     variant: Variant,
 ) -> Result<(PldBounds, usize)> {
+    let untilted = || grid_bounds(groups, delta, interval, exact_grid, variant, false);
+    match grid_bounds(groups, delta, interval, exact_grid, variant, true) {
+        // A tilt can lose precision where δ is decided (a λ too large for the few cells that
+        // decide it): unless the tilted bounds are clearly tight, the untilted ones are
+        // computed too, and both being rigorous, their intersection is kept.
+        Ok((b, n, true)) if b.gap() > 1e-3 * b.upper.max(1.0) => match untilted() {
+            Ok((u, m, _)) => {
+                let (lower, upper) = (b.lower.max(u.lower), b.upper.min(u.upper));
+                let estimate = b.estimate.max(lower).min(upper);
+                Ok((
+                    PldBounds {
+                        lower,
+                        estimate,
+                        upper,
+                        ..b
+                    },
+                    n.max(m),
+                ))
+            }
+            Err(_) => Ok((b, n)),
+        },
+        Ok((b, n, _)) => Ok((b, n)),
+        Err(_) if variant == Variant::Rigorous => untilted().map(|(b, n, _)| (b, n)),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`bounds_on_grid`] with or without the tilt (when δ calls for it), and whether a
+/// direction was tilted.
+fn grid_bounds(
+    groups: &[(PldStep, u64)],
+    delta: f64,
+    interval: f64,
+    exact_grid: bool,
+    variant: Variant,
+    tilting: bool,
+) -> Result<(PldBounds, usize, bool)> {
     let h = if exact_grid && interval >= f64::MIN_POSITIVE && interval.is_finite() {
         interval
     } else {
@@ -439,7 +476,7 @@ pub(super) fn bounds_on_grid(
         let lo = -chernoff_threshold(|l| log_mgf(&steps, -l, h), tau, h);
         let mut hi = ((hi / h).ceil() as i128).min(support_hi);
         let lo = ((lo / h).floor() as i128).max(support_lo).min(hi);
-        let tilt = if variant == Variant::Rigorous && spare < TILT_BELOW {
+        let tilt = if tilting && variant == Variant::Rigorous && spare < TILT_BELOW {
             Tilt::choose(&steps, spare, tau, h, lo, &mut hi, support_hi)
         } else {
             None
@@ -493,7 +530,8 @@ pub(super) fn bounds_on_grid(
         bounds.lower = bounds.lower.max(lower);
     }
     bounds.estimate = bounds.estimate.clamp(bounds.lower, bounds.upper);
-    Ok((bounds, n))
+    let tilted = dirs.iter().any(|d| d.tilt.is_some());
+    Ok((bounds, n, tilted))
 }
 
 /// The largest `m·2^e` with `m ∈ {1, 1.25, 1.5, 1.75}` not above `interval` (the value with

@@ -14,10 +14,12 @@
 //! `w(C) = e^{A − λhC}`. The transforms now carry an absolute error `E` on `p̃`, which
 //! becomes `E·w(C)` on `p(C)`: at the cells where δ is decided, `w` is about the Chernoff
 //! bound `e^{Λ(λ) − λy}` of the tail there, about δ, and the error is relative. λ is the
-//! Chernoff bound's at δ, capped so that `λh·C` varies by at most 400 nats across the
-//! window: when the largest composed loss carries more than δ, the Chernoff λ grows without
-//! bound and would make every weight below the top overflow (any λ > 0 is sound; the cap
-//! keeps the lower cells' precision).
+//! Chernoff bound's at δ, capped so that `λh·C` varies by at most 600 nats from the lowest
+//! loss where δ can be decided (where the Chernoff bound of the tail is 10⁶·δ) to the top of
+//! the window: when the largest composed loss carries more than δ, the Chernoff λ grows
+//! without bound and would make every weight below the top overflow (any λ > 0 is sound;
+//! the cap keeps those cells' precision; weights below them may overflow, and those cells
+//! then only fail the searches' checks).
 //!
 //! *Error terms (added to those of the `fast` module).*
 //! - The tilted masses carry a relative error of at most `(3(λh·max|c| + |a_s|) + 3)·u`
@@ -36,7 +38,7 @@
 //!   `T = e^{−A}·min_ν e^{Λ(λ + ν) − ν·h(hi + 1)}` (a Chernoff bound), onto cells whose
 //!   weight is at most `w(C)` for the cells from C on; it is added to each sum, and the
 //!   window is widened so that it is at most the `fast` module's tail share τ at the lowest
-//!   loss where δ can be decided (where the Chernoff bound of the tail is 10⁴·δ). The mass
+//!   loss where δ can be decided (where the Chernoff bound of the tail is 10⁶·δ). The mass
 //!   below the window folds onto higher cells, where its weight shrinks: at most τ, as
 //!   without tilting.
 //! - The computed cells are clamped to `[0, 1]`, which only brings them nearer the true
@@ -52,8 +54,9 @@ use super::pieces::Discretized;
 /// Compositions whose δ (beyond the steps' own) is below this are tilted.
 pub(super) const TILT_BELOW: f64 = 1e-8;
 
-/// The most the weights' exponent `λh·C` may vary across the window, in nats.
-const MAX_SPREAD: f64 = 400.0;
+/// The most the weights' exponent `λh·C` may vary from the lowest loss where δ can be
+/// decided to the top of the window, in nats (`e^{600}` is far from overflow).
+const MAX_SPREAD: f64 = 600.0;
 
 /// A tilt of one direction's steps (see the module docs).
 #[derive(Debug, Clone)]
@@ -88,20 +91,24 @@ impl Tilt {
     ) -> Option<Tilt> {
         let mgf = |l: f64| log_mgf(steps, l, h);
         let (_, lambda) = chernoff_search(mgf, spare, h);
-        // At most MAX_SPREAD nats of weight across the window (the weights stay finite and
-        // the cells below keep their precision): when the top loss carries more than δ, the
-        // Chernoff λ runs to the end of its range and would make every lower weight overflow.
-        let cells = (*hi - lo + 1) as f64;
-        let lambda = lambda.min(MAX_SPREAD / (h * cells));
+        // The lowest loss where δ can be decided: where the Chernoff bound is 10⁶·δ.
+        let lowest = chernoff_threshold(mgf, (spare * 1e6).min(0.5), h);
+        let from = if lowest.is_finite() {
+            ((lowest / h).floor() as i128).clamp(lo, *hi)
+        } else {
+            lo
+        };
+        // At most MAX_SPREAD nats of weight from there to the top of the window (the weights
+        // there stay finite): when the top loss carries more than δ, the Chernoff λ runs to
+        // the end of its range and would make every weight below the top overflow.
+        let lambda = lambda.min(MAX_SPREAD / (h * (*hi - from + 1) as f64));
         if !(lambda > 0.0 && lambda.is_finite()) {
             return None;
         }
-        // The lowest loss where δ can be decided: where the Chernoff bound is 10⁴·δ.
-        let lowest = chernoff_threshold(mgf, (spare * 1e4).min(0.5), h);
         if lowest.is_finite() {
             let t = chernoff_threshold(|nu| mgf(lambda + nu) - lambda * lowest, tau, h);
-            // Widened at most to MAX_SPREAD nats as well.
-            let most = lo + (MAX_SPREAD / (lambda * h)).floor() as i128;
+            // Widened at most to MAX_SPREAD nats above `from` as well.
+            let most = from + (MAX_SPREAD / (lambda * h)).floor() as i128;
             if t.is_finite() {
                 *hi = (*hi).max(((t / h).ceil() as i128).min(support_hi).min(most));
             }
