@@ -395,7 +395,7 @@ pub(super) fn bounds_on_grid(
         // A tilt can lose precision where δ is decided (a λ too large for the few cells that
         // decide it): unless the tilted bounds are clearly tight, the untilted ones are
         // computed too, and both being rigorous, their intersection is kept.
-        Ok((b, n, true)) if b.gap() > 1e-3 * b.upper.max(1.0) => match untilted() {
+        Ok((b, n, true)) if b.gap() > 0.05 * b.upper.max(0.2) => match untilted() {
             Ok((u, m, _)) => {
                 let (lower, upper) = (b.lower.max(u.lower), b.upper.min(u.upper));
                 let estimate = b.estimate.max(lower).min(upper);
