@@ -114,6 +114,23 @@ impl PldBounds {
     pub fn gap(&self) -> f64 {
         self.upper - self.lower
     }
+
+    /// Two rigorous bounds on the same ε combined: the larger lower and the smaller upper
+    /// bound, with the tighter one's estimate (clamped between them) and grid.
+    pub(super) fn intersection(self, other: PldBounds) -> PldBounds {
+        let (lower, upper) = (self.lower.max(other.lower), self.upper.min(other.upper));
+        let tighter = if self.gap() <= other.gap() {
+            self
+        } else {
+            other
+        };
+        PldBounds {
+            lower,
+            upper,
+            estimate: tighter.estimate.max(lower).min(upper),
+            ..tighter
+        }
+    }
 }
 
 /// The default accuracy of [`pld_steps_bounds`]: the larger of 0.01 and 1% of ε.
@@ -245,16 +262,7 @@ pub(super) fn grouped_bounds(
         searched_bounds(&groups, delta, epsilon_error, polish, h),
         lattice,
     ) {
-        (Ok(b), Some(l)) => {
-            let (lower, upper) = (b.lower.max(l.lower), b.upper.min(l.upper));
-            let tighter = if b.gap() <= l.gap() { b } else { l };
-            Ok(PldBounds {
-                lower,
-                upper,
-                estimate: tighter.estimate.max(lower).min(upper),
-                ..tighter
-            })
-        }
+        (Ok(b), Some(l)) => Ok(b.intersection(l)),
         (Err(_), Some(l)) => Ok(l),
         (result, None) => result,
     }
@@ -396,19 +404,7 @@ pub(super) fn bounds_on_grid(
         // decide it): unless the tilted bounds are clearly tight, the untilted ones are
         // computed too, and both being rigorous, their intersection is kept.
         Ok((b, n, true)) if b.gap() > 0.05 * b.upper.max(0.2) => match untilted() {
-            Ok((u, m, _)) => {
-                let (lower, upper) = (b.lower.max(u.lower), b.upper.min(u.upper));
-                let estimate = b.estimate.max(lower).min(upper);
-                Ok((
-                    PldBounds {
-                        lower,
-                        estimate,
-                        upper,
-                        ..b
-                    },
-                    n.max(m),
-                ))
-            }
+            Ok((u, m, _)) => Ok((b.intersection(u), n.max(m))),
             Err(_) => Ok((b, n)),
         },
         Ok((b, n, _)) => Ok((b, n)),
@@ -669,7 +665,7 @@ fn direction_bounds(
         .iter()
         .map(|(d, k)| d.eta * *k as f64)
         .sum::<f64>()
-        + dir.tilt.as_ref().map_or(0.0, |t| t.eta + t.weight_error());
+        + dir.tilt.as_ref().map_or(0.0, |t| t.eta + t.weight_error);
     let rho = (eta * (1.0 + 1e-9)).exp() * (1.0 + 1e-12);
     let tails = if rigorous {
         2.0 * spare * WINDOW_SHARE * rho * (1.0 + 1e-6)

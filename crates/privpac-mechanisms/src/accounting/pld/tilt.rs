@@ -65,8 +65,9 @@ pub(super) struct Tilt {
     h: f64,
     /// The computed `A = Σ k_s a_s`.
     shift: f64,
-    /// The relative error of every weight (and of its rounding of A).
-    weight_error: f64,
+    /// The relative error of every weight (and of its rounding of A), for the `fast`
+    /// module's factor ρ.
+    pub(super) weight_error: f64,
     /// `Σ k_s·(extra relative error of step s's tilted masses)`.
     pub(super) eta: f64,
     /// A bound on the tilted composed mass above the window.
@@ -118,29 +119,23 @@ impl Tilt {
         let mut eta = 0.0;
         let mut tilted = Vec::with_capacity(steps.len());
         for (d, k) in steps {
-            let cells = d
+            // λ·h·c for each cell, and the cells' (exponent, mass) pairs.
+            let cells: Vec<(f64, f64)> = d
                 .masses
                 .iter()
                 .enumerate()
-                .map(|(i, &p)| (lambda * ((d.first + i as i64) as f64 * h), p));
-            let a = log_sum_exp(cells);
+                .map(|(i, &p)| (lambda * ((d.first + i as i64) as f64 * h), p))
+                .collect();
+            let a = log_sum_exp(cells.iter().copied());
             if !a.is_finite() {
                 return None;
             }
             let reach = (d.first.unsigned_abs().max(d.last().unsigned_abs())) as f64;
             let arg = lambda * h * reach * (1.0 + 4.0 * UNIT) + a.abs();
             eta += *k as f64 * (3.0 * arg + 3.0) * UNIT * 1.01;
-            let masses = d
-                .masses
+            let masses = cells
                 .iter()
-                .enumerate()
-                .map(|(i, &p)| {
-                    if p > 0.0 {
-                        p * (lambda * ((d.first + i as i64) as f64 * h) - a).exp()
-                    } else {
-                        0.0
-                    }
-                })
+                .map(|&(x, p)| if p > 0.0 { p * (x - a).exp() } else { 0.0 })
                 .collect();
             tilted.push((
                 Discretized {
@@ -189,12 +184,7 @@ impl Tilt {
         })
     }
 
-    /// The relative error of the weights, for the `fast` module's factor ρ.
-    pub(super) fn weight_error(&self) -> f64 {
-        self.weight_error
-    }
-
-    /// `w(C) = e^{A − λhC}` as computed (its relative error is [`Tilt::weight_error`]).
+    /// `w(C) = e^{A − λhC}` as computed (its relative error is `weight_error`).
     pub(super) fn weight(&self, cell: i64) -> f64 {
         (self.shift - self.lambda * (cell as f64 * self.h)).exp()
     }
