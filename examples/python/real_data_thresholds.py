@@ -158,7 +158,10 @@ def plot(results: Results, output: str) -> None:
     ]
     for h, label, colour in lines:
         text = results.bins.describe(h)  # "1 on x ≥ 110.25"
-        cut = float(text.rsplit(" ", 1)[1])
+        try:
+            cut = float(text.rsplit(" ", 1)[1])
+        except ValueError:  # a constant hypothesis ("1 on every x") has no cut to draw
+            continue
         right.axvline(cut, color=colour, linestyle="-" if label == "ERM" else "--",
                       label=f"{label}: {text}")
     right.set_xlabel(FEATURE)

@@ -266,6 +266,20 @@ impl Checker<'_> {
         }
     }
 
+    /// A Zipf exponent (of the `zipf` or the `distribution` key): finite and above 1.
+    fn zipf_exponent(&self, exponent: &Spanned<f64>, key: &str) -> Result<f64> {
+        let value = *exponent.get_ref();
+        if value.is_finite() && value > 1.0 {
+            Ok(value)
+        } else {
+            Err(self.err(
+                exponent.span(),
+                key,
+                format!("{value}: need a finite exponent above 1"),
+            ))
+        }
+    }
+
     /// The `distribution` key: `kind` "uniform", "point" (with `mass` in (0, 1]) or "zipf"
     /// (with `exponent` above 1, as the `zipf` key; `target` defaults to 1 there), each
     /// with an optional `target`; as (zipf, other).
@@ -325,14 +339,7 @@ impl Checker<'_> {
                         "the \"zipf\" distribution needs exponent",
                     ));
                 };
-                let value = *exponent.get_ref();
-                if !(value.is_finite() && value > 1.0) {
-                    return Err(self.err(
-                        exponent.span(),
-                        "distribution.exponent",
-                        format!("{value}: need a finite exponent above 1"),
-                    ));
-                }
+                let value = self.zipf_exponent(exponent, "distribution.exponent")?;
                 Ok((Some((value, raw.target.unwrap_or(1))), None))
             }
             other => Err(self.err(
@@ -636,17 +643,7 @@ impl Sweep {
         };
         let zipf = match &raw.zipf {
             None => None,
-            Some(z) => {
-                let exponent = *z.exponent.get_ref();
-                if !(exponent.is_finite() && exponent > 1.0) {
-                    return Err(c.err(
-                        z.exponent.span(),
-                        "zipf.exponent",
-                        format!("{exponent}: need a finite exponent above 1"),
-                    ));
-                }
-                Some((exponent, z.target))
-            }
+            Some(z) => Some((c.zipf_exponent(&z.exponent, "zipf.exponent")?, z.target)),
         };
         let (zipf, distribution) = match (&raw.distribution, zipf) {
             (None, zipf) => (zipf, None),

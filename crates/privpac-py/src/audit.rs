@@ -375,14 +375,7 @@ fn learner_pairs(
 ) -> PyResult<Vec<(Sample, Sample)>> {
     use rand::{Rng, RngExt, SeedableRng};
     let domain = u64::try_from(class.domain().size()).unwrap_or(u64::MAX);
-    let spread = 32u64;
-    let points: Vec<u64> = if domain <= spread {
-        (0..domain).collect()
-    } else {
-        (0..spread)
-            .map(|i| ((u128::from(domain - 1) * u128::from(i)) / u128::from(spread - 1)) as u64)
-            .collect()
-    };
+    let points = spread_points(domain, domain.min(32));
     let mut pairs = Vec::new();
     for x in points {
         let base = (vec![x; sample_size], vec![true; sample_size]);
@@ -441,15 +434,7 @@ fn exhaustive_pairs(
     if k == 0 {
         return Ok(Vec::new());
     }
-    let points: Vec<u64> = if k == domain {
-        (0..domain).collect()
-    } else if k == 1 {
-        vec![0]
-    } else {
-        (0..k)
-            .map(|i| ((u128::from(domain - 1) * u128::from(i)) / u128::from(k - 1)) as u64)
-            .collect()
-    };
+    let points = spread_points(domain, k);
     let sample = |labeled: &[u64]| -> Sample {
         labeled
             .iter()
@@ -659,16 +644,7 @@ fn audit_learner(
         }
         (true, None) => {
             let domain = u64::try_from(class.domain().size()).unwrap_or(u64::MAX);
-            let spread = domain.min(4);
-            (0..spread)
-                .map(|i| {
-                    if spread == 1 {
-                        0
-                    } else {
-                        ((u128::from(domain - 1) * u128::from(i)) / u128::from(spread - 1)) as u64
-                    }
-                })
-                .collect()
+            spread_points(domain, domain.min(4))
         }
     };
     let indexed: Vec<((usize, usize), (usize, usize))> = (0..pairs.len())
@@ -774,4 +750,15 @@ pub(crate) fn register(py: Python<'_>, module: &Bound<'_, PyModule>) -> PyResult
         .getattr("modules")?
         .set_item("privpac.audit", &sub)?;
     Ok(())
+}
+
+/// `k ≤ domain` points spread evenly over `0..domain`, 0 and the last included: every point
+/// when `k = domain`, `[0]` when `k = 1`, none when `k = 0`.
+fn spread_points(domain: u64, k: u64) -> Vec<u64> {
+    if k <= 1 {
+        return vec![0; k as usize];
+    }
+    (0..k)
+        .map(|i| ((u128::from(domain - 1) * u128::from(i)) / u128::from(k - 1)) as u64)
+        .collect()
 }

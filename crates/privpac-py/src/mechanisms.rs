@@ -846,23 +846,23 @@ impl Accountant {
         delta_prime: Option<f64>,
         epsilon_error: Option<f64>,
     ) -> PyResult<Privacy> {
-        if let Some(error) = epsilon_error {
-            if rule != "pld" {
-                return Err(errors::invalid(format!(
-                    "epsilon_error applies to rule \"pld\" only, not {rule:?}"
-                )));
-            }
-            let delta_prime =
-                delta_prime.ok_or_else(|| errors::invalid("rule \"pld\" needs delta_prime"))?;
+        if let ("pld", Some(delta_prime)) = (rule, delta_prime) {
+            // The accountant's PLD rule is the upper end of these bounds; here it also warns
+            // when they miss the accuracy (asked for, or the default).
             let bounds = self
                 .inner
-                .pld_bounds(delta_prime, Some(error))
+                .pld_bounds(delta_prime, epsilon_error)
                 .map_err(errors::mechanisms)?;
-            warn_if_inaccurate(py, &bounds, Some(error))?;
+            warn_if_inaccurate(py, &bounds, epsilon_error)?;
             return bounds
                 .privacy()
                 .map(Privacy::from)
                 .map_err(errors::mechanisms);
+        }
+        if epsilon_error.is_some() && rule != "pld" {
+            return Err(errors::invalid(format!(
+                "epsilon_error applies to rule \"pld\" only, not {rule:?}"
+            )));
         }
         let rule = match (rule, delta_prime) {
             ("basic", None) => privpac_mechanisms::CompositionRule::Basic,
@@ -872,7 +872,6 @@ impl Accountant {
             ("optimal", Some(delta_prime)) => {
                 privpac_mechanisms::CompositionRule::Optimal { delta_prime }
             }
-            ("pld", Some(delta_prime)) => privpac_mechanisms::CompositionRule::Pld { delta_prime },
             ("best", Some(delta_prime)) => {
                 privpac_mechanisms::CompositionRule::Best { delta_prime }
             }

@@ -249,7 +249,7 @@ pub(crate) fn run(args: &AccountArgs) -> anyhow::Result<()> {
                 interval: bounds.interval,
                 epsilon_error: args
                     .epsilon_error
-                    .unwrap_or_else(|| default_epsilon_error(bounds.upper)),
+                    .unwrap_or_else(|| default_epsilon_error(bounds.lower)),
             })
         }
         Err(error) => {

@@ -83,7 +83,7 @@ fn check_agrees(
     ] {
         assert_eq!(json[key].as_f64(), Some(value), "{args:?} {key}");
     }
-    let asked = epsilon_error.unwrap_or(privpac_mechanisms::default_epsilon_error(bounds.upper));
+    let asked = epsilon_error.unwrap_or(privpac_mechanisms::default_epsilon_error(bounds.lower));
     assert_eq!(json["epsilon_error"].as_f64(), Some(asked));
     if epsilon_error.is_none() {
         let pld = accountant

@@ -415,29 +415,17 @@ fn real_valued_hypotheses_are_printed_in_data_units() {
         .collect();
     let single = data_file("real_single.csv", &single.replacen("x,y1", "x,y", 1));
     let bins = ["--bounds", "0:256", "--bins", "64"]; // bins of width 4: edge 25 is 100
-    let learn = |class: &str, json: bool| {
+    let learn_args = |class: &'static str, json: bool| {
         let mut args = vec!["learn", "--class", class, "--learner", "erm"];
         args.extend_from_slice(&["--data", single.to_str().unwrap()]);
         args.extend_from_slice(&bins);
         if json {
             args.push("--json");
         }
-        privpac(&args)
+        args
     };
-    let report = json_of(
-        &[
-            &[
-                "learn",
-                "--class",
-                "both(thresholds:64)",
-                "--learner",
-                "erm",
-            ][..],
-            &["--data", single.to_str().unwrap(), "--json"],
-            &bins,
-        ]
-        .concat(),
-    );
+    let learn = |class: &'static str, json: bool| privpac(&learn_args(class, json));
+    let report = json_of(&learn_args("both(thresholds:64)", true));
     assert_eq!(report["hypothesis_in_units"], "1 on x ≥ 100", "{report}");
     assert_eq!(report["empirical_error"], 0.0, "{report}");
     let text = stdout(&learn("both(thresholds:64)", false));
