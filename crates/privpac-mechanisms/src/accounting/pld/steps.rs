@@ -21,7 +21,7 @@ use crate::accounting::pld::PrivacyLossDistribution;
 use crate::accounting::{Subsampling, amplification_by_subsampling};
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
-use crate::rounding::{add_up, div_up, to_f64_up};
+use crate::rounding::{div_up, to_f64_up};
 
 /// What a [`PldStep`] runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -124,10 +124,7 @@ impl PldStep {
     /// probability, which widens the range by 8η).
     pub fn exponential_mechanism(mechanism: &crate::ExponentialMechanism) -> Self {
         use crate::privacy::Private;
-        let epsilon = add_up(
-            mechanism.privacy().epsilon(),
-            4.0 * crate::selection::FLOAT_ERROR_BUDGET,
-        );
+        let epsilon = crate::accounting::exponential_mechanism_range(mechanism.privacy().epsilon());
         PldStep {
             mechanism: PldMechanism::BoundedRange { epsilon },
             rate: 1.0,
