@@ -13,9 +13,9 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use privpac_accounting::Privacy;
 use privpac_classes::{ConceptClass, Hypothesis, Thresholds};
 use privpac_learners::{GenericLearner, Learner};
-use privpac_mechanisms::Privacy;
 use privpac_toolkit::{ExampleDistribution, Scenario, TrialConfig, run_trials, trial_rng};
 
 use benches::config;

@@ -7,12 +7,13 @@ use std::hint::black_box;
 
 use benches::{FirstConcepts, bench_rng, config, labeled_sample};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use privpac_accounting::Privacy;
 use privpac_classes::{ConceptClass, Thresholds, brute_force_error_counts};
 use privpac_learners::{
     DaganFeldmanPredictor, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor,
     SanitizedCover, StableLearner, VotingPredictor,
 };
-use privpac_mechanisms::{ExponentialMechanism, Privacy};
+use privpac_mechanisms::ExponentialMechanism;
 use privpac_sanitizers::{Mwem, Sanitizer};
 
 const DOMAIN: u64 = 1 << 20;

@@ -9,9 +9,9 @@ use benches::{
     bench_rng, config, dominated_scores, error_count_scores, levels_of, naive_exponential,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use privpac_accounting::{PldStep, Privacy, pld_steps_bounds, pld_steps_bounds_on_grid};
 use privpac_mechanisms::{
     DiscreteLaplace, DiscreteLaplaceTable, ExponentialMechanism, Laplace, LaplaceMechanism,
-    PldStep, Privacy, pld_steps_bounds, pld_steps_bounds_on_grid,
 };
 use rand::Rng;
 

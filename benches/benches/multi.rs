@@ -10,8 +10,8 @@ use std::hint::black_box;
 
 use benches::{INPUT_SEED, bench_rng, config};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use privpac_accounting::Privacy;
 use privpac_classes::{Domain, Parities, Points, Thresholds};
-use privpac_mechanisms::Privacy;
 use privpac_multi::{
     MultiLabeledSample, MultiLearner, ParityLearner, PointLearner, SanitizerMultiLearner,
     heavy_label_scores, select_most_frequent,

@@ -8,8 +8,8 @@ use std::hint::black_box;
 
 use benches::{INPUT_SEED, bench_rng, config};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use privpac_accounting::Privacy;
 use privpac_classes::{Domain, Points, Thresholds};
-use privpac_mechanisms::Privacy;
 use privpac_sanitizers::{
     Mwem, MwemVariant, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
 };

@@ -50,6 +50,7 @@ mod tests {
 
     /// Our library crates, lowest layers first.
     const LIBRARIES: &[&str] = &[
+        "privpac-accounting",
         "privpac-mechanisms",
         "privpac-classes",
         "privpac-audit",
@@ -66,16 +67,23 @@ mod tests {
     /// crate that is not in the table yet.
     fn allowed_dependencies(krate: &str) -> Option<&'static [&'static str]> {
         let allowed: &'static [&'static str] = match krate {
-            // The foundations, and privpac-audit, which takes plain data so every crate can
-            // use it.
-            "privpac-mechanisms" | "privpac-audit" => &[],
+            // The ground floor: validated guarantees and their composition; and privpac-audit,
+            // which takes plain data so every crate can use it.
+            "privpac-accounting" | "privpac-audit" => &[],
+            // The mechanisms report their guarantees in accounting's vocabulary.
+            "privpac-mechanisms" => &["privpac-accounting"],
             // A randomized hypothesis samples its predictions with the mechanisms' exact
             // samplers (the noisy vote is the exponential mechanism).
             "privpac-classes" => &["privpac-mechanisms"],
             // Mechanisms and their broken twins, next to the auditor that tests them.
-            "privpac-zoo" => &["privpac-mechanisms", "privpac-audit"],
-            "privpac-sanitizers" => &["privpac-mechanisms", "privpac-classes"],
+            "privpac-zoo" => &["privpac-accounting", "privpac-mechanisms", "privpac-audit"],
+            "privpac-sanitizers" => &[
+                "privpac-accounting",
+                "privpac-mechanisms",
+                "privpac-classes",
+            ],
             "privpac-learners" => &[
+                "privpac-accounting",
                 "privpac-mechanisms",
                 "privpac-classes",
                 "privpac-sanitizers",
@@ -83,6 +91,7 @@ mod tests {
             // The tracing attack certifies its ε bound with privpac-audit's Clopper–Pearson
             // bounds.
             "privpac-multi" => &[
+                "privpac-accounting",
                 "privpac-mechanisms",
                 "privpac-classes",
                 "privpac-audit",
@@ -91,6 +100,7 @@ mod tests {
             ],
             // The measurement engine runs built learners; it names none of them.
             "privpac-engine" => &[
+                "privpac-accounting",
                 "privpac-mechanisms",
                 "privpac-classes",
                 "privpac-sanitizers",
@@ -99,6 +109,7 @@ mod tests {
             ],
             // The front-end toolkit builds learners from specs and runs them on the engine.
             "privpac-toolkit" => &[
+                "privpac-accounting",
                 "privpac-mechanisms",
                 "privpac-classes",
                 "privpac-sanitizers",
@@ -107,6 +118,7 @@ mod tests {
                 "privpac-engine",
             ],
             "privpac-experiments" => &[
+                "privpac-accounting",
                 "privpac-mechanisms",
                 "privpac-classes",
                 "privpac-sanitizers",

@@ -265,6 +265,7 @@ impl Hypothesis {
 /// The exponential mechanism of a noisy vote with parameter ε (scores of sensitivity 1).
 fn vote_mechanism(epsilon: f64) -> Result<ExponentialMechanism> {
     Privacy::pure(epsilon)
+        .map_err(privpac_mechanisms::Error::from)
         .and_then(|privacy| ExponentialMechanism::new(privacy, 1.0))
         .map_err(|e| Error::InvalidHypothesis {
             reason: format!("noisy vote with ε = {epsilon}: {e}"),

@@ -28,6 +28,10 @@ pub enum Error {
     /// An error from a mechanism or a privacy parameter.
     #[error(transparent)]
     Mechanism(#[from] privpac_mechanisms::Error),
+    /// An invalid privacy parameter or a composition rule's refusal, from
+    /// `privpac-accounting`.
+    #[error(transparent)]
+    Accounting(#[from] privpac_accounting::Error),
     /// A scenario or trial parameter is out of range.
     #[error("{name} must be {requirement}, got {value}")]
     InvalidParameter {

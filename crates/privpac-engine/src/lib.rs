@@ -26,7 +26,7 @@
 //! # Example
 //! ```
 //! use privpac_classes::Thresholds;
-//! use privpac_mechanisms::Privacy;
+//! use privpac_accounting::Privacy;
 //! use privpac_engine::{ExampleDistribution, Scenario, TrialConfig, run_trials};
 //! use privpac_learners::GenericLearner;
 //! let scenario = Scenario::new(Box::new(Thresholds::new(256)?), ExampleDistribution::Uniform, 100, 0.0)?;

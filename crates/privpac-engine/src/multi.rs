@@ -638,7 +638,7 @@ pub struct KPoint {
     /// The empirical sample complexity at this k.
     pub sample_size: usize,
     /// The learner's reported guarantee at that n and k.
-    pub guarantee: privpac_mechanisms::Guarantee,
+    pub guarantee: privpac_accounting::Guarantee,
     /// The search's outcome at that n.
     pub outcome: TrialOutcome,
 }

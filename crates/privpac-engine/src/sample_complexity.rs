@@ -314,7 +314,7 @@ mod tests {
             Scenario::new(Box::new(class), ExampleDistribution::Uniform, target, 0.0).unwrap();
         assert!(scenario.has_fast_true_errors());
         let learner =
-            privpac_learners::GenericLearner::new(privpac_mechanisms::Privacy::pure(1.0).unwrap())
+            privpac_learners::GenericLearner::new(privpac_accounting::Privacy::pure(1.0).unwrap())
                 .unwrap();
         let found = empirical_sample_complexity(&scenario, &learner, config()).unwrap();
         let bound = privpac_learners::bounds::realizable_generic_learner_sample_size(

@@ -143,7 +143,7 @@ mod tests {
     #[test]
     fn results_do_not_depend_on_the_thread_count() {
         let scenario = scenario();
-        let learner = GenericLearner::new(privpac_mechanisms::Privacy::pure(1.0).unwrap()).unwrap();
+        let learner = GenericLearner::new(privpac_accounting::Privacy::pure(1.0).unwrap()).unwrap();
         let config = TrialConfig {
             trials: 64,
             sample_size: 40,
@@ -193,8 +193,8 @@ mod tests {
         ) -> privpac_learners::Result<Hypothesis> {
             Ok(self.0.clone())
         }
-        fn guarantee(&self, _: usize) -> privpac_mechanisms::Guarantee {
-            privpac_mechanisms::Guarantee::None
+        fn guarantee(&self, _: usize) -> privpac_accounting::Guarantee {
+            privpac_accounting::Guarantee::None
         }
         fn name(&self) -> String {
             "fixed".into()
@@ -269,7 +269,7 @@ mod tests {
             0.1,
         )
         .unwrap();
-        let learner = GenericLearner::new(privpac_mechanisms::Privacy::pure(3.0).unwrap()).unwrap();
+        let learner = GenericLearner::new(privpac_accounting::Privacy::pure(3.0).unwrap()).unwrap();
         let outcome = run_trials(
             &scenario,
             &learner,

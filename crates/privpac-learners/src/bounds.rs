@@ -287,8 +287,8 @@ pub fn improper_point_learner_sample_size_for_buckets(
 
 #[cfg(test)]
 mod tests {
+    use privpac_accounting::Privacy;
     use privpac_classes::{ConceptClass, LabeledSample, Thresholds};
-    use privpac_mechanisms::Privacy;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

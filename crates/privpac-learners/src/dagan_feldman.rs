@@ -29,8 +29,9 @@
 //! [`DaganFeldmanPredictor::with_prediction_epsilon`]. None of the paper's constants
 //! (Lemma 8's conditions, the setting of Theorem 2) could be read.
 
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
-use privpac_mechanisms::{ExponentialMechanism, Guarantee, Privacy, RandomBits};
+use privpac_mechanisms::{ExponentialMechanism, RandomBits};
 use rand::Rng;
 
 use crate::cover::Labelings;

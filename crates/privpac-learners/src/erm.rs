@@ -1,7 +1,7 @@
 //! Non-private baselines: empirical risk minimization over the class.
 
+use privpac_accounting::Guarantee;
 use privpac_classes::{ConceptClass, ErrorRun, Hypothesis, LabeledSample};
-use privpac_mechanisms::Guarantee;
 use rand::Rng;
 
 use crate::error::{Error, Result};

@@ -1,8 +1,9 @@
 //! The generic private learner: the exponential mechanism over the class, scored by
 //! mistakes.
 
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_classes::{ConceptClass, ErrorLevel, ErrorRun, Hypothesis, LabeledSample};
-use privpac_mechanisms::{ExponentialMechanism, Guarantee, Privacy, ScoreLevel};
+use privpac_mechanisms::{ExponentialMechanism, ScoreLevel};
 use rand::Rng;
 
 use crate::error::{Error, Result};
@@ -43,7 +44,7 @@ use crate::learner::Learner;
 /// # Example
 /// ```
 /// use privpac_classes::{ConceptClass, LabeledSample, Thresholds};
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use privpac_learners::{GenericLearner, Learner};
 /// use rand::SeedableRng;
 /// let class = Thresholds::new(1 << 20)?;
@@ -237,7 +238,7 @@ impl Learner for GenericLearner {
     }
 
     fn guarantee(&self, _examples: usize) -> Guarantee {
-        privpac_mechanisms::Private::privacy(&self.mechanism).into()
+        privpac_accounting::Private::privacy(&self.mechanism).into()
     }
 
     /// The exponential mechanism at ε with a score of sensitivity 1 (errors change by at
@@ -245,7 +246,7 @@ impl Learner for GenericLearner {
     /// `(ε + 4η)`-BR (`privpac_mechanisms::exponential_mechanism_range`).
     fn bounded_range(&self, _examples: usize) -> Option<f64> {
         Some(privpac_mechanisms::exponential_mechanism_range(
-            privpac_mechanisms::Private::privacy(&self.mechanism).epsilon(),
+            privpac_accounting::Private::privacy(&self.mechanism).epsilon(),
         ))
     }
 

@@ -2,8 +2,9 @@
 //! |X|: Beimel–Nissim–Stemmer's probabilistic representation of `POINT_X` (hash the domain
 //! into m buckets before seeing the data, then choose a bucket indicator privately).
 
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_classes::{BucketHash, ConceptClass, HASH_PRIME, Hypothesis, LabeledSample};
-use privpac_mechanisms::{ExponentialMechanism, Guarantee, Privacy, ScoreLevel};
+use privpac_mechanisms::{ExponentialMechanism, ScoreLevel};
 use rand::Rng;
 
 use crate::bounds::improper_point_learner_buckets;
@@ -57,7 +58,7 @@ pub const MAX_LISTED_BUCKETS: u64 = 1 << 20;
 /// ```
 /// use privpac_classes::{ConceptClass, Domain, Hypothesis, LabeledSample, Points};
 /// use privpac_learners::{ImproperPointLearner, Learner};
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use rand::SeedableRng;
 ///
 /// // Point functions over 2^40 points; the target is point 123456789.
@@ -314,7 +315,7 @@ impl Learner for ImproperPointLearner {
     }
 
     fn guarantee(&self, _examples: usize) -> Guarantee {
-        privpac_mechanisms::Private::privacy(&self.mechanism).into()
+        privpac_accounting::Private::privacy(&self.mechanism).into()
     }
 
     fn name(&self) -> String {

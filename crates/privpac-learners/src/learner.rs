@@ -1,7 +1,7 @@
 //! The [`Learner`] trait shared by every single-concept learner.
 
+use privpac_accounting::Guarantee;
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
-use privpac_mechanisms::Guarantee;
 use rand::Rng;
 
 use crate::error::Result;
@@ -32,7 +32,7 @@ pub trait Learner: std::fmt::Debug + Send + Sync {
     /// w-bounded-range mechanism (at every pair of neighbouring samples its privacy loss
     /// spans an interval of width at most w; Durfee–Rogers 2019), as the exponential
     /// mechanism is. Multi-learners then compose k such runs by
-    /// `privpac_mechanisms::bounded_range_composition` (Dong–Durfee–Rogers 2020), tighter
+    /// `privpac_accounting::bounded_range_composition` (Dong–Durfee–Rogers 2020), tighter
     /// than composing the (ε, 0)-DP guarantee. `None` (the default) claims nothing; a
     /// learner must only return `Some` when the claim is proved for it.
     fn bounded_range(&self, examples: usize) -> Option<f64> {

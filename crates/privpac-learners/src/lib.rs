@@ -38,7 +38,7 @@
 //! # Example
 //! ```
 //! use privpac_classes::{ConceptClass, LabeledSample, Thresholds};
-//! use privpac_mechanisms::Privacy;
+//! use privpac_accounting::Privacy;
 //! use privpac_learners::{Erm, GenericLearner, Learner};
 //! use rand::SeedableRng;
 //!

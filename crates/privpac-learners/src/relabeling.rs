@@ -12,8 +12,9 @@
 //! **unproven: a conjecture** (see the type's docs for the sketch). The lab's comparison
 //! test runs both learners on the same data.
 
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
-use privpac_mechanisms::{ExponentialMechanism, Guarantee, Privacy};
+use privpac_mechanisms::ExponentialMechanism;
 use rand::Rng;
 
 use crate::cover::Labelings;

@@ -2,10 +2,9 @@
 //! small database from the synthetic distribution, then choose among one representative
 //! per dichotomy of C on it (through the reusable [`crate::SanitizedCover`]).
 
+use privpac_accounting::{CompositionRule, Guarantee, Privacy, Private, basic_composition};
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
-use privpac_mechanisms::{
-    CompositionRule, ExponentialMechanism, Guarantee, Privacy, Private, basic_composition,
-};
+use privpac_mechanisms::ExponentialMechanism;
 use privpac_sanitizers::Sanitizer;
 use rand::Rng;
 
@@ -198,7 +197,7 @@ impl Learner for SanitizerLearner {
 
 #[cfg(test)]
 mod tests {
-    use privpac_mechanisms::{Privacy, optimal_composition, pld_composition};
+    use privpac_accounting::{Privacy, optimal_composition, pld_composition};
 
     /// Why the two halves are composed by basic composition: optimal composition with a
     /// slack δ′ gains at most −ln(1 − 4δ′) in ε over ε₁ + ε₂ (the type's docs), and the PLD

@@ -13,9 +13,10 @@
 //! paper's own bounds (Theorem 1, Corollary 1) are not restated: their formulas are lost
 //! in the text of the paper privpac's docs were checked against.
 
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_classes::combinatorics::{binomial, next_combination};
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
-use privpac_mechanisms::{ExponentialMechanism, Guarantee, Privacy, RandomBits};
+use privpac_mechanisms::{ExponentialMechanism, RandomBits};
 use rand::Rng;
 
 use crate::cover::Labelings;

@@ -2,8 +2,8 @@
 //! a random subsample drawn with replacement, and keep privacy through secrecy of the
 //! sample (their Lemma 2.25, with the ratio corrected).
 
+use privpac_accounting::{Guarantee, Privacy, secrecy_of_the_sample};
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
-use privpac_mechanisms::{Guarantee, Privacy, secrecy_of_the_sample};
 use rand::{Rng, RngExt};
 
 use crate::error::{Error, Result};
@@ -17,7 +17,7 @@ use crate::learner::Learner;
 /// # Privacy
 /// If `A` is (ε, δ)-DP with ε ≤ 1, `Ã` is `(6εn/m, 4·e^{6εn/m}·(n/m)·δ)`-DP (secrecy of the
 /// sample, Lemma 2.25 with its ratio corrected: the printed `6εm/n` is inverted; see
-/// [`privpac_mechanisms::secrecy_of_the_sample`], which computes it rounded up). The guarantee
+/// [`privpac_accounting::secrecy_of_the_sample`], which computes it rounded up). The guarantee
 /// is fixed at construction, so databases of any size other than m are rejected.
 ///
 /// # Accuracy (Theorem 2.24)
@@ -35,7 +35,7 @@ use crate::learner::Learner;
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use privpac_learners::{GenericLearner, Learner, Subsampled};
 /// let inner = GenericLearner::new(Privacy::pure(1.0)?)?;
 /// // A uses n = 50 examples; Ã takes m = 9n = 450 and is (2/3)-DP.

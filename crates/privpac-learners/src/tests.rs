@@ -2,8 +2,9 @@
 //! size ≤ 4 on domains of ≤ 4 points and all their neighbours, a negative control, the
 //! sampler against its exact distribution, and the ERM baselines.
 
+use privpac_accounting::Privacy;
 use privpac_classes::{ConceptClass, Domain, Hypothesis, LabeledSample, Points, Thresholds};
-use privpac_mechanisms::{ExponentialMechanism, Privacy};
+use privpac_mechanisms::ExponentialMechanism;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -153,7 +154,7 @@ fn generic_learner_handles_huge_domains_through_runs() {
     assert!(mistakes <= 10, "{mistakes}");
     assert_eq!(
         learner.guarantee(500),
-        privpac_mechanisms::Guarantee::from(Privacy::pure(2.0).unwrap())
+        privpac_accounting::Guarantee::from(Privacy::pure(2.0).unwrap())
     );
 }
 
@@ -180,7 +181,7 @@ fn erm_finds_consistent_and_best_concepts() {
     );
     assert_eq!(
         Erm::default().guarantee(2),
-        privpac_mechanisms::Guarantee::None
+        privpac_accounting::Guarantee::None
     );
 }
 

@@ -6,8 +6,9 @@
 //! right (the aggregation approach of Dwork and Feldman, "Privacy-preserving prediction",
 //! COLT 2018, with the exponential mechanism as the private vote).
 
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
-use privpac_mechanisms::{ExponentialMechanism, Guarantee, Privacy};
+use privpac_mechanisms::ExponentialMechanism;
 use rand::Rng;
 
 use crate::erm::best_run;

@@ -1,4 +1,5 @@
-//! The crate's error type: one variant per distinct kind of bad input.
+//! The crate's error type: one variant per distinct kind of bad input, and the checks of
+//! the parameters several mechanisms share.
 
 /// Everything that can go wrong when building or running a mechanism of this crate.
 ///
@@ -98,15 +99,6 @@ pub enum Error {
         /// The rejected value.
         value: f64,
     },
-    /// A composition rule that needs every run to have the same guarantee was given runs
-    /// with different ones.
-    #[error(
-        "{rule} needs every run to have the same (epsilon, delta); use advanced composition for mixed guarantees"
-    )]
-    MixedGuarantees {
-        /// The rule.
-        rule: &'static str,
-    },
     /// A count parameter (number of mechanisms, group size, sample sizes) is out of range.
     #[error("{name} must be {requirement}, got {value}")]
     InvalidCount {
@@ -152,22 +144,30 @@ pub enum Error {
         /// The number of above-threshold answers allowed.
         limit: u64,
     },
-    /// An accountant entry has no (ε, δ) guarantee to compose (uniform stability, or a
-    /// non-private run).
-    #[error("cannot compose {label:?}: its guarantee is not differential privacy ({guarantee})")]
-    NotDifferentiallyPrivate {
-        /// The label the entry was recorded with.
-        label: String,
-        /// The entry's guarantee, as text.
-        guarantee: String,
-    },
-    /// A composition result is not a valid privacy guarantee (for example δ reaches 1).
-    #[error("the composed guarantee is vacuous: {reason}")]
-    VacuousGuarantee {
-        /// Why the result is not a valid guarantee.
-        reason: &'static str,
-    },
+    /// An error of the privacy accounting the mechanisms are built on (an invalid
+    /// [`Privacy`](privpac_accounting::Privacy), a composition rule's refusal), with its own
+    /// message.
+    #[error(transparent)]
+    Accounting(#[from] privpac_accounting::Error),
 }
 
 /// Shorthand for results of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Checks that ε is finite and > 0 and returns it.
+pub(crate) fn validate_epsilon(epsilon: f64) -> Result<f64> {
+    if epsilon.is_finite() && epsilon > 0.0 {
+        Ok(epsilon)
+    } else {
+        Err(Error::InvalidEpsilon { value: epsilon })
+    }
+}
+
+/// Checks that a sensitivity is finite and > 0 and returns it.
+pub(crate) fn validate_sensitivity(sensitivity: f64) -> Result<f64> {
+    if sensitivity.is_finite() && sensitivity > 0.0 {
+        Ok(sensitivity)
+    } else {
+        Err(Error::InvalidSensitivity { value: sensitivity })
+    }
+}

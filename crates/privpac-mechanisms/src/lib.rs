@@ -1,11 +1,14 @@
 //! Differential-privacy building blocks whose guarantees hold for the implementation, not
 //! only on paper: validated privacy parameters, exact integer noise, the exponential
 //! mechanism, report-noisy-max, stability-based selection, sparse vector, randomized
-//! response, and privacy accounting.
+//! response.
 //!
 //! This crate is for researchers and engineers who compose private algorithms (the
 //! learners and sanitizers of privpac are built from it) and for implementers of new
-//! mechanisms. It depends on no other privpac crate.
+//! mechanisms. It stands on `privpac-accounting` alone, whose validated guarantees
+//! ([`Privacy`], [`Private`], [`Guarantee`]) it re-exports; the composition rules, privacy
+//! loss distributions and the accountant live there (the old paths in this crate are kept,
+//! deprecated, for one release).
 //!
 //! # Map
 //! - [`Privacy`]: a validated (ε, δ); [`Private`]: the trait every private algorithm
@@ -20,8 +23,10 @@
 //! - Selection: [`ExponentialMechanism`] (general, integer and count-weighted
 //!   [`ScoreLevel`] paths), [`ReportNoisyMax`], [`StableSelection`] (A_dist).
 //! - [`SparseVector`] (AboveThreshold and its c-fold version), [`RandomizedResponse`].
-//! - Accounting: [`basic_composition`], [`advanced_composition`], [`group_privacy`],
-//!   [`amplification_by_subsampling`], [`secrecy_of_the_sample`], and the [`Accountant`].
+//! - Accounting of the mechanisms' runs: [`ExponentialMechanism::pld_step`] and
+//!   [`exponential_mechanism_range`] (its bounded range, for the bounded-range rules of
+//!   `privpac-accounting`); every mechanism implements [`Private`], so an accountant records
+//!   its run.
 //! - [`RandomBits`]: exact coins (`Bernoulli(a/b)`, `Bernoulli(exp(-γ))`) for implementers.
 //!
 //! # Design decisions
@@ -42,8 +47,8 @@
 //!
 //! # Example
 //! ```
-//! use privpac_mechanisms::{Accountant, CompositionRule, DiscreteLaplaceMechanism,
-//!     ExponentialMechanism, Privacy};
+//! use privpac_accounting::{Accountant, CompositionRule};
+//! use privpac_mechanisms::{DiscreteLaplaceMechanism, ExponentialMechanism, Privacy};
 //! use rand::SeedableRng;
 //!
 //! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
@@ -67,31 +72,28 @@
 #![doc(test(attr(deny(warnings))))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod accounting;
 mod error;
 mod exact_bits;
-mod guarantee;
+mod moved;
 mod noise;
-mod privacy;
 mod randomized_response;
-mod rounding;
 mod selection;
 mod sparse_vector;
 
-pub use accounting::{
+pub use error::{Error, Result};
+pub use exact_bits::RandomBits;
+#[allow(deprecated)]
+pub use moved::{
     Accountant, CompositionRule, Entry, MAX_BOUNDED_RANGE_COMPOSITIONS, MAX_OPTIMAL_COMPOSITIONS,
     MAX_PLD_CELLS, PLD_INTERVAL, PldBounds, PldMechanism, PldStep, PrivacyLossDistribution,
     Subsampling, advanced_composition, amplification_by_subsampling, basic_composition,
     bounded_range_composition, bounded_range_composition_delta,
     bounded_range_concentration_composition, bounded_range_concentration_step_epsilon,
-    bounded_range_step_epsilon, default_epsilon_error, exponential_mechanism_range, group_privacy,
+    bounded_range_step_epsilon, default_epsilon_error, group_privacy,
     heterogeneous_advanced_composition, optimal_composition, optimal_composition_delta,
     optimal_step_epsilon, pld_composition, pld_steps_bounds, pld_steps_bounds_on_grid,
     pld_steps_composition, secrecy_of_the_sample,
 };
-pub use error::{Error, Result};
-pub use exact_bits::RandomBits;
-pub use guarantee::Guarantee;
 #[cfg(feature = "unsound-float-laplace")]
 #[cfg_attr(docsrs, doc(cfg(feature = "unsound-float-laplace")))]
 pub use noise::Laplace;
@@ -99,15 +101,19 @@ pub use noise::{
     DiscreteLaplace, DiscreteLaplaceMechanism, DiscreteLaplaceTable, LaplaceMechanism,
     MAX_TABLE_LEN,
 };
-pub use privacy::{Privacy, Private};
+pub use privpac_accounting::{Guarantee, Privacy, Private};
 pub use randomized_response::{
     RandomizedResponse, epsilon_for_flip_probability, flip_probability_for,
 };
 pub use selection::{
     COUNTED_PATH_MIN, ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MIN_EPSILON,
     ReportNoisyMax, SCORE_CLAMP, ScoreLevel, StableSelection, StableSelectionOutcome,
+    exponential_mechanism_range,
 };
 pub use sparse_vector::SparseVector;
+
+#[cfg(test)]
+mod tests;
 
 /// The examples of the crate's README, compiled and run by `cargo test --doc`.
 #[cfg(doctest)]

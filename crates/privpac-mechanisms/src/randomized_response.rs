@@ -5,7 +5,7 @@ use rand::Rng;
 
 use crate::error::Result;
 use crate::exact_bits::RandomBits;
-use crate::privacy::{Privacy, Private};
+use privpac_accounting::{Privacy, Private};
 
 /// Randomized response (Warner 1965): report a private bit truthfully with probability
 /// `e^ε/(1+e^ε)` and flipped with probability `1/(1+e^ε)`.

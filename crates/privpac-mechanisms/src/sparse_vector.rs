@@ -3,15 +3,10 @@
 
 use rand::Rng;
 
-use crate::accounting::{
-    CompositionRule, MAX_OPTIMAL_COMPOSITIONS, advanced_composition, optimal_composition,
-    optimal_step_epsilon,
-};
 use crate::error::{Error, Result};
 use crate::exact_bits::RandomBits;
 use crate::noise::DiscreteLaplace;
-use crate::privacy::{Privacy, Private};
-use crate::rounding::mul_up;
+use privpac_accounting::{CompositionRule, Privacy, Private, split_pure_budget};
 
 /// Sparse vector (Dwork–Roth Algorithms 1 and 2): answers a stream of integer queries of
 /// sensitivity Δ with "above" or "below" a public threshold T, halting after `c` "above"
@@ -122,10 +117,8 @@ impl SparseVector {
     }
 
     /// The per-round budget ε₀ for `c` rounds under `privacy` and the composition rule that
-    /// gives it: the largest ε₀ among basic composition (ε/c), advanced composition and, for
-    /// δ > 0 and c ≤ [`crate::MAX_OPTIMAL_COMPOSITIONS`], optimal composition
-    /// (Kairouz–Oh–Viswanath Theorem 3.3), each checked by evaluating its rule rounding up.
-    /// The optimal rule's root finder takes about 40 ms at c = 2^20.
+    /// gives it: [`privpac_accounting::split_pure_budget`] (the largest ε₀ among basic,
+    /// advanced and, for δ > 0, optimal composition, each checked rounding up).
     ///
     /// # Example
     /// ```
@@ -136,52 +129,7 @@ impl SparseVector {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn round_budget(privacy: Privacy, max_above: u64) -> (f64, CompositionRule) {
-        let c = max_above.max(1);
-        let epsilon = privacy.epsilon();
-        let delta = privacy.delta();
-        let basic = epsilon / c as f64;
-        let mut candidates = vec![(basic, CompositionRule::Basic)];
-        if !privacy.is_pure() {
-            // Solve 2c·x² + a·x − ε = 0 with a = √(2c ln(1/δ)), keep x ≤ 1.
-            let cf = c as f64;
-            let a = (2.0 * cf * (1.0 / delta).ln()).sqrt();
-            let advanced = (-a + (a * a + 8.0 * cf * epsilon).sqrt()) / (4.0 * cf);
-            candidates.push((
-                advanced.min(1.0),
-                CompositionRule::Advanced { delta_prime: delta },
-            ));
-            if c <= MAX_OPTIMAL_COMPOSITIONS
-                && let Ok(optimal) = optimal_step_epsilon(epsilon, c, 0.0, delta)
-            {
-                candidates.push((optimal, CompositionRule::Optimal { delta_prime: delta }));
-            }
-        }
-        // The closed forms and the root finder may land a little above the exact root;
-        // shrink each until its composition, evaluated rounding up as the accounting
-        // functions report it, is within ε.
-        let fits = |x: f64, rule: CompositionRule| match rule {
-            CompositionRule::Advanced { .. } => Privacy::pure(x)
-                .and_then(|p| advanced_composition(p, c, delta))
-                .is_ok_and(|total| total.epsilon() <= epsilon),
-            CompositionRule::Optimal { .. } => Privacy::pure(x)
-                .and_then(|p| optimal_composition(p, c, delta))
-                .is_ok_and(|total| total.epsilon() <= epsilon),
-            _ => mul_up(c as f64, x) <= epsilon,
-        };
-        let mut best = (0.0, CompositionRule::Basic);
-        for (candidate, rule) in candidates {
-            let mut x = candidate;
-            for _ in 0..200 {
-                if fits(x, rule) {
-                    if x > best.0 {
-                        best = (x, rule);
-                    }
-                    break;
-                }
-                x *= 1.0 - 1e-15;
-            }
-        }
-        best
+        split_pure_budget(privacy, max_above)
     }
 
     /// The composition rule of the c rounds (see [`Self::round_budget`]).
@@ -233,6 +181,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use privpac_accounting::{advanced_composition, optimal_composition};
 
     /// Exact distribution of the index of the first "above" among queries `answers` (or
     /// "none" as the last entry) for one AboveThreshold round, by summing over the

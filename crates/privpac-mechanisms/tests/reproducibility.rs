@@ -11,8 +11,9 @@
 //! generator only through `next_u64`, so these values depend on ChaCha's output stream
 //! and on our algorithms, not on `rand`'s distribution code.
 
+use privpac_accounting::Privacy;
 use privpac_mechanisms::{
-    DiscreteLaplace, DiscreteLaplaceMechanism, ExponentialMechanism, LaplaceMechanism, Privacy,
+    DiscreteLaplace, DiscreteLaplaceMechanism, ExponentialMechanism, LaplaceMechanism,
     RandomizedResponse,
 };
 use rand::SeedableRng;

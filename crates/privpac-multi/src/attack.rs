@@ -46,9 +46,9 @@
 //! one-sided at level `(1 − confidence)/2`, so the reported bound is below the learner's
 //! true ε (at its claimed δ) with probability at least `confidence`.
 
+use privpac_accounting::Guarantee;
 use privpac_classes::{ConceptClass, Domain, Hypothesis, LabeledSample, Point};
 use privpac_learners::{Erm, ErmMode, Learner};
-use privpac_mechanisms::Guarantee;
 use rand::{Rng, RngExt};
 
 use crate::error::{Error, Result};
@@ -751,9 +751,9 @@ impl MultiLearner for ColumnErm {
 
 #[cfg(test)]
 mod tests {
+    use privpac_accounting::Privacy;
     use privpac_classes::{Domain, Parities, Points, Thresholds};
     use privpac_learners::GenericLearner;
-    use privpac_mechanisms::Privacy;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 

@@ -8,8 +8,9 @@
 //! * **O-form** (`*_o_form`, `*_stated`): the paper's asymptotic expression with every
 //!   hidden constant set to 1, for plotting shapes only. Not a sufficient sample size.
 
+use privpac_accounting::Privacy;
 use privpac_classes::Domain;
-use privpac_mechanisms::{Privacy, StableSelection};
+use privpac_mechanisms::StableSelection;
 use privpac_sanitizers::PointSanitizer;
 
 use crate::direct_sum::split_budget;

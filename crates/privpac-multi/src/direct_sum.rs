@@ -1,15 +1,15 @@
 //! The direct sum (Bun–Nissim–Stemmer 2016, Observation 3.2): a single-concept learner
 //! run once per label column, with the k runs composed.
 
-use privpac_classes::{ConceptClass, Hypothesis};
-use privpac_learners::Learner;
-use privpac_mechanisms::{
-    CompositionRule, Guarantee, MAX_BOUNDED_RANGE_COMPOSITIONS, MAX_OPTIMAL_COMPOSITIONS,
-    MIN_EPSILON, Privacy, advanced_composition, bounded_range_composition,
-    bounded_range_concentration_composition, bounded_range_concentration_step_epsilon,
-    bounded_range_step_epsilon, exponential_mechanism_range, optimal_composition,
+use privpac_accounting::{
+    CompositionRule, Guarantee, MAX_BOUNDED_RANGE_COMPOSITIONS, MAX_OPTIMAL_COMPOSITIONS, Privacy,
+    advanced_composition, bounded_range_composition, bounded_range_concentration_composition,
+    bounded_range_concentration_step_epsilon, bounded_range_step_epsilon, optimal_composition,
     optimal_step_epsilon,
 };
+use privpac_classes::{ConceptClass, Hypothesis};
+use privpac_learners::Learner;
+use privpac_mechanisms::{MIN_EPSILON, exponential_mechanism_range};
 use rand::Rng;
 
 use crate::error::{Error, Result};
@@ -29,16 +29,16 @@ pub type LearnerFactory<'a> = dyn Fn(Privacy) -> privpac_learners::Result<Box<dy
 ///   ε₀ > 1 the always-valid Dwork–Roth form `√(2k ln(1/δ'))·ε₀ + k·ε₀(e^{ε₀} − 1)`), and
 /// * **optimal**: `(ε', 1 − (1 − δ₀)^k(1 − δ'))`-DP with the smallest ε' that k-fold
 ///   randomized response allows (Kairouz–Oh–Viswanath Theorem 3.3,
-///   [`privpac_mechanisms::optimal_composition`]), never worse than the two above.
+///   [`privpac_accounting::optimal_composition`]), never worse than the two above.
 ///
 /// * **bounded range**: when the inner learner is w-bounded-range
 ///   ([`Learner::bounded_range`], e.g. the exponential mechanism of
 ///   `privpac_learners::GenericLearner`), `(ε', δ')`-DP with ε' the optimal non-adaptive
 ///   composition of k w-BR mechanisms (Dong–Durfee–Rogers 2020,
-///   [`privpac_mechanisms::bounded_range_composition`]): the k runs read the same sample
+///   [`privpac_accounting::bounded_range_composition`]): the k runs read the same sample
 ///   but none depends on another's output, so the composition is non-adaptive. Above
 ///   k = [`EXACT_BOUNDED_RANGE_MAX_K`] the closed-form bound
-///   [`privpac_mechanisms::bounded_range_concentration_composition`] (an upper bound on the
+///   [`privpac_accounting::bounded_range_concentration_composition`] (an upper bound on the
 ///   exact one) is used, for speed.
 ///
 /// [`MultiLearner::guarantee`] composes the inner learner's reported guarantee under the
@@ -72,7 +72,7 @@ pub type LearnerFactory<'a> = dyn Fn(Privacy) -> privpac_learners::Result<Box<dy
 /// # Example
 /// ```
 /// use privpac_classes::{Domain, Points};
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use privpac_learners::{GenericLearner, Learner};
 /// use privpac_multi::{DirectSum, MultiLabeledSample, MultiLearner};
 /// use rand::SeedableRng;
@@ -327,7 +327,7 @@ fn bounded_range_total(
     width: f64,
     k: usize,
     delta_prime: f64,
-) -> privpac_mechanisms::Result<Privacy> {
+) -> privpac_accounting::Result<Privacy> {
     if k <= EXACT_BOUNDED_RANGE_MAX_K {
         bounded_range_composition(width, k as u64, delta_prime)
     } else {
@@ -512,12 +512,12 @@ fn times_up(x: f64, k: usize) -> f64 {
 /// Composes k runs of a `per_run`-DP mechanism under `rule` (rounded up).
 ///
 /// # Errors
-/// [`Error::Mechanism`] for a vacuous composition (δ ≥ 1) or an invalid δ'.
+/// [`Error::Accounting`] for a vacuous composition (δ ≥ 1) or an invalid δ'.
 pub fn compose_privacy(per_run: Privacy, k: usize, rule: CompositionRule) -> Result<Privacy> {
     let basic = || -> Result<Privacy> {
         let delta = times_up(per_run.delta(), k);
         if delta >= 1.0 {
-            return Err(privpac_mechanisms::Error::VacuousGuarantee {
+            return Err(privpac_accounting::Error::VacuousGuarantee {
                 reason: "basic composition gives delta >= 1",
             }
             .into());
@@ -532,10 +532,10 @@ pub fn compose_privacy(per_run: Privacy, k: usize, rule: CompositionRule) -> Res
         CompositionRule::Optimal { delta_prime } => {
             Ok(optimal_composition(per_run, k as u64, delta_prime)?)
         }
-        CompositionRule::Pld { delta_prime } => Ok(privpac_mechanisms::pld_composition(
+        CompositionRule::Pld { delta_prime } => Ok(privpac_accounting::pld_composition(
             &vec![per_run; k],
             delta_prime,
-            privpac_mechanisms::PLD_INTERVAL,
+            privpac_accounting::PLD_INTERVAL,
         )?),
         CompositionRule::Best { delta_prime } => {
             let candidates = [

@@ -10,6 +10,10 @@ pub enum Error {
     /// An error from the mechanisms crate (privacy parameters, composition).
     #[error(transparent)]
     Mechanism(#[from] privpac_mechanisms::Error),
+    /// An invalid privacy parameter or a composition rule's refusal, from
+    /// `privpac-accounting`.
+    #[error(transparent)]
+    Accounting(#[from] privpac_accounting::Error),
     /// An error from the sanitizer a multi-learner runs.
     #[error("sanitizer: {0}")]
     Sanitizer(#[from] privpac_sanitizers::Error),

@@ -5,14 +5,14 @@
 //! (Corollary 3.9 with the point sanitizer; the Corollary 3.10 construction with a
 //! different threshold sanitizer, labelled as such).
 
+use privpac_accounting::{
+    CompositionRule, Guarantee, MAX_BOUNDED_RANGE_COMPOSITIONS, MAX_OPTIMAL_COMPOSITIONS, Privacy,
+    advanced_composition, basic_composition, bounded_range_concentration_composition,
+    bounded_range_concentration_step_epsilon, optimal_composition, optimal_step_epsilon,
+};
 use privpac_classes::{ConceptClass, Hypothesis};
 use privpac_learners::{SanitizedCover, SupportSize};
-use privpac_mechanisms::{
-    CompositionRule, ExponentialMechanism, Guarantee, MAX_BOUNDED_RANGE_COMPOSITIONS,
-    MAX_OPTIMAL_COMPOSITIONS, MIN_EPSILON, Privacy, advanced_composition, basic_composition,
-    bounded_range_concentration_composition, bounded_range_concentration_step_epsilon,
-    exponential_mechanism_range, optimal_composition, optimal_step_epsilon,
-};
+use privpac_mechanisms::{ExponentialMechanism, MIN_EPSILON, exponential_mechanism_range};
 use privpac_sanitizers::{PointSanitizer, Sanitizer, ThresholdSanitizer};
 use rand::Rng;
 
@@ -36,7 +36,7 @@ pub struct Lemma37 {
     /// δ′ is configured (a pure learner) or the composition is vacuous.
     pub advanced: Option<Privacy>,
     /// `(ε + ε″, δ + δ′)` with ε″ the optimal composition of the k selections at slack δ′
-    /// (Kairouz–Oh–Viswanath Theorem 3.3, [`privpac_mechanisms::optimal_composition`];
+    /// (Kairouz–Oh–Viswanath Theorem 3.3, [`privpac_accounting::optimal_composition`];
     /// beyond the paper, never worse than the advanced form), rounded up; `None` as for
     /// `advanced`.
     pub optimal: Option<Privacy>,
@@ -44,7 +44,7 @@ pub struct Lemma37 {
     /// mechanisms (each is privpac's exponential mechanism at ε′, `(ε′ + 4η)`-bounded-
     /// range): `kw²/8 + w·√(k ln(1/δ′)/2)` for width w, the concentration bound of
     /// Durfee–Rogers 2019 / Dong–Durfee–Rogers 2020
-    /// ([`privpac_mechanisms::bounded_range_concentration_composition`], valid even for
+    /// ([`privpac_accounting::bounded_range_concentration_composition`], valid even for
     /// adaptive selections), then basic composition with the sanitizer (which H depends
     /// on). The exact non-adaptive composition (`bounded_range_composition`, which the
     /// direct sum uses) would be tighter still but costs O(k) binomial tails per
@@ -623,7 +623,7 @@ mod tests {
         // The optimal form: the sanitizer plus optimal_composition of the selections, below
         // the advanced form; it is the one reported (1.39 < 1.55 < 2).
         let opt = g.optimal.unwrap();
-        let selections = privpac_mechanisms::optimal_composition(sel, 100, 1e-6).unwrap();
+        let selections = privpac_accounting::optimal_composition(sel, 100, 1e-6).unwrap();
         assert!(opt.epsilon() >= 1.0 + selections.epsilon() && opt.epsilon() < adv.epsilon());
         assert_eq!(opt.delta(), adv.delta());
         // The bounded-range form (the selections are exponential mechanisms): the
@@ -767,7 +767,7 @@ mod tests {
     #[derive(Debug)]
     struct OverReporting(BlumLigettRoth, Privacy);
 
-    impl privpac_mechanisms::Private for OverReporting {
+    impl privpac_accounting::Private for OverReporting {
         fn privacy(&self) -> Privacy {
             Privacy::new(self.1.epsilon() * (1.0 + 1e-13), 0.0).unwrap()
         }

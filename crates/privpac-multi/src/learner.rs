@@ -1,7 +1,7 @@
 //! The [`MultiLearner`] trait shared by every multi-learner.
 
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_classes::{ConceptClass, Hypothesis};
-use privpac_mechanisms::{Guarantee, Privacy};
 use rand::Rng;
 
 use crate::error::Result;

@@ -12,7 +12,7 @@
 //!   [`agnostic_multi_error`] (Definition 2.4, exact over a listed joint distribution),
 //!   [`empirical_multi_error`] and [`empirical_excess_multi_error`] (Definitions 2.9, 2.10).
 //! * [`MultiLearner`]: the object-safe trait (k hypotheses out, the guarantee of the whole
-//!   k-tuple as a `privpac_mechanisms::Guarantee`).
+//!   k-tuple as a `privpac_accounting::Guarantee`).
 //! * [`DirectSum`]: any `privpac_learners::Learner` once per column, composed (Observation 3.2);
 //!   [`DirectSum::for_total`] splits a total (ε, δ) with [`split_budget`] (or, for a
 //!   bounded-range inner learner such as the exponential mechanism, with
@@ -54,7 +54,7 @@
 //! # Example
 //! ```
 //! use privpac_classes::{Domain, Parities, Points};
-//! use privpac_mechanisms::Privacy;
+//! use privpac_accounting::Privacy;
 //! use privpac_learners::{GenericLearner, Learner};
 //! use privpac_multi::{DirectSum, MultiLabeledSample, MultiLearner, ParityLearner, multi_error};
 //! use rand::{RngExt, SeedableRng};

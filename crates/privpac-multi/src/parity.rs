@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 
+use privpac_accounting::{Guarantee, Privacy, Private};
 use privpac_classes::{ConceptClass, Domain, Hypothesis};
-use privpac_mechanisms::{Guarantee, Privacy, Private, StableSelection, StableSelectionOutcome};
+use privpac_mechanisms::{StableSelection, StableSelectionOutcome};
 use rand::Rng;
 
 use crate::error::{Error, Result};
@@ -83,7 +84,7 @@ pub enum ParityOutcome {
 /// # Example
 /// ```
 /// use privpac_classes::Parities;
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use privpac_multi::{MultiLabeledSample, MultiLearner, ParityLearner};
 /// use rand::{RngExt, SeedableRng};
 ///

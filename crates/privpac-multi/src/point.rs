@@ -4,8 +4,9 @@
 
 use std::collections::HashMap;
 
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_classes::{ConceptClass, Hypothesis, Point};
-use privpac_mechanisms::{Guarantee, Privacy, StableSelection, StableSelectionOutcome};
+use privpac_mechanisms::{StableSelection, StableSelectionOutcome};
 use privpac_sanitizers::{PointSanitizer, Sanitizer};
 use rand::Rng;
 
@@ -88,7 +89,7 @@ pub struct HeavyLabelScores {
 /// # Example
 /// ```
 /// use privpac_classes::{Domain, Hypothesis, Points};
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use privpac_multi::{MultiLabeledSample, MultiLearner, PointLearner};
 /// use rand::SeedableRng;
 ///

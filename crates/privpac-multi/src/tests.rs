@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 
+use privpac_accounting::{CompositionRule, Guarantee, Privacy};
 use privpac_classes::{ConceptClass, Domain, Hypothesis, Parities, Points, Thresholds};
 use privpac_learners::{GenericLearner, Learner};
-use privpac_mechanisms::{CompositionRule, Guarantee, Privacy, StableSelection};
+use privpac_mechanisms::StableSelection;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -257,12 +258,12 @@ fn direct_sum_of_the_exponential_mechanism_uses_the_bounded_range_split() {
     assert_eq!(learner.bounded_range_delta(), Some(1e-6));
     let reported = learner.guarantee(1000, k).privacy().unwrap();
     let width = privpac_mechanisms::exponential_mechanism_range(per_column.epsilon());
-    let composed = privpac_mechanisms::bounded_range_composition(width, k as u64, 1e-6).unwrap();
+    let composed = privpac_accounting::bounded_range_composition(width, k as u64, 1e-6).unwrap();
     assert_eq!(reported, composed);
     assert!(reported.epsilon() <= 1.0 && reported.delta() <= 1e-6);
     // The split is tight: 0.1% more per column composes above the total.
     let over = privpac_mechanisms::exponential_mechanism_range(per_column.epsilon() * 1.001);
-    let over = privpac_mechanisms::bounded_range_composition(over, k as u64, 1e-6).unwrap();
+    let over = privpac_accounting::bounded_range_composition(over, k as u64, 1e-6).unwrap();
     assert!(over.epsilon() > 1.0, "{over:?}");
     // Pure totals keep basic composition (a pure composition of BR steps is kε).
     let pure = DirectSum::for_total(Privacy::pure(1.0).unwrap(), k, 1000, &|p| {

@@ -11,7 +11,7 @@
 // clippy's allow-unwrap-in-tests does not cover helper functions of integration tests.
 #![allow(clippy::unwrap_used)]
 
-use privpac_mechanisms::{CompositionRule, Privacy};
+use privpac_accounting::{CompositionRule, Privacy};
 use privpac_multi::{
     DirectSum, Error, MultiLearner, SanitizerMultiLearner, compose_privacy, split_budget,
 };

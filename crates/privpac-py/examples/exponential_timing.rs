@@ -9,7 +9,8 @@
 
 use std::time::Instant;
 
-use privpac_mechanisms::{ExponentialMechanism, Privacy};
+use privpac_accounting::Privacy;
+use privpac_mechanisms::ExponentialMechanism;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

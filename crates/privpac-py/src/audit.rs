@@ -561,8 +561,8 @@ fn audit_learner(
     use rand::{Rng, SeedableRng};
     let claimed = crate::lab::claimed_guarantee(Some(guarantee))?;
     let (delta, per_prediction) = match claimed {
-        privpac_mechanisms::Guarantee::DifferentialPrivacy(privacy) => (privacy.delta(), false),
-        privpac_mechanisms::Guarantee::PerPrediction { .. } => (0.0, true),
+        privpac_accounting::Guarantee::DifferentialPrivacy(privacy) => (privacy.delta(), false),
+        privpac_accounting::Guarantee::PerPrediction { .. } => (0.0, true),
         other => {
             return Err(invalid(format!(
                 "audit_learner audits a differential-privacy claim or a per-prediction \

@@ -75,10 +75,7 @@ fn mechanisms_kind(error: &privpac_mechanisms::Error) -> Kind {
         | E::InvalidProbability { .. }
         | E::InvalidCount { .. }
         | E::InvalidGridExponent { .. }
-        | E::NotDifferentiallyPrivate { .. }
-        | E::InvalidParameter { .. }
-        | E::MixedGuarantees { .. }
-        | E::VacuousGuarantee { .. } => Kind::InvalidParameter,
+        | E::InvalidParameter { .. } => Kind::InvalidParameter,
         E::EmptyCandidates
         | E::NonFiniteScore { .. }
         | E::ZeroCount { .. }
@@ -86,6 +83,24 @@ fn mechanisms_kind(error: &privpac_mechanisms::Error) -> Kind {
         | E::NonFiniteQuery { .. }
         | E::QueryOutOfRange { .. } => Kind::BadInput,
         E::TooManyCandidates { .. } | E::Overflow => Kind::TooLarge,
+        E::Accounting(inner) => accounting_kind(inner),
+        _ => Kind::Other,
+    }
+}
+
+fn accounting_kind(error: &privpac_accounting::Error) -> Kind {
+    use privpac_accounting::Error as E;
+    match error {
+        E::InvalidEpsilon { .. }
+        | E::InvalidDelta { .. }
+        | E::InvalidSensitivity { .. }
+        | E::InvalidScale { .. }
+        | E::InvalidProbability { .. }
+        | E::InvalidCount { .. }
+        | E::NotDifferentiallyPrivate { .. }
+        | E::InvalidParameter { .. }
+        | E::MixedGuarantees { .. }
+        | E::VacuousGuarantee { .. } => Kind::InvalidParameter,
         _ => Kind::Other,
     }
 }
@@ -100,8 +115,10 @@ pub(crate) fn audit(error: privpac_audit::Error) -> PyErr {
     raise(kind, error)
 }
 
-/// A `privpac_mechanisms::Error` as a Python exception.
-pub(crate) fn mechanisms(error: privpac_mechanisms::Error) -> PyErr {
+/// A `privpac_mechanisms::Error`, or a `privpac_accounting::Error` (which the mechanisms'
+/// error carries unchanged), as a Python exception.
+pub(crate) fn mechanisms(error: impl Into<privpac_mechanisms::Error>) -> PyErr {
+    let error = error.into();
     raise(mechanisms_kind(&error), error)
 }
 
@@ -137,6 +154,7 @@ fn learners_kind(error: &privpac_learners::Error) -> Kind {
     match error {
         E::Class(inner) => classes_kind(inner),
         E::Mechanism(inner) => mechanisms_kind(inner),
+        E::Accounting(inner) => accounting_kind(inner),
         E::InvalidParameter { .. } => Kind::InvalidParameter,
         E::EmptySample | E::NotRealizable { .. } | E::SampleTooSmall { .. } => Kind::BadInput,
         _ => Kind::Other,
@@ -153,6 +171,7 @@ fn sanitizers_kind(error: &privpac_sanitizers::Error) -> Kind {
     match error {
         E::Class(inner) => classes_kind(inner),
         E::Mechanism(inner) => mechanisms_kind(inner),
+        E::Accounting(inner) => accounting_kind(inner),
         E::DeltaRequired { .. }
         | E::PureRequired { .. }
         | E::InvalidParameter { .. }
@@ -179,6 +198,7 @@ fn multi_kind(error: &privpac_multi::Error) -> Kind {
     match error {
         E::Class(inner) => classes_kind(inner),
         E::Mechanism(inner) => mechanisms_kind(inner),
+        E::Accounting(inner) => accounting_kind(inner),
         E::Sanitizer(inner) => sanitizers_kind(inner),
         E::Learner(inner) => learners_kind(inner),
         E::NotHypercube { .. }
@@ -217,6 +237,7 @@ fn lab_kind(error: &privpac_toolkit::Error) -> Kind {
         E::Sanitizer(inner) => sanitizers_kind(inner),
         E::Multi(inner) => multi_kind(inner),
         E::Mechanism(inner) => mechanisms_kind(inner),
+        E::Accounting(inner) => accounting_kind(inner),
         E::InvalidParameter { .. }
         | E::UnknownMultiLearner { .. }
         | E::UnknownLearner { .. }

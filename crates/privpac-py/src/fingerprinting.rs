@@ -3,7 +3,7 @@
 //! multi-learner, and the §1.3 tables (`privpac_multi::lower_bounds::SECTION_1_3_TABLES`)
 //! with the exponent of k of every entry.
 
-use privpac_mechanisms::Guarantee as RustGuarantee;
+use privpac_accounting::Guarantee as RustGuarantee;
 use privpac_multi::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
 use privpac_multi::lower_bounds::{BoundKind, SECTION_1_3_TABLES, TablePrivacy};
 use privpac_toolkit::ClassSpec;

@@ -639,7 +639,7 @@ fn k_curve<'py>(
                 ));
             };
             let total =
-                privpac_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
+                privpac_accounting::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
             let mut params = privpac_toolkit::LearnerParams {
                 epsilon: Some(epsilon),
                 delta,

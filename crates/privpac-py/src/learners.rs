@@ -9,8 +9,8 @@
 use std::sync::Arc;
 
 use numpy::{PyArray1, PyUntypedArrayMethods, prelude::*};
+use privpac_accounting::{Guarantee as RustGuarantee, Privacy as RustPrivacy, Private};
 use privpac_classes::{ConceptClass as RustClass, Hypothesis as RustHypothesis, LabeledSample};
-use privpac_mechanisms::{Guarantee as RustGuarantee, Privacy as RustPrivacy, Private};
 use privpac_multi::MultiLabeledSample;
 use privpac_toolkit::{
     LearnerParams, LearnerSpec, MultiLearnerSpec, SanitizerParams, SanitizerSpec,

@@ -4,9 +4,8 @@
 //! guarantee it provides; every randomized method takes `seed=` (see `rng.rs`).
 
 use numpy::{PyArray1, prelude::*};
-use privpac_mechanisms::{
-    ExponentialMechanism as RustExponential, Guarantee as RustGuarantee, Private,
-};
+use privpac_accounting::{Guarantee as RustGuarantee, Private};
+use privpac_mechanisms::ExponentialMechanism as RustExponential;
 use pyo3::prelude::*;
 
 use crate::arrays::{self, f64_vector, i64_scalar, i64_vector, slice};
@@ -20,7 +19,7 @@ use crate::rng::{Seed, rng};
 #[pyclass(frozen, module = "privpac", name = "Privacy", eq, from_py_object)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Privacy {
-    pub(crate) inner: privpac_mechanisms::Privacy,
+    pub(crate) inner: privpac_accounting::Privacy,
 }
 
 #[pymethods]
@@ -28,7 +27,7 @@ impl Privacy {
     #[new]
     #[pyo3(signature = (epsilon, delta = 0.0))]
     fn new(epsilon: f64, delta: f64) -> PyResult<Self> {
-        let inner = privpac_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
+        let inner = privpac_accounting::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
         Ok(Privacy { inner })
     }
 
@@ -63,14 +62,14 @@ impl Privacy {
     }
 }
 
-impl From<privpac_mechanisms::Privacy> for Privacy {
-    fn from(inner: privpac_mechanisms::Privacy) -> Self {
+impl From<privpac_accounting::Privacy> for Privacy {
+    fn from(inner: privpac_accounting::Privacy) -> Self {
         Privacy { inner }
     }
 }
 
 /// What an algorithm promises about its output, as reported by learners and sanitizers
-/// (`privpac_mechanisms::Guarantee`).
+/// (`privpac_accounting::Guarantee`).
 ///
 /// `kind` is one of:
 /// - "differential-privacy": the whole output is (ε, δ)-DP (`epsilon`, `delta` set);
@@ -190,7 +189,7 @@ impl ExponentialMechanism {
     #[new]
     #[pyo3(signature = (epsilon, sensitivity = 1.0))]
     fn new(epsilon: f64, sensitivity: f64) -> PyResult<Self> {
-        let privacy = privpac_mechanisms::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
+        let privacy = privpac_accounting::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
         let inner = RustExponential::new(privacy, sensitivity).map_err(errors::mechanisms)?;
         Ok(ExponentialMechanism { inner })
     }
@@ -279,7 +278,7 @@ fn guarantee_arg(obj: &Bound<'_, PyAny>) -> PyResult<RustGuarantee> {
 }
 
 /// A list of `Privacy` values.
-fn privacy_list(items: &Bound<'_, PyAny>) -> PyResult<Vec<privpac_mechanisms::Privacy>> {
+fn privacy_list(items: &Bound<'_, PyAny>) -> PyResult<Vec<privpac_accounting::Privacy>> {
     items
         .try_iter()?
         .map(|item| {
@@ -391,7 +390,7 @@ impl DiscreteLaplaceMechanism {
     #[new]
     #[pyo3(signature = (epsilon, sensitivity = 1))]
     fn new(epsilon: f64, sensitivity: u64) -> PyResult<Self> {
-        let privacy = privpac_mechanisms::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
+        let privacy = privpac_accounting::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
         let inner = privpac_mechanisms::DiscreteLaplaceMechanism::new(privacy, sensitivity)
             .map_err(errors::mechanisms)?;
         Ok(DiscreteLaplaceMechanism { inner })
@@ -466,7 +465,7 @@ impl ReportNoisyMax {
     #[new]
     #[pyo3(signature = (epsilon, sensitivity = 1))]
     fn new(epsilon: f64, sensitivity: u64) -> PyResult<Self> {
-        let privacy = privpac_mechanisms::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
+        let privacy = privpac_accounting::Privacy::pure(epsilon).map_err(errors::mechanisms)?;
         let inner = privpac_mechanisms::ReportNoisyMax::new(privacy, sensitivity)
             .map_err(errors::mechanisms)?;
         Ok(ReportNoisyMax { inner })
@@ -517,7 +516,7 @@ impl StableSelection {
     #[pyo3(signature = (epsilon, delta, sensitivity = 1))]
     fn new(epsilon: f64, delta: f64, sensitivity: u64) -> PyResult<Self> {
         let privacy =
-            privpac_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
+            privpac_accounting::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
         let inner = privpac_mechanisms::StableSelection::new(privacy, sensitivity)
             .map_err(errors::mechanisms)?;
         Ok(StableSelection { inner })
@@ -604,7 +603,7 @@ impl SparseVector {
         seed: Option<Seed>,
     ) -> PyResult<Self> {
         let privacy =
-            privpac_mechanisms::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
+            privpac_accounting::Privacy::new(epsilon, delta).map_err(errors::mechanisms)?;
         let mut generator = rng(seed);
         let inner = privpac_mechanisms::SparseVector::new(
             privacy,
@@ -646,7 +645,7 @@ impl SparseVector {
 #[pyfunction]
 fn basic_composition(guarantees: &Bound<'_, PyAny>) -> PyResult<Privacy> {
     let list = privacy_list(guarantees)?;
-    privpac_mechanisms::basic_composition(&list)
+    privpac_accounting::basic_composition(&list)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -662,7 +661,7 @@ fn basic_composition(guarantees: &Bound<'_, PyAny>) -> PyResult<Privacy> {
 /// δ' outside (0, 1), and when mδ + δ' ≥ 1.
 #[pyfunction]
 fn advanced_composition(each: &Privacy, m: u64, delta_prime: f64) -> PyResult<Privacy> {
-    privpac_mechanisms::advanced_composition(each.inner, m, delta_prime)
+    privpac_accounting::advanced_composition(each.inner, m, delta_prime)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -674,7 +673,7 @@ fn advanced_composition(each: &Privacy, m: u64, delta_prime: f64) -> PyResult<Pr
 /// k above 10^7, or delta_prime outside [0, 1).
 #[pyfunction]
 fn optimal_composition(each: &Privacy, k: u64, delta_prime: f64) -> PyResult<Privacy> {
-    privpac_mechanisms::optimal_composition(each.inner, k, delta_prime)
+    privpac_accounting::optimal_composition(each.inner, k, delta_prime)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -683,7 +682,7 @@ fn optimal_composition(each: &Privacy, k: u64, delta_prime: f64) -> PyResult<Pri
 /// 2015, Theorem 3.3, for every ε' ≥ 0): exact up to a relative 1e-6, rounded up.
 #[pyfunction]
 fn optimal_composition_delta(each: &Privacy, k: u64, epsilon_prime: f64) -> PyResult<f64> {
-    privpac_mechanisms::optimal_composition_delta(each.inner, k, epsilon_prime)
+    privpac_accounting::optimal_composition_delta(each.inner, k, epsilon_prime)
         .map_err(errors::mechanisms)
 }
 
@@ -696,7 +695,7 @@ fn heterogeneous_advanced_composition(
     delta_prime: f64,
 ) -> PyResult<Privacy> {
     let list = privacy_list(guarantees)?;
-    privpac_mechanisms::heterogeneous_advanced_composition(&list, delta_prime)
+    privpac_accounting::heterogeneous_advanced_composition(&list, delta_prime)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -706,7 +705,7 @@ fn heterogeneous_advanced_composition(
 /// Differential Privacy", Lemma 2.2 for δ > 0). Rounded up, never down.
 #[pyfunction]
 fn group_privacy(each: &Privacy, k: u64) -> PyResult<Privacy> {
-    privpac_mechanisms::group_privacy(each.inner, k)
+    privpac_accounting::group_privacy(each.inner, k)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -725,9 +724,9 @@ fn amplification_by_subsampling(
     population_size: Option<u64>,
 ) -> PyResult<Privacy> {
     let sampling = match (rate, sample_size, population_size) {
-        (Some(rate), None, None) => privpac_mechanisms::Subsampling::Poisson { rate },
+        (Some(rate), None, None) => privpac_accounting::Subsampling::Poisson { rate },
         (None, Some(sample_size), Some(population_size)) => {
-            privpac_mechanisms::Subsampling::WithoutReplacement {
+            privpac_accounting::Subsampling::WithoutReplacement {
                 sample_size,
                 population_size,
             }
@@ -738,7 +737,7 @@ fn amplification_by_subsampling(
             ));
         }
     };
-    privpac_mechanisms::amplification_by_subsampling(each.inner, sampling)
+    privpac_accounting::amplification_by_subsampling(each.inner, sampling)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -749,7 +748,7 @@ fn amplification_by_subsampling(
 /// (6εn/m, 4·exp(6εn/m)·(n/m)·δ)-DP. Rounded up, never down.
 #[pyfunction]
 fn secrecy_of_the_sample(each: &Privacy, inner_size: u64, outer_size: u64) -> PyResult<Privacy> {
-    privpac_mechanisms::secrecy_of_the_sample(each.inner, inner_size, outer_size)
+    privpac_accounting::secrecy_of_the_sample(each.inner, inner_size, outer_size)
         .map(Privacy::from)
         .map_err(errors::mechanisms)
 }
@@ -761,7 +760,7 @@ fn secrecy_of_the_sample(each: &Privacy, inner_size: u64, outer_size: u64) -> Py
 #[pyclass(module = "privpac", name = "Accountant")]
 #[derive(Debug, Default)]
 pub(crate) struct Accountant {
-    inner: privpac_mechanisms::Accountant,
+    inner: privpac_accounting::Accountant,
 }
 
 #[pymethods]
@@ -786,7 +785,7 @@ impl Accountant {
     fn record_subsampled(&mut self, label: String, guarantee: &Privacy, rate: f64) -> PyResult<()> {
         self.record_step(
             label,
-            privpac_mechanisms::PldStep::private(guarantee.inner).poisson_subsampled(rate),
+            privpac_accounting::PldStep::private(guarantee.inner).poisson_subsampled(rate),
         )
     }
 
@@ -803,7 +802,7 @@ impl Accountant {
     ) -> PyResult<()> {
         self.record_step(
             label,
-            privpac_mechanisms::PldStep::discrete_laplace(scale, sensitivity)
+            privpac_accounting::PldStep::discrete_laplace(scale, sensitivity)
                 .and_then(|step| step.poisson_subsampled(rate)),
         )
     }
@@ -817,7 +816,7 @@ impl Accountant {
     fn record_bounded_range(&mut self, label: String, epsilon: f64, rate: f64) -> PyResult<()> {
         self.record_step(
             label,
-            privpac_mechanisms::PldStep::bounded_range(epsilon)
+            privpac_accounting::PldStep::bounded_range(epsilon)
                 .and_then(|step| step.poisson_subsampled(rate)),
         )
     }
@@ -865,15 +864,15 @@ impl Accountant {
             )));
         }
         let rule = match (rule, delta_prime) {
-            ("basic", None) => privpac_mechanisms::CompositionRule::Basic,
+            ("basic", None) => privpac_accounting::CompositionRule::Basic,
             ("advanced", Some(delta_prime)) => {
-                privpac_mechanisms::CompositionRule::Advanced { delta_prime }
+                privpac_accounting::CompositionRule::Advanced { delta_prime }
             }
             ("optimal", Some(delta_prime)) => {
-                privpac_mechanisms::CompositionRule::Optimal { delta_prime }
+                privpac_accounting::CompositionRule::Optimal { delta_prime }
             }
             ("best", Some(delta_prime)) => {
-                privpac_mechanisms::CompositionRule::Best { delta_prime }
+                privpac_accounting::CompositionRule::Best { delta_prime }
             }
             ("basic", Some(_)) => {
                 return Err(errors::invalid("rule \"basic\" takes no delta_prime"));
@@ -931,11 +930,11 @@ impl Accountant {
 /// (`None`: the default of their lower end), and returns that accuracy.
 fn warn_if_inaccurate(
     py: Python<'_>,
-    bounds: &privpac_mechanisms::PldBounds,
+    bounds: &privpac_accounting::PldBounds,
     epsilon_error: Option<f64>,
 ) -> PyResult<f64> {
     let wanted =
-        epsilon_error.unwrap_or_else(|| privpac_mechanisms::default_epsilon_error(bounds.lower));
+        epsilon_error.unwrap_or_else(|| privpac_accounting::default_epsilon_error(bounds.lower));
     if bounds.gap() > wanted {
         let message = std::ffi::CString::new(format!(
             "PLD bounds: upper - lower = {:.3e} is above the accuracy asked for ({wanted:.3e}); \
@@ -955,7 +954,7 @@ impl Accountant {
     fn record_step(
         &mut self,
         label: String,
-        step: privpac_mechanisms::Result<privpac_mechanisms::PldStep>,
+        step: privpac_accounting::Result<privpac_accounting::PldStep>,
     ) -> PyResult<()> {
         step.and_then(|step| self.inner.record_step(label, step))
             .map_err(errors::mechanisms)

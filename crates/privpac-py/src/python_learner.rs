@@ -25,9 +25,9 @@
 use std::sync::Mutex;
 
 use numpy::PyArray1;
+use privpac_accounting::Guarantee;
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
 use privpac_learners::{Error, Learner};
-use privpac_mechanisms::Guarantee;
 use pyo3::prelude::*;
 use rand::Rng;
 

@@ -18,9 +18,9 @@
 //! kept so that the binding raises it (chained) when the search ends.
 
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use privpac_accounting::Guarantee;
 use privpac_classes::{ConceptClass, Hypothesis};
 use privpac_learners::Learner;
-use privpac_mechanisms::Guarantee;
 use privpac_multi::{MultiLabeledSample, MultiLearner};
 use pyo3::prelude::*;
 use rand::Rng;

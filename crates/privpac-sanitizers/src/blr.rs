@@ -1,9 +1,10 @@
 //! The Blum–Ligett–Roth sanitizer: the exponential mechanism over all small databases,
 //! sampled exactly where they can be enumerated.
 
+use privpac_accounting::{Privacy, Private};
 use privpac_classes::combinatorics::binomial;
 use privpac_classes::{ConceptClass, Domain, Point};
-use privpac_mechanisms::{ExponentialMechanism, Privacy, Private};
+use privpac_mechanisms::ExponentialMechanism;
 use rand::Rng;
 
 use crate::Sanitizer;
@@ -68,7 +69,7 @@ pub const MAX_CANDIDATE_LIMIT: u128 = 1 << 26;
 /// # Example
 /// ```
 /// use privpac_classes::Thresholds;
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use rand::SeedableRng;
 /// use privpac_sanitizers::{BlumLigettRoth, Sanitizer, max_query_error};
 ///

@@ -17,6 +17,10 @@ pub enum Error {
     /// An error from the mechanisms crate (privacy parameters, noise scales).
     #[error(transparent)]
     Mechanism(#[from] privpac_mechanisms::Error),
+    /// An invalid privacy parameter or a composition rule's refusal, from
+    /// `privpac-accounting`.
+    #[error(transparent)]
+    Accounting(#[from] privpac_accounting::Error),
     /// The sanitizer needs at least one data point.
     #[error("the data set is empty")]
     EmptyData,

@@ -11,7 +11,7 @@
 //!
 //! # Map
 //! - [`Sanitizer`]: the object-safe trait (`sanitize`, `name`; the guarantee comes from
-//!   its supertrait [`privpac_mechanisms::Private`]).
+//!   its supertrait [`privpac_accounting::Private`]).
 //! - [`SyntheticDatabase`]: a multiset of points or a (sparse or dense) weighted histogram,
 //!   with [`SyntheticDatabase::answer`]; [`max_query_error`] measures `max_c |c(D) − c(D̂)|`
 //!   for a whole class at once through the class's error profile, and
@@ -92,8 +92,8 @@ pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
 
+use privpac_accounting::Private;
 use privpac_classes::{ConceptClass, Point};
-use privpac_mechanisms::Private;
 use rand::Rng;
 
 /// A (differentially private) sanitizer for counting queries: unlabeled data in, a

@@ -9,8 +9,9 @@
 //! of the `histogram` module; histogram updates and sums run on rayon over fixed chunks,
 //! so the output does not depend on the number of threads.
 
+use privpac_accounting::{Privacy, Private};
 use privpac_classes::{ConceptClass, Point};
-use privpac_mechanisms::{DiscreteLaplace, ExponentialMechanism, Privacy, Private, SparseVector};
+use privpac_mechanisms::{DiscreteLaplace, ExponentialMechanism, SparseVector};
 use rand::Rng;
 
 use crate::Sanitizer;
@@ -304,7 +305,7 @@ impl Cells {
 /// # Example
 /// ```
 /// use privpac_classes::Thresholds;
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use rand::SeedableRng;
 /// use rand_chacha::ChaCha8Rng;
 /// use privpac_sanitizers::{Mwem, MwemVariant, Sanitizer, max_query_error};
@@ -708,7 +709,7 @@ impl Sanitizer for Mwem {
 /// # Example
 /// ```
 /// use privpac_classes::Thresholds;
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use rand::SeedableRng;
 /// use privpac_sanitizers::{PrivateMultiplicativeWeights, max_query_error};
 ///

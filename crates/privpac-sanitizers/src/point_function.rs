@@ -1,8 +1,9 @@
 //! The point-function sanitizer for `POINT_X`: a thresholded (stability-based) histogram
 //! of the points present in the data, then a small database rebuilt from it.
 
+use privpac_accounting::{Privacy, Private};
 use privpac_classes::{ConceptClass, Domain, Point};
-use privpac_mechanisms::{DiscreteLaplace, Privacy, Private, RandomBits};
+use privpac_mechanisms::{DiscreteLaplace, RandomBits};
 use rand::Rng;
 
 use crate::Sanitizer;
@@ -84,7 +85,7 @@ pub const MAX_DATABASE_SIZE: usize = 1 << 26;
 /// # Example
 /// ```
 /// use privpac_classes::{ConceptClass, Domain, Points};
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use rand::SeedableRng;
 /// use privpac_sanitizers::{PointSanitizer, Sanitizer, max_query_error};
 ///

@@ -1,8 +1,9 @@
 //! The threshold (CDF) sanitizer for `THRESH_X`: the binary-tree (hierarchical)
 //! mechanism with exact integer noise, then a consistent CDF.
 
+use privpac_accounting::{Privacy, Private};
 use privpac_classes::{ConceptClass, Domain, Point};
-use privpac_mechanisms::{DiscreteLaplace, Privacy, Private, RandomBits};
+use privpac_mechanisms::{DiscreteLaplace, RandomBits};
 use rand::Rng;
 
 use crate::Sanitizer;
@@ -75,7 +76,7 @@ pub const THRESHOLD_DOMAIN_LIMIT: u128 = 1 << 24;
 /// # Example
 /// ```
 /// use privpac_classes::Thresholds;
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use rand::SeedableRng;
 /// use privpac_sanitizers::{Sanitizer, ThresholdSanitizer, max_query_error};
 ///

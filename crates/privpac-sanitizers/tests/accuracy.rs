@@ -2,8 +2,8 @@
 //! holds with probability at least 1 − β (β, the false-failure rate, is stated in each
 //! test), plus huge-ε checks that the output reproduces the data.
 
+use privpac_accounting::Privacy;
 use privpac_classes::{ConceptClass, Domain, Intervals, Points, Thresholds};
-use privpac_mechanisms::Privacy;
 use privpac_sanitizers::{
     BlumLigettRoth, Mwem, MwemVariant, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
     SyntheticDatabase, ThresholdSanitizer, max_query_error, max_query_error_on,

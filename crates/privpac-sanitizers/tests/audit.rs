@@ -3,11 +3,12 @@
 //! that the samplers follow those distributions (BLR, the point sanitizer's thresholding step,
 //! the threshold tree sanitizer).
 
+use privpac_accounting::Privacy;
 use privpac_audit::{
     Error as AuditError, OutputPair, check_claim, check_pure_claim, chi_square_gof, output_pairs,
 };
 use privpac_classes::{ConceptClass, Domain, Points, Thresholds};
-use privpac_mechanisms::{DiscreteLaplace, Privacy};
+use privpac_mechanisms::DiscreteLaplace;
 use privpac_sanitizers::{BlumLigettRoth, PointSanitizer, Sanitizer, ThresholdSanitizer};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

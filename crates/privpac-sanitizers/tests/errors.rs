@@ -1,8 +1,8 @@
 //! Typed errors for every invalid input, a no-panic property test for the constructors,
 //! and the auto traits of every public type.
 
+use privpac_accounting::Privacy;
 use privpac_classes::{ConceptClass, Domain, Parities, Points, Thresholds};
-use privpac_mechanisms::Privacy;
 use privpac_sanitizers::{
     BlumLigettRoth, Error, Mwem, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
     SyntheticDatabase, ThresholdSanitizer,

@@ -7,8 +7,8 @@
 //! short numpy implementation of Hardt–Ligett–McSherry with "use all measurements" does,
 //! and it shares no code with the crate beyond `max_query_error`.
 
+use privpac_accounting::Privacy;
 use privpac_classes::{ConceptClass, Thresholds};
-use privpac_mechanisms::Privacy;
 use privpac_sanitizers::{
     DEFAULT_REPLAY_PASSES, Mwem, MwemVariant, Sanitizer, SyntheticDatabase, max_query_error,
 };

@@ -8,8 +8,8 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
+use privpac_accounting::Privacy;
 use privpac_classes::Domain;
-use privpac_mechanisms::Privacy;
 use privpac_multi::{
     DirectSum, MultiLabeledSample, MultiLearner, ParityLearner, PointLearner, SanitizerMultiLearner,
 };
@@ -123,7 +123,7 @@ impl fmt::Display for MultiLearnerSpec {
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use privpac_toolkit::{LearnerParams, MultiLearnerSpec, build_multi_learner};
 /// let spec: MultiLearnerSpec = "direct-sum".parse()?;
 /// let learner = build_multi_learner(spec, Privacy::pure(4.0)?, 4, &LearnerParams::default(), 100)?;
@@ -432,7 +432,7 @@ mod tests {
         )
         .unwrap();
         match learner.guarantee(100, 4) {
-            privpac_mechanisms::Guarantee::PerPrediction { epsilon } => {
+            privpac_accounting::Guarantee::PerPrediction { epsilon } => {
                 assert!((4.0..4.0 + 1e-9).contains(&epsilon), "{epsilon}")
             }
             other => panic!("{other:?}"),

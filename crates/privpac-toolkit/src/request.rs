@@ -10,9 +10,9 @@
 
 use std::sync::Arc;
 
+use privpac_accounting::Guarantee;
 use privpac_classes::Hypothesis;
 use privpac_learners::Learner;
-use privpac_mechanisms::Guarantee;
 use serde::{Deserialize, Serialize};
 
 use crate::{
@@ -587,7 +587,7 @@ mod tests {
         request.epsilon = None;
         request.trials = 20;
         let learner: Arc<dyn Learner> = Arc::new(
-            privpac_learners::GenericLearner::new(privpac_mechanisms::Privacy::pure(1.0).unwrap())
+            privpac_learners::GenericLearner::new(privpac_accounting::Privacy::pure(1.0).unwrap())
                 .unwrap(),
         );
         let with = run_sample_complexity_with(&request, Arc::clone(&learner), &mut |_| {}).unwrap();
@@ -714,7 +714,7 @@ mod tests {
         request.trials = 20;
         let by_spec = run_sample_complexity(&request, &mut |_| {}).unwrap();
         let learner =
-            privpac_learners::GenericLearner::new(privpac_mechanisms::Privacy::pure(1.0).unwrap())
+            privpac_learners::GenericLearner::new(privpac_accounting::Privacy::pure(1.0).unwrap())
                 .unwrap();
         request.learner = "ignored".into();
         request.epsilon = None;

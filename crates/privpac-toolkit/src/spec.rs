@@ -8,12 +8,12 @@
 use std::fmt;
 use std::str::FromStr;
 
+use privpac_accounting::Privacy;
 use privpac_classes::{ClassMatrix, ConceptClass, parse_spec_with};
 use privpac_learners::{
     DaganFeldmanPredictor, Erm, GenericLearner, ImproperPointLearner, Learner, PrivatePrediction,
     RelabelingPredictor, SanitizerLearner, StableLearner, VotingPredictor,
 };
-use privpac_mechanisms::Privacy;
 use privpac_sanitizers::{
     BlumLigettRoth, Mwem, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
     ThresholdSanitizer,
@@ -733,7 +733,7 @@ fn solve_private_prediction(
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// use privpac_toolkit::{SanitizerParams, SanitizerSpec, build_sanitizer};
 /// let tree = build_sanitizer(SanitizerSpec::Tree, Privacy::pure(1.0)?, &SanitizerParams::default())?;
 /// assert!(tree.name().contains("tree") || !tree.name().is_empty());

@@ -9,7 +9,7 @@
 // clippy's allow-unwrap-in-tests does not cover helper functions of integration tests.
 #![allow(clippy::unwrap_used)]
 
-use privpac_mechanisms::Privacy;
+use privpac_accounting::Privacy;
 use privpac_toolkit::{
     Error, LearnerParams, LearnerSpec, MultiLearnerSpec, SanitizerSpec, build_learner,
     build_multi_learner,

@@ -2,8 +2,8 @@
 //! 2016, §3): the stability-based learners (Algorithms 4 and 5) need a sample size
 //! independent of k, the pure direct sum (Observation 3.2) one growing linearly in k.
 
+use privpac_accounting::Privacy;
 use privpac_classes::{ConceptClass, Domain, Parities, Points};
-use privpac_mechanisms::Privacy;
 use privpac_multi::MultiLearner;
 use privpac_toolkit::{
     ExampleDistribution, KCurve, LearnerParams, MultiLearnerSpec, MultiScenario, MultiTargets,

@@ -16,8 +16,8 @@
 // clippy's allow-unwrap-in-tests does not cover helper functions of integration tests.
 #![allow(clippy::unwrap_used)]
 
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_classes::{ConceptClass, Hypothesis};
-use privpac_mechanisms::{Guarantee, Privacy};
 use privpac_toolkit::{
     ClassSpec, ExampleDistribution, LearnerParams, LearnerSpec, MultiLearnerSpec, MultiScenario,
     MultiTargets, SampleComplexityRequest, SanitizerSpec, Scenario, build_learner,

@@ -49,7 +49,7 @@ fn mean_excess(
         total += scenario.true_error(&hypothesis) - NOISE;
     }
     let epsilon = match learner.guarantee(n) {
-        privpac_mechanisms::Guarantee::PerPrediction { epsilon } => epsilon,
+        privpac_accounting::Guarantee::PerPrediction { epsilon } => epsilon,
         other => panic!("{other}"),
     };
     assert!(epsilon <= EPSILON, "{}: {epsilon}", learner.name());

@@ -100,6 +100,10 @@
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 
+use privpac_accounting::{
+    Accountant, CompositionRule, Guarantee, Privacy, Private, optimal_composition,
+    optimal_step_epsilon,
+};
 use privpac_audit::{
     datasets, hockey_stick_symmetric, max_divergence, max_divergence_log, neighbouring_datasets,
     prediction_stability,
@@ -113,9 +117,7 @@ use privpac_learners::{
     PrivatePrediction, RelabelingPredictor, StableLearner, VotingPredictor,
 };
 use privpac_mechanisms::{
-    Accountant, CompositionRule, ExponentialMechanism, FLOAT_ERROR_BUDGET, Guarantee, MIN_EPSILON,
-    Privacy, Private, RandomizedResponse, StableSelection, optimal_composition,
-    optimal_step_epsilon,
+    ExponentialMechanism, FLOAT_ERROR_BUDGET, MIN_EPSILON, RandomizedResponse, StableSelection,
 };
 use privpac_multi::{Vote, most_frequent_distribution};
 use privpac_sanitizers::BlumLigettRoth;

@@ -9,10 +9,10 @@ mod multi_k;
 mod prediction_comparison;
 mod throughput;
 
+use privpac_accounting::Privacy;
 use privpac_classes::{ConceptClass, Domain, Points, Thresholds};
 use privpac_learners::GenericLearner;
 use privpac_learners::bounds::generic_learner_sample_size;
-use privpac_mechanisms::Privacy;
 use privpac_toolkit::{ExampleDistribution, Scenario, SearchConfig, empirical_sample_complexity};
 
 const TRIALS: usize = 100;

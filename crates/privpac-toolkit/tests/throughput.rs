@@ -7,9 +7,9 @@
 
 use std::time::Instant;
 
+use privpac_accounting::Privacy;
 use privpac_classes::{ConceptClass, Thresholds};
 use privpac_learners::{GenericLearner, Learner};
-use privpac_mechanisms::Privacy;
 use privpac_toolkit::{ExampleDistribution, Scenario, TrialConfig, run_trials, trial_rng};
 use rayon::prelude::*;
 

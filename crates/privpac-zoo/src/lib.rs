@@ -13,10 +13,11 @@
 
 pub mod sniper;
 
+use privpac_accounting::Privacy;
 use privpac_audit::black_box::{BlackBoxConfig, StatisticalAudit, audit_finite, statdp_patterns};
 use privpac_mechanisms::{
-    DiscreteLaplace, DiscreteLaplaceMechanism, ExponentialMechanism, Laplace, Privacy,
-    RandomizedResponse, ReportNoisyMax, StableSelection, StableSelectionOutcome,
+    DiscreteLaplace, DiscreteLaplaceMechanism, ExponentialMechanism, Laplace, RandomizedResponse,
+    ReportNoisyMax, StableSelection, StableSelectionOutcome,
 };
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -36,6 +37,10 @@ pub enum ZooError {
     /// The claimed parameters do not build the mechanism.
     #[error(transparent)]
     Mechanism(#[from] privpac_mechanisms::Error),
+    /// An invalid privacy parameter or a composition rule's refusal, from
+    /// `privpac-accounting`.
+    #[error(transparent)]
+    Accounting(#[from] privpac_accounting::Error),
     /// The audit's parameters are invalid.
     #[error(transparent)]
     Audit(#[from] privpac_audit::Error),

@@ -3,7 +3,7 @@
 
 use std::process::{Command, Output};
 
-use privpac_mechanisms::{Privacy, basic_composition};
+use privpac_accounting::{Privacy, basic_composition};
 use serde_json::Value;
 
 use commands::data_file;

@@ -15,7 +15,7 @@
 use privpac_audit::{PureAuditReport, check_pure_claim, neighbouring_datasets, output_pairs};
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
 use privpac_learners::{Error, Learner, Result};
-use privpac_mechanisms::{Guarantee, Privacy};
+use privpac_accounting::{Guarantee, Privacy};
 use rand::{Rng, RngExt};
 
 /// The largest domain the learner accepts: 2^32 points, so that the number of report cells

@@ -15,7 +15,7 @@ use privpac_engine::{
     ExampleDistribution, Scenario, SearchConfig, empirical_sample_complexity, middle_target,
 };
 use privpac_learners::{GenericLearner, Learner};
-use privpac_mechanisms::Privacy;
+use privpac_accounting::Privacy;
 
 fn main() -> ExitCode {
     match audit().and_then(|()| measure()) {

@@ -13,8 +13,8 @@
 //!   sum at total ε = 1, against the number of users n: completeness, the innocent
 //!   accusation rate and the certified ε lower bound.
 
+use privpac_accounting::{CompositionRule, Privacy};
 use privpac_classes::ConceptClass;
-use privpac_mechanisms::{CompositionRule, Privacy};
 use privpac_multi::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
 use privpac_multi::lower_bounds::{BoundKind, TablePrivacy, table_entries};
 use privpac_multi::{DirectSum, MultiLearner, split_budget, split_budget_among};

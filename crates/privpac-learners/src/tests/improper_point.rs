@@ -3,10 +3,10 @@
 //! distribution, seeded success-rate tests at the sample size of its bound on 2^40 points
 //! (realizable and agnostic, each with negative controls), and its typed errors.
 
+use privpac_accounting::Privacy;
 use privpac_classes::{
     BucketHash, ConceptClass, Domain, Hypothesis, LabeledSample, Points, Thresholds,
 };
-use privpac_mechanisms::Privacy;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -508,7 +508,7 @@ fn dagan_feldman_predictor_meets_its_claim_exactly() {
                 assert!(loss <= claimed + 1e-9, "n = {n}: loss {loss} > {claimed}");
                 assert_eq!(
                     predictor.guarantee(n),
-                    privpac_mechanisms::Guarantee::PerPrediction { epsilon: claimed }
+                    privpac_accounting::Guarantee::PerPrediction { epsilon: claimed }
                 );
             }
         }
@@ -605,7 +605,7 @@ fn dagan_feldman_predictor_checks_parameters_and_sizes_to_a_target() {
         Err(Error::InvalidParameter { .. })
     ));
     assert_eq!(predictor.prediction_epsilon(2), f64::INFINITY);
-    assert_eq!(predictor.guarantee(2), privpac_mechanisms::Guarantee::None);
+    assert_eq!(predictor.guarantee(2), privpac_accounting::Guarantee::None);
     // β is zero once the radius covers every position outside R.
     let wide = crate::DaganFeldmanPredictor::new(0.1, 3, 8, 1 << 20, voting, 0.1).unwrap();
     assert_eq!(wide.net_failure(10), 0.0);

@@ -2,8 +2,8 @@
 //! and Dagan–Feldman pipelines with three or more voters, and the flipping learner with η
 //! next to 1/2.
 
+use privpac_accounting::Guarantee;
 use privpac_classes::WithZero;
-use privpac_mechanisms::Guarantee;
 
 use super::prediction::worst_prediction_loss;
 use super::*;

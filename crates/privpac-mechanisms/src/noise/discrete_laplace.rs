@@ -5,7 +5,7 @@ use rand::distr::Distribution;
 
 use crate::error::{Error, Result};
 use crate::exact_bits::{Dyadic, RandomBits};
-use crate::privacy::{Privacy, Private};
+use privpac_accounting::{Privacy, Private};
 
 /// Largest supported scale: outputs then fit in `i64` except with probability below
 /// `exp(-2^22)`.
@@ -115,7 +115,7 @@ impl DiscreteLaplace {
     /// [`Error::InvalidEpsilon`], [`Error::InvalidSensitivity`] for Δ = 0, or
     /// [`Error::UnrepresentableScale`] when Δ/ε exceeds 2^40.
     pub fn for_epsilon(epsilon: f64, sensitivity: u64) -> Result<Self> {
-        crate::privacy::validate_epsilon(epsilon)?;
+        crate::error::validate_epsilon(epsilon)?;
         if sensitivity == 0 {
             return Err(Error::InvalidSensitivity { value: 0.0 });
         }

@@ -5,9 +5,10 @@
 
 use rand::Rng;
 
+use crate::error::validate_sensitivity;
 use crate::error::{Error, Result};
 use crate::noise::discrete_laplace::DiscreteLaplace;
-use crate::privacy::{Privacy, Private, validate_sensitivity};
+use privpac_accounting::{Privacy, Private};
 
 /// Grid resolution of the default grid: the grid is `2^-20` of the sensitivity (rounded
 /// down to a power of two), unless ε is so small that the noise scale in grid units would

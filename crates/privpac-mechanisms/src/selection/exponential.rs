@@ -49,10 +49,11 @@
 
 use rand::Rng;
 
+use crate::error::validate_sensitivity;
 use crate::error::{Error, Result};
 use crate::exact_bits::RandomBits;
-use crate::privacy::{Privacy, Private, validate_sensitivity};
-use crate::rounding::add_up;
+use privpac_accounting::rounding::add_up;
+use privpac_accounting::{PldStep, Privacy, Private};
 
 /// Log-weights below `-SCORE_CLAMP` (relative to the best candidate) are clamped to it.
 pub const SCORE_CLAMP: f64 = 700.0;
@@ -140,7 +141,26 @@ pub struct ExponentialMechanism {
     lambda: f64,
 }
 
+/// The bounded range of privpac's exponential mechanism at privacy ε: `ε + 4η` rounded up,
+/// η = [`FLOAT_ERROR_BUDGET`] (the mechanism samples the ideal one at `ε − 4η` up to a
+/// factor `e^{±2η}` per output probability, which widens the ideal range `ε − 4η` by `8η`;
+/// the width of [`ExponentialMechanism::pld_step`]). The bounded-range composition rules of
+/// `privpac-accounting` (`bounded_range_composition`, `PldStep::bounded_range`) take it.
+pub fn exponential_mechanism_range(epsilon: f64) -> f64 {
+    add_up(epsilon, 4.0 * FLOAT_ERROR_BUDGET)
+}
+
 impl ExponentialMechanism {
+    /// One run of this mechanism as a privacy-loss step for `privpac-accounting`'s PLD
+    /// bounds: a bounded-range step of width `ε + 4η` ([`exponential_mechanism_range`]; the
+    /// mechanism samples the ideal one at `ε − 4η` up to a factor `e^{±2η}` per output
+    /// probability, which widens the range by 8η).
+    pub fn pld_step(&self) -> PldStep {
+        // ε is finite and > 0 (validated at construction), so the width is too.
+        PldStep::bounded_range(exponential_mechanism_range(self.privacy.epsilon()))
+            .expect("the range of a valid exponential mechanism is a valid bounded range")
+    }
+
     /// Builds the mechanism for a pure guarantee and score sensitivity Δ.
     ///
     /// # Errors

@@ -8,7 +8,7 @@ mod stable;
 
 pub use exponential::{
     COUNTED_PATH_MIN, ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MIN_EPSILON,
-    SCORE_CLAMP, ScoreLevel,
+    SCORE_CLAMP, ScoreLevel, exponential_mechanism_range,
 };
 pub use report_noisy_max::ReportNoisyMax;
 pub use stable::{StableSelection, StableSelectionOutcome};

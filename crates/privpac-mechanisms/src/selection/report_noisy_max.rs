@@ -5,7 +5,7 @@ use rand::Rng;
 use crate::error::{Error, Result};
 use crate::exact_bits::RandomBits;
 use crate::noise::DiscreteLaplace;
-use crate::privacy::{Privacy, Private};
+use privpac_accounting::{Privacy, Private};
 
 /// Report-noisy-max: add independent `Lap_Z(2Δ/ε)` noise to every integer score and
 /// return the index of the largest noisy score (the lowest index among ties).

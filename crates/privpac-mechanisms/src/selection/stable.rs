@@ -6,7 +6,7 @@ use rand::Rng;
 use crate::error::{Error, Result};
 use crate::exact_bits::RandomBits;
 use crate::noise::DiscreteLaplace;
-use crate::privacy::{Privacy, Private};
+use privpac_accounting::{Privacy, Private};
 
 /// The result of [`StableSelection::select`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

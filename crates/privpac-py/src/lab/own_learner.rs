@@ -270,7 +270,7 @@ pub(super) fn own_learner<'py>(
 /// `Guarantee`; required.
 pub(crate) fn claimed_guarantee(
     guarantee: Option<&Bound<'_, PyAny>>,
-) -> PyResult<privpac_mechanisms::Guarantee> {
+) -> PyResult<privpac_accounting::Guarantee> {
     let Some(guarantee) = guarantee else {
         return Err(invalid(
             "a Python learner needs guarantee=, the guarantee it claims (a privpac.Privacy or \
@@ -278,7 +278,7 @@ pub(crate) fn claimed_guarantee(
         ));
     };
     if let Ok(privacy) = guarantee.extract::<Privacy>() {
-        return Ok(privpac_mechanisms::Guarantee::DifferentialPrivacy(
+        return Ok(privpac_accounting::Guarantee::DifferentialPrivacy(
             privacy.inner,
         ));
     }

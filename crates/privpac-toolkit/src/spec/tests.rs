@@ -132,7 +132,7 @@ fn private_prediction_reports_at_most_the_requested_epsilon() {
         };
         let learner = build_learner(LearnerSpec::PrivatePrediction, &params, n).unwrap();
         match learner.guarantee(n) {
-            privpac_mechanisms::Guarantee::PerPrediction { epsilon: got } => {
+            privpac_accounting::Guarantee::PerPrediction { epsilon: got } => {
                 assert!(got <= epsilon, "ε = {epsilon}, n = {n}: {got}");
                 // Not needlessly far below: the solved parameters use the budget.
                 assert!(got > 0.5 * epsilon, "ε = {epsilon}, n = {n}: {got}");
@@ -215,7 +215,7 @@ fn stable_takes_em_epsilon_and_refuses_epsilon() {
     let learner = build_learner(LearnerSpec::Stable, &em, 100).unwrap();
     assert!(matches!(
         learner.guarantee(100),
-        privpac_mechanisms::Guarantee::UniformStability { .. }
+        privpac_accounting::Guarantee::UniformStability { .. }
     ));
     let generic = LearnerParams {
         epsilon: Some(1.0),

@@ -50,7 +50,9 @@ pub(super) fn vote(case: VoteCase) -> Result<bool, TestCaseError> {
     let VoteCase {
         epsilon, voters: k, ..
     } = case;
-    let mechanism = Privacy::pure(epsilon).and_then(|p| ExponentialMechanism::new(p, 1.0));
+    let mechanism = Privacy::pure(epsilon)
+        .map_err(privpac_mechanisms::Error::from)
+        .and_then(|p| ExponentialMechanism::new(p, 1.0));
     let voting = VotingPredictor::new(epsilon, k);
     prop_assert_eq!(mechanism.is_ok(), voting.is_ok(), "ε = {}", epsilon);
     let (Ok(mechanism), Ok(voting)) = (mechanism, voting) else {

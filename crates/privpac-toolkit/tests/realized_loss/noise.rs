@@ -10,9 +10,10 @@
 //! mass is bounded and checked to be below 10⁻³⁰ of every probability otherwise.
 
 use super::*;
+use privpac_accounting::{Subsampling, amplification_by_subsampling, secrecy_of_the_sample};
 use privpac_mechanisms::{
     DiscreteLaplace, DiscreteLaplaceMechanism, LaplaceMechanism, RandomBits, ReportNoisyMax,
-    SparseVector, Subsampling, amplification_by_subsampling, secrecy_of_the_sample,
+    SparseVector,
 };
 
 /// `Lap_Z(t/s)` in log space: `Pr[Z = k] = c·r^|k|`, `r = e^{−rate}`, `rate = s/t`,

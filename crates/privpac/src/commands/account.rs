@@ -19,7 +19,7 @@
 //! list whose summed δ reaches 1, where this command still picks among the other rules).
 
 use anyhow::{Context as _, anyhow, bail};
-use privpac_mechanisms::{
+use privpac_accounting::{
     Accountant, CompositionRule, PldBounds, PldStep, Privacy, default_epsilon_error,
 };
 use serde::Serialize;

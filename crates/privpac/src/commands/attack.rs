@@ -3,7 +3,7 @@
 //! bound it certifies printed beside the learner's claimed ε.
 
 use anyhow::bail;
-use privpac_mechanisms::{Guarantee, Privacy};
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_multi::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
 use privpac_multi::{MultiLearner, ParityLearner, PointLearner};
 use privpac_toolkit::{ClassSpec, LearnerParams, LearnerSpec};

@@ -5,6 +5,7 @@
 //! against a non-private and a private multi-learner, and the black-box auditor on correct
 //! and broken mechanisms. Every section is a typed report; the text is rendered from it.
 
+use privpac_accounting::{Accountant, CompositionRule, Privacy, Private, advanced_composition};
 use privpac_classes::dimension::{
     Budget, Engine, check_littlestone_tree, check_shattered, littlestone_dimension, vc_dimension,
 };
@@ -13,9 +14,8 @@ use privpac_learners::{
     Erm, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor, VotingPredictor,
 };
 use privpac_mechanisms::{
-    Accountant, CompositionRule, DiscreteLaplaceMechanism, ExponentialMechanism, Privacy, Private,
-    RandomizedResponse, ScoreLevel, SparseVector, StableSelection, StableSelectionOutcome,
-    advanced_composition,
+    DiscreteLaplaceMechanism, ExponentialMechanism, RandomizedResponse, ScoreLevel, SparseVector,
+    StableSelection, StableSelectionOutcome,
 };
 use privpac_toolkit::{
     Bound, ExampleDistribution, LearnerSpec, Scenario, ScenarioKind, TrialConfig, bounds_for,

@@ -3,8 +3,8 @@
 //! `privpac_toolkit::SampleComplexityRequest` to `privpac_toolkit::run_sample_complexity`, as the Python bindings do).
 
 use anyhow::bail;
+use privpac_accounting::Guarantee;
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
-use privpac_mechanisms::Guarantee;
 use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
 use privpac_toolkit::{
     Bound, ClassSpec, DistributionChoice, LearnerSpec, SampleComplexityReport,

@@ -1,10 +1,8 @@
 //! `privpac mech …`: run one mechanism from the command line.
 
 use anyhow::{Context as _, bail};
-use privpac_mechanisms::{
-    DiscreteLaplaceMechanism, ExponentialMechanism, LaplaceMechanism, Privacy, Private,
-    basic_composition,
-};
+use privpac_accounting::{Privacy, Private, basic_composition};
+use privpac_mechanisms::{DiscreteLaplaceMechanism, ExponentialMechanism, LaplaceMechanism};
 use privpac_toolkit::limits::MAX_RELEASES;
 use serde::Serialize;
 

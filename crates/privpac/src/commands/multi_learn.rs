@@ -2,8 +2,8 @@
 //! lab's multi-learner specs, k-labeled data and k-curves.
 
 use anyhow::bail;
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_classes::{ConceptClass, Hypothesis};
-use privpac_mechanisms::{Guarantee, Privacy};
 use privpac_multi::{MultiLabeledSample, MultiLearner};
 use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
 use privpac_toolkit::{

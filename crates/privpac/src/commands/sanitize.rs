@@ -1,6 +1,6 @@
 //! `privpac sanitize`: private synthetic data for the counting queries of a class.
 
-use privpac_mechanisms::{Privacy, Private as _};
+use privpac_accounting::{Privacy, Private as _};
 use privpac_sanitizers::{SyntheticDatabase, max_query_error};
 use privpac_toolkit::{ClassSpec, SanitizerSpec, build_sanitizer, read_points_csv_with};
 use serde::Serialize;

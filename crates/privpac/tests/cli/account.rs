@@ -2,7 +2,7 @@
 //! steps from a file equal the same steps on the command line, and every kind of bad input
 //! is a one-line error.
 
-use privpac_mechanisms::{Accountant, CompositionRule, PldStep};
+use privpac_accounting::{Accountant, CompositionRule, PldStep};
 
 use super::*;
 
@@ -83,7 +83,7 @@ fn check_agrees(
     ] {
         assert_eq!(json[key].as_f64(), Some(value), "{args:?} {key}");
     }
-    let asked = epsilon_error.unwrap_or(privpac_mechanisms::default_epsilon_error(bounds.lower));
+    let asked = epsilon_error.unwrap_or(privpac_accounting::default_epsilon_error(bounds.lower));
     assert_eq!(json["epsilon_error"].as_f64(), Some(asked));
     if epsilon_error.is_none() {
         let pld = accountant

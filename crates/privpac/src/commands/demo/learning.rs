@@ -565,7 +565,7 @@ pub(super) struct AttackSection {
 #[derive(Debug, Serialize)]
 pub(super) struct AttackRow {
     learner: String,
-    guarantee: privpac_mechanisms::Guarantee,
+    guarantee: privpac_accounting::Guarantee,
     guarantee_text: String,
     /// Full-coalition trials in which a member was accused.
     traced: usize,
@@ -616,7 +616,7 @@ pub(super) fn attack_section(seed: u64) -> anyhow::Result<AttackSection> {
     );
     let config = AttackConfig::new(CodeKind::BonehShaw, USERS, k, 0.1, TRIALS)?;
     let direct = privpac_multi::DirectSum::for_total(
-        privpac_mechanisms::Privacy::pure(1.0)?,
+        privpac_accounting::Privacy::pure(1.0)?,
         k,
         USERS,
         &|p| {

@@ -5,9 +5,7 @@
 //! below the exact δ, which the pessimistic one never does).
 
 use super::*;
-use crate::accounting::{
-    advanced_composition, heterogeneous_advanced_composition, optimal_composition_delta,
-};
+use crate::{advanced_composition, heterogeneous_advanced_composition, optimal_composition_delta};
 
 #[test]
 fn homogeneous_compositions_bound_the_exact_optimum_from_above() {
@@ -77,7 +75,7 @@ fn mixed_compositions_are_tighter_than_advanced_composition() {
     // Homogeneous lists: within k·Δ of the optimal composition.
     let same = vec![Privacy::pure(0.01).unwrap(); 1000];
     let pld = pld_composition(&same, 1e-6, 1e-4).unwrap();
-    let optimal = crate::accounting::optimal_composition(same[0], 1000, 1e-6).unwrap();
+    let optimal = crate::optimal_composition(same[0], 1000, 1e-6).unwrap();
     // (optimal composition reports its ε′ for a δ inflated by a relative 10⁻⁶: a few 10⁻⁸
     // in ε′, so the PLD may sit that much below it.)
     assert!(
@@ -135,7 +133,7 @@ fn bad_inputs_are_typed_errors() {
     // convolution work), never below the exact optimal composition and within k·Δ of it.
     let many = vec![Privacy::pure(0.01).unwrap(); 20_000];
     let total = pld_composition(&many, 1e-6, 1e-4).unwrap();
-    let exact = crate::accounting::optimal_composition(many[0], 20_000, 1e-6).unwrap();
+    let exact = crate::optimal_composition(many[0], 20_000, 1e-6).unwrap();
     assert!(
         total.epsilon() >= exact.epsilon() - 1e-6 && total.epsilon() <= exact.epsilon() + 0.01,
         "{total:?} vs {exact:?}"

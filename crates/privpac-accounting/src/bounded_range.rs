@@ -7,8 +7,9 @@
 //! neighbouring inputs, its privacy loss `L(y) = ln(P(y)/Q(y))` ranges over an interval of
 //! width at most ε: `sup L − inf L ≤ ε`. The exponential mechanism at privacy ε
 //! (`exp(ε·q/(2Δ))`) is ε-BR: `L(y) = ε(q(x, y) − q(x', y))/(2Δ) − ln(Z_x/Z_{x'})` and the
-//! first term lies in `[−ε/2, ε/2]`. privpac's [`crate::ExponentialMechanism`] at ε is
-//! `(ε + 4η)`-BR, η = [`crate::FLOAT_ERROR_BUDGET`] (see [`exponential_mechanism_range`]).
+//! first term lies in `[−ε/2, ε/2]`. privpac's exponential mechanism at ε (in
+//! `privpac-mechanisms`) is `(ε + 4η)`-BR, η its floating-point error budget
+//! (`privpac_mechanisms::exponential_mechanism_range` gives the width).
 //!
 //! *The reduction (DDR §3.1, §4).* With `t ∈ [0, ε]` the largest loss at a given pair, every
 //! ε-BR pair is a post-processing of *generalized randomized response* `GRR_t`: two outputs,
@@ -64,10 +65,10 @@
 //! ε-BR mechanisms are `(kε²/8 + ε·√(k ln(1/δ')/2), δ')`-DP (the Durfee–Rogers 2019 /
 //! DDR concentration bound). O(1) to evaluate: [`bounded_range_concentration_composition`].
 
-use crate::accounting::composed;
-use crate::accounting::optimal::{bracket_root, largest_basic_step, largest_step, ln_choose};
 use crate::error::{Error, Result};
+use crate::optimal::{bracket_root, largest_basic_step, largest_step, ln_choose};
 use crate::privacy::Privacy;
+use crate::privacy::composed;
 use crate::rounding::{add_up, exp_up, mul_up, neg_ln_up, sqrt_up, to_f64_up};
 
 /// Most mechanisms [`bounded_range_composition`] composes.
@@ -75,14 +76,6 @@ pub const MAX_BOUNDED_RANGE_COMPOSITIONS: u64 = 1_000_000;
 
 /// The relative margin on the computed sums (see the module docs).
 const MARGIN: f64 = 1e-6;
-
-/// The bounded range of privpac's exponential mechanism at privacy ε: `ε + 4η` rounded up,
-/// η = [`crate::FLOAT_ERROR_BUDGET`] (the mechanism samples the ideal one at `ε − 4η` up
-/// to a factor `e^{±2η}` per output probability, which widens the ideal range `ε − 4η` by
-/// `8η`; the same width as [`crate::PldStep::exponential_mechanism`]).
-pub fn exponential_mechanism_range(epsilon: f64) -> f64 {
-    add_up(epsilon, 4.0 * crate::selection::FLOAT_ERROR_BUDGET)
-}
 
 fn validate(epsilon: f64, k: u64) -> Result<()> {
     if k == 0 || k > MAX_BOUNDED_RANGE_COMPOSITIONS {
@@ -188,7 +181,7 @@ fn ln_delta(epsilon: f64, k: u64, epsilon_prime: f64) -> f64 {
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::bounded_range_composition_delta;
+/// use privpac_accounting::bounded_range_composition_delta;
 /// // One ln 3-BR mechanism at ε' = 0: the worst pair is GRR at t = ln(3)/2, whose δ is
 /// // (√3 − 1)/(√3 + 1) ≈ 0.268.
 /// let delta = bounded_range_composition_delta(3f64.ln(), 1, 0.0)?;

@@ -19,7 +19,7 @@ use crate::privacy::Privacy;
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::{Guarantee, Privacy};
+/// use privpac_accounting::{Guarantee, Privacy};
 /// let whole = Guarantee::from(Privacy::pure(1.0)?);
 /// assert_eq!(whole.privacy(), Some(Privacy::pure(1.0)?));
 /// let per_prediction = Guarantee::per_prediction(0.5)?;

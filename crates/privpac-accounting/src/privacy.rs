@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::Privacy;
+/// use privpac_accounting::Privacy;
 /// let p = Privacy::new(0.5, 1e-6)?;
 /// assert_eq!(p.epsilon(), 0.5);
 /// assert!(!p.is_pure());
@@ -128,13 +128,17 @@ pub(crate) fn validate_epsilon(epsilon: f64) -> Result<f64> {
     }
 }
 
-/// Checks that a sensitivity is finite and > 0 and returns it.
-pub(crate) fn validate_sensitivity(sensitivity: f64) -> Result<f64> {
-    if sensitivity.is_finite() && sensitivity > 0.0 {
-        Ok(sensitivity)
-    } else {
-        Err(Error::InvalidSensitivity { value: sensitivity })
+/// Builds the result of an accounting rule, turning a vacuous δ into a typed error.
+pub(crate) fn composed(epsilon: f64, delta: f64, rule: &'static str) -> Result<Privacy> {
+    if delta.is_nan() || delta >= 1.0 {
+        return Err(Error::VacuousGuarantee { reason: rule });
     }
+    if !epsilon.is_finite() {
+        return Err(Error::VacuousGuarantee {
+            reason: "epsilon is infinite",
+        });
+    }
+    Privacy::new(epsilon, delta)
 }
 
 #[cfg(test)]
@@ -195,16 +199,8 @@ mod tests {
         fn assert_auto<T: Send + Sync + Unpin>() {}
         assert_auto::<Privacy>();
         assert_auto::<crate::Error>();
-        assert_auto::<crate::DiscreteLaplace>();
-        assert_auto::<crate::DiscreteLaplaceMechanism>();
-        #[cfg(feature = "unsound-float-laplace")]
-        assert_auto::<crate::Laplace>();
-        assert_auto::<crate::LaplaceMechanism>();
-        assert_auto::<crate::ExponentialMechanism>();
-        assert_auto::<crate::ReportNoisyMax>();
-        assert_auto::<crate::StableSelection>();
-        assert_auto::<crate::SparseVector>();
-        assert_auto::<crate::RandomizedResponse>();
+        assert_auto::<crate::Guarantee>();
+        assert_auto::<crate::PldStep>();
         assert_auto::<crate::Accountant>();
     }
 
@@ -217,18 +213,10 @@ mod tests {
             if let Ok(p) = privacy {
                 proptest::prop_assert!(p.epsilon() > 0.0 && p.epsilon().is_finite());
                 proptest::prop_assert!((0.0..1.0).contains(&p.delta()));
-                let _ = crate::ExponentialMechanism::new(Privacy::pure(p.epsilon()).unwrap(), other);
-                let _ = crate::LaplaceMechanism::new(Privacy::pure(p.epsilon()).unwrap(), other);
-                let _ = crate::LaplaceMechanism::with_grid(Privacy::pure(p.epsilon()).unwrap(), 1.0, other as i32);
-                let _ = crate::DiscreteLaplace::for_epsilon(p.epsilon(), 3);
                 let _ = crate::advanced_composition(p, 10, other);
                 let _ = crate::group_privacy(p, 7);
                 let _ = crate::amplification_by_subsampling(p, crate::Subsampling::Poisson { rate: other });
             }
-            let _ = crate::DiscreteLaplace::new(other);
-            #[cfg(feature = "unsound-float-laplace")]
-            let _ = crate::Laplace::new(other);
-            let _ = crate::epsilon_for_flip_probability(other);
         }
     }
 }

@@ -37,9 +37,9 @@
 //! reported: the result is an upper bound on the exact value. Work: the terms from the
 //! largest positive ℓ down to a few standard deviations below the binomial's mode.
 
-use crate::accounting::composed;
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::privacy::composed;
 use crate::rounding::{add_up, exp_up, mul_up, neg_ln_up, to_f64_up};
 
 /// Most mechanisms [`optimal_composition`] composes.
@@ -188,7 +188,7 @@ fn total_delta(delta: f64, k: u64, h: f64) -> f64 {
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::{optimal_composition_delta, Privacy};
+/// use privpac_accounting::{optimal_composition_delta, Privacy};
 /// // Two runs of ln 3-randomized response, at ε' = 0: δ = (9 − 1)/16 = 1/2.
 /// let delta = optimal_composition_delta(Privacy::pure(3f64.ln())?, 2, 0.0)?;
 /// assert!(delta >= 0.5 && delta < 0.5 + 1e-6);
@@ -221,7 +221,7 @@ pub fn optimal_composition_delta(each: Privacy, k: u64, epsilon_prime: f64) -> R
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::{advanced_composition, optimal_composition, Privacy};
+/// use privpac_accounting::{advanced_composition, optimal_composition, Privacy};
 /// let each = Privacy::pure(0.01)?;
 /// let optimal = optimal_composition(each, 1000, 1e-6)?;
 /// let advanced = advanced_composition(each, 1000, 1e-6)?;

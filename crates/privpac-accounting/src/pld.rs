@@ -301,7 +301,7 @@ impl PrivacyLossDistribution {
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::{Privacy, heterogeneous_advanced_composition, pld_composition};
+/// use privpac_accounting::{Privacy, heterogeneous_advanced_composition, pld_composition};
 /// let runs = [Privacy::pure(0.1)?, Privacy::pure(0.05)?, Privacy::new(0.2, 1e-7)?];
 /// let mixed: Vec<Privacy> = runs.iter().copied().cycle().take(300).collect();
 /// let pld = pld_composition(&mixed, 1e-6, 1e-4)?;

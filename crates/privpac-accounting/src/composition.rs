@@ -1,8 +1,8 @@
 //! Basic and advanced composition.
 
-use crate::accounting::composed;
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::privacy::composed;
 use crate::rounding::{add_up, exp_m1_up, mul_up, neg_ln_up, sqrt_up, to_f64_up, upper_sum};
 
 /// Basic composition: running mechanisms with guarantees `(ε_i, δ_i)` (adaptively) is
@@ -14,7 +14,7 @@ use crate::rounding::{add_up, exp_m1_up, mul_up, neg_ln_up, sqrt_up, to_f64_up, 
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::{basic_composition, Privacy};
+/// use privpac_accounting::{basic_composition, Privacy};
 /// let total = basic_composition(&[Privacy::pure(0.5)?, Privacy::new(0.25, 1e-6)?])?;
 /// assert!(total.epsilon() >= 0.75 && total.epsilon() < 0.75 + 1e-15);
 /// assert!(total.delta() >= 1e-6);
@@ -53,7 +53,7 @@ pub fn basic_composition(guarantees: &[Privacy]) -> Result<Privacy> {
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::{advanced_composition, Privacy};
+/// use privpac_accounting::{advanced_composition, Privacy};
 /// let total = advanced_composition(Privacy::pure(0.01)?, 1000, 1e-6)?;
 /// let expected = (2.0 * 1000.0 * (1e6f64).ln()).sqrt() * 0.01 + 2.0 * 1000.0 * 1e-4;
 /// assert!(total.epsilon() >= expected && total.epsilon() - expected < 1e-14);

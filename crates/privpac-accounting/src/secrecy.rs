@@ -1,9 +1,9 @@
 //! Secrecy of the sample: privacy amplification when a learner sees a random subsample of
 //! a larger dataset.
 
-use crate::accounting::composed;
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::privacy::composed;
 use crate::rounding::{div_up, exp_up, mul_up, to_f64_down, to_f64_up};
 
 /// Secrecy of the sample (Bun–Nissim–Stemmer, "Simultaneous private learning of multiple
@@ -30,7 +30,7 @@ use crate::rounding::{div_up, exp_up, mul_up, to_f64_down, to_f64_up};
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::{secrecy_of_the_sample, Privacy};
+/// use privpac_accounting::{secrecy_of_the_sample, Privacy};
 /// let amplified = secrecy_of_the_sample(Privacy::new(1.0, 1e-6)?, 100, 1000)?;
 /// assert!((amplified.epsilon() - 0.6).abs() < 1e-12);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -5,7 +5,7 @@
 
 use super::fast::{Variant, bounds_variant};
 use super::*;
-use crate::accounting::{optimal_composition, optimal_composition_delta};
+use crate::{optimal_composition, optimal_composition_delta};
 
 /// Checks `lower ≤ exact ≤ upper` for k equal pure steps against optimal composition
 /// (Kairouz–Oh–Viswanath), whose δ at ε is computed with a relative 10⁻⁶ margin: the exact δ

@@ -1,8 +1,8 @@
 //! Group privacy.
 
-use crate::accounting::composed;
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::privacy::composed;
 use crate::rounding::{exp_up, mul_up, to_f64_up};
 
 /// Group privacy: an (ε, δ)-DP mechanism is `(kε, k·e^{(k−1)ε}·δ)`-DP for datasets that
@@ -14,7 +14,7 @@ use crate::rounding::{exp_up, mul_up, to_f64_up};
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::{group_privacy, Privacy};
+/// use privpac_accounting::{group_privacy, Privacy};
 /// let group = group_privacy(Privacy::pure(0.5)?, 3)?;
 /// assert_eq!(group.epsilon(), 1.5);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

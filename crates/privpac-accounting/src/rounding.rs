@@ -29,7 +29,7 @@
 use std::cmp::Ordering;
 
 /// How many floats the transcendental functions step in the safe direction.
-pub(crate) const LIBM_STEPS: u32 = 4;
+pub const LIBM_STEPS: u32 = 4;
 
 fn steps_up(mut x: f64, steps: u32) -> f64 {
     for _ in 0..steps {
@@ -46,7 +46,7 @@ fn steps_down(mut x: f64, steps: u32) -> f64 {
 }
 
 /// `a + b` rounded toward +∞.
-pub(crate) fn add_up(a: f64, b: f64) -> f64 {
+pub fn add_up(a: f64, b: f64) -> f64 {
     let s = a + b;
     if !s.is_finite() {
         return s;
@@ -59,7 +59,7 @@ pub(crate) fn add_up(a: f64, b: f64) -> f64 {
 }
 
 /// `a · b` rounded toward +∞ (finite `a`, `b`; an overflow is returned as it is).
-pub(crate) fn mul_up(a: f64, b: f64) -> f64 {
+pub fn mul_up(a: f64, b: f64) -> f64 {
     let p = a * b;
     if !p.is_finite() {
         return p;
@@ -75,7 +75,7 @@ pub(crate) fn mul_up(a: f64, b: f64) -> f64 {
 }
 
 /// `a / b` rounded toward +∞, for finite `a` and finite `b > 0`.
-pub(crate) fn div_up(a: f64, b: f64) -> f64 {
+pub fn div_up(a: f64, b: f64) -> f64 {
     let q = a / b;
     if !q.is_finite() {
         return q;
@@ -92,7 +92,7 @@ pub(crate) fn div_up(a: f64, b: f64) -> f64 {
 }
 
 /// `√a` rounded toward +∞, for `a ≥ 0`.
-pub(crate) fn sqrt_up(a: f64) -> f64 {
+pub fn sqrt_up(a: f64) -> f64 {
     let s = a.sqrt();
     if !s.is_finite() {
         return s;
@@ -164,7 +164,7 @@ fn cmp_scaled(x: u128, ex: i32, y: u128, ey: i32) -> Ordering {
 }
 
 /// An upper bound on `e^x`.
-pub(crate) fn exp_up(x: f64) -> f64 {
+pub fn exp_up(x: f64) -> f64 {
     if x == 0.0 {
         return 1.0;
     }
@@ -172,7 +172,7 @@ pub(crate) fn exp_up(x: f64) -> f64 {
 }
 
 /// An upper bound on `e^x − 1`.
-pub(crate) fn exp_m1_up(x: f64) -> f64 {
+pub fn exp_m1_up(x: f64) -> f64 {
     if x == 0.0 {
         return 0.0;
     }
@@ -180,7 +180,7 @@ pub(crate) fn exp_m1_up(x: f64) -> f64 {
 }
 
 /// An upper bound on `ln(1 + x)`, for `x ≥ 0`.
-pub(crate) fn ln_1p_up(x: f64) -> f64 {
+pub fn ln_1p_up(x: f64) -> f64 {
     if x == 0.0 {
         return 0.0;
     }
@@ -188,12 +188,12 @@ pub(crate) fn ln_1p_up(x: f64) -> f64 {
 }
 
 /// An upper bound on `ln(1/x) = −ln x`, for `0 < x < 1`.
-pub(crate) fn neg_ln_up(x: f64) -> f64 {
+pub fn neg_ln_up(x: f64) -> f64 {
     -steps_down(x.ln(), LIBM_STEPS)
 }
 
 /// The smallest `f64` that is at least `n`.
-pub(crate) fn to_f64_up(n: u64) -> f64 {
+pub fn to_f64_up(n: u64) -> f64 {
     let f = n as f64;
     // `f as u128` is exact for every f64 that a u64 converts to (at most 2^64).
     if (f as u128) < u128::from(n) {
@@ -204,7 +204,7 @@ pub(crate) fn to_f64_up(n: u64) -> f64 {
 }
 
 /// The largest `f64` that is at most `n`.
-pub(crate) fn to_f64_down(n: u64) -> f64 {
+pub fn to_f64_down(n: u64) -> f64 {
     let f = n as f64;
     if (f as u128) > u128::from(n) {
         f.next_down()
@@ -215,7 +215,7 @@ pub(crate) fn to_f64_down(n: u64) -> f64 {
 
 /// A sum that is never below the exact real sum of its terms: compensated (Neumaier)
 /// summation, whose result is within one rounding of the exact sum, then one step up.
-pub(crate) fn upper_sum(terms: impl Iterator<Item = f64>) -> f64 {
+pub fn upper_sum(terms: impl Iterator<Item = f64>) -> f64 {
     let mut sum = 0.0f64;
     let mut compensation = 0.0f64;
     let mut any_nonzero = false;

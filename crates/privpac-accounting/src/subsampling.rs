@@ -1,8 +1,8 @@
 //! Privacy amplification by subsampling.
 
-use crate::accounting::composed;
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::privacy::composed;
 use crate::rounding::{div_up, exp_m1_up, ln_1p_up, mul_up, to_f64_down, to_f64_up};
 
 /// How the subsample handed to the mechanism is drawn.
@@ -38,7 +38,7 @@ pub enum Subsampling {
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::{amplification_by_subsampling, Privacy, Subsampling};
+/// use privpac_accounting::{amplification_by_subsampling, Privacy, Subsampling};
 /// let amplified = amplification_by_subsampling(
 ///     Privacy::pure(1.0)?,
 ///     Subsampling::WithoutReplacement { sample_size: 100, population_size: 10_000 },

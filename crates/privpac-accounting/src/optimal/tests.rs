@@ -9,7 +9,7 @@ use astro_float::{BigFloat, Consts, RoundingMode};
 use proptest::prelude::*;
 
 use super::*;
-use crate::accounting::{Accountant, CompositionRule, advanced_composition, basic_composition};
+use crate::{Accountant, CompositionRule, advanced_composition, basic_composition};
 
 /// Bits of the big-float reference.
 const BITS: usize = 256;
@@ -464,8 +464,7 @@ fn the_sparse_vector_split_fits_exactly_at_tiny_delta() {
     // the 256-bit reference.
     for delta in [1e-6, 1e-300, 1e-320] {
         for c in [2u64, 400, 2000, 10_000] {
-            let (each, rule) =
-                crate::SparseVector::round_budget(Privacy::new(1.0, delta).unwrap(), c);
+            let (each, rule) = crate::split_pure_budget(Privacy::new(1.0, delta).unwrap(), c);
             if let CompositionRule::Optimal { delta_prime } = rule {
                 assert!(
                     fits(each, c, 1.0, delta_prime),

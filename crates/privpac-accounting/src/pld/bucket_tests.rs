@@ -6,7 +6,7 @@
 use super::super::fast::prepare;
 use super::super::pld_steps_bounds;
 use super::*;
-use crate::accounting::optimal_composition;
+use crate::optimal_composition;
 
 /// The two atoms `(loss, probability under the first distribution)` of the canonical pure
 /// pair at ε (P(+) = e^ε/(1 + e^ε), Q(+) = 1/(1 + e^ε)), Poisson-subsampled at rate q, for

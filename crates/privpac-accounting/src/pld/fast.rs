@@ -107,7 +107,7 @@ impl PldBounds {
     /// # Errors
     /// [`Error::VacuousGuarantee`] if δ reaches 1.
     pub fn privacy(&self) -> Result<Privacy> {
-        crate::accounting::composed(self.upper, self.delta, "PLD composition gives delta >= 1")
+        crate::privacy::composed(self.upper, self.delta, "PLD composition gives delta >= 1")
     }
 
     /// `upper − lower`.
@@ -204,7 +204,7 @@ fn on_lattice(groups: &[(PldStep, u64)], delta: f64, interval: f64) -> Option<Pl
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::{PldStep, pld_steps_bounds};
+/// use privpac_accounting::{PldStep, pld_steps_bounds};
 /// let step = PldStep::discrete_laplace(1.0, 1)?.poisson_subsampled(0.001)?;
 /// let bounds = pld_steps_bounds(&vec![step; 100_000], 1e-6, None)?;
 /// assert!(bounds.lower <= bounds.upper && bounds.gap() <= 0.01_f64.max(0.01 * bounds.upper));

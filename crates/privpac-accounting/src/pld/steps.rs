@@ -17,11 +17,11 @@
 //! (addition, probability `Q`); a group with `Q = 0` keeps loss +∞ with probability `qP`
 //! under removal, and a group with `P = 0` gets the finite loss `ln(1 − q)` and `−ln(1 − q)`.
 
-use crate::accounting::pld::PrivacyLossDistribution;
-use crate::accounting::{Subsampling, amplification_by_subsampling};
 use crate::error::{Error, Result};
+use crate::pld::PrivacyLossDistribution;
 use crate::privacy::Privacy;
 use crate::rounding::{div_up, to_f64_up};
+use crate::{Subsampling, amplification_by_subsampling};
 
 /// What a [`PldStep`] runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,7 +51,7 @@ pub enum PldMechanism {
 ///
 /// # Example
 /// ```
-/// use privpac_mechanisms::{PldStep, Privacy, pld_steps_composition};
+/// use privpac_accounting::{PldStep, Privacy, pld_steps_composition};
 /// // 1000 runs of a 1-DP mechanism, each on a Poisson subsample of rate 1%.
 /// let step = PldStep::private(Privacy::pure(1.0)?).poisson_subsampled(0.01)?;
 /// let total = pld_steps_composition(&vec![step; 1000], 1e-6, 1e-4)?;
@@ -116,19 +116,6 @@ impl PldStep {
             mechanism: PldMechanism::BoundedRange { epsilon },
             rate: 1.0,
         })
-    }
-
-    /// A run of privpac's [`ExponentialMechanism`](crate::ExponentialMechanism) at privacy ε:
-    /// a bounded-range step of width `ε + 4η` (η = [`crate::FLOAT_ERROR_BUDGET`]; the
-    /// mechanism samples the ideal one at `ε − 4η` up to a factor `e^{±2η}` per output
-    /// probability, which widens the range by 8η).
-    pub fn exponential_mechanism(mechanism: &crate::ExponentialMechanism) -> Self {
-        use crate::privacy::Private;
-        let epsilon = crate::accounting::exponential_mechanism_range(mechanism.privacy().epsilon());
-        PldStep {
-            mechanism: PldMechanism::BoundedRange { epsilon },
-            rate: 1.0,
-        }
     }
 
     /// The same run on a Poisson subsample of rate q (neighbours: add or remove one row).
