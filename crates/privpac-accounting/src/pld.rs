@@ -39,6 +39,7 @@ use crate::privacy::Privacy;
 use crate::rounding::{add_up, mul_up};
 
 mod bucket;
+mod chernoff;
 mod fast;
 mod fft;
 mod pieces;
@@ -46,8 +47,8 @@ mod spectrum;
 mod steps;
 mod tilt;
 
-pub use fast::{PldBounds, default_epsilon_error, pld_steps_bounds, pld_steps_bounds_on_grid};
-pub use steps::{PldMechanism, PldStep, pld_steps_composition};
+pub use fast::{PldBounds, default_epsilon_error, pld_steps_bounds_on_grid};
+pub use steps::{PldMechanism, PldStep};
 
 /// Most grid cells a [`PrivacyLossDistribution`] may span.
 pub const MAX_PLD_CELLS: usize = 1 << 22;
@@ -312,6 +313,70 @@ impl PrivacyLossDistribution {
 pub fn pld_composition(guarantees: &[Privacy], delta_prime: f64, interval: f64) -> Result<Privacy> {
     let steps: Vec<PldStep> = guarantees.iter().map(|&g| PldStep::private(g)).collect();
     pld_steps_composition(&steps, delta_prime, interval)
+}
+
+/// Bounds on ε(δ) for the list of steps, on a grid chosen so that `upper − lower ≤
+/// epsilon_error` (`None`: [`default_epsilon_error`] of the ε found). The grid is refined up
+/// to six times; if the transform would exceed [`MAX_PLD_CELLS`] first, the finest
+/// bounds reached are returned (check [`PldBounds::gap`]). Once the accuracy is met, grids
+/// four times finer are tried while the transform stays at most 2^18 long (cheap), and the
+/// tightest upper bound is kept. Identical steps are grouped: the cost is one transform per
+/// distinct step. Lists of more than 64 distinct steps are bounded through two rounded lists,
+/// one dominating the given steps (for the upper bound) and one dominated by them (for the
+/// lower), with few distinct steps (the `bucket` module's docs give the proof).
+///
+/// # Errors
+/// As for [`pld_steps_bounds_on_grid`]; [`Error::InvalidParameter`] for an `epsilon_error`
+/// that is not finite and positive.
+///
+/// # Example
+/// ```
+/// use privpac_accounting::{PldStep, pld_steps_bounds};
+/// let step = PldStep::discrete_laplace(1.0, 1)?.poisson_subsampled(0.001)?;
+/// let bounds = pld_steps_bounds(&vec![step; 100_000], 1e-6, None)?;
+/// assert!(bounds.lower <= bounds.upper && bounds.gap() <= 0.01_f64.max(0.01 * bounds.upper));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn pld_steps_bounds(
+    steps: &[PldStep],
+    delta_prime: f64,
+    epsilon_error: Option<f64>,
+) -> Result<PldBounds> {
+    if let Some(e) = epsilon_error
+        && !(e > 0.0 && e.is_finite())
+    {
+        return Err(Error::InvalidParameter {
+            name: "epsilon_error",
+            range: "(0, ∞)",
+            value: e,
+        });
+    }
+    let (groups, delta) = fast::prepare(steps, delta_prime)?;
+    if groups.len() > bucket::BUCKETING_THRESHOLD {
+        bucket::bucketed_bounds(&groups, delta, epsilon_error, None)
+    } else {
+        fast::grouped_bounds(&groups, delta, epsilon_error, true)
+    }
+}
+
+/// The tightest (ε′, δ_total) the PLD gives for a list of steps (subsampled ones included)
+/// at slack δ′ on the grid `interval`: `δ_total = 1 − Π(1 − δ_i)·(1 − δ′)` with δ_i each
+/// step's [own δ](PldStep::own_delta), and ε′ the [upper bound](PldBounds::upper) of
+/// [`pld_steps_bounds_on_grid`]: `δ(ε′) ≤ δ_total` in both directions of the
+/// add/remove relation (one direction when no step is subsampled: the pairs are then
+/// symmetric). [`pld_steps_bounds`] picks the grid for a requested accuracy instead.
+///
+/// # Errors
+/// [`Error::InvalidCount`] for an empty list or a grid too fine for the steps (more than
+/// [`MAX_PLD_CELLS`] cells in one step or in the composed window);
+/// [`Error::InvalidDelta`] unless `0 ≤ δ′ < 1`; [`Error::VacuousGuarantee`] if no finite ε′
+/// reaches δ_total.
+pub fn pld_steps_composition(
+    steps: &[PldStep],
+    delta_prime: f64,
+    interval: f64,
+) -> Result<Privacy> {
+    pld_steps_bounds_on_grid(steps, delta_prime, interval)?.privacy()
 }
 
 #[cfg(test)]

@@ -32,8 +32,8 @@ use serde_json::{Map, Value, json};
 mod multi_label;
 mod reports;
 
+pub(super) use reports::sweep_report;
 use reports::{capitalize, not_reached_note, table, unique};
-pub(super) use reports::{report, sweep_report};
 
 use crate::plot::{Figure, Series};
 use crate::sweep::{CurveScenario, KCurveSweep, Settings, Sweep};
@@ -121,6 +121,17 @@ pub(super) fn sweep_of(name: &str) -> Option<&'static Sweep> {
 /// The k-curves sweep that defines a catalogue experiment (`k-curves`).
 pub(super) fn k_curves_sweep_of(name: &str) -> Option<&'static KCurveSweep> {
     (name == "k-curves").then(multi_label::k_curves_sweep)
+}
+
+/// The Markdown report of a catalogue experiment: setup, result table, the bound compared
+/// with, what it shows (the multi-label experiments' sections from `multi_label`).
+pub(crate) fn report(
+    info: &ExperimentInfo,
+    scale: Scale,
+    seed: u64,
+    rows: &[Map<String, Value>],
+) -> String {
+    reports::report(info, scale, seed, rows, multi_label::report)
 }
 
 pub(super) use multi_label::run_k_curve_unit;

@@ -76,6 +76,7 @@
 //! significant bits (1, 1.25, 1.5 or 1.75 times a power of two), so every grid value `c·h`
 //! is exact.
 
+use super::chernoff::{chernoff_threshold, log_mgf, residual_log_mgf};
 use super::fft::{Complex, Twiddles, UNIT, grow};
 use super::pieces::{Discretized, Piece, discretize};
 use super::spectrum::{composed_spectrum, inverse};
@@ -186,50 +187,6 @@ fn on_lattice(groups: &[(PldStep, u64)], delta: f64, interval: f64) -> Option<Pl
     bounds_on_grid(groups, delta, spacing, true, Variant::Rigorous)
         .ok()
         .map(|b| b.0)
-}
-
-/// Bounds on ε(δ) for the list of steps, on a grid chosen so that `upper − lower ≤
-/// epsilon_error` (`None`: [`default_epsilon_error`] of the ε found). The grid is refined up
-/// to six times; if the transform would exceed [`super::MAX_PLD_CELLS`] first, the finest
-/// bounds reached are returned (check [`PldBounds::gap`]). Once the accuracy is met, grids
-/// four times finer are tried while the transform stays at most 2^18 long (cheap), and the
-/// tightest upper bound is kept. Identical steps are grouped: the cost is one transform per
-/// distinct step. Lists of more than 64 distinct steps are bounded through two rounded lists,
-/// one dominating the given steps (for the upper bound) and one dominated by them (for the
-/// lower), with few distinct steps (the `bucket` module's docs give the proof).
-///
-/// # Errors
-/// As for [`pld_steps_bounds_on_grid`]; [`Error::InvalidParameter`] for an `epsilon_error`
-/// that is not finite and positive.
-///
-/// # Example
-/// ```
-/// use privpac_accounting::{PldStep, pld_steps_bounds};
-/// let step = PldStep::discrete_laplace(1.0, 1)?.poisson_subsampled(0.001)?;
-/// let bounds = pld_steps_bounds(&vec![step; 100_000], 1e-6, None)?;
-/// assert!(bounds.lower <= bounds.upper && bounds.gap() <= 0.01_f64.max(0.01 * bounds.upper));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn pld_steps_bounds(
-    steps: &[PldStep],
-    delta_prime: f64,
-    epsilon_error: Option<f64>,
-) -> Result<PldBounds> {
-    if let Some(e) = epsilon_error
-        && !(e > 0.0 && e.is_finite())
-    {
-        return Err(Error::InvalidParameter {
-            name: "epsilon_error",
-            range: "(0, ∞)",
-            value: e,
-        });
-    }
-    let (groups, delta) = prepare(steps, delta_prime)?;
-    if groups.len() > super::bucket::BUCKETING_THRESHOLD {
-        super::bucket::bucketed_bounds(&groups, delta, epsilon_error, None)
-    } else {
-        grouped_bounds(&groups, delta, epsilon_error, true)
-    }
 }
 
 /// [`pld_steps_bounds`] for grouped steps and their δ. With `polish`, grids finer than the
@@ -551,99 +508,6 @@ fn grid_below(interval: f64) -> Result<f64> {
         });
     }
     Ok(f64::from_bits(interval.to_bits() & 0xfffc_0000_0000_0000))
-}
-
-/// `ln Σ_i p_i e^{λ y_i}` of a list of (value, mass) pairs, by log-sum-exp.
-pub(super) fn log_sum_exp(terms: impl Iterator<Item = (f64, f64)> + Clone) -> f64 {
-    let top = terms
-        .clone()
-        .filter(|t| t.1 > 0.0)
-        .map(|t| t.0)
-        .fold(f64::NEG_INFINITY, f64::max);
-    if top == f64::NEG_INFINITY {
-        return f64::NEG_INFINITY;
-    }
-    let sum: f64 = terms
-        .filter(|t| t.1 > 0.0)
-        .map(|(e, p)| p * (e - top).exp())
-        .sum();
-    top + sum.ln()
-}
-
-/// `ln E[e^{λŶ}; Ŷ finite]` of the composed discretized loss.
-pub(super) fn log_mgf(steps: &[(Discretized, u64)], lambda: f64, h: f64) -> f64 {
-    steps
-        .iter()
-        .map(|(d, k)| {
-            let terms = d
-                .masses
-                .iter()
-                .enumerate()
-                .map(|(i, &p)| (lambda * (d.first + i as i64) as f64 * h, p));
-            *k as f64 * log_sum_exp(terms)
-        })
-        .sum()
-}
-
-/// The smallest `t` found with `e^{Λ(λ) − λt} ≤ tail` for some λ > 0, that is
-/// `min_λ (Λ(λ) − ln tail)/λ` by golden-section search over ln λ (a slope from a point below
-/// a convex curve: unimodal; any λ gives a valid bound). A relative 10⁻⁹ margin covers the
-/// evaluation's rounding.
-pub(super) fn chernoff_threshold(log_mgf: impl Fn(f64) -> f64, tail: f64, h: f64) -> f64 {
-    chernoff_search(log_mgf, tail, h).0
-}
-
-/// [`chernoff_threshold`] and the λ that gives it.
-pub(super) fn chernoff_search(log_mgf: impl Fn(f64) -> f64, tail: f64, h: f64) -> (f64, f64) {
-    let c = -tail.ln();
-    let value = |u: f64| {
-        let lambda = u.exp();
-        (log_mgf(lambda) + c) / lambda
-    };
-    let (mut a, mut b) = ((1e-6f64).ln(), (1e4 / h).ln());
-    let ratio = 0.5 * (5f64.sqrt() - 1.0);
-    let (mut x1, mut x2) = (b - ratio * (b - a), a + ratio * (b - a));
-    let (mut f1, mut f2) = (value(x1), value(x2));
-    for _ in 0..90 {
-        if f1.is_nan() || f1 > f2 {
-            a = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = a + ratio * (b - a);
-            f2 = value(x2);
-        } else {
-            b = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = b - ratio * (b - a);
-            f1 = value(x1);
-        }
-    }
-    let (t, u) = if f2.is_nan() || f1 <= f2 {
-        (f1, x1)
-    } else {
-        (f2, x2)
-    };
-    if t.is_nan() {
-        return (f64::INFINITY, f64::NAN);
-    }
-    (t + 1e-9 * (t.abs() + h), u.exp())
-}
-
-/// `ln E[e^{λZ}]` bound for the composed residual (λ of either sign): Hoeffding's lemma on
-/// each piece, with its mean bound on the side that makes the bound valid.
-fn residual_log_mgf(steps: &[(Discretized, u64)], lambda: f64) -> f64 {
-    steps
-        .iter()
-        .map(|(d, k)| {
-            let terms = d.pieces.iter().map(|p: &Piece| {
-                let mean = if lambda >= 0.0 { p.mean_hi } else { p.mean_lo };
-                let w = p.z_max - p.z_min;
-                (lambda * mean + lambda * lambda * w * w / 8.0, p.mass)
-            });
-            *k as f64 * log_sum_exp(terms)
-        })
-        .sum()
 }
 
 /// `(upper, estimate, lower)` for one direction from its circular cells.

@@ -406,25 +406,5 @@ pub(crate) fn validate_discrete_laplace(scale: f64, sensitivity: u64) -> Result<
     Ok(())
 }
 
-/// The tightest (ε′, δ_total) the PLD gives for a list of steps (subsampled ones included)
-/// at slack δ′ on the grid `interval`: `δ_total = 1 − Π(1 − δ_i)·(1 − δ′)` with δ_i each
-/// step's [own δ](PldStep::own_delta), and ε′ the [upper bound](super::PldBounds::upper) of
-/// [`super::pld_steps_bounds_on_grid`]: `δ(ε′) ≤ δ_total` in both directions of the
-/// add/remove relation (one direction when no step is subsampled: the pairs are then
-/// symmetric). [`super::pld_steps_bounds`] picks the grid for a requested accuracy instead.
-///
-/// # Errors
-/// [`Error::InvalidCount`] for an empty list or a grid too fine for the steps (more than
-/// [`super::MAX_PLD_CELLS`] cells in one step or in the composed window);
-/// [`Error::InvalidDelta`] unless `0 ≤ δ′ < 1`; [`Error::VacuousGuarantee`] if no finite ε′
-/// reaches δ_total.
-pub fn pld_steps_composition(
-    steps: &[PldStep],
-    delta_prime: f64,
-    interval: f64,
-) -> Result<Privacy> {
-    super::pld_steps_bounds_on_grid(steps, delta_prime, interval)?.privacy()
-}
-
 #[cfg(test)]
 mod tests;

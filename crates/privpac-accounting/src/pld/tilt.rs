@@ -47,7 +47,7 @@
 //! Tilting is used only when the δ left beyond the steps' own is below
 //! [`TILT_BELOW`]; above, the bounds are those of the `fast` module unchanged.
 
-use super::fast::{chernoff_search, chernoff_threshold, log_mgf, log_sum_exp};
+use super::chernoff::{chernoff_search, chernoff_threshold, log_mgf, log_sum_exp};
 use super::fft::UNIT;
 use super::pieces::Discretized;
 

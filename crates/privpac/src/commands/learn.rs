@@ -13,6 +13,7 @@ use privpac_toolkit::{
 use serde::Serialize;
 
 use crate::cli::{DistributionName, LearnArgs, SampleComplexityArgs};
+use crate::commands::notes::not_covered_note;
 use crate::commands::{data_options, learner_params, rng};
 use crate::output::{Render, emit, progress};
 
@@ -40,14 +41,6 @@ fn learner_spec(
         bail!("--epsilon is required for private learners ({spec})");
     }
     Ok(spec)
-}
-
-/// What a per-prediction guarantee does not cover in a printed report: the model itself
-/// and its training-set error are computed from the (not private) trained model.
-pub(crate) fn not_covered_note(guarantee: Guarantee) -> Option<String> {
-    matches!(guarantee, Guarantee::PerPrediction { .. }).then(|| {
-        "the per-prediction guarantee covers one prediction per model on a query point; the model (hypothesis) and the training-set (empirical) error printed here are computed from the trained model itself and are NOT covered by it: do not publish them".to_string()
-    })
 }
 
 /// The JSON of `privpac learn`.
@@ -193,11 +186,9 @@ impl Render for SampleComplexityReport {
     }
 }
 
-/// `privpac sample-complexity`.
+/// `privpac sample-complexity` for one concept (without `--k`; `mod.rs` sends `--k` to
+/// `multi_learn::sample_complexity_k`).
 pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<()> {
-    if let Some(ks) = &args.k {
-        return crate::commands::multi_learn::sample_complexity_k(args, ks);
-    }
     if args.delta != 0.0 {
         bail!(
             "--delta applies to multi-learners (with --k); the single-concept learners here are pure"

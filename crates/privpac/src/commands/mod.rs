@@ -10,6 +10,7 @@ mod experiment;
 mod learn;
 mod mech;
 mod multi_learn;
+mod notes;
 mod online;
 mod sanitize;
 
@@ -29,7 +30,10 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Dim(args) => dim::run(&args),
         Command::Online(args) => online::run(&args),
         Command::Learn(args) => learn::learn(&args),
-        Command::SampleComplexity(args) => learn::sample_complexity(&args),
+        Command::SampleComplexity(args) => match &args.k {
+            Some(ks) => multi_learn::sample_complexity_k(&args, ks),
+            None => learn::sample_complexity(&args),
+        },
         Command::Sanitize(args) => sanitize::run(&args),
         Command::MultiLearn(args) => multi_learn::multi_learn(&args),
         Command::Attack(args) => attack::run(&args),

@@ -14,6 +14,7 @@ use privpac_toolkit::{
 use serde::Serialize;
 
 use crate::cli::{DistributionName, MultiLearnArgs, SampleComplexityArgs};
+use crate::commands::notes::not_covered_note;
 use crate::commands::{data_options, learner_params, rng};
 use crate::output::{Render, Table, emit, progress};
 
@@ -144,7 +145,7 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
         epsilon: guarantee.privacy().map(|p| p.epsilon()),
         delta: guarantee.privacy().map(|p| p.delta()),
         guarantee_text: guarantee.to_string(),
-        not_covered: crate::commands::learn::not_covered_note(guarantee),
+        not_covered: not_covered_note(guarantee),
     };
     emit(&report, args.common.json)
 }

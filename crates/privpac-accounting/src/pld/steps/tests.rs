@@ -5,6 +5,7 @@
 //! amplifying first.
 
 use super::*;
+use crate::pld_steps_composition;
 use crate::{Subsampling, amplification_by_subsampling, optimal_composition};
 
 /// The subsampled pair (upper, lower) of a base pair with group masses `p`, `q` (written
