@@ -10,8 +10,10 @@
 //! - `bench [AREA] [--quick] [--no-docs] [--save NAME] [--compare NAME] [-- CRITERION_ARGS]`:
 //!   criterion benches saved under a named criterion baseline, then a medians-and-ratios table
 //!   read from that baseline, written to `docs/benchmarks.md` for a run of the whole suite;
-//! - `docs [--open]`: the workspace API docs;
-//! - `tidy`: the tidy checks (they are `#[test]`s, so `cargo test --workspace` runs them too).
+//! - `docs [--open]`: the workspace API docs; `docs --layering`: regenerates the layering
+//!   drawing in `docs/ARCHITECTURE.md` from `cargo metadata`;
+//! - `tidy`: the tidy checks (they are `#[test]`s, so `cargo test --workspace` runs them too),
+//!   then the table of each crate's share of the workspace's Rust lines.
 
 // xtask is a developer tool whose whole job is to report to the terminal, so printing is allowed
 // here (the workspace warns on `print_stdout` because libraries must never print).
@@ -79,11 +81,14 @@ Commands:
                                 run of every file without ARGS, to docs/benchmarks.md
                                 (--no-docs: not there); --quick: short measurements
   docs [--open]                 build the workspace API docs (cargo doc --workspace --no-deps)
+  docs --layering               regenerate the layering drawing in docs/ARCHITECTURE.md from
+                                cargo metadata (the crates by floor, and their dependencies)
   experiments [NAME...] [--quick]
                                 run the named experiments (default: all) with the release
                                 privpac binary; outputs go to docs/experiments/NAME/
                                 (full) or docs/experiments/quick/NAME/ (--quick)
-  tidy                          run the tidy checks (cargo test -p xtask tidy)
+  tidy                          run the tidy checks (cargo test -p xtask tidy), then print
+                                each crate's share of the workspace's Rust lines
   help                          print this message"
     );
 }

@@ -8,20 +8,46 @@
 //! - internal dependencies are written `name.workspace = true`, and the root
 //!   `[workspace.dependencies]` gives every internal crate both a `path` and a `version`;
 //! - every member's `Cargo.toml` has `[lints]` with `workspace = true`;
-//! - no source file is over 1,000 lines, and no crate has an import cycle between its
-//!   top-level modules (`tidy/layout.rs`);
+//! - no source file is over 1,000 lines (`tidy/layout.rs`);
+//! - no crate has an import cycle among sibling modules at any level of its module tree, each
+//!   child standing for itself and its submodules (`tidy/cycles.rs`: every source file is a
+//!   module; imports are read from `use` trees and `crate::`/`super::`/`self::` paths, names
+//!   re-exported by a parent followed to the module defining them; test modules skipped); each
+//!   cycle is reported with its files and, per arrow, the names taken;
+//! - no workspace member holds more than 13% of the workspace's Rust lines, counting every line
+//!   of every `.rs` file under its folder (`tidy/shares.rs`);
+//! - the layering drawing in `docs/ARCHITECTURE.md` (the crates by floor, and their internal
+//!   dependencies) is the one `cargo metadata` gives; `cargo xtask docs --layering`
+//!   regenerates it (`tidy/layering.rs`);
 //! - every declared dependency is used: its crate name appears in the package's Rust sources
 //!   (`name::`, `use name` or `extern crate name`), unless `INDIRECT_DEPENDENCIES` explains why not.
+//!
+//! `cargo xtask tidy` runs these tests (`cargo test -p xtask tidy`), then prints the table of
+//! each crate's lines and share of the workspace, whether or not the tests passed.
 //!
 //! The workspace is read from `cargo metadata --no-deps --offline` (a few tens of milliseconds),
 //! which resolves inheritance and renames for us; only the two conventions that metadata cannot
 //! see (how a dependency is written, and `[lints]`) look at the manifest text, line by line.
 
-use anyhow::bail;
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Context, bail};
+use serde_json::Value;
 
 use crate::{cargo, run_command};
 
-/// Runs only the tidy tests: `cargo test -p xtask tidy`.
+#[cfg(test)]
+mod cycles;
+pub(crate) mod layering;
+#[cfg(test)]
+mod layout;
+mod shares;
+
+/// Runs only the tidy tests, `cargo test -p xtask tidy`, then prints each crate's share of
+/// the workspace's Rust lines (whether or not the tests passed).
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     if !args.is_empty() {
         bail!(
@@ -29,11 +55,68 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             args.join(" ")
         );
     }
-    run_command(cargo().args(["test", "-p", "xtask", "tidy"]))
+    let tests = run_command(cargo().args(["test", "-p", "xtask", "tidy"]));
+    let members = shares::members(&metadata()?);
+    println!("\n{}", shares::table(&shares::line_counts(&members)));
+    tests
 }
 
+/// The workspace as `cargo metadata --no-deps --offline` describes it (a few tens of
+/// milliseconds): the members, their folders and their declared dependencies.
+pub(crate) fn metadata() -> anyhow::Result<Value> {
+    let output = cargo()
+        .args([
+            "metadata",
+            "--no-deps",
+            "--offline",
+            "--format-version",
+            "1",
+        ])
+        .output()
+        .context("could not run `cargo metadata`")?;
+    if !output.status.success() {
+        bail!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    serde_json::from_slice(&output.stdout).context("cargo metadata printed invalid JSON")
+}
+
+/// Every `.rs` file under `dir`, skipping `target/` and hidden folders, sorted.
+pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                if name != "target" && !name.starts_with('.') {
+                    pending.push(path);
+                }
+            } else if name.ends_with(".rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// `path` relative to `root`, with `/` separators, for messages.
 #[cfg(test)]
-mod layout;
+pub(crate) fn display_path(root: &Path, path: &Path) -> String {
+    let relative = path.strip_prefix(root).unwrap_or(path);
+    let parts: Vec<String> = relative
+        .iter()
+        .map(|part| part.to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
 
 #[cfg(test)]
 mod tests {
@@ -46,7 +129,8 @@ mod tests {
 
     use serde_json::Value;
 
-    use crate::{cargo, project_root};
+    use super::{display_path, rust_files};
+    use crate::project_root;
 
     /// Our library crates, lowest layers first.
     const LIBRARIES: &[&str] = &[
@@ -187,7 +271,7 @@ mod tests {
         let errors: Vec<String> = workspace
             .packages
             .iter()
-            .flat_map(|package| super::layout::cycle_errors(&root, &package.dir.join("src")))
+            .flat_map(|package| super::cycles::package_cycle_errors(&root, &package.dir))
             .collect();
         assert_no_errors(&errors);
     }
@@ -251,31 +335,6 @@ mod tests {
 
     // ---- Module docs. ----
 
-    /// Every `.rs` file under `dir`, skipping `target/` and hidden folders.
-    pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
-        let mut files = Vec::new();
-        let mut pending = vec![dir.to_path_buf()];
-        while let Some(dir) = pending.pop() {
-            let Ok(entries) = fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries {
-                let entry = entry.unwrap();
-                let path = entry.path();
-                let name = entry.file_name().to_string_lossy().into_owned();
-                if entry.file_type().unwrap().is_dir() {
-                    if name != "target" && !name.starts_with('.') {
-                        pending.push(path);
-                    }
-                } else if name.ends_with(".rs") {
-                    files.push(path);
-                }
-            }
-        }
-        files.sort();
-        files
-    }
-
     /// An error unless the first non-empty line of `text` starts with `//!`.
     fn module_doc_error(path: &str, text: &str) -> Option<String> {
         let first = text
@@ -292,15 +351,6 @@ mod tests {
                 "{path}:1: the file is empty; start it with a `//!` doc comment saying what it is for"
             )),
         }
-    }
-
-    pub(super) fn display_path(root: &Path, path: &Path) -> String {
-        let relative = path.strip_prefix(root).unwrap_or(path);
-        let parts: Vec<String> = relative
-            .iter()
-            .map(|part| part.to_string_lossy().into_owned())
-            .collect();
-        parts.join("/")
     }
 
     // ---- The workspace, from `cargo metadata`. ----
@@ -375,22 +425,7 @@ mod tests {
         }
 
         fn from_metadata() -> Workspace {
-            let output = cargo()
-                .args([
-                    "metadata",
-                    "--no-deps",
-                    "--offline",
-                    "--format-version",
-                    "1",
-                ])
-                .output()
-                .expect("cargo metadata runs");
-            assert!(
-                output.status.success(),
-                "cargo metadata failed: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-            let metadata: Value = serde_json::from_slice(&output.stdout).unwrap();
+            let metadata = super::metadata().unwrap();
             let root = project_root();
             let packages: Vec<Package> = metadata["packages"]
                 .as_array()
