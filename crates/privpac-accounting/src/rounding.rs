@@ -187,6 +187,23 @@ pub fn ln_1p_up(x: f64) -> f64 {
     steps_up(x.ln_1p(), LIBM_STEPS)
 }
 
+/// An upper bound on `tanh x` (the same libm assumption as [`exp_up`]: the platform's
+/// value stepped [`LIBM_STEPS`] floats up; `tanh 0 = 0` exactly).
+pub fn tanh_up(x: f64) -> f64 {
+    if x == 0.0 {
+        return 0.0;
+    }
+    steps_up(x.tanh(), LIBM_STEPS)
+}
+
+/// A lower bound on `tanh x` ([`tanh_up`]'s counterpart, stepped down).
+pub fn tanh_down(x: f64) -> f64 {
+    if x == 0.0 {
+        return 0.0;
+    }
+    steps_down(x.tanh(), LIBM_STEPS)
+}
+
 /// An upper bound on `ln(1/x) = −ln x`, for `0 < x < 1`.
 pub fn neg_ln_up(x: f64) -> f64 {
     -steps_down(x.ln(), LIBM_STEPS)

@@ -13,7 +13,7 @@
 //! paper's own bounds (Theorem 1, Corollary 1) are not restated: their formulas are lost
 //! in the text of the paper privpac's docs were checked against.
 
-use privpac_accounting::{Guarantee, Privacy};
+use privpac_accounting::{Guarantee, Privacy, rounding};
 use privpac_classes::combinatorics::{binomial, next_combination};
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
 use privpac_mechanisms::{ExponentialMechanism, RandomBits};
@@ -82,12 +82,12 @@ impl StableLearner {
     /// bound (at most 1): written `τ + f(1 − τ)` with `f = t/n` and `τ = tanh(ε/2)`, it
     /// increases in both, so `τ` is bounded above where it is added and below where it is
     /// subtracted (`tanh` stepped four floats, the libm accuracy assumption of
-    /// `privpac_mechanisms`' accounting), and every +, −, ×, ÷ is stepped one float up from
+    /// `privpac_accounting::rounding`), and every +, −, ×, ÷ is stepped one float up from
     /// its round-to-nearest result.
     pub fn stability(&self, n: usize) -> f64 {
         let fraction = self.subset_size.min(n) as f64 / n.max(1) as f64;
-        let tanh = (self.epsilon / 2.0).tanh();
-        let (tanh_up, tanh_down) = (steps(tanh, 4, f64::next_up), steps(tanh, 4, f64::next_down));
+        let half = self.epsilon / 2.0;
+        let (tanh_up, tanh_down) = (rounding::tanh_up(half), rounding::tanh_down(half));
         up(tanh_up.min(1.0) + up(up(fraction) * up(1.0 - tanh_down.max(0.0)))).min(1.0)
     }
 
@@ -247,14 +247,14 @@ impl PrivatePrediction {
     /// `(1 + x).ln()` (which rounds x below 2⁻⁵³ away, to a claim of 0), every +, −, ×, ÷
     /// stepped one float up (or down, for the subtracted `tanh`) from its round-to-nearest
     /// result, and `tanh` and `ln_1p` stepped four floats (the libm accuracy assumption of
-    /// `privpac_mechanisms`' accounting: at most 2 ulps). Always positive; ∞ when the
+    /// `privpac_accounting::rounding`: at most 2 ulps). Always positive; ∞ when the
     /// quotient overflows (η subnormal).
     pub fn prediction_epsilon(&self, n: usize) -> f64 {
         let eta = self.flip_probability;
         // β as an upper bound (StableLearner::stability); x increases in β.
         let beta = self.stable.stability(n);
         let x = up(up(up(1.0 - 2.0 * eta) * beta) / eta);
-        steps(x.ln_1p(), 4, f64::next_up)
+        rounding::ln_1p_up(x)
     }
 
     /// Answers one query with a fresh run.
@@ -326,17 +326,13 @@ impl Learner for PrivatePrediction {
 }
 
 /// One float up from a round-to-nearest result: an upper bound on the exact result of the
-/// operation (within half a unit in the last place below it), subnormals included.
+/// operation (within half a unit in the last place below it), subnormals included. Cruder
+/// than `privpac_accounting::rounding`'s correctly rounded `add_up`/`mul_up`/`div_up` (it
+/// steps even when the nearest float is already above); kept so that the stability and
+/// per-prediction ε this learner has reported (and the committed experiment outputs) keep
+/// their digits.
 fn up(x: f64) -> f64 {
     x.next_up()
-}
-
-/// `x` stepped `count` floats with `step`.
-fn steps(mut x: f64, count: u32, step: fn(f64) -> f64) -> f64 {
-    for _ in 0..count {
-        x = step(x);
-    }
-    x
 }
 
 /// The exponential mechanism (score −mistakes, from the dense profile `errors`) over the

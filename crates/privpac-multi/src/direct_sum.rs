@@ -498,15 +498,8 @@ fn fit(candidate: Privacy, rule: CompositionRule, total: Privacy, k: usize) -> O
 }
 
 /// `k·x` rounded up (never below the exact product).
-fn times_up(x: f64, k: usize) -> f64 {
-    let kf = k as f64;
-    let product = x * kf;
-    // The rounding error of one product, exactly: positive iff the true product is above.
-    if x.mul_add(kf, -product) > 0.0 {
-        product.next_up()
-    } else {
-        product
-    }
+fn mul_up_by(x: f64, k: usize) -> f64 {
+    privpac_accounting::rounding::mul_up(x, k as f64)
 }
 
 /// Composes k runs of a `per_run`-DP mechanism under `rule` (rounded up).
@@ -515,14 +508,14 @@ fn times_up(x: f64, k: usize) -> f64 {
 /// [`Error::Accounting`] for a vacuous composition (δ ≥ 1) or an invalid δ'.
 pub fn compose_privacy(per_run: Privacy, k: usize, rule: CompositionRule) -> Result<Privacy> {
     let basic = || -> Result<Privacy> {
-        let delta = times_up(per_run.delta(), k);
+        let delta = mul_up_by(per_run.delta(), k);
         if delta >= 1.0 {
             return Err(privpac_accounting::Error::VacuousGuarantee {
                 reason: "basic composition gives delta >= 1",
             }
             .into());
         }
-        Ok(Privacy::new(times_up(per_run.epsilon(), k), delta)?)
+        Ok(Privacy::new(mul_up_by(per_run.epsilon(), k), delta)?)
     };
     match rule {
         CompositionRule::Basic => basic(),
@@ -589,10 +582,10 @@ impl MultiLearner for DirectSum {
                     .map_or(Guarantee::None, Guarantee::DifferentialPrivacy)
             }
             Guarantee::PerPrediction { epsilon } => {
-                Guarantee::per_prediction(times_up(epsilon, k)).unwrap_or(Guarantee::None)
+                Guarantee::per_prediction(mul_up_by(epsilon, k)).unwrap_or(Guarantee::None)
             }
             Guarantee::UniformStability { beta } => {
-                Guarantee::uniform_stability(times_up(beta, k).min(1.0)).unwrap_or(Guarantee::None)
+                Guarantee::uniform_stability(mul_up_by(beta, k).min(1.0)).unwrap_or(Guarantee::None)
             }
             _ => Guarantee::None,
         }
