@@ -72,3 +72,32 @@ proptest::proptest! {
         let _ = crate::epsilon_for_flip_probability(other);
     }
 }
+
+/// The accounting's old paths still work for one release: aliases name the moved types,
+/// functions forward to the moved ones with the same results, and their errors arrive as
+/// this crate's `Error::Accounting` with the accounting's message.
+#[test]
+#[allow(deprecated)]
+fn the_moved_accounting_paths_forward() {
+    let each = Privacy::pure(0.1).unwrap();
+    assert_eq!(
+        crate::advanced_composition(each, 100, 1e-6).unwrap(),
+        privpac_accounting::advanced_composition(each, 100, 1e-6).unwrap()
+    );
+    let steps = [crate::PldStep::bounded_range(0.1).unwrap(); 10];
+    assert_eq!(
+        crate::pld_steps_bounds(&steps, 1e-6, None).unwrap(),
+        privpac_accounting::pld_steps_bounds(&steps, 1e-6, None).unwrap()
+    );
+    let mut accountant = crate::Accountant::new();
+    accountant.record("a", each);
+    assert!(matches!(
+        accountant.total(crate::CompositionRule::Basic),
+        Ok(p) if p == each
+    ));
+    let refused = crate::group_privacy(each, 0).unwrap_err();
+    let moved = privpac_accounting::group_privacy(each, 0).unwrap_err();
+    assert_eq!(refused.to_string(), moved.to_string());
+    assert_eq!(refused, crate::Error::Accounting(moved));
+    assert_eq!(crate::MAX_PLD_CELLS, privpac_accounting::MAX_PLD_CELLS);
+}
