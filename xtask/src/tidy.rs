@@ -57,6 +57,7 @@ mod tests {
         "privpac-sanitizers",
         "privpac-learners",
         "privpac-multi",
+        "privpac-attacks",
         "privpac-engine",
         "privpac-toolkit",
         "privpac-experiments",
@@ -80,14 +81,21 @@ mod tests {
                 "privpac-classes",
                 "privpac-sanitizers",
             ],
-            // The tracing attack certifies its ε bound with privpac-audit's Clopper–Pearson
-            // bounds.
             "privpac-multi" => &[
                 "privpac-mechanisms",
                 "privpac-classes",
-                "privpac-audit",
                 "privpac-sanitizers",
                 "privpac-learners",
+            ],
+            // The attacks run multi-learners (and per-column ERM) on fingerprinting
+            // databases; the tracing attack certifies its ε bound with privpac-audit's
+            // Clopper–Pearson bounds.
+            "privpac-attacks" => &[
+                "privpac-mechanisms",
+                "privpac-classes",
+                "privpac-audit",
+                "privpac-learners",
+                "privpac-multi",
             ],
             // The measurement engine runs built learners; it names none of them.
             "privpac-engine" => &[
@@ -112,6 +120,7 @@ mod tests {
                 "privpac-sanitizers",
                 "privpac-learners",
                 "privpac-multi",
+                "privpac-attacks",
                 "privpac-engine",
                 "privpac-toolkit",
             ],
