@@ -142,6 +142,7 @@ mod tests {
         "privpac-sanitizers",
         "privpac-learners",
         "privpac-multi",
+        "privpac-attacks",
         "privpac-engine",
         "privpac-toolkit",
         "privpac-experiments",
@@ -172,15 +173,23 @@ mod tests {
                 "privpac-classes",
                 "privpac-sanitizers",
             ],
-            // The tracing attack certifies its ε bound with privpac-audit's Clopper–Pearson
-            // bounds.
             "privpac-multi" => &[
                 "privpac-accounting",
                 "privpac-mechanisms",
                 "privpac-classes",
-                "privpac-audit",
                 "privpac-sanitizers",
                 "privpac-learners",
+            ],
+            // The attacks run multi-learners (and per-column ERM) on fingerprinting
+            // databases; the tracing attack certifies its ε bound with privpac-audit's
+            // Clopper–Pearson bounds.
+            "privpac-attacks" => &[
+                "privpac-accounting",
+                "privpac-mechanisms",
+                "privpac-classes",
+                "privpac-audit",
+                "privpac-learners",
+                "privpac-multi",
             ],
             // The measurement engine runs built learners; it names none of them.
             "privpac-engine" => &[
@@ -208,6 +217,7 @@ mod tests {
                 "privpac-sanitizers",
                 "privpac-learners",
                 "privpac-multi",
+                "privpac-attacks",
                 "privpac-engine",
                 "privpac-toolkit",
             ],

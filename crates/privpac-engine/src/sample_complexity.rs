@@ -339,7 +339,7 @@ mod tests {
             };
         assert!(matches!(
             empirical_sample_complexity_sized(&scenario, &learner_for, config()),
-            Err(Error::Learner(privpac_learners::Error::Mechanism(_)))
+            Err(Error::Learner(privpac_learners::Error::Accounting(_)))
         ));
     }
 }

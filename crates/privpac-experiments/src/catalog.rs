@@ -200,7 +200,7 @@ pub(super) fn k_curves_report(
             },
             curve.epsilon,
             curve.delta,
-            if *privacy == privpac_multi::lower_bounds::TablePrivacy::Pure {
+            if *privacy == privpac_attacks::lower_bounds::TablePrivacy::Pure {
                 "pure"
             } else {
                 "approximate"

@@ -191,6 +191,14 @@ pub enum Error {
         /// The cause.
         source: privpac_classes::Error,
     },
+    /// An error of the tracing attack inside a unit (the `tracing-attack` experiment).
+    #[error("unit {unit}: {source}")]
+    Attack {
+        /// The unit index.
+        unit: usize,
+        /// The cause.
+        source: privpac_attacks::Error,
+    },
     /// Drawing a plot failed.
     #[error("plot {name}: {reason}")]
     Plot {

@@ -27,17 +27,12 @@
 //!   independent of k and running time independent of |X|.
 //! * [`bounds`]: explicit sample sizes (with derivations) and the paper's O-forms, clearly
 //!   labelled.
-//! * [`fingerprinting`]: the Boneh–Shaw and Tardos codes with tracing, pirate strategies
-//!   and measured security (§4); [`lower_bounds`]: the §4–§5 lower bounds with the
-//!   constants their proofs give, and the §1.3 tables as data.
-//! * [`attack`]: Theorems 4.3 / 4.7 run as attacks on any [`MultiLearner`] (build the
-//!   database from codewords, round the hypotheses' averages into a pirate word, trace),
-//!   with completeness, innocent accusations and the certified ε lower bound they imply;
-//!   [`attack::ColumnErm`] is the non-private per-column ERM baseline.
 //!
 //! Sibling crates: `privpac-mechanisms` (`StableSelection` is `A_dist`, Algorithm 3, with the
 //! corrected calibration), `privpac-sanitizers` (`PointSanitizer`), `privpac-learners` (single-concept
-//! learners for the direct sum), `privpac-classes` (classes and hypotheses).
+//! learners for the direct sum), `privpac-classes` (classes and hypotheses). The §4–§5 lower
+//! bounds (fingerprinting codes, the tracing attack on any [`MultiLearner`], the packing and
+//! fingerprinting calculators) are in `privpac-attacks`, which builds on this crate.
 //!
 //! # Design
 //! Neighbouring samples differ in one whole row `(x_i, y_{i,1}, …, y_{i,k})` (Definition
@@ -86,15 +81,12 @@
 //! ```
 #![doc(test(attr(deny(warnings))))]
 
-pub mod attack;
 pub mod bounds;
 mod direct_sum;
 mod error;
-pub mod fingerprinting;
 mod generic;
 pub mod gf2;
 mod learner;
-pub mod lower_bounds;
 mod parity;
 mod point;
 mod sample;

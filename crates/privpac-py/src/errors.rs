@@ -205,8 +205,6 @@ fn multi_kind(error: &privpac_multi::Error) -> Kind {
         | E::UnsupportedClass { .. }
         | E::DeltaRequired { .. }
         | E::BudgetTooSmall { .. }
-        | E::IncompatibleCode { .. }
-        | E::CodeTooShort { .. }
         | E::InnerNotPrivate { .. }
         | E::InvalidParameter { .. } => Kind::InvalidParameter,
         E::NoLabelColumns
@@ -217,9 +215,7 @@ fn multi_kind(error: &privpac_multi::Error) -> Kind {
         | E::LabelCountMismatch { .. }
         | E::DomainMismatch { .. }
         | E::EmptySample
-        | E::HypothesisCount { .. }
-        | E::CodeMismatch { .. } => Kind::BadInput,
-        E::CodebookTooLarge { .. } | E::TooManyUsers { .. } | E::TooLarge { .. } => Kind::TooLarge,
+        | E::HypothesisCount { .. } => Kind::BadInput,
         _ => Kind::Other,
     }
 }
@@ -227,6 +223,25 @@ fn multi_kind(error: &privpac_multi::Error) -> Kind {
 /// A `privpac_multi::Error` as a Python exception.
 pub(crate) fn multi(error: privpac_multi::Error) -> PyErr {
     raise(multi_kind(&error), error)
+}
+
+fn attacks_kind(error: &privpac_attacks::Error) -> Kind {
+    use privpac_attacks::Error as E;
+    match error {
+        E::Multi(inner) => multi_kind(inner),
+        E::Class(inner) => classes_kind(inner),
+        E::IncompatibleCode { .. } | E::CodeTooShort { .. } | E::InvalidParameter { .. } => {
+            Kind::InvalidParameter
+        }
+        E::HypothesisCount { .. } | E::CodeMismatch { .. } => Kind::BadInput,
+        E::CodebookTooLarge { .. } | E::TooManyUsers { .. } | E::TooLarge { .. } => Kind::TooLarge,
+        _ => Kind::Other,
+    }
+}
+
+/// A `privpac_attacks::Error` as a Python exception.
+pub(crate) fn attacks(error: privpac_attacks::Error) -> PyErr {
+    raise(attacks_kind(&error), error)
 }
 
 fn lab_kind(error: &privpac_toolkit::Error) -> Kind {

@@ -1,11 +1,11 @@
 //! The multi-learning lower bounds of Bun–Nissim–Stemmer from Python: the fingerprinting
-//! attack of §4 (`privpac_multi::attack::run_attack`, as `privpac attack`) against a
-//! multi-learner, and the §1.3 tables (`privpac_multi::lower_bounds::SECTION_1_3_TABLES`)
+//! attack of §4 (`privpac_attacks::attack::run_attack`, as `privpac attack`) against a
+//! multi-learner, and the §1.3 tables (`privpac_attacks::lower_bounds::SECTION_1_3_TABLES`)
 //! with the exponent of k of every entry.
 
 use privpac_accounting::Guarantee as RustGuarantee;
-use privpac_multi::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
-use privpac_multi::lower_bounds::{BoundKind, SECTION_1_3_TABLES, TablePrivacy};
+use privpac_attacks::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
+use privpac_attacks::lower_bounds::{BoundKind, SECTION_1_3_TABLES, TablePrivacy};
 use privpac_toolkit::ClassSpec;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -45,7 +45,7 @@ use crate::rng::{Seed, rng};
 /// Raises InvalidParameterError (unknown code or learner, users below the code's minimum,
 /// k below the code's length, ξ or confidence outside (0, 1), padding outside (0, 1/3],
 /// zero trials, a learner the toolkit refuses), TooLargeError (trials above 10^6, more than
-/// 2^28 label cells, a code too large) and the errors of privpac_multi::attack::run_attack
+/// 2^28 label cells, a code too large) and the errors of privpac_attacks::attack::run_attack
 /// (a class without points for the code).
 #[pyfunction]
 #[pyo3(signature = (learner, class_spec, k, users, *, code = "boneh-shaw", trials = 100,
@@ -78,9 +78,9 @@ fn fingerprinting_attack<'py>(
     };
     let mut config = AttackConfig::new(code, users, k, xi, trials)
         .and_then(|c| c.with_confidence(confidence))
-        .map_err(errors::multi)?;
+        .map_err(errors::attacks)?;
     if let Some(alpha) = padding {
-        config = config.with_padding(alpha).map_err(errors::multi)?;
+        config = config.with_padding(alpha).map_err(errors::attacks)?;
     }
     let class = class_spec
         .parse::<ClassSpec>()
@@ -102,7 +102,7 @@ fn fingerprinting_attack<'py>(
         };
     let report = py
         .detach(|| run_attack(built.as_ref(), class.as_ref(), &config, &mut rng(seed)))
-        .map_err(errors::multi)?;
+        .map_err(errors::attacks)?;
     let out = PyDict::new(py);
     out.set_item("class", class.name())?;
     out.set_item("learner", built.name())?;

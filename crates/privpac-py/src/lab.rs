@@ -63,6 +63,7 @@ fn experiment_error(py: Python<'_>, error: privpac_experiments::Error) -> PyErr 
     let (unit, inner) = match error {
         E::Unit { unit, source } => (unit, errors::lab(*source)),
         E::Class { unit, source } => (unit, errors::classes(source)),
+        E::Attack { unit, source } => (unit, errors::attacks(source)),
         other => {
             let kind = match &other {
                 E::UnknownExperiment { .. }

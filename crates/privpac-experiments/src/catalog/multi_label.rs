@@ -3,7 +3,7 @@
 //! * `k-curves`: the empirical sample complexity of every multi-learner against the number
 //!   of label columns k, with the fitted log–log exponent of each curve beside the exponent
 //!   of the matching entry of Bun–Nissim–Stemmer 2016, §1.3 tables
-//!   ([`privpac_multi::lower_bounds::SECTION_1_3_TABLES`]).
+//!   ([`privpac_attacks::lower_bounds::SECTION_1_3_TABLES`]).
 //!   Its curves are the shipped experiment file `experiments/k-curves.toml`
 //!   ([`crate::KCurveSweep`]).
 //! * `sanitizer-error`: the maximum counting-query error `max_c |c(D) − c(D̂)|` of every
@@ -14,9 +14,9 @@
 //!   accusation rate and the certified ε lower bound.
 
 use privpac_accounting::{CompositionRule, Privacy};
+use privpac_attacks::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
+use privpac_attacks::lower_bounds::{BoundKind, TablePrivacy, table_entries};
 use privpac_classes::ConceptClass;
-use privpac_multi::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
-use privpac_multi::lower_bounds::{BoundKind, TablePrivacy, table_entries};
 use privpac_multi::{DirectSum, MultiLearner, split_budget, split_budget_among};
 use privpac_sanitizers::{Mwem, MwemVariant, Sanitizer, max_query_error};
 use rand::RngExt;
@@ -181,7 +181,7 @@ pub(super) fn run_unit(
     match name {
         "k-curves" => return run_k_curve_unit(k_curves_sweep(), scale, unit, seed, index),
         "sanitizer-error" => sanitizer_unit(unit, seed, count, &mut row).map_err(lab)?,
-        "tracing-attack" => attack_unit(unit, seed, count, &mut row).map_err(lab)?,
+        "tracing-attack" => attack_unit(unit, seed, count, index, &mut row)?,
         _ => {}
     }
     Ok(row)
@@ -399,8 +399,17 @@ fn attack_unit(
     unit: &Map<String, Value>,
     seed: u64,
     count: usize,
+    index: usize,
     row: &mut Map<String, Value>,
-) -> privpac_toolkit::Result<()> {
+) -> Result<()> {
+    let lab = |source: privpac_toolkit::Error| Error::Unit {
+        unit: index,
+        source: Box::new(source),
+    };
+    let attack = |source: privpac_attacks::Error| Error::Attack {
+        unit: index,
+        source,
+    };
     let users = unit.get("users").and_then(Value::as_u64).unwrap_or(3) as usize;
     let code = if get_str(unit, "code") == "tardos" {
         CodeKind::Tardos
@@ -410,33 +419,38 @@ fn attack_unit(
     let xi = 0.1;
     // The code's length, from the configuration check (k = 1 is always too short).
     let k = match AttackConfig::new(code, users, 1, xi, count) {
-        Err(privpac_multi::Error::CodeTooShort { needed, .. }) => {
+        Err(privpac_attacks::Error::CodeTooShort { needed, .. }) => {
             privpac_toolkit::check_count(
                 "code length",
                 usize::try_from(needed).unwrap_or(usize::MAX),
                 privpac_toolkit::limits::MAX_SAMPLE_SIZE,
-            )?;
+            )
+            .map_err(lab)?;
             needed as usize
         }
-        Err(other) => return Err(other.into()),
+        Err(other) => return Err(attack(other)),
         Ok(_) => 1,
     };
-    let config = AttackConfig::new(code, users, k, xi, count)?;
-    let class = get_str(unit, "class").parse::<ClassSpec>()?.build()?;
+    let config = AttackConfig::new(code, users, k, xi, count).map_err(attack)?;
+    let class = get_str(unit, "class")
+        .parse::<ClassSpec>()
+        .and_then(|spec| spec.build())
+        .map_err(lab)?;
     let epsilon = get_f64(unit, "epsilon");
     let learner: Box<dyn MultiLearner> = if get_str(unit, "learner") == "erm" {
         Box::new(ColumnErm)
     } else {
         build_multi_learner(
             MultiLearnerSpec::DirectSum(privpac_toolkit::LearnerSpec::Generic),
-            Privacy::pure(epsilon)?,
+            Privacy::pure(epsilon).map_err(|error| lab(error.into()))?,
             k,
             &LearnerParams::default(),
             config.examples(),
-        )?
+        )
+        .map_err(lab)?
     };
     let mut rng = trial_rng(seed, 0);
-    let report = run_attack(learner.as_ref(), class.as_ref(), &config, &mut rng)?;
+    let report = run_attack(learner.as_ref(), class.as_ref(), &config, &mut rng).map_err(attack)?;
     row.insert("k".into(), json!(report.code_length));
     // The security the built code guarantees (the requested ξ, which the codes now meet
     // at every n; reported from the code so that the row can never overstate it).

@@ -1,7 +1,7 @@
 //! Experiment files of kind `k-curves`: the empirical sample complexity of multi-learners
 //! against the number of label columns k, each curve compared with the exponent of k of
 //! an upper bound of the §1.3 tables of Bun–Nissim–Stemmer 2016
-//! ([`privpac_multi::lower_bounds::SECTION_1_3_TABLES`]).
+//! ([`privpac_attacks::lower_bounds::SECTION_1_3_TABLES`]).
 //!
 //! A curve names a multi-learner spec (`privpac multi-learn --learner`), its total (ε, δ)
 //! over all k columns, its scenario (a class spec with the uniform distribution and k
@@ -16,7 +16,7 @@ use toml::Spanned;
 
 use super::{Checker, RawSearch};
 use crate::{Error, Result, Scale};
-use privpac_multi::lower_bounds::{BoundKind, TablePrivacy, table_entries};
+use privpac_attacks::lower_bounds::{BoundKind, TablePrivacy, table_entries};
 use privpac_toolkit::{ClassSpec, MultiLearnerSpec};
 
 /// The largest k a file may list.

@@ -1,10 +1,10 @@
 //! `privpac attack`: the fingerprinting attack of the multi-learning lower bounds
-//! (`privpac_multi::attack`) against a multi-learner chosen by name, with the ε lower
+//! (`privpac_attacks::attack`) against a multi-learner chosen by name, with the ε lower
 //! bound it certifies printed beside the learner's claimed ε.
 
 use anyhow::bail;
 use privpac_accounting::{Guarantee, Privacy};
-use privpac_multi::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
+use privpac_attacks::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
 use privpac_multi::{MultiLearner, ParityLearner, PointLearner};
 use privpac_toolkit::{ClassSpec, LearnerParams, LearnerSpec};
 use serde::Serialize;

@@ -607,12 +607,12 @@ impl AttackSection {
 }
 
 pub(super) fn attack_section(seed: u64) -> anyhow::Result<AttackSection> {
-    use privpac_multi::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
+    use privpac_attacks::attack::{AttackConfig, CodeKind, ColumnErm, run_attack};
     const USERS: usize = 5;
     const TRIALS: usize = 60;
     let class = parse_spec("thresholds:8")?;
-    let k = privpac_multi::fingerprinting::FingerprintingCode::length(
-        &privpac_multi::fingerprinting::BonehShaw::for_security(USERS, 0.1)?,
+    let k = privpac_attacks::fingerprinting::FingerprintingCode::length(
+        &privpac_attacks::fingerprinting::BonehShaw::for_security(USERS, 0.1)?,
     );
     let config = AttackConfig::new(CodeKind::BonehShaw, USERS, k, 0.1, TRIALS)?;
     let direct = privpac_multi::DirectSum::for_total(

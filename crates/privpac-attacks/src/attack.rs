@@ -49,6 +49,7 @@
 use privpac_accounting::Guarantee;
 use privpac_classes::{ConceptClass, Domain, Hypothesis, LabeledSample, Point};
 use privpac_learners::{Erm, ErmMode, Learner};
+use privpac_multi::{MultiLabeledSample, MultiLearner};
 use rand::{Rng, RngExt};
 
 use crate::error::{Error, Result};
@@ -56,9 +57,7 @@ use crate::fingerprinting::{
     BonehShaw, Codebook, ColumnTypes, FingerprintingCode, MAX_CODEBOOK_BITS, Tardos, TardosSecret,
     fully_resistant_tardos_length,
 };
-use crate::learner::MultiLearner;
 use crate::lower_bounds::epsilon_implied_by_tracing;
-use crate::sample::MultiLabeledSample;
 
 /// Most trials per experiment an attack runs.
 pub const MAX_ATTACK_TRIALS: usize = 1_000_000;
@@ -731,7 +730,7 @@ impl MultiLearner for ColumnErm {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Vec<Hypothesis>> {
+    ) -> privpac_multi::Result<Vec<Hypothesis>> {
         let erm = Erm {
             mode: ErmMode::Agnostic,
         };
@@ -758,7 +757,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
-    use crate::{DirectSum, ParityLearner, PointLearner};
+    use privpac_multi::{DirectSum, ParityLearner, PointLearner};
 
     fn thresholds(size: u64) -> Thresholds {
         Thresholds::new(size).unwrap()
@@ -873,7 +872,7 @@ mod tests {
             _class: &dyn ConceptClass,
             sample: &MultiLabeledSample,
             _rng: &mut dyn Rng,
-        ) -> Result<Vec<Hypothesis>> {
+        ) -> privpac_multi::Result<Vec<Hypothesis>> {
             Ok(vec![Hypothesis::Constant { label: false }; sample.k()])
         }
         fn guarantee(&self, _examples: usize, _k: usize) -> Guarantee {
