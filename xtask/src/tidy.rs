@@ -3,7 +3,7 @@
 //!
 //! The checks are:
 //! - every `.rs` file under `crates/`, `xtask/` and `benches/` opens with a `//!` doc comment;
-//! - internal dependency arrows only point down the layer table (`allowed_dependencies` below),
+//! - internal dependency arrows only point down the layer table (`allowed_dependencies` in `tidy/layers.rs`),
 //!   and every member folder has the same name as its package;
 //! - internal dependencies are written `name.workspace = true`, and the root
 //!   `[workspace.dependencies]` gives every internal crate both a `path` and a `version`;
@@ -42,6 +42,8 @@ use crate::{cargo, run_command};
 #[cfg(test)]
 mod cycles;
 pub(crate) mod layering;
+#[cfg(test)]
+mod layers;
 #[cfg(test)]
 mod layout;
 mod shares;
@@ -129,106 +131,9 @@ mod tests {
 
     use serde_json::Value;
 
+    use super::layers::{LIBRARIES, allowed_dependencies};
     use super::{display_path, rust_files};
     use crate::project_root;
-
-    /// Our library crates, lowest layers first.
-    const LIBRARIES: &[&str] = &[
-        "privpac-accounting",
-        "privpac-mechanisms",
-        "privpac-classes",
-        "privpac-audit",
-        "privpac-zoo",
-        "privpac-sanitizers",
-        "privpac-learners",
-        "privpac-multi",
-        "privpac-attacks",
-        "privpac-engine",
-        "privpac-toolkit",
-        "privpac-experiments",
-    ];
-
-    /// The internal crates that `krate` may depend on: arrows only point down. `None` for a
-    /// crate that is not in the table yet.
-    fn allowed_dependencies(krate: &str) -> Option<&'static [&'static str]> {
-        let allowed: &'static [&'static str] = match krate {
-            // The ground floor: validated guarantees and their composition; and privpac-audit,
-            // which takes plain data so every crate can use it.
-            "privpac-accounting" | "privpac-audit" => &[],
-            // The mechanisms report their guarantees in accounting's vocabulary.
-            "privpac-mechanisms" => &["privpac-accounting"],
-            // A randomized hypothesis samples its predictions with the mechanisms' exact
-            // samplers (the noisy vote is the exponential mechanism).
-            "privpac-classes" => &["privpac-mechanisms"],
-            // Mechanisms and their broken twins, next to the auditor that tests them.
-            "privpac-zoo" => &["privpac-accounting", "privpac-mechanisms", "privpac-audit"],
-            "privpac-sanitizers" => &[
-                "privpac-accounting",
-                "privpac-mechanisms",
-                "privpac-classes",
-            ],
-            "privpac-learners" => &[
-                "privpac-accounting",
-                "privpac-mechanisms",
-                "privpac-classes",
-                "privpac-sanitizers",
-            ],
-            "privpac-multi" => &[
-                "privpac-accounting",
-                "privpac-mechanisms",
-                "privpac-classes",
-                "privpac-sanitizers",
-                "privpac-learners",
-            ],
-            // The attacks run multi-learners (and per-column ERM) on fingerprinting
-            // databases; the tracing attack certifies its ε bound with privpac-audit's
-            // Clopper–Pearson bounds.
-            "privpac-attacks" => &[
-                "privpac-accounting",
-                "privpac-mechanisms",
-                "privpac-classes",
-                "privpac-audit",
-                "privpac-learners",
-                "privpac-multi",
-            ],
-            // The measurement engine runs built learners; it names none of them.
-            "privpac-engine" => &[
-                "privpac-accounting",
-                "privpac-mechanisms",
-                "privpac-classes",
-                "privpac-sanitizers",
-                "privpac-learners",
-                "privpac-multi",
-            ],
-            // The front-end toolkit builds learners from specs and runs them on the engine.
-            "privpac-toolkit" => &[
-                "privpac-accounting",
-                "privpac-mechanisms",
-                "privpac-classes",
-                "privpac-sanitizers",
-                "privpac-learners",
-                "privpac-multi",
-                "privpac-engine",
-            ],
-            "privpac-experiments" => &[
-                "privpac-accounting",
-                "privpac-mechanisms",
-                "privpac-classes",
-                "privpac-sanitizers",
-                "privpac-learners",
-                "privpac-multi",
-                "privpac-attacks",
-                "privpac-engine",
-                "privpac-toolkit",
-            ],
-            // The CLI, the Python bindings and the benches sit on top of every library.
-            "privpac" | "privpac-py" | "benches" => LIBRARIES,
-            // xtask must build in seconds on a fresh clone.
-            "xtask" => &[],
-            _ => return None,
-        };
-        Some(allowed)
-    }
 
     /// Dev-dependencies may also include privpac-audit, for any library.
     fn allowed_dev_dependencies(krate: &str) -> Option<Vec<&'static str>> {
@@ -553,7 +458,7 @@ mod tests {
         ) else {
             errors.push(format!(
                 "{path}:1: `{krate}` is not in the dependency table; add it to \
-                 `allowed_dependencies` in xtask/src/tidy.rs with the internal crates it may use"
+                 `allowed_dependencies` in xtask/src/tidy/layers.rs with the internal crates it may use"
             ));
             return errors;
         };
@@ -575,7 +480,7 @@ mod tests {
                 errors.push(format!(
                     "{path}:{}: `{krate}` may not depend on `{name}` ({}); arrows point down, \
                      and `{krate}` may only use: {listed} (see `allowed_dependencies` in \
-                     xtask/src/tidy.rs)",
+                     xtask/src/tidy/layers.rs)",
                     package.line_of(dependency),
                     dependency.kind.table()
                 ));

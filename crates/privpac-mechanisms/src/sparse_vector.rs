@@ -122,7 +122,8 @@ impl SparseVector {
     ///
     /// # Example
     /// ```
-    /// use privpac_mechanisms::{CompositionRule, Privacy, SparseVector};
+    /// use privpac_accounting::CompositionRule;
+    /// use privpac_mechanisms::{Privacy, SparseVector};
     /// let (each, rule) = SparseVector::round_budget(Privacy::new(1.0, 1e-6)?, 100);
     /// assert!(matches!(rule, CompositionRule::Optimal { .. }));
     /// assert!(each > 0.0240); // advanced composition: 0.0178; basic: 0.01
