@@ -2,7 +2,7 @@
 //! small database from the synthetic distribution, then choose among one representative
 //! per dichotomy of C on it (through the reusable [`crate::SanitizedCover`]).
 
-use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
+use privpac_classes::{ConceptClass, LabeledSample};
 use privpac_mechanisms::{
     CompositionRule, ExponentialMechanism, Guarantee, Privacy, Private, basic_composition,
 };
@@ -11,6 +11,7 @@ use rand::Rng;
 
 use crate::error::{Error, Result};
 use crate::learner::Learner;
+use crate::predictor::Predictor;
 use crate::sanitized_cover::{SanitizedCover, order_support_size};
 
 /// The default accuracy parameter α of the default small-database size
@@ -179,12 +180,14 @@ impl Learner for SanitizerLearner {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
+    ) -> Result<Predictor> {
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
         let cover = self.cover(class, sample, rng)?;
-        cover.select(class, sample, &self.mechanism, rng)
+        cover
+            .select(class, sample, &self.mechanism, rng)
+            .map(Predictor::from)
     }
 
     fn guarantee(&self, _examples: usize) -> Guarantee {
