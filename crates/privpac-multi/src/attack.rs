@@ -46,8 +46,8 @@
 //! one-sided at level `(1 − confidence)/2`, so the reported bound is below the learner's
 //! true ε (at its claimed δ) with probability at least `confidence`.
 
-use privpac_classes::{ConceptClass, Domain, Hypothesis, LabeledSample, Point};
-use privpac_learners::{Erm, ErmMode, Learner};
+use privpac_classes::{ConceptClass, Domain, LabeledSample, Point};
+use privpac_learners::{Erm, ErmMode, Learner, Predictor};
 use privpac_mechanisms::Guarantee;
 use rand::{Rng, RngExt};
 
@@ -731,7 +731,7 @@ impl MultiLearner for ColumnErm {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Vec<Hypothesis>> {
+    ) -> Result<Vec<Predictor>> {
         let erm = Erm {
             mode: ErmMode::Agnostic,
         };
@@ -751,7 +751,7 @@ impl MultiLearner for ColumnErm {
 
 #[cfg(test)]
 mod tests {
-    use privpac_classes::{Domain, Parities, Points, Thresholds};
+    use privpac_classes::{Domain, Hypothesis, Parities, Points, Thresholds};
     use privpac_learners::GenericLearner;
     use privpac_mechanisms::Privacy;
     use rand::SeedableRng;
@@ -873,8 +873,8 @@ mod tests {
             _class: &dyn ConceptClass,
             sample: &MultiLabeledSample,
             _rng: &mut dyn Rng,
-        ) -> Result<Vec<Hypothesis>> {
-            Ok(vec![Hypothesis::Constant { label: false }; sample.k()])
+        ) -> Result<Vec<Predictor>> {
+            Ok(vec![Hypothesis::Constant { label: false }.into(); sample.k()])
         }
         fn guarantee(&self, _examples: usize, _k: usize) -> Guarantee {
             Guarantee::DifferentialPrivacy(Privacy::pure(0.01).unwrap())

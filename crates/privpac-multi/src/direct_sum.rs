@@ -1,8 +1,8 @@
 //! The direct sum (Bun–Nissim–Stemmer 2016, Observation 3.2): a single-concept learner
 //! run once per label column, with the k runs composed.
 
-use privpac_classes::{ConceptClass, Hypothesis};
-use privpac_learners::Learner;
+use privpac_classes::ConceptClass;
+use privpac_learners::{Learner, Predictor};
 use privpac_mechanisms::{
     CompositionRule, Guarantee, MAX_BOUNDED_RANGE_COMPOSITIONS, MAX_OPTIMAL_COMPOSITIONS,
     MIN_EPSILON, Privacy, advanced_composition, bounded_range_composition,
@@ -565,7 +565,7 @@ impl MultiLearner for DirectSum {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Vec<Hypothesis>> {
+    ) -> Result<Vec<Predictor>> {
         check_columns_and_domain(class, sample, self.k)?;
         (0..self.k)
             .map(|j| Ok(self.inner.learn(class, &sample.column(j)?, rng)?))

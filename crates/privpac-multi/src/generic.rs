@@ -5,8 +5,8 @@
 //! (Corollary 3.9 with the point sanitizer; the Corollary 3.10 construction with a
 //! different threshold sanitizer, labelled as such).
 
-use privpac_classes::{ConceptClass, Hypothesis};
-use privpac_learners::{SanitizedCover, SupportSize};
+use privpac_classes::ConceptClass;
+use privpac_learners::{Predictor, SanitizedCover, SupportSize};
 use privpac_mechanisms::{
     CompositionRule, ExponentialMechanism, Guarantee, MAX_BOUNDED_RANGE_COMPOSITIONS,
     MAX_OPTIMAL_COMPOSITIONS, MIN_EPSILON, Privacy, advanced_composition, basic_composition,
@@ -459,14 +459,18 @@ impl MultiLearner for SanitizerMultiLearner {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Vec<Hypothesis>> {
+    ) -> Result<Vec<Predictor>> {
         check_columns_and_domain(class, sample, self.k)?;
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
         let cover = self.cover(class, sample, rng)?;
         (0..self.k)
-            .map(|j| Ok(cover.select(class, &sample.column(j)?, &self.mechanism, rng)?))
+            .map(|j| {
+                Ok(cover
+                    .select(class, &sample.column(j)?, &self.mechanism, rng)?
+                    .into())
+            })
             .collect()
     }
 
