@@ -481,9 +481,15 @@ mod tests {
     #[test]
     fn true_error_is_exact() {
         let scenario = thresholds(10, 4, 0.0, ExampleDistribution::Uniform);
-        assert_eq!(scenario.true_error(&Hypothesis::Concept { id: 4 }.into()), 0.0);
+        assert_eq!(
+            scenario.true_error(&Hypothesis::Concept { id: 4 }.into()),
+            0.0
+        );
         assert!((scenario.true_error(&Hypothesis::Concept { id: 6 }.into()) - 0.2).abs() < 1e-12);
-        assert!((scenario.true_error(&Hypothesis::Constant { label: false }.into()) - 0.5).abs() < 1e-12);
+        assert!(
+            (scenario.true_error(&Hypothesis::Constant { label: false }.into()) - 0.5).abs()
+                < 1e-12
+        );
         let noisy = thresholds(10, 4, 0.1, ExampleDistribution::Uniform);
         assert!((noisy.true_error(&Hypothesis::Concept { id: 4 }.into()) - 0.1).abs() < 1e-12);
         let flipped = Predictor::Flipped {

@@ -748,7 +748,10 @@ mod tests {
                 0.0
             );
             // 1 on x ≤ 5 disagrees everywhere; 1 on x > 7 on two points.
-            assert_eq!(scenario.true_error(&Hypothesis::Concept { id: 5 }.into()), 1.0);
+            assert_eq!(
+                scenario.true_error(&Hypothesis::Concept { id: 5 }.into()),
+                1.0
+            );
             let two = scenario.true_error(&Hypothesis::Concept { id: size + 7 }.into());
             assert!((two - 2.0 / size as f64).abs() < 1e-20, "{two}");
             let all_ones = scenario.true_error(&Hypothesis::Constant { label: true }.into());

@@ -386,7 +386,9 @@ mod tests {
             .collect();
         let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
         let learner = GenericLearner::new(Privacy::pure(1.0).unwrap()).unwrap();
-        let Predictor::Hypothesis(Hypothesis::Concept { id }) = learner.learn(&class, &sample, &mut rng).unwrap() else {
+        let Predictor::Hypothesis(Hypothesis::Concept { id }) =
+            learner.learn(&class, &sample, &mut rng).unwrap()
+        else {
             panic!("not a concept");
         };
         let (found_a, found_b) = class.bounds(id).unwrap();

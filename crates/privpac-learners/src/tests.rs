@@ -141,7 +141,9 @@ fn generic_learner_handles_huge_domains_through_runs() {
     let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
     let learner = GenericLearner::new(Privacy::pure(2.0).unwrap()).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(2);
-    let Predictor::Hypothesis(Hypothesis::Concept { id }) = learner.learn(&class, &sample, &mut rng).unwrap() else {
+    let Predictor::Hypothesis(Hypothesis::Concept { id }) =
+        learner.learn(&class, &sample, &mut rng).unwrap()
+    else {
         panic!("proper learner")
     };
     // Consistent thresholds lie in [249·2^30, 250·2^30); with 500 examples and ε = 2 the
@@ -300,7 +302,9 @@ fn stable_learner_samples_its_exact_distribution() {
     let mut counts = vec![0u64; 6];
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     for _ in 0..60_000 {
-        let Predictor::Hypothesis(Hypothesis::Concept { id }) = stable.learn(&class, &sample, &mut rng).unwrap() else {
+        let Predictor::Hypothesis(Hypothesis::Concept { id }) =
+            stable.learn(&class, &sample, &mut rng).unwrap()
+        else {
             panic!("proper learner")
         };
         counts[id as usize] += 1;
@@ -348,7 +352,9 @@ fn sanitizer_learner_learns_thresholds_and_composes_its_guarantee() {
         let learner = crate::SanitizerLearner::new(sanitizer, Privacy::pure(1.0).unwrap()).unwrap();
         let total = learner.guarantee(sample.len()).privacy().unwrap();
         assert!((total.epsilon() - 2.0).abs() < 1e-12, "{name}: {total}");
-        let Predictor::Hypothesis(Hypothesis::Concept { id }) = learner.learn(&class, &sample, &mut rng).unwrap() else {
+        let Predictor::Hypothesis(Hypothesis::Concept { id }) =
+            learner.learn(&class, &sample, &mut rng).unwrap()
+        else {
             panic!("proper learner")
         };
         // The target is threshold 12; with 4000 examples the output is within a few

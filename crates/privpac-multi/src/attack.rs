@@ -874,7 +874,10 @@ mod tests {
             sample: &MultiLabeledSample,
             _rng: &mut dyn Rng,
         ) -> Result<Vec<Predictor>> {
-            Ok(vec![Hypothesis::Constant { label: false }.into(); sample.k()])
+            Ok(vec![
+                Hypothesis::Constant { label: false }.into();
+                sample.k()
+            ])
         }
         fn guarantee(&self, _examples: usize, _k: usize) -> Guarantee {
             Guarantee::DifferentialPrivacy(Privacy::pure(0.01).unwrap())

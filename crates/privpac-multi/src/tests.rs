@@ -680,7 +680,10 @@ fn point_learner_learns_heavy_points_and_zeros_light_ones() {
     let error = multi_error(&class, &hypotheses, &targets, &full).unwrap();
     assert!(error <= alpha, "error {error}");
     assert_eq!(hypotheses[0], Hypothesis::Concept { id: support[0] }.into());
-    assert_eq!(hypotheses[200], Hypothesis::Constant { label: false }.into());
+    assert_eq!(
+        hypotheses[200],
+        Hypothesis::Constant { label: false }.into()
+    );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -108,10 +108,9 @@ pub(crate) fn mechanisms(error: privpac_mechanisms::Error) -> PyErr {
 fn classes_kind(error: &privpac_classes::Error) -> Kind {
     use privpac_classes::Error as E;
     match error {
-        E::InvalidDomain { .. }
-        | E::InvalidClass { .. }
-        | E::BadSpec { .. }
-        | E::InvalidHypothesis { .. } => Kind::InvalidParameter,
+        E::InvalidDomain { .. } | E::InvalidClass { .. } | E::BadSpec { .. } => {
+            Kind::InvalidParameter
+        }
         E::PointOutsideDomain { .. }
         | E::ConceptOutOfRange { .. }
         | E::LengthMismatch { .. }
@@ -137,7 +136,7 @@ fn learners_kind(error: &privpac_learners::Error) -> Kind {
     match error {
         E::Class(inner) => classes_kind(inner),
         E::Mechanism(inner) => mechanisms_kind(inner),
-        E::InvalidParameter { .. } => Kind::InvalidParameter,
+        E::InvalidParameter { .. } | E::InvalidHypothesis { .. } => Kind::InvalidParameter,
         E::EmptySample | E::NotRealizable { .. } | E::SampleTooSmall { .. } => Kind::BadInput,
         _ => Kind::Other,
     }

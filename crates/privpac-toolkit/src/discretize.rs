@@ -629,7 +629,8 @@ mod tests {
             let class = parse_spec(spec).unwrap();
             for id in 0..class.len() as u64 {
                 let text =
-                    describe_in_units(&Hypothesis::Concept { id }.into(), class.as_ref(), &d).unwrap();
+                    describe_in_units(&Hypothesis::Concept { id }.into(), class.as_ref(), &d)
+                        .unwrap();
                 for &x in &grid {
                     let bin = d.bin(x).unwrap();
                     assert_eq!(
@@ -642,7 +643,11 @@ mod tests {
         }
         let class = parse_spec("thresholds:7").unwrap();
         assert_eq!(
-            describe_in_units(&Hypothesis::Constant { label: true }.into(), class.as_ref(), &d),
+            describe_in_units(
+                &Hypothesis::Constant { label: true }.into(),
+                class.as_ref(),
+                &d
+            ),
             Ok("1 on every x".to_string())
         );
         let flipped = Predictor::Flipped {
@@ -655,7 +660,8 @@ mod tests {
         );
         // Other classes: the bins' description, said to be in bins.
         let xor = parse_spec("xor(thresholds:7)").unwrap();
-        let text = describe_in_units(&Hypothesis::Concept { id: 3 }.into(), xor.as_ref(), &d).unwrap();
+        let text =
+            describe_in_units(&Hypothesis::Concept { id: 3 }.into(), xor.as_ref(), &d).unwrap();
         assert!(
             text.contains("in the bins of [-0.3, 0.7] in 7 bins"),
             "{text}"

@@ -42,9 +42,7 @@ fn evaluates_and_round_trips_through_json() {
     let vote = &hypotheses[4];
     let rate = (2.0 - 4.0 * privpac_mechanisms::FLOAT_ERROR_BUDGET) / 2.0;
     assert!((vote.probability_of_one(&class, 3) - 1.0 / (1.0 + (-rate).exp())).abs() < 1e-15);
-    assert!(
-        (vote.probability_of_one(&class, 9) - 1.0 / (1.0 + (3.0 * rate).exp())).abs() < 1e-15
-    );
+    assert!((vote.probability_of_one(&class, 9) - 1.0 / (1.0 + (3.0 * rate).exp())).abs() < 1e-15);
     assert!(vote.eval(&class, 3) && !vote.eval(&class, 5) && !vote.is_deterministic());
     for h in &hypotheses {
         let json = serde_json::to_string(h).unwrap();
@@ -136,8 +134,7 @@ fn a_noisy_vote_samples_with_the_exponential_mechanism() {
     use rand::SeedableRng;
     let class = Thresholds::new(2).unwrap();
     for epsilon in [1e-9, 0.3, 1.0, 40.0, 1e4] {
-        let mechanism =
-            ExponentialMechanism::new(Privacy::pure(epsilon).unwrap(), 1.0).unwrap();
+        let mechanism = ExponentialMechanism::new(Privacy::pure(epsilon).unwrap(), 1.0).unwrap();
         for (ones, k) in [
             (0, 1),
             (1, 2),
