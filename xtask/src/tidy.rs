@@ -69,9 +69,9 @@ mod tests {
             // The foundations, and privpac-audit, which takes plain data so every crate can
             // use it.
             "privpac-mechanisms" | "privpac-audit" => &[],
-            // A randomized hypothesis samples its predictions with the mechanisms' exact
-            // samplers (the noisy vote is the exponential mechanism).
-            "privpac-classes" => &["privpac-mechanisms"],
+            // Domains, classes and deterministic hypotheses: no privacy machinery (randomized
+            // predictors, which sample with the mechanisms, live in privpac-learners).
+            "privpac-classes" => &[],
             // Mechanisms and their broken twins, next to the auditor that tests them.
             "privpac-zoo" => &["privpac-mechanisms", "privpac-audit"],
             "privpac-sanitizers" => &["privpac-mechanisms", "privpac-classes"],
