@@ -15,7 +15,7 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use privpac_accounting::Privacy;
 use privpac_classes::{ConceptClass, Hypothesis, Thresholds};
-use privpac_learners::{GenericLearner, Learner};
+use privpac_learners::{GenericLearner, Learner, Predictor};
 use privpac_toolkit::{ExampleDistribution, Scenario, TrialConfig, run_trials, trial_rng};
 
 use benches::config;
@@ -79,7 +79,7 @@ fn one_trial(c: &mut Criterion) {
 /// form (a symmetric difference of two ranges) against the sum over the domain.
 fn true_error(c: &mut Criterion) {
     let scenario = scenario(1 << 20);
-    let hypothesis = Hypothesis::Concept { id: 300_000 };
+    let hypothesis = Predictor::from(Hypothesis::Concept { id: 300_000 });
     let mut group = c.benchmark_group("true_error");
     group.bench_function(BenchmarkId::new("fast", 1u64 << 20), |b| {
         b.iter(|| scenario.try_true_error(black_box(&hypothesis)))

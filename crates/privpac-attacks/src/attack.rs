@@ -47,8 +47,8 @@
 //! true ε (at its claimed δ) with probability at least `confidence`.
 
 use privpac_accounting::Guarantee;
-use privpac_classes::{ConceptClass, Domain, Hypothesis, LabeledSample, Point};
-use privpac_learners::{Erm, ErmMode, Learner};
+use privpac_classes::{ConceptClass, Domain, LabeledSample, Point};
+use privpac_learners::{Erm, ErmMode, Learner, Predictor};
 use privpac_multi::{MultiLabeledSample, MultiLearner};
 use rand::{Rng, RngExt};
 
@@ -730,7 +730,7 @@ impl MultiLearner for ColumnErm {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
-    ) -> privpac_multi::Result<Vec<Hypothesis>> {
+    ) -> privpac_multi::Result<Vec<Predictor>> {
         let erm = Erm {
             mode: ErmMode::Agnostic,
         };
@@ -751,7 +751,7 @@ impl MultiLearner for ColumnErm {
 #[cfg(test)]
 mod tests {
     use privpac_accounting::Privacy;
-    use privpac_classes::{Domain, Parities, Points, Thresholds};
+    use privpac_classes::{Domain, Hypothesis, Parities, Points, Thresholds};
     use privpac_learners::GenericLearner;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -872,8 +872,11 @@ mod tests {
             _class: &dyn ConceptClass,
             sample: &MultiLabeledSample,
             _rng: &mut dyn Rng,
-        ) -> privpac_multi::Result<Vec<Hypothesis>> {
-            Ok(vec![Hypothesis::Constant { label: false }; sample.k()])
+        ) -> privpac_multi::Result<Vec<Predictor>> {
+            Ok(vec![
+                Hypothesis::Constant { label: false }.into();
+                sample.k()
+            ])
         }
         fn guarantee(&self, _examples: usize, _k: usize) -> Guarantee {
             Guarantee::DifferentialPrivacy(Privacy::pure(0.01).unwrap())

@@ -109,13 +109,6 @@ pub enum Error {
         /// Number of examples after which the version space became empty.
         round: usize,
     },
-    /// A randomized hypothesis has parameters its sampler refuses (a noisy vote's ε, a
-    /// flip probability); possible only for one built by hand or deserialized.
-    #[error("invalid hypothesis: {reason}")]
-    InvalidHypothesis {
-        /// What is wrong with it.
-        reason: String,
-    },
     /// A version-space bitset does not fit the class (wrong length, or bits set beyond the
     /// last concept), or an operation needs a non-empty version space.
     #[error("invalid version space: {reason}")]

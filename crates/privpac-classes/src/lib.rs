@@ -17,8 +17,9 @@
 //!   the command line's class specs.
 //! - [`ClassMatrix`]: explicit classes as bit matrices, [`materialize`], dichotomies, the
 //!   growth function and [`sauer_shelah_bound`].
-//! - [`Hypothesis`]: a learner's output (a concept, a constant, a table, or a randomized
-//!   predictor), serializable with serde.
+//! - [`Hypothesis`]: a deterministic hypothesis a learner can output (a concept, a
+//!   constant, a table, a hash bucket), serializable with serde; randomized predictors
+//!   wrap it in `privpac_learners`.
 //! - [`conformance`]: checks a class's fast `error_counts` / `error_runs` against the
 //!   brute-force reference (for implementers of new classes).
 //! - [`dimension`]: exact VC and Littlestone dimensions with witnesses and checkers.

@@ -20,6 +20,7 @@
 //! the thread count nor on which other sizes the search tried.
 
 use privpac_classes::{ConceptClass, Hypothesis, Point, check_concept};
+use privpac_learners::Predictor;
 use privpac_multi::{MultiLabeledSample, MultiLearner};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -406,7 +407,7 @@ impl MultiScenario {
     ///
     /// # Errors
     /// [`Error::Multi`] (`HypothesisCount`) unless there are k hypotheses.
-    pub fn excess_errors(&self, hypotheses: &[Hypothesis]) -> Result<Vec<f64>> {
+    pub fn excess_errors(&self, hypotheses: &[Predictor]) -> Result<Vec<f64>> {
         if hypotheses.len() != self.k() {
             return Err(privpac_multi::Error::HypothesisCount {
                 expected: self.k(),
@@ -461,8 +462,8 @@ impl MultiScenario {
     /// As for [`Self::excess_errors`].
     pub fn constant_baseline(&self) -> Result<ConstantBaseline> {
         let k = self.k();
-        let zeros = self.excess_errors(&vec![Hypothesis::Constant { label: false }; k])?;
-        let ones = self.excess_errors(&vec![Hypothesis::Constant { label: true }; k])?;
+        let zeros = self.excess_errors(&vec![Hypothesis::Constant { label: false }.into(); k])?;
+        let ones = self.excess_errors(&vec![Hypothesis::Constant { label: true }.into(); k])?;
         let zeros_max = zeros.iter().copied().fold(0.0, f64::max);
         let ones_max = ones.iter().copied().fold(0.0, f64::max);
         let mixed_max = zeros
@@ -493,7 +494,7 @@ impl MultiScenario {
     ///
     /// # Errors
     /// As for [`Self::excess_errors`].
-    pub fn multi_error(&self, hypotheses: &[Hypothesis]) -> Result<f64> {
+    pub fn multi_error(&self, hypotheses: &[Predictor]) -> Result<f64> {
         Ok(self
             .excess_errors(hypotheses)?
             .into_iter()
@@ -879,17 +880,21 @@ mod tests {
                     assert_eq!(structured.targets(), listed.targets());
                     let mut rng = ChaCha8Rng::seed_from_u64(11);
                     let len = u64::try_from(class().len()).unwrap_or(u64::MAX);
-                    let mut hypotheses: Vec<Hypothesis> = (0..6)
-                        .map(|_| Hypothesis::Concept {
-                            id: rng.random_range(0..len),
+                    let mut hypotheses: Vec<Predictor> = (0..6)
+                        .map(|_| {
+                            Hypothesis::Concept {
+                                id: rng.random_range(0..len),
+                            }
+                            .into()
                         })
                         .collect();
-                    hypotheses[1] = Hypothesis::Constant { label: false };
-                    hypotheses[2] = Hypothesis::Constant { label: true };
+                    hypotheses[1] = Hypothesis::Constant { label: false }.into();
+                    hypotheses[2] = Hypothesis::Constant { label: true }.into();
                     hypotheses[3] = Hypothesis::Concept {
                         id: structured.targets()[3],
-                    };
-                    hypotheses[4] = Hypothesis::Flipped {
+                    }
+                    .into();
+                    hypotheses[4] = Predictor::Flipped {
                         base: Box::new(hypotheses[0].clone()),
                         flip_probability: 0.2,
                     };

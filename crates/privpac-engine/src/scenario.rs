@@ -2,7 +2,8 @@
 //! optional label noise. True errors are computed exactly over the domain, not estimated
 //! on test samples.
 
-use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point, check_concept};
+use privpac_classes::{ConceptClass, LabeledSample, Point, check_concept};
+use privpac_learners::Predictor;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -194,7 +195,7 @@ impl Scenario {
     /// and distributions, otherwise [`Scenario::reference_true_error`]. NaN only when
     /// neither applies (a noisy vote on a domain above [`MAX_EXACT_DOMAIN`]); use
     /// [`Scenario::try_true_error`] for a typed error instead.
-    pub fn true_error(&self, hypothesis: &Hypothesis) -> f64 {
+    pub fn true_error(&self, hypothesis: &Predictor) -> f64 {
         self.try_true_error(hypothesis).unwrap_or(f64::NAN)
     }
 
@@ -203,7 +204,7 @@ impl Scenario {
     /// # Errors
     /// [`Error::DomainTooLarge`] for a hypothesis without a closed form (a noisy vote) on a
     /// domain that was not materialized.
-    pub fn try_true_error(&self, hypothesis: &Hypothesis) -> Result<f64> {
+    pub fn try_true_error(&self, hypothesis: &Predictor) -> Result<f64> {
         if let Some(d) = self
             .structure
             .as_ref()
@@ -231,7 +232,7 @@ impl Scenario {
     ///
     /// # Errors
     /// As for [`Scenario::try_true_error`].
-    pub fn try_excess_error(&self, hypothesis: &Hypothesis) -> Result<f64> {
+    pub fn try_excess_error(&self, hypothesis: &Predictor) -> Result<f64> {
         let scale = 1.0 - 2.0 * self.label_noise;
         if let Some(d) = self
             .structure
@@ -252,7 +253,7 @@ impl Scenario {
     /// The excess error by summation over the whole (materialized) domain, in O(|X|):
     /// `(1 − 2η)·Σ_x D(x)·Pr[h(x) ≠ t(x)]`, the reference the fast path is tested against.
     /// 0 on a domain that was not materialized.
-    pub fn reference_excess_error(&self, hypothesis: &Hypothesis) -> f64 {
+    pub fn reference_excess_error(&self, hypothesis: &Predictor) -> f64 {
         let disagreement: f64 = self
             .points
             .iter()
@@ -269,7 +270,7 @@ impl Scenario {
     /// The true error by summation over the whole (materialized) domain, in O(|X|): the
     /// reference the fast path is tested against. 0 on a domain that was not
     /// materialized.
-    pub fn reference_true_error(&self, hypothesis: &Hypothesis) -> f64 {
+    pub fn reference_true_error(&self, hypothesis: &Predictor) -> f64 {
         let eta = self.label_noise;
         self.points
             .iter()
@@ -461,7 +462,7 @@ impl ExampleDistribution {
 
 #[cfg(test)]
 mod tests {
-    use privpac_classes::Thresholds;
+    use privpac_classes::{Hypothesis, Thresholds};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -480,13 +481,19 @@ mod tests {
     #[test]
     fn true_error_is_exact() {
         let scenario = thresholds(10, 4, 0.0, ExampleDistribution::Uniform);
-        assert_eq!(scenario.true_error(&Hypothesis::Concept { id: 4 }), 0.0);
-        assert!((scenario.true_error(&Hypothesis::Concept { id: 6 }) - 0.2).abs() < 1e-12);
-        assert!((scenario.true_error(&Hypothesis::Constant { label: false }) - 0.5).abs() < 1e-12);
+        assert_eq!(
+            scenario.true_error(&Hypothesis::Concept { id: 4 }.into()),
+            0.0
+        );
+        assert!((scenario.true_error(&Hypothesis::Concept { id: 6 }.into()) - 0.2).abs() < 1e-12);
+        assert!(
+            (scenario.true_error(&Hypothesis::Constant { label: false }.into()) - 0.5).abs()
+                < 1e-12
+        );
         let noisy = thresholds(10, 4, 0.1, ExampleDistribution::Uniform);
-        assert!((noisy.true_error(&Hypothesis::Concept { id: 4 }) - 0.1).abs() < 1e-12);
-        let flipped = Hypothesis::Flipped {
-            base: Box::new(Hypothesis::Concept { id: 4 }),
+        assert!((noisy.true_error(&Hypothesis::Concept { id: 4 }.into()) - 0.1).abs() < 1e-12);
+        let flipped = Predictor::Flipped {
+            base: Box::new(Hypothesis::Concept { id: 4 }.into()),
             flip_probability: 0.25,
         };
         assert!((scenario.true_error(&flipped) - 0.25).abs() < 1e-12);
@@ -592,7 +599,7 @@ mod tests {
         let scenario = Scenario::new(huge, ExampleDistribution::Uniform, 0, 0.0).unwrap();
         assert!(scenario.has_fast_true_errors());
         // Target {0}, hypothesis [0, 2^29 − 1]: they disagree on 2^29 − 1 of 2^30 points.
-        let error = scenario.true_error(&Hypothesis::Concept { id: (1 << 29) - 1 });
+        let error = scenario.true_error(&Hypothesis::Concept { id: (1 << 29) - 1 }.into());
         assert_eq!(error, ((1u64 << 29) - 1) as f64 / (1u64 << 30) as f64);
     }
 }

@@ -32,6 +32,7 @@
 //! in [`crate::Scenario::reference_true_error`] and a property test compares the two.
 
 use privpac_classes::{BucketHash, ConceptClass, Domain, Hypothesis, Intervals, Point};
+use privpac_learners::Predictor;
 use rand::{Rng, RngExt};
 
 use crate::distribution::ExampleDistribution;
@@ -319,9 +320,29 @@ impl Structure {
         }
     }
 
-    /// `Pr_x[h(x) ≠ t(x)]` (over h's coins too), or `None` for hypotheses without a
+    /// `Pr_x[h(x) ≠ t(x)]` (over h's coins too), or `None` for predictors without a
     /// closed form here (noisy votes).
     pub(crate) fn disagreement(
+        &self,
+        class: &dyn ConceptClass,
+        target: u64,
+        predictor: &Predictor,
+    ) -> Option<f64> {
+        match predictor {
+            Predictor::Hypothesis(h) => self.hypothesis_disagreement(class, target, h),
+            Predictor::Flipped {
+                base,
+                flip_probability,
+            } => {
+                let q = *flip_probability;
+                Some(q + (1.0 - 2.0 * q) * self.disagreement(class, target, base)?)
+            }
+            Predictor::NoisyVote { .. } => None,
+        }
+    }
+
+    /// [`Self::disagreement`] of a deterministic hypothesis.
+    fn hypothesis_disagreement(
         &self,
         class: &dyn ConceptClass,
         target: u64,
@@ -353,8 +374,11 @@ impl Structure {
                 labels,
                 default,
             } => {
-                let mut d =
-                    self.disagreement(class, target, &Hypothesis::Constant { label: *default })?;
+                let mut d = self.hypothesis_disagreement(
+                    class,
+                    target,
+                    &Hypothesis::Constant { label: *default },
+                )?;
                 for (&x, &label) in points.iter().zip(labels) {
                     if x >= self.size {
                         continue;
@@ -366,13 +390,6 @@ impl Structure {
                             - f64::from(u8::from(*default != truth)));
                 }
                 Some(d)
-            }
-            Hypothesis::Flipped {
-                base,
-                flip_probability,
-            } => {
-                let q = *flip_probability;
-                Some(q + (1.0 - 2.0 * q) * self.disagreement(class, target, base)?)
             }
             Hypothesis::HashBucket { hash, bucket } => {
                 // |B Δ T| = D(B) + D(T) − 2·D(B ∩ T), T a union of index ranges; against a
@@ -396,7 +413,6 @@ impl Structure {
                     disagree
                 })
             }
-            Hypothesis::NoisyVote { .. } => None,
             #[allow(unreachable_patterns)]
             _ => None,
         }
@@ -561,6 +577,7 @@ mod tests {
         use privpac_classes::{
             BucketHash, ConceptClass, Hypothesis, Intervals, Parities, Points, Thresholds,
         };
+        use privpac_learners::Predictor;
         use proptest::prelude::*;
         use rand::SeedableRng;
         use rand_chacha::ChaCha8Rng;
@@ -609,16 +626,16 @@ mod tests {
                 points.dedup();
                 let labels: Vec<bool> = points.iter().zip(&table).map(|(_, (_, y))| *y).collect();
                 let concept = Hypothesis::Concept { id: concept_seed % concepts };
-                let hypotheses = [
-                    concept.clone(),
-                    Hypothesis::Concept { id: target },
-                    Hypothesis::Constant { label: default },
-                    Hypothesis::Flipped { base: Box::new(concept), flip_probability: flip },
-                    Hypothesis::Table { points, labels, default },
+                let hypotheses: [Predictor; 6] = [
+                    concept.clone().into(),
+                    Hypothesis::Concept { id: target }.into(),
+                    Hypothesis::Constant { label: default }.into(),
+                    Predictor::Flipped { base: Box::new(concept.into()), flip_probability: flip },
+                    Hypothesis::Table { points, labels, default }.into(),
                     Hypothesis::HashBucket {
                         hash: BucketHash::draw(buckets, &mut ChaCha8Rng::seed_from_u64(hash_seed)).unwrap(),
                         bucket: hash_seed % buckets,
-                    },
+                    }.into(),
                 ];
                 for h in &hypotheses {
                     let fast = scenario.true_error(h);
@@ -643,6 +660,7 @@ mod tests {
             Both, BucketHash, ConceptClass, Hypothesis, Intervals, Not, Parities, Points,
             Thresholds,
         };
+        use privpac_learners::Predictor;
         use proptest::prelude::*;
         use rand::SeedableRng;
         use rand_chacha::ChaCha8Rng;
@@ -694,17 +712,17 @@ mod tests {
                 points.dedup();
                 let labels: Vec<bool> = points.iter().zip(&table).map(|(_, (_, y))| *y).collect();
                 let concept = Hypothesis::Concept { id: concept_seed % concepts };
-                let hypotheses = [
-                    concept.clone(),
-                    Hypothesis::Concept { id: target },
-                    Hypothesis::Concept { id: (target + concepts / 2) % concepts },
-                    Hypothesis::Constant { label: default },
-                    Hypothesis::Flipped { base: Box::new(concept), flip_probability: flip },
-                    Hypothesis::Table { points, labels, default },
+                let hypotheses: [Predictor; 7] = [
+                    concept.clone().into(),
+                    Hypothesis::Concept { id: target }.into(),
+                    Hypothesis::Concept { id: (target + concepts / 2) % concepts }.into(),
+                    Hypothesis::Constant { label: default }.into(),
+                    Predictor::Flipped { base: Box::new(concept.into()), flip_probability: flip },
+                    Hypothesis::Table { points, labels, default }.into(),
                     Hypothesis::HashBucket {
                         hash: BucketHash::draw(buckets, &mut ChaCha8Rng::seed_from_u64(hash_seed)).unwrap(),
                         bucket: hash_seed % buckets,
-                    },
+                    }.into(),
                 ];
                 for h in &hypotheses {
                     let fast = scenario.true_error(h);
@@ -726,14 +744,17 @@ mod tests {
             let scenario = Scenario::new(class, ExampleDistribution::Uniform, target, 0.0).unwrap();
             assert!(scenario.has_fast_true_errors());
             assert_eq!(
-                scenario.true_error(&Hypothesis::Concept { id: target }),
+                scenario.true_error(&Hypothesis::Concept { id: target }.into()),
                 0.0
             );
             // 1 on x ≤ 5 disagrees everywhere; 1 on x > 7 on two points.
-            assert_eq!(scenario.true_error(&Hypothesis::Concept { id: 5 }), 1.0);
-            let two = scenario.true_error(&Hypothesis::Concept { id: size + 7 });
+            assert_eq!(
+                scenario.true_error(&Hypothesis::Concept { id: 5 }.into()),
+                1.0
+            );
+            let two = scenario.true_error(&Hypothesis::Concept { id: size + 7 }.into());
             assert!((two - 2.0 / size as f64).abs() < 1e-20, "{two}");
-            let all_ones = scenario.true_error(&Hypothesis::Constant { label: true });
+            let all_ones = scenario.true_error(&Hypothesis::Constant { label: true }.into());
             assert!((all_ones - 6.0 / size as f64).abs() < 1e-20, "{all_ones}");
             assert_eq!(
                 ExampleDistribution::mass_on_target(scenario.class(), target, 0.3),

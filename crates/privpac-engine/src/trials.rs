@@ -1,8 +1,7 @@
 //! The trial runner: a learner's success rate at a sample size, over independent trials
 //! run in parallel, with results that do not depend on the number of threads.
 
-use privpac_classes::Hypothesis;
-use privpac_learners::Learner;
+use privpac_learners::{Learner, Predictor};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -89,7 +88,7 @@ pub fn run_trials(
         .map(|index| {
             let mut rng = trial_rng(config.master_seed, index as u64);
             let sample = scenario.sample(config.sample_size, &mut rng)?;
-            let hypothesis: Hypothesis = learner.learn(scenario.class(), &sample, &mut rng)?;
+            let hypothesis: Predictor = learner.learn(scenario.class(), &sample, &mut rng)?;
             scenario.try_excess_error(&hypothesis)
         })
         .collect();
@@ -124,7 +123,7 @@ pub fn wilson_interval(successes: usize, trials: usize, z: f64) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests {
-    use privpac_classes::Thresholds;
+    use privpac_classes::{Hypothesis, Thresholds};
     use privpac_learners::{Erm, GenericLearner};
 
     use super::*;
@@ -182,7 +181,7 @@ mod tests {
 
     /// A learner that ignores its sample and outputs one fixed hypothesis.
     #[derive(Debug)]
-    struct Fixed(Hypothesis);
+    struct Fixed(Predictor);
 
     impl Learner for Fixed {
         fn learn(
@@ -190,7 +189,7 @@ mod tests {
             _: &dyn privpac_classes::ConceptClass,
             _: &privpac_classes::LabeledSample,
             _: &mut dyn rand::Rng,
-        ) -> privpac_learners::Result<Hypothesis> {
+        ) -> privpac_learners::Result<Predictor> {
             Ok(self.0.clone())
         }
         fn guarantee(&self, _: usize) -> privpac_accounting::Guarantee {
@@ -232,7 +231,7 @@ mod tests {
         ] {
             let scenario = noisy(distribution);
             assert_eq!(scenario.opt(), 0.1);
-            let off = Fixed(Hypothesis::Concept { id: 699 });
+            let off = Fixed(Hypothesis::Concept { id: 699 }.into());
             let excess = scenario.try_excess_error(&off.0).unwrap();
             assert!((excess - 0.16).abs() < 1e-12, "{excess}");
             // α = 0.2 ≥ 0.16: success (a true error of 0.26 > α counted it a failure).
@@ -246,7 +245,7 @@ mod tests {
             );
             // The target itself has excess 0 and succeeds at any α, though its true error
             // 0.1 is above α = 0.05.
-            let target = Fixed(Hypothesis::Concept { id: 499 });
+            let target = Fixed(Hypothesis::Concept { id: 499 }.into());
             assert_eq!(scenario.try_excess_error(&target.0).unwrap(), 0.0);
             assert_eq!(
                 run_trials(&scenario, &target, config(0.05))

@@ -30,13 +30,14 @@
 //! (Lemma 8's conditions, the setting of Theorem 2) could be read.
 
 use privpac_accounting::{Guarantee, Privacy};
-use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
+use privpac_classes::{ConceptClass, LabeledSample, Point};
 use privpac_mechanisms::{ExponentialMechanism, RandomBits};
 use rand::Rng;
 
 use crate::cover::Labelings;
 use crate::error::{Error, Result};
 use crate::learner::Learner;
+use crate::predictor::Predictor;
 use crate::voting::VotingPredictor;
 
 /// The Dagan–Feldman Theorem 2 private-prediction learner (see the module documentation
@@ -479,18 +480,18 @@ impl DaganFeldmanPredictor {
 
 impl Learner for DaganFeldmanPredictor {
     /// The vote trained on the relabeled sample, wrapped in the flip: a
-    /// [`Hypothesis::Flipped`] around a [`Hypothesis::NoisyVote`] (the bare vote when
+    /// [`Predictor::Flipped`] around a [`Predictor::NoisyVote`] (the bare vote when
     /// η = 0). Its per-prediction guarantee holds for a single query per call of `learn`.
     fn learn(
         &self,
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
+    ) -> Result<Predictor> {
         let relabeled = self.relabeled_sample(class, sample, rng)?;
         let vote = self.voting.learn(class, &relabeled, rng)?;
         if self.flip_probability > 0.0 {
-            Ok(Hypothesis::Flipped {
+            Ok(Predictor::Flipped {
                 base: Box::new(vote),
                 flip_probability: self.flip_probability,
             })

@@ -6,6 +6,7 @@ use rand::Rng;
 
 use crate::error::{Error, Result};
 use crate::learner::Learner;
+use crate::predictor::Predictor;
 
 /// Whether ERM assumes a consistent concept exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -40,7 +41,7 @@ impl Learner for Erm {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         _rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
+    ) -> Result<Predictor> {
         // Classes that give levels (intervals): the first concept of the lowest level in id
         // order, the first concept of the first best run.
         let best = match class.error_levels(sample)? {
@@ -63,7 +64,7 @@ impl Learner for Erm {
                 best: best.errors,
             });
         }
-        Ok(Hypothesis::Concept { id: best.first })
+        Ok(Hypothesis::Concept { id: best.first }.into())
     }
 
     fn guarantee(&self, _examples: usize) -> Guarantee {

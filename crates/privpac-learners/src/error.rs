@@ -47,6 +47,13 @@ pub enum Error {
         /// What went wrong.
         message: String,
     },
+    /// A randomized predictor has parameters its sampler refuses (a noisy vote's ε, a
+    /// flip probability); possible only for one built by hand or deserialized.
+    #[error("invalid hypothesis: {reason}")]
+    InvalidHypothesis {
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A learner parameter is out of range.
     #[error("{name} must be {requirement}, got {value}")]
     InvalidParameter {

@@ -8,6 +8,7 @@ use rand::Rng;
 
 use crate::error::{Error, Result};
 use crate::learner::Learner;
+use crate::predictor::Predictor;
 
 /// The generic private learner of Kasiviswanathan, Lee, Nissim, Raskhodnikova and Smith:
 /// output concept `c` with probability proportional to `exp(−ε·errors_S(c)/2)`.
@@ -206,7 +207,7 @@ impl Learner for GenericLearner {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
+    ) -> Result<Predictor> {
         // Classes whose runs are too many (intervals) give their levels and find the chosen
         // concept themselves, in the id order of the walk below (so both paths give the
         // same seeded outputs).
@@ -217,7 +218,7 @@ impl Learner for GenericLearner {
             let id = class
                 .concept_with_errors(sample, level.score.unsigned_abs(), choice.offset)?
                 .ok_or(Error::EmptySample)?; // unreachable: the offset is below the count
-            return Ok(Hypothesis::Concept { id });
+            return Ok(Hypothesis::Concept { id }.into());
         }
         let runs = class.error_runs(sample)?;
         let levels = levels_of(&runs)?;
@@ -230,7 +231,8 @@ impl Learner for GenericLearner {
             if offset < run.len {
                 return Ok(Hypothesis::Concept {
                     id: run.first + offset,
-                });
+                }
+                .into());
             }
             offset -= run.len;
         }
@@ -385,7 +387,9 @@ mod tests {
             .collect();
         let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
         let learner = GenericLearner::new(Privacy::pure(1.0).unwrap()).unwrap();
-        let Hypothesis::Concept { id } = learner.learn(&class, &sample, &mut rng).unwrap() else {
+        let Predictor::Hypothesis(Hypothesis::Concept { id }) =
+            learner.learn(&class, &sample, &mut rng).unwrap()
+        else {
             panic!("not a concept");
         };
         let (found_a, found_b) = class.bounds(id).unwrap();
@@ -399,7 +403,7 @@ mod tests {
         let erm = crate::Erm::default()
             .learn(&class, &sample, &mut rng)
             .unwrap();
-        let Hypothesis::Concept { id } = erm else {
+        let Predictor::Hypothesis(Hypothesis::Concept { id }) = erm else {
             panic!("not a concept")
         };
         assert!(sample.iter().all(|(x, y)| class.eval(id, x) == y));

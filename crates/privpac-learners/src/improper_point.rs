@@ -10,6 +10,7 @@ use rand::Rng;
 use crate::bounds::improper_point_learner_buckets;
 use crate::error::{Error, Result};
 use crate::learner::Learner;
+use crate::predictor::Predictor;
 
 /// Most buckets [`ImproperPointLearner::output_distribution`] lists (it returns one
 /// probability per bucket).
@@ -70,7 +71,7 @@ pub const MAX_LISTED_BUCKETS: u64 = 1 << 20;
 /// let learner = ImproperPointLearner::for_accuracy(Privacy::pure(1.0)?, 0.1, 0.1)?;
 /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
 /// let hypothesis = learner.learn(&class, &sample, &mut rng)?;
-/// assert!(matches!(hypothesis, Hypothesis::HashBucket { .. }));
+/// assert!(matches!(hypothesis.as_hypothesis(), Some(Hypothesis::HashBucket { .. })));
 /// assert!(hypothesis.eval(&class, 123_456_789)); // the target's bucket
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -309,9 +310,10 @@ impl Learner for ImproperPointLearner {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
+    ) -> Result<Predictor> {
         let hash = BucketHash::draw(self.buckets, rng)?;
         self.learn_with_hash(class, sample, hash, rng)
+            .map(Predictor::from)
     }
 
     fn guarantee(&self, _examples: usize) -> Guarantee {

@@ -1,17 +1,21 @@
 //! The [`Learner`] trait shared by every single-concept learner.
 
 use privpac_accounting::Guarantee;
-use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
+use privpac_classes::{ConceptClass, LabeledSample};
 use rand::Rng;
 
 use crate::error::Result;
+use crate::predictor::Predictor;
 
-/// A (possibly private) PAC learner: a labeled sample in, a hypothesis out.
+/// A (possibly private) PAC learner: a labeled sample in, a [`Predictor`] out (a
+/// deterministic hypothesis, or a randomized predictor for the private-prediction
+/// learners).
 ///
 /// The trait is object-safe (the generator is `&mut dyn Rng`) so that the lab can hold
 /// `Box<dyn Learner>` and run learners side by side.
 pub trait Learner: std::fmt::Debug + Send + Sync {
-    /// Learns a hypothesis for `class` from `sample`.
+    /// Learns a predictor for `class` from `sample` (deterministic learners return
+    /// [`Predictor::Hypothesis`]).
     ///
     /// # Errors
     /// Learner-specific; see each implementation.
@@ -20,7 +24,7 @@ pub trait Learner: std::fmt::Debug + Send + Sync {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Hypothesis>;
+    ) -> Result<Predictor>;
 
     /// The guarantee of one call to [`Self::learn`] on a sample of `examples` examples,
     /// with respect to samples of that size that differ in one example: (ε, δ)-DP of the

@@ -5,6 +5,9 @@
 //! and reports its privacy guarantee (`None` for the non-private baselines).
 //!
 //! # Map
+//! - [`Predictor`]: what a learner outputs, a deterministic
+//!   `privpac_classes::Hypothesis` or a randomized predictor (a label flip, a noisy vote)
+//!   with exact samplers and the exact probabilities they realize; serializable with serde.
 //! - [`Erm`]: empirical risk minimization (realizable or agnostic), the non-private
 //!   baseline.
 //! - [`GenericLearner`]: the exponential mechanism over the class scored by mistakes
@@ -47,8 +50,8 @@
 //! let sample = LabeledSample::from_pairs(class.domain(), &pairs)?;
 //! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
 //! for learner in [&Erm::default() as &dyn Learner, &GenericLearner::new(Privacy::pure(1.0)?)?] {
-//!     let hypothesis = learner.learn(&class, &sample, &mut rng)?;
-//!     println!("{}: {hypothesis:?}, {}", learner.name(), learner.guarantee(sample.len()));
+//!     let predictor = learner.learn(&class, &sample, &mut rng)?;
+//!     println!("{}: {predictor:?}, {}", learner.name(), learner.guarantee(sample.len()));
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -62,6 +65,7 @@ mod error;
 mod generic;
 mod improper_point;
 mod learner;
+mod predictor;
 mod relabeling;
 mod sanitized_cover;
 mod sanitizer_based;
@@ -75,6 +79,7 @@ pub use error::{Error, Result};
 pub use generic::GenericLearner;
 pub use improper_point::{ImproperPointLearner, MAX_LISTED_BUCKETS};
 pub use learner::Learner;
+pub use predictor::Predictor;
 pub use relabeling::RelabelingPredictor;
 pub use sanitized_cover::{SanitizedCover, order_support_size, proved_support_size, xor_vc_bound};
 pub use sanitizer_based::{DEFAULT_SUPPORT_ALPHA, SanitizerLearner, SupportSize};

@@ -13,13 +13,14 @@
 //! test runs both learners on the same data.
 
 use privpac_accounting::{Guarantee, Privacy};
-use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
+use privpac_classes::{ConceptClass, LabeledSample, Point};
 use privpac_mechanisms::ExponentialMechanism;
 use rand::Rng;
 
 use crate::cover::Labelings;
 use crate::error::{Error, Result};
 use crate::learner::Learner;
+use crate::predictor::Predictor;
 use crate::voting::VotingPredictor;
 
 /// The relabeling private-prediction learner.
@@ -326,14 +327,14 @@ impl RelabelingPredictor {
 }
 
 impl Learner for RelabelingPredictor {
-    /// The vote trained on the relabeled subsample, as a [`Hypothesis::NoisyVote`]. Its
+    /// The vote trained on the relabeled subsample, as a [`Predictor::NoisyVote`]. Its
     /// per-prediction guarantee holds for a single query per call of `learn`.
     fn learn(
         &self,
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
+    ) -> Result<Predictor> {
         let relabeled = self.relabeled_subsample(class, sample, rng)?;
         self.voting.learn(class, &relabeled, rng)
     }

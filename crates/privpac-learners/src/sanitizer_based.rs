@@ -3,13 +3,14 @@
 //! per dichotomy of C on it (through the reusable [`crate::SanitizedCover`]).
 
 use privpac_accounting::{CompositionRule, Guarantee, Privacy, Private, basic_composition};
-use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
+use privpac_classes::{ConceptClass, LabeledSample};
 use privpac_mechanisms::ExponentialMechanism;
 use privpac_sanitizers::Sanitizer;
 use rand::Rng;
 
 use crate::error::{Error, Result};
 use crate::learner::Learner;
+use crate::predictor::Predictor;
 use crate::sanitized_cover::{SanitizedCover, order_support_size};
 
 /// The default accuracy parameter α of the default small-database size
@@ -178,12 +179,14 @@ impl Learner for SanitizerLearner {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
+    ) -> Result<Predictor> {
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
         let cover = self.cover(class, sample, rng)?;
-        cover.select(class, sample, &self.mechanism, rng)
+        cover
+            .select(class, sample, &self.mechanism, rng)
+            .map(Predictor::from)
     }
 
     fn guarantee(&self, _examples: usize) -> Guarantee {

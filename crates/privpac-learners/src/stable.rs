@@ -22,6 +22,7 @@ use rand::Rng;
 use crate::cover::Labelings;
 use crate::error::{Error, Result};
 use crate::learner::Learner;
+use crate::predictor::Predictor;
 
 /// The uniformly stable learner: random subset `T` of `subset_size` examples, cover of C
 /// on the points of `T`, exponential mechanism with parameter ε over the cover with score
@@ -138,7 +139,7 @@ impl Learner for StableLearner {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
+    ) -> Result<Predictor> {
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
@@ -146,7 +147,7 @@ impl Learner for StableLearner {
         let t = self.subset_size.min(sample.len());
         let indices = rand::seq::index::sample(rng, sample.len(), t);
         let points: Vec<Point> = indices.iter().map(|i| sample.points()[i]).collect();
-        select_from_cover(&self.mechanism, class, &points, &errors, rng)
+        select_from_cover(&self.mechanism, class, &points, &errors, rng).map(Predictor::from)
     }
 
     /// Uniform stability [`Self::stability`] at `examples` (not differential privacy).
@@ -170,7 +171,7 @@ impl Learner for StableLearner {
 /// learner's stability. Proof: `p̃ = η + (1 − 2η)p` lies in `[η, 1 − η]` and
 /// `|p̃ − p̃'| ≤ (1 − 2η)β`, so both `p̃/p̃'` and `(1 − p̃)/(1 − p̃')` are at most
 /// `1 + (1 − 2η)β/η`. The flip is an exact Bernoulli(η) coin (for the dyadic value of η)
-/// in [`Self::predict`] and in the learned [`Hypothesis::Flipped`]. The reported ε is this
+/// in [`Self::predict`] and in the learned [`Predictor::Flipped`]. The reported ε is this
 /// formula evaluated with every operation rounded up (see [`Self::prediction_epsilon`]),
 /// so it is never below the exact value and never 0 (for η within 2⁻⁵⁴ of 1/2 the term
 /// `(1 − 2η)β/η` is below 2⁻⁵³ and `(1 + x).ln()` would round it away). The guarantee is
@@ -306,8 +307,8 @@ impl Learner for PrivatePrediction {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
-        Ok(Hypothesis::Flipped {
+    ) -> Result<Predictor> {
+        Ok(Predictor::Flipped {
             base: Box::new(self.stable.learn(class, sample, rng)?),
             flip_probability: self.flip_probability,
         })

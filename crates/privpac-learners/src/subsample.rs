@@ -3,11 +3,12 @@
 //! sample (their Lemma 2.25, with the ratio corrected).
 
 use privpac_accounting::{Guarantee, Privacy, secrecy_of_the_sample};
-use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
+use privpac_classes::{ConceptClass, LabeledSample};
 use rand::{Rng, RngExt};
 
 use crate::error::{Error, Result};
 use crate::learner::Learner;
+use crate::predictor::Predictor;
 
 /// Bun–Nissim–Stemmer's empirical-learner conversion `Ã` ("Simultaneous private learning
 /// of multiple concepts", Theorem 2.24 and Lemma 2.25), in the paper's letters: the inner
@@ -111,7 +112,7 @@ impl Learner for Subsampled {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
+    ) -> Result<Predictor> {
         if sample.len() != self.m {
             return Err(Error::InvalidParameter {
                 name: "sample size",
@@ -140,7 +141,7 @@ impl Learner for Subsampled {
 
 #[cfg(test)]
 mod tests {
-    use privpac_classes::Thresholds;
+    use privpac_classes::{Hypothesis, Thresholds};
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -158,10 +159,11 @@ mod tests {
             _class: &dyn ConceptClass,
             sample: &LabeledSample,
             _rng: &mut dyn Rng,
-        ) -> Result<Hypothesis> {
+        ) -> Result<Predictor> {
             Ok(Hypothesis::Concept {
                 id: sample.len() as u64,
-            })
+            }
+            .into())
         }
 
         fn guarantee(&self, _examples: usize) -> Guarantee {
@@ -190,7 +192,7 @@ mod tests {
         let database = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let seen = learner.learn(&class, &database, &mut rng).unwrap();
-        assert_eq!(seen, Hypothesis::Concept { id: 40 });
+        assert_eq!(seen, Hypothesis::Concept { id: 40 }.into());
         // Any other database size is refused.
         let short = LabeledSample::from_pairs(class.domain(), &pairs[..359]).unwrap();
         assert!(matches!(

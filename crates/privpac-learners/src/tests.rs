@@ -8,7 +8,7 @@ use privpac_mechanisms::ExponentialMechanism;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::{Erm, ErmMode, Error, GenericLearner, Learner};
+use crate::{Erm, ErmMode, Error, GenericLearner, Learner, Predictor};
 
 mod improper_point;
 mod prediction;
@@ -123,7 +123,7 @@ fn generic_learner_samples_its_exact_distribution() {
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     for _ in 0..100_000 {
         match learner.learn(&class, &sample, &mut rng).unwrap() {
-            Hypothesis::Concept { id } => counts[id as usize] += 1,
+            Predictor::Hypothesis(Hypothesis::Concept { id }) => counts[id as usize] += 1,
             other => panic!("improper output {other:?}"),
         }
     }
@@ -142,7 +142,9 @@ fn generic_learner_handles_huge_domains_through_runs() {
     let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
     let learner = GenericLearner::new(Privacy::pure(2.0).unwrap()).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(2);
-    let Hypothesis::Concept { id } = learner.learn(&class, &sample, &mut rng).unwrap() else {
+    let Predictor::Hypothesis(Hypothesis::Concept { id }) =
+        learner.learn(&class, &sample, &mut rng).unwrap()
+    else {
         panic!("proper learner")
     };
     // Consistent thresholds lie in [249·2^30, 250·2^30); with 500 examples and ε = 2 the
@@ -168,7 +170,7 @@ fn erm_finds_consistent_and_best_concepts() {
     };
     assert_eq!(
         realizable.learn(&class, &sample, &mut rng).unwrap(),
-        Hypothesis::Concept { id: 3 }
+        Predictor::from(Hypothesis::Concept { id: 3 })
     );
     let noisy = LabeledSample::from_pairs(class.domain(), &[(3, false), (4, true)]).unwrap();
     assert!(matches!(
@@ -177,7 +179,7 @@ fn erm_finds_consistent_and_best_concepts() {
     ));
     assert_eq!(
         Erm::default().learn(&class, &noisy, &mut rng).unwrap(),
-        Hypothesis::Concept { id: 0 }
+        Predictor::from(Hypothesis::Concept { id: 0 })
     );
     assert_eq!(
         Erm::default().guarantee(2),
@@ -301,7 +303,9 @@ fn stable_learner_samples_its_exact_distribution() {
     let mut counts = vec![0u64; 6];
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     for _ in 0..60_000 {
-        let Hypothesis::Concept { id } = stable.learn(&class, &sample, &mut rng).unwrap() else {
+        let Predictor::Hypothesis(Hypothesis::Concept { id }) =
+            stable.learn(&class, &sample, &mut rng).unwrap()
+        else {
             panic!("proper learner")
         };
         counts[id as usize] += 1;
@@ -349,7 +353,9 @@ fn sanitizer_learner_learns_thresholds_and_composes_its_guarantee() {
         let learner = crate::SanitizerLearner::new(sanitizer, Privacy::pure(1.0).unwrap()).unwrap();
         let total = learner.guarantee(sample.len()).privacy().unwrap();
         assert!((total.epsilon() - 2.0).abs() < 1e-12, "{name}: {total}");
-        let Hypothesis::Concept { id } = learner.learn(&class, &sample, &mut rng).unwrap() else {
+        let Predictor::Hypothesis(Hypothesis::Concept { id }) =
+            learner.learn(&class, &sample, &mut rng).unwrap()
+        else {
             panic!("proper learner")
         };
         // The target is threshold 12; with 4000 examples the output is within a few

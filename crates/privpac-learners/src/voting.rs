@@ -14,6 +14,7 @@ use rand::Rng;
 use crate::erm::best_run;
 use crate::error::{Error, Result};
 use crate::learner::Learner;
+use crate::predictor::Predictor;
 
 /// Splits the sample into `k` contiguous blocks by position, runs ERM (fewest mistakes,
 /// smallest id) on each, and answers a query x with the exponential mechanism over the
@@ -194,7 +195,7 @@ impl VotingPredictor {
 }
 
 impl Learner for VotingPredictor {
-    /// The block ERMs as a [`Hypothesis::NoisyVote`], whose `predict` draws the vote with
+    /// The block ERMs as a [`Predictor::NoisyVote`], whose `predict` draws the vote with
     /// the same exact sampler as [`Self::predict`]. Its per-prediction guarantee holds for
     /// a single query per call of `learn`.
     fn learn(
@@ -202,11 +203,11 @@ impl Learner for VotingPredictor {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         _rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
+    ) -> Result<Predictor> {
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
-        Ok(Hypothesis::NoisyVote {
+        Ok(Predictor::NoisyVote {
             members: self
                 .members(class, sample)?
                 .into_iter()

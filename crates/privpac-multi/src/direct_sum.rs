@@ -7,8 +7,8 @@ use privpac_accounting::{
     bounded_range_concentration_step_epsilon, bounded_range_step_epsilon, optimal_composition,
     optimal_step_epsilon,
 };
-use privpac_classes::{ConceptClass, Hypothesis};
-use privpac_learners::Learner;
+use privpac_classes::ConceptClass;
+use privpac_learners::{Learner, Predictor};
 use privpac_mechanisms::{MIN_EPSILON, exponential_mechanism_range};
 use rand::Rng;
 
@@ -558,7 +558,7 @@ impl MultiLearner for DirectSum {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Vec<Hypothesis>> {
+    ) -> Result<Vec<Predictor>> {
         check_columns_and_domain(class, sample, self.k)?;
         (0..self.k)
             .map(|j| Ok(self.inner.learn(class, &sample.column(j)?, rng)?))

@@ -10,8 +10,8 @@ use privpac_accounting::{
     advanced_composition, basic_composition, bounded_range_concentration_composition,
     bounded_range_concentration_step_epsilon, optimal_composition, optimal_step_epsilon,
 };
-use privpac_classes::{ConceptClass, Hypothesis};
-use privpac_learners::{SanitizedCover, SupportSize};
+use privpac_classes::ConceptClass;
+use privpac_learners::{Predictor, SanitizedCover, SupportSize};
 use privpac_mechanisms::{ExponentialMechanism, MIN_EPSILON, exponential_mechanism_range};
 use privpac_sanitizers::{PointSanitizer, Sanitizer, ThresholdSanitizer};
 use rand::Rng;
@@ -459,14 +459,18 @@ impl MultiLearner for SanitizerMultiLearner {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Vec<Hypothesis>> {
+    ) -> Result<Vec<Predictor>> {
         check_columns_and_domain(class, sample, self.k)?;
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
         let cover = self.cover(class, sample, rng)?;
         (0..self.k)
-            .map(|j| Ok(cover.select(class, &sample.column(j)?, &self.mechanism, rng)?))
+            .map(|j| {
+                Ok(cover
+                    .select(class, &sample.column(j)?, &self.mechanism, rng)?
+                    .into())
+            })
             .collect()
     }
 

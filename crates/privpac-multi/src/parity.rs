@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use privpac_accounting::{Guarantee, Privacy, Private};
 use privpac_classes::{ConceptClass, Domain, Hypothesis};
+use privpac_learners::Predictor;
 use privpac_mechanisms::{StableSelection, StableSelectionOutcome};
 use rand::Rng;
 
@@ -97,7 +98,7 @@ pub enum ParityOutcome {
 /// let hypotheses = learner.learn(&class, &sample, &mut rng)?;
 /// let learned: Vec<u64> = hypotheses
 ///     .iter()
-///     .map(|h| match h { privpac_classes::Hypothesis::Concept { id } => *id, _ => u64::MAX })
+///     .map(|h| match h.as_hypothesis() { Some(privpac_classes::Hypothesis::Concept { id }) => *id, _ => u64::MAX })
 ///     .collect();
 /// assert_eq!(learned, targets);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -331,13 +332,13 @@ impl MultiLearner for ParityLearner {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Vec<Hypothesis>> {
+    ) -> Result<Vec<Predictor>> {
         Ok(match self.learn_outcome(class, sample, rng)? {
             ParityOutcome::Selected(ids) => ids
                 .into_iter()
-                .map(|id| Hypothesis::Concept { id })
+                .map(|id| Hypothesis::Concept { id }.into())
                 .collect(),
-            ParityOutcome::Bottom => vec![Hypothesis::Concept { id: 0 }; sample.k()],
+            ParityOutcome::Bottom => vec![Hypothesis::Concept { id: 0 }.into(); sample.k()],
         })
     }
 

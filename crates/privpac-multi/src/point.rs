@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use privpac_accounting::{Guarantee, Privacy};
 use privpac_classes::{ConceptClass, Hypothesis, Point};
+use privpac_learners::Predictor;
 use privpac_mechanisms::{StableSelection, StableSelectionOutcome};
 use privpac_sanitizers::{PointSanitizer, Sanitizer};
 use rand::Rng;
@@ -101,9 +102,9 @@ pub struct HeavyLabelScores {
 /// let learner = PointLearner::new(Privacy::new(1.0, 1e-6)?, 0.1)?;
 /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
 /// let hypotheses = learner.learn(&class, &sample, &mut rng)?;
-/// assert_eq!(hypotheses[0], Hypothesis::Concept { id: 17 });
-/// assert_eq!(hypotheses[1], Hypothesis::Concept { id: 4242 });
-/// assert_eq!(hypotheses[2], Hypothesis::Constant { label: false });
+/// assert_eq!(hypotheses[0], Hypothesis::Concept { id: 17 }.into());
+/// assert_eq!(hypotheses[1], Hypothesis::Concept { id: 4242 }.into());
+/// assert_eq!(hypotheses[2], Hypothesis::Constant { label: false }.into());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
@@ -384,7 +385,7 @@ fn hypotheses_from(
     k: usize,
     heavy: &[Point],
     vectors: Option<&[Vec<u64>]>,
-) -> Vec<Hypothesis> {
+) -> Vec<Predictor> {
     (0..k)
         .map(|j| {
             let owner = vectors.and_then(|vs| {
@@ -398,6 +399,7 @@ fn hypotheses_from(
                 Some(id) => Hypothesis::Concept { id },
                 None => Hypothesis::Constant { label: false },
             }
+            .into()
         })
         .collect()
 }
@@ -408,7 +410,7 @@ impl MultiLearner for PointLearner {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Vec<Hypothesis>> {
+    ) -> Result<Vec<Predictor>> {
         let outcome = self.learn_outcome(class, sample, rng)?;
         Ok(hypotheses_from(
             class,

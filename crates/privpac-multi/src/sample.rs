@@ -2,7 +2,8 @@
 //! column, and the multi-learning error of Bun–Nissim–Stemmer 2016, Definitions 2.3, 2.4,
 //! 2.9 and 2.10 (the maximum over the k columns of each hypothesis' error).
 
-use privpac_classes::{ConceptClass, Domain, Hypothesis, LabeledSample, Point};
+use privpac_classes::{ConceptClass, Domain, LabeledSample, Point};
+use privpac_learners::Predictor;
 
 use crate::error::{Error, Result};
 
@@ -371,7 +372,7 @@ fn check_points(domain: &Domain, points: &[Point]) -> Result<()> {
 /// probability or total mass not within 10^-9 of 1.
 pub fn column_errors(
     class: &dyn ConceptClass,
-    hypotheses: &[Hypothesis],
+    hypotheses: &[Predictor],
     targets: &[u64],
     distribution: &[(Point, f64)],
 ) -> Result<Vec<f64>> {
@@ -428,7 +429,7 @@ pub fn column_errors(
 /// As for [`column_errors`].
 pub fn multi_error(
     class: &dyn ConceptClass,
-    hypotheses: &[Hypothesis],
+    hypotheses: &[Predictor],
     targets: &[u64],
     distribution: &[(Point, f64)],
 ) -> Result<f64> {
@@ -453,7 +454,7 @@ pub const AGNOSTIC_ERROR_WORK_LIMIT: u128 = 1 << 28;
 /// 10^-9 of 1, or more than [`AGNOSTIC_ERROR_WORK_LIMIT`] evaluations.
 pub fn agnostic_multi_error(
     class: &dyn ConceptClass,
-    hypotheses: &[Hypothesis],
+    hypotheses: &[Predictor],
     joint: &[(Point, Vec<bool>, f64)],
 ) -> Result<f64> {
     let k = hypotheses.len();
@@ -511,7 +512,7 @@ pub fn agnostic_multi_error(
     Ok(worst)
 }
 
-fn check_hypotheses(sample: &MultiLabeledSample, hypotheses: &[Hypothesis]) -> Result<()> {
+fn check_hypotheses(sample: &MultiLabeledSample, hypotheses: &[Predictor]) -> Result<()> {
     if hypotheses.len() != sample.k() {
         return Err(Error::HypothesisCount {
             expected: sample.k(),
@@ -531,7 +532,7 @@ fn check_hypotheses(sample: &MultiLabeledSample, hypotheses: &[Hypothesis]) -> R
 /// [`Error::HypothesisCount`] unless there are k hypotheses, [`Error::EmptySample`].
 pub fn empirical_multi_error(
     class: &dyn ConceptClass,
-    hypotheses: &[Hypothesis],
+    hypotheses: &[Predictor],
     sample: &MultiLabeledSample,
 ) -> Result<f64> {
     check_hypotheses(sample, hypotheses)?;
@@ -560,7 +561,7 @@ pub fn empirical_multi_error(
 /// As for [`empirical_multi_error`], and the class's errors (domain, profile limits).
 pub fn empirical_excess_multi_error(
     class: &dyn ConceptClass,
-    hypotheses: &[Hypothesis],
+    hypotheses: &[Predictor],
     sample: &MultiLabeledSample,
 ) -> Result<f64> {
     check_hypotheses(sample, hypotheses)?;
@@ -585,7 +586,7 @@ pub fn empirical_excess_multi_error(
 
 #[cfg(test)]
 mod tests {
-    use privpac_classes::{Parities, Points};
+    use privpac_classes::{Hypothesis, Parities, Points};
     use proptest::prelude::*;
 
     use super::*;
@@ -672,9 +673,9 @@ mod tests {
     fn exact_and_empirical_errors() {
         let class = Points::new(Domain::ordered(4).unwrap());
         let targets = [1, 2];
-        let hypotheses = [
-            Hypothesis::Concept { id: 1 },
-            Hypothesis::Constant { label: false },
+        let hypotheses: [Predictor; 2] = [
+            Hypothesis::Concept { id: 1 }.into(),
+            Hypothesis::Constant { label: false }.into(),
         ];
         let uniform: Vec<(u64, f64)> = (0..4).map(|x| (x, 0.25)).collect();
         assert_eq!(
@@ -718,9 +719,9 @@ mod tests {
             (2, vec![false, true], 0.3),
             (0, vec![false, false], 0.2),
         ];
-        let hypotheses = [
-            Hypothesis::Concept { id: 1 },
-            Hypothesis::Constant { label: false },
+        let hypotheses: [Predictor; 2] = [
+            Hypothesis::Concept { id: 1 }.into(),
+            Hypothesis::Constant { label: false }.into(),
         ];
         // h_1 = c_1 is optimal for column 0 (excess 0); h_2 = 0 errs 0.3 where c_2 errs 0.
         let excess = agnostic_multi_error(&class, &hypotheses, &joint).unwrap();

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use privpac_accounting::{CompositionRule, Guarantee, Privacy};
 use privpac_classes::{ConceptClass, Domain, Hypothesis, Parities, Points, Thresholds};
-use privpac_learners::{GenericLearner, Learner};
+use privpac_learners::{GenericLearner, Learner, Predictor};
 use privpac_mechanisms::StableSelection;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
@@ -148,8 +148,8 @@ fn direct_sum_statistics_match_the_product_distribution() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     for _ in 0..20_000 {
         let h = learner.learn(&class, &sample, &mut rng).unwrap();
-        let id = |h: &Hypothesis| match h {
-            Hypothesis::Concept { id } => *id as usize,
+        let id = |h: &Predictor| match h {
+            Predictor::Hypothesis(Hypothesis::Concept { id }) => *id as usize,
             other => panic!("{other:?}"),
         };
         observed[id(&h[0]) * 3 + id(&h[1])] += 1;
@@ -224,7 +224,7 @@ impl Learner for Unclaimed {
         class: &dyn ConceptClass,
         sample: &privpac_classes::LabeledSample,
         rng: &mut dyn rand::Rng,
-    ) -> privpac_learners::Result<Hypothesis> {
+    ) -> privpac_learners::Result<Predictor> {
         self.0.learn(class, sample, rng)
     }
     fn guarantee(&self, examples: usize) -> Guarantee {
@@ -680,8 +680,11 @@ fn point_learner_learns_heavy_points_and_zeros_light_ones() {
     full.push((12345, 0.0));
     let error = multi_error(&class, &hypotheses, &targets, &full).unwrap();
     assert!(error <= alpha, "error {error}");
-    assert_eq!(hypotheses[0], Hypothesis::Concept { id: support[0] });
-    assert_eq!(hypotheses[200], Hypothesis::Constant { label: false });
+    assert_eq!(hypotheses[0], Hypothesis::Concept { id: support[0] }.into());
+    assert_eq!(
+        hypotheses[200],
+        Hypothesis::Constant { label: false }.into()
+    );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -156,7 +156,7 @@ impl Discretizer {
         let class = concept_class.inner.as_ref();
         privpac_classes::check_concept(class, concept).map_err(errors::classes)?;
         describe_in_units(
-            &privpac_classes::Hypothesis::Concept { id: concept },
+            &privpac_classes::Hypothesis::Concept { id: concept }.into(),
             class,
             &self.inner,
         )

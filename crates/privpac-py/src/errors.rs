@@ -125,10 +125,9 @@ pub(crate) fn mechanisms(error: impl Into<privpac_mechanisms::Error>) -> PyErr {
 fn classes_kind(error: &privpac_classes::Error) -> Kind {
     use privpac_classes::Error as E;
     match error {
-        E::InvalidDomain { .. }
-        | E::InvalidClass { .. }
-        | E::BadSpec { .. }
-        | E::InvalidHypothesis { .. } => Kind::InvalidParameter,
+        E::InvalidDomain { .. } | E::InvalidClass { .. } | E::BadSpec { .. } => {
+            Kind::InvalidParameter
+        }
         E::PointOutsideDomain { .. }
         | E::ConceptOutOfRange { .. }
         | E::LengthMismatch { .. }
@@ -155,7 +154,7 @@ fn learners_kind(error: &privpac_learners::Error) -> Kind {
         E::Class(inner) => classes_kind(inner),
         E::Mechanism(inner) => mechanisms_kind(inner),
         E::Accounting(inner) => accounting_kind(inner),
-        E::InvalidParameter { .. } => Kind::InvalidParameter,
+        E::InvalidParameter { .. } | E::InvalidHypothesis { .. } => Kind::InvalidParameter,
         E::EmptySample | E::NotRealizable { .. } | E::SampleTooSmall { .. } => Kind::BadInput,
         _ => Kind::Other,
     }

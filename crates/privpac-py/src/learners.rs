@@ -11,6 +11,7 @@ use std::sync::Arc;
 use numpy::{PyArray1, PyUntypedArrayMethods, prelude::*};
 use privpac_accounting::{Guarantee as RustGuarantee, Privacy as RustPrivacy, Private};
 use privpac_classes::{ConceptClass as RustClass, Hypothesis as RustHypothesis, LabeledSample};
+use privpac_learners::Predictor as RustPredictor;
 use privpac_multi::MultiLabeledSample;
 use privpac_toolkit::{
     LearnerParams, LearnerSpec, MultiLearnerSpec, SanitizerParams, SanitizerSpec,
@@ -63,14 +64,14 @@ fn sanitizer_params(alpha: f64, rounds: usize, database_size: usize) -> Sanitize
 #[derive(Debug)]
 pub(crate) struct Hypothesis {
     class: Arc<dyn RustClass>,
-    inner: RustHypothesis,
+    inner: RustPredictor,
     guarantee: RustGuarantee,
     learner: String,
 }
 
 impl Hypothesis {
-    /// The class the hypothesis labels and the Rust hypothesis (for `privpac.data`).
-    pub(crate) fn parts(&self) -> (&dyn RustClass, &RustHypothesis) {
+    /// The class the hypothesis labels and the Rust predictor (for `privpac.data`).
+    pub(crate) fn parts(&self) -> (&dyn RustClass, &RustPredictor) {
         (self.class.as_ref(), &self.inner)
     }
 
@@ -106,7 +107,7 @@ impl Hypothesis {
                     .map(|&x| self.inner.predict(self.class.as_ref(), x, &mut generator))
                     .collect::<Result<_, _>>()
             })
-            .map_err(errors::classes)?;
+            .map_err(errors::learners)?;
         Ok(labels.into_pyarray(py))
     }
 
@@ -178,7 +179,7 @@ impl Hypothesis {
     #[getter]
     fn concept(&self) -> Option<u64> {
         match self.inner {
-            RustHypothesis::Concept { id } => Some(id),
+            RustPredictor::Hypothesis(RustHypothesis::Concept { id }) => Some(id),
             _ => None,
         }
     }
@@ -200,13 +201,15 @@ impl Hypothesis {
     /// "noisy-vote".
     #[getter]
     fn kind(&self) -> &'static str {
-        match self.inner {
-            RustHypothesis::Concept { .. } => "concept",
-            RustHypothesis::Constant { .. } => "constant",
-            RustHypothesis::Table { .. } => "table",
-            RustHypothesis::HashBucket { .. } => "hash-bucket",
-            RustHypothesis::Flipped { .. } => "flipped",
-            RustHypothesis::NoisyVote { .. } => "noisy-vote",
+        match &self.inner {
+            RustPredictor::Hypothesis(h) => match h {
+                RustHypothesis::Concept { .. } => "concept",
+                RustHypothesis::Constant { .. } => "constant",
+                RustHypothesis::Table { .. } => "table",
+                RustHypothesis::HashBucket { .. } => "hash-bucket",
+            },
+            RustPredictor::Flipped { .. } => "flipped",
+            RustPredictor::NoisyVote { .. } => "noisy-vote",
         }
     }
 

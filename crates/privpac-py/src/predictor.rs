@@ -92,8 +92,8 @@ impl Estimator<'_> {
                 .map_err(fail)?;
             let (point, upper) = match returned {
                 Returned::Concept(id) => {
-                    let excess =
-                        scenario.try_excess_error(&privpac_classes::Hypothesis::Concept { id })?;
+                    let excess = scenario
+                        .try_excess_error(&privpac_classes::Hypothesis::Concept { id }.into())?;
                     (excess, excess)
                 }
                 Returned::Predictor(predictor) => {

@@ -27,7 +27,7 @@ use std::sync::Mutex;
 use numpy::PyArray1;
 use privpac_accounting::Guarantee;
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
-use privpac_learners::{Error, Learner};
+use privpac_learners::{Error, Learner, Predictor};
 use pyo3::prelude::*;
 use rand::Rng;
 
@@ -251,19 +251,19 @@ impl Learner for PythonLearner {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> privpac_learners::Result<Hypothesis> {
+    ) -> privpac_learners::Result<Predictor> {
         let seed = rng.next_u64();
         let Some(support) = &self.support else {
             return self
                 .call(class, sample, seed)
-                .map(|id| Hypothesis::Concept { id })
+                .map(|id| Hypothesis::Concept { id }.into())
                 .map_err(|error| self.fail(error));
         };
         let table = |returned| match returned {
-            Returned::Concept(id) => Ok(Hypothesis::Concept { id }),
+            Returned::Concept(id) => Ok(Hypothesis::Concept { id }.into()),
             Returned::Predictor(predictor) => Python::attach(|py| {
                 let labels = predictions(predictor.bind(py), support, &self.name)?;
-                Ok(table_of(support, &labels))
+                Ok(table_of(support, &labels).into())
             }),
         };
         self.call_returned(class, sample, seed)

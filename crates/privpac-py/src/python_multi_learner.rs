@@ -20,7 +20,7 @@
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use privpac_accounting::Guarantee;
 use privpac_classes::{ConceptClass, Hypothesis};
-use privpac_learners::Learner;
+use privpac_learners::{Learner, Predictor};
 use privpac_multi::{MultiLabeledSample, MultiLearner};
 use pyo3::prelude::*;
 use rand::Rng;
@@ -68,7 +68,7 @@ impl PythonMultiLearner {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         seed: u64,
-    ) -> PyResult<Vec<Hypothesis>> {
+    ) -> PyResult<Vec<Predictor>> {
         let name = Learner::name(&self.inner);
         let (n, k) = (sample.len(), sample.k());
         Python::attach(|py| {
@@ -112,9 +112,10 @@ impl PythonMultiLearner {
                     match self.inner.support() {
                         Some(support) if is_predictor(&item)? => {
                             let labels = predictions(&item, support, &column)?;
-                            Ok(table_of(support, &labels))
+                            Ok(table_of(support, &labels).into())
                         }
-                        _ => concept_id(&item, class, &column).map(|id| Hypothesis::Concept { id }),
+                        _ => concept_id(&item, class, &column)
+                            .map(|id| Hypothesis::Concept { id }.into()),
                     }
                 })
                 .collect()
@@ -130,7 +131,7 @@ impl MultiLearner for PythonMultiLearner {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
-    ) -> privpac_multi::Result<Vec<Hypothesis>> {
+    ) -> privpac_multi::Result<Vec<Predictor>> {
         let seed = rng.next_u64();
         self.call(class, sample, seed).map_err(|error| {
             privpac_multi::Error::Learner(privpac_learners::Error::External {
@@ -161,7 +162,7 @@ impl MultiLearner for SharedMultiLearner {
         class: &dyn ConceptClass,
         sample: &MultiLabeledSample,
         rng: &mut dyn Rng,
-    ) -> privpac_multi::Result<Vec<Hypothesis>> {
+    ) -> privpac_multi::Result<Vec<Predictor>> {
         self.0.learn(class, sample, rng)
     }
 

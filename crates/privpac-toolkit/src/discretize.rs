@@ -39,6 +39,7 @@
 use std::fmt;
 
 use privpac_classes::{ConceptClass, Domain, Hypothesis, Intervals};
+use privpac_learners::Predictor;
 
 /// The most bins a [`Discretizer`] takes: 2^53, so that every bin index and `bins` itself are
 /// exact `f64` values (and the edge fractions `i / bins` are correctly rounded).
@@ -406,10 +407,10 @@ pub fn describe_concept_in_units(
     }))
 }
 
-/// A hypothesis learned on the bins of `discretizer`, in data units: concepts of the classes
+/// A predictor learned on the bins of `discretizer`, in data units: concepts of the classes
 /// [`describe_concept_in_units`] knows as statements about `x`, constants as such, a
-/// flipped hypothesis with its flip probability; anything else (tables, hash buckets, noisy
-/// votes, other classes) as [`Hypothesis::describe`] over the bins, saying so.
+/// flipped predictor with its flip probability; anything else (tables, hash buckets, noisy
+/// votes, other classes) as [`Predictor::describe`] over the bins, saying so.
 ///
 /// # Errors
 /// [`DiscretizeError::BinsMismatch`] if the class is not over the ordered domain `[bins]`.
@@ -417,32 +418,37 @@ pub fn describe_concept_in_units(
 /// # Example
 /// ```
 /// use privpac_classes::{Hypothesis, parse_spec};
+/// use privpac_learners::Predictor;
 /// use privpac_toolkit::{Discretizer, describe_in_units};
 /// let d = Discretizer::new(40.0, 200.0, 1600)?;
 /// let class = parse_spec("both(thresholds:1600)")?;
-/// let threshold = Hypothesis::Concept { id: 642 }; // bins ≤ 642
+/// let threshold = Predictor::from(Hypothesis::Concept { id: 642 }); // bins ≤ 642
 /// assert_eq!(describe_in_units(&threshold, class.as_ref(), &d)?, "1 on x < 104.3");
-/// let other_way = Hypothesis::Concept { id: 1600 + 642 };
+/// let other_way = Predictor::from(Hypothesis::Concept { id: 1600 + 642 });
 /// assert_eq!(describe_in_units(&other_way, class.as_ref(), &d)?, "1 on x ≥ 104.3");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn describe_in_units(
-    hypothesis: &Hypothesis,
+    predictor: &Predictor,
     class: &dyn ConceptClass,
     discretizer: &Discretizer,
 ) -> Result<String, DiscretizeError> {
-    // The class must be over the bins whatever the hypothesis.
+    // The class must be over the bins whatever the predictor.
     describe_concept_in_units(class, 0, discretizer)?;
-    Ok(match hypothesis {
-        Hypothesis::Concept { id } => match describe_concept_in_units(class, *id, discretizer)? {
-            Some(text) => text,
-            None => format!(
-                "{} (x in the bins of {discretizer})",
-                hypothesis.describe(class)
-            ),
-        },
-        Hypothesis::Constant { label } => format!("{} on every x", u8::from(*label)),
-        Hypothesis::Flipped {
+    Ok(match predictor {
+        Predictor::Hypothesis(Hypothesis::Concept { id }) => {
+            match describe_concept_in_units(class, *id, discretizer)? {
+                Some(text) => text,
+                None => format!(
+                    "{} (x in the bins of {discretizer})",
+                    predictor.describe(class)
+                ),
+            }
+        }
+        Predictor::Hypothesis(Hypothesis::Constant { label }) => {
+            format!("{} on every x", u8::from(*label))
+        }
+        Predictor::Flipped {
             base,
             flip_probability,
         } => format!(
@@ -623,7 +629,8 @@ mod tests {
             let class = parse_spec(spec).unwrap();
             for id in 0..class.len() as u64 {
                 let text =
-                    describe_in_units(&Hypothesis::Concept { id }, class.as_ref(), &d).unwrap();
+                    describe_in_units(&Hypothesis::Concept { id }.into(), class.as_ref(), &d)
+                        .unwrap();
                 for &x in &grid {
                     let bin = d.bin(x).unwrap();
                     assert_eq!(
@@ -636,11 +643,15 @@ mod tests {
         }
         let class = parse_spec("thresholds:7").unwrap();
         assert_eq!(
-            describe_in_units(&Hypothesis::Constant { label: true }, class.as_ref(), &d),
+            describe_in_units(
+                &Hypothesis::Constant { label: true }.into(),
+                class.as_ref(),
+                &d
+            ),
             Ok("1 on every x".to_string())
         );
-        let flipped = Hypothesis::Flipped {
-            base: Box::new(Hypothesis::Concept { id: 6 }),
+        let flipped = Predictor::Flipped {
+            base: Box::new(Hypothesis::Concept { id: 6 }.into()),
             flip_probability: 0.25,
         };
         assert_eq!(
@@ -649,7 +660,8 @@ mod tests {
         );
         // Other classes: the bins' description, said to be in bins.
         let xor = parse_spec("xor(thresholds:7)").unwrap();
-        let text = describe_in_units(&Hypothesis::Concept { id: 3 }, xor.as_ref(), &d).unwrap();
+        let text =
+            describe_in_units(&Hypothesis::Concept { id: 3 }.into(), xor.as_ref(), &d).unwrap();
         assert!(
             text.contains("in the bins of [-0.3, 0.7] in 7 bins"),
             "{text}"
@@ -657,7 +669,7 @@ mod tests {
         // A class over another domain is refused.
         let other = parse_spec("thresholds:8").unwrap();
         assert_eq!(
-            describe_in_units(&Hypothesis::Concept { id: 3 }, other.as_ref(), &d),
+            describe_in_units(&Hypothesis::Concept { id: 3 }.into(), other.as_ref(), &d),
             Err(DiscretizeError::BinsMismatch {
                 bins: 7,
                 points: 8,
@@ -667,7 +679,7 @@ mod tests {
         let cube = parse_spec("parities:3").unwrap();
         assert!(
             describe_in_units(
-                &Hypothesis::Constant { label: false },
+                &Hypothesis::Constant { label: false }.into(),
                 cube.as_ref(),
                 &Discretizer::new(0.0, 1.0, 8).unwrap()
             )

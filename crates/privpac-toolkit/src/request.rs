@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use privpac_accounting::Guarantee;
 use privpac_classes::Hypothesis;
-use privpac_learners::Learner;
+use privpac_learners::{Learner, Predictor};
 use serde::{Deserialize, Serialize};
 
 use crate::{
@@ -209,7 +209,7 @@ impl Learner for SharedLearner {
         class: &dyn privpac_classes::ConceptClass,
         sample: &privpac_classes::LabeledSample,
         rng: &mut dyn rand::Rng,
-    ) -> privpac_learners::Result<Hypothesis> {
+    ) -> privpac_learners::Result<Predictor> {
         self.0.learn(class, sample, rng)
     }
     fn guarantee(&self, examples: usize) -> Guarantee {
@@ -414,7 +414,7 @@ fn report(
         .filter_map(|label| {
             let excess = prepared
                 .scenario
-                .try_excess_error(&Hypothesis::Constant { label })
+                .try_excess_error(&Hypothesis::Constant { label }.into())
                 .ok()?;
             (excess <= request.alpha).then(|| crate::ConstantBaseline {
                 hypothesis: if label { "all ones" } else { "all zeros" }.into(),

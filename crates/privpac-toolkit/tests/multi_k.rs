@@ -240,10 +240,10 @@ fn scenarios_draw_targets_with_a_seed_and_compute_exact_errors() {
     assert_eq!(a.targets(), b.targets());
     assert_eq!(a.k(), 16);
     // A wrong parity errs on exactly half of the uniform distribution.
-    let wrong: Vec<_> = a
+    let wrong: Vec<privpac_learners::Predictor> = a
         .targets()
         .iter()
-        .map(|&t| privpac_classes::Hypothesis::Concept { id: t ^ 1 })
+        .map(|&t| privpac_classes::Hypothesis::Concept { id: t ^ 1 }.into())
         .collect();
     assert!((a.multi_error(&wrong).unwrap() - 0.5).abs() < 1e-12);
     // Label noise η scales the excess error by 1 − 2η.
@@ -310,7 +310,7 @@ fn multi_scenarios_reject_bad_parameters() {
     assert!(MultiScenario::on_support(parities(), vec![(99, 1.0)], given(vec![1]), 0.0).is_err());
     let scenario = MultiScenario::new(parities(), &uniform, given(vec![1, 2]), 0.0).unwrap();
     assert!(matches!(
-        scenario.multi_error(&[privpac_classes::Hypothesis::Concept { id: 1 }]),
+        scenario.multi_error(&[privpac_classes::Hypothesis::Concept { id: 1 }.into()]),
         Err(privpac_toolkit::Error::Multi(
             privpac_multi::Error::HypothesisCount { .. }
         ))

@@ -17,7 +17,8 @@
 #![allow(clippy::unwrap_used)]
 
 use privpac_accounting::{Guarantee, Privacy};
-use privpac_classes::{ConceptClass, Hypothesis};
+use privpac_classes::ConceptClass;
+use privpac_learners::Predictor;
 use privpac_toolkit::{
     ClassSpec, ExampleDistribution, LearnerParams, LearnerSpec, MultiLearnerSpec, MultiScenario,
     MultiTargets, SampleComplexityRequest, SanitizerSpec, Scenario, build_learner,
@@ -194,7 +195,7 @@ fn run_single(case: &SingleCase) -> Result<bool, TestCaseError> {
         Ok(scenario) => scenario,
         Err(_) => return Ok(true),
     };
-    let learn = || -> Option<Hypothesis> {
+    let learn = || -> Option<Predictor> {
         let mut rng = ChaCha8Rng::seed_from_u64(case.seed);
         let sample = scenario.sample(case.n, &mut rng).ok()?;
         learner.learn(class.as_ref(), &sample, &mut rng).ok()
@@ -353,7 +354,7 @@ fn run_multi(case: &MultiCase) -> Result<bool, TestCaseError> {
     let Ok(scenario) = scenario else {
         return Ok(true);
     };
-    let learn = || -> Option<Vec<Hypothesis>> {
+    let learn = || -> Option<Vec<Predictor>> {
         let mut rng = ChaCha8Rng::seed_from_u64(case.seed);
         let sample = scenario.sample(case.n, &mut rng).ok()?;
         learner.learn(class.as_ref(), &sample, &mut rng).ok()

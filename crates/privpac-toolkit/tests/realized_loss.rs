@@ -28,14 +28,14 @@
 //!   the worst case by Kairouz–Oh–Viswanath), in log space so that δ' down to the smallest
 //!   subnormal and 0 are checked; at δ' = 0, ε' ≥ kε exactly; `hockey_stick_symmetric` as a
 //!   cross-check where the probabilities are representable.
-//! - `VotingPredictor` and the noisy vote's `Hypothesis::predict`: per-prediction ε for one
+//! - `VotingPredictor` and the noisy vote's `Predictor::predict`: per-prediction ε for one
 //!   changed vote and the floor bound `εk/2 + 10⁻⁹` for any two votes, up to 5000 voters
 //!   at every margin, per label in log space (so a label whose probability rounds away is
 //!   still measured). The realized probabilities are derived from the code path: both
 //!   predictors must draw exactly what `ExponentialMechanism::select_integer` draws on the
 //!   vote scores (coupled on the same random streams), whose realized probabilities are
 //!   `log_probabilities_integer`, and `VotingPredictor::vote_probability` and
-//!   `Hypothesis::probability_of_label` must agree with them.
+//!   `Predictor::probability_of_label` must agree with them.
 //! - `RelabelingPredictor` (both constructors) and `DaganFeldmanPredictor`, up to 5 voters:
 //!   per-prediction ε (`guarantee(n)`), from `prediction_probability` on every sample of a
 //!   tiny domain and every neighbour.
@@ -114,7 +114,7 @@ use privpac_classes::{
 };
 use privpac_learners::{
     DaganFeldmanPredictor, GenericLearner, ImproperPointLearner, Learner, MAX_LISTED_BUCKETS,
-    PrivatePrediction, RelabelingPredictor, StableLearner, VotingPredictor,
+    Predictor, PrivatePrediction, RelabelingPredictor, StableLearner, VotingPredictor,
 };
 use privpac_mechanisms::{
     ExponentialMechanism, FLOAT_ERROR_BUDGET, MIN_EPSILON, RandomizedResponse, StableSelection,

@@ -14,7 +14,7 @@
 
 use privpac_audit::{PureAuditReport, check_pure_claim, neighbouring_datasets, output_pairs};
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
-use privpac_learners::{Error, Learner, Result};
+use privpac_learners::{Error, Learner, Predictor, Result};
 use privpac_accounting::{Guarantee, Privacy};
 use rand::{Rng, RngExt};
 
@@ -210,7 +210,7 @@ impl Learner for RandomizedResponseErm {
         class: &dyn ConceptClass,
         sample: &LabeledSample,
         rng: &mut dyn Rng,
-    ) -> Result<Hypothesis> {
+    ) -> Result<Predictor> {
         let cells = Self::cells(class)?;
         sample.check_domain(class.domain())?;
         let keep = self.keep_probability(cells);
@@ -228,7 +228,8 @@ impl Learner for RandomizedResponseErm {
         }
         Ok(Hypothesis::Concept {
             id: erm(class, &reports)?,
-        })
+        }
+        .into())
     }
 
     fn guarantee(&self, _examples: usize) -> Guarantee {
@@ -362,7 +363,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         for _ in 0..20_000 {
             match learner.learn(&class, &sample, &mut rng)? {
-                Hypothesis::Concept { id } => counts[id as usize] += 1,
+                Predictor::Hypothesis(Hypothesis::Concept { id }) => counts[id as usize] += 1,
                 other => return Err(format!("not a concept: {other:?}").into()),
             }
         }

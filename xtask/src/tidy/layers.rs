@@ -27,9 +27,9 @@ pub(super) fn allowed_dependencies(krate: &str) -> Option<&'static [&'static str
         "privpac-accounting" | "privpac-audit" => &[],
         // The mechanisms report their guarantees in accounting's vocabulary.
         "privpac-mechanisms" => &["privpac-accounting"],
-        // A randomized hypothesis samples its predictions with the mechanisms' exact
-        // samplers (the noisy vote is the exponential mechanism).
-        "privpac-classes" => &["privpac-mechanisms"],
+        // Domains, classes and deterministic hypotheses: no privacy machinery (randomized
+        // predictors, which sample with the mechanisms, live in privpac-learners).
+        "privpac-classes" => &[],
         // Mechanisms and their broken twins, next to the auditor that tests them.
         "privpac-zoo" => &["privpac-accounting", "privpac-mechanisms", "privpac-audit"],
         "privpac-sanitizers" => &[

@@ -181,7 +181,8 @@ fn successes(
                 .collect();
             let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
             let hypothesis = learner.learn(&class, &sample, &mut rng).unwrap();
-            (1.0 - 2.0 * noise) * scenario.disagreement(&hypothesis) <= alpha
+            (1.0 - 2.0 * noise) * scenario.disagreement(hypothesis.as_hypothesis().unwrap())
+                <= alpha
         })
         .count() as u64
 }

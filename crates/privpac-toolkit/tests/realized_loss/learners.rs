@@ -5,7 +5,7 @@
 
 use super::*;
 // ---------------------------------------------------------------------------------------
-// The noisy vote: `VotingPredictor` and `Hypothesis::NoisyVote`.
+// The noisy vote: `VotingPredictor` and `Predictor::NoisyVote`.
 
 #[derive(Debug, Clone)]
 pub(super) struct VoteCase {
@@ -37,8 +37,8 @@ pub(super) fn vote_case() -> impl Strategy<Value = VoteCase> {
 }
 
 /// A noisy vote of k constant members of which `ones` vote 1.
-pub(super) fn noisy_vote(ones: usize, k: usize, epsilon: f64) -> Hypothesis {
-    Hypothesis::NoisyVote {
+pub(super) fn noisy_vote(ones: usize, k: usize, epsilon: f64) -> Predictor {
+    Predictor::NoisyVote {
         members: (0..k)
             .map(|i| Hypothesis::Constant { label: i < ones })
             .collect(),
@@ -124,7 +124,7 @@ pub(super) fn vote(case: VoteCase) -> Result<bool, TestCaseError> {
                  the sampler realizes e^{exact}"
             );
         }
-        // Coupled on the same random streams, `Hypothesis::predict` and the voting
+        // Coupled on the same random streams, `Predictor::predict` and the voting
         // learner's `predict` draw what the mechanism draws.
         let sample_pairs: Vec<(u64, bool)> = (0..k).map(|i| (0, i < ones)).collect();
         let sample = LabeledSample::from_pairs(class.domain(), &sample_pairs).unwrap();
@@ -139,7 +139,7 @@ pub(super) fn vote(case: VoteCase) -> Result<bool, TestCaseError> {
             prop_assert_eq!(
                 predicted,
                 expected,
-                "ε = {}, {} of {}, seed {}: Hypothesis::predict is not the mechanism's draw",
+                "ε = {}, {} of {}, seed {}: Predictor::predict is not the mechanism's draw",
                 epsilon,
                 ones,
                 k,

@@ -4,7 +4,8 @@
 
 use anyhow::bail;
 use privpac_accounting::Guarantee;
-use privpac_classes::{ConceptClass, Hypothesis, LabeledSample};
+use privpac_classes::{ConceptClass, LabeledSample};
+use privpac_learners::Predictor;
 use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
 use privpac_toolkit::{
     Bound, ClassSpec, DistributionChoice, LearnerSpec, SampleComplexityReport,
@@ -52,7 +53,7 @@ struct LearnReport {
     /// The learner spec given on the command line.
     learner_spec: LearnerSpec,
     examples: usize,
-    hypothesis: Hypothesis,
+    hypothesis: Predictor,
     hypothesis_text: String,
     /// With `--bounds`/`--bins`: the hypothesis as a statement about the raw values
     /// (`1 on x ≥ 104.3`), from `privpac_toolkit::describe_in_units`; absent otherwise.
@@ -125,7 +126,7 @@ pub(crate) fn learn(args: &LearnArgs) -> anyhow::Result<()> {
 }
 
 /// The fraction of examples the hypothesis mislabels (in expectation for randomized ones).
-fn empirical_error(class: &dyn ConceptClass, sample: &LabeledSample, h: &Hypothesis) -> f64 {
+fn empirical_error(class: &dyn ConceptClass, sample: &LabeledSample, h: &Predictor) -> f64 {
     let total: f64 = sample
         .iter()
         .map(|(x, y)| {

@@ -3,7 +3,8 @@
 
 use anyhow::bail;
 use privpac_accounting::{Guarantee, Privacy};
-use privpac_classes::{ConceptClass, Hypothesis};
+use privpac_classes::ConceptClass;
+use privpac_learners::Predictor;
 use privpac_multi::{MultiLabeledSample, MultiLearner};
 use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
 use privpac_toolkit::{
@@ -23,7 +24,7 @@ use crate::output::{Render, Table, emit, progress};
 struct ColumnReport {
     /// The column (1-based, as y1, …, yk in the data).
     column: usize,
-    hypothesis: Hypothesis,
+    hypothesis: Predictor,
     hypothesis_text: String,
     /// With `--bounds`/`--bins`: the hypothesis as a statement about the raw values;
     /// absent otherwise.
@@ -91,7 +92,7 @@ fn column_error(
     class: &dyn ConceptClass,
     sample: &MultiLabeledSample,
     j: usize,
-    h: &Hypothesis,
+    h: &Predictor,
 ) -> f64 {
     let total: f64 = (0..sample.len())
         .map(|i| {
