@@ -8,6 +8,10 @@
 //! [`Settings`]. The catalogue's `sample-complexity` experiment is itself the shipped file
 //! `experiments/sample-complexity.toml` of this crate, so the two take one path.
 //!
+//! Every record of a sweep's unit states the sweep's [`Settings`] beside the unit's
+//! parameters ([`crate::UnitRecord::params`]), so an edited file's resume reruns the units
+//! whose settings changed and its merge refuses them (see the crate's module `records`).
+//!
 //! Unknown keys and bad values are errors naming the key and the line; a grid expanding
 //! into more than `max_units` units (at most [`MAX_UNITS`]) is refused at parse time,
 //! before anything runs.
@@ -41,6 +45,21 @@ pub struct Settings {
     pub start: usize,
     /// Largest sample size tried before the search gives up.
     pub max_size: usize,
+}
+
+impl Settings {
+    /// The settings as the parameters a record states ([`crate::UnitRecord::params`]),
+    /// under the keys of the file: `beta`, `label_noise`, `trials`, `search.start`,
+    /// `search.max_size`.
+    pub(crate) fn params(&self) -> Map<String, Value> {
+        let mut params = Map::new();
+        params.insert("beta".into(), json!(self.beta));
+        params.insert("label_noise".into(), json!(self.label_noise));
+        params.insert("trials".into(), json!(self.trials));
+        params.insert("search.start".into(), json!(self.start));
+        params.insert("search.max_size".into(), json!(self.max_size));
+        params
+    }
 }
 
 /// One grid block: every (ε, α) of the product of its lists, under the name `name` (the
