@@ -52,14 +52,14 @@ use serde::{Deserialize, Serialize};
 pub use catalog::{EXPERIMENTS, ExperimentInfo};
 pub use lock::{ResultsLock, StaleLock, lock_path};
 pub use plot::{Axis, Figure, Layout, Series, Style};
-pub use sweep::{
-    CurveDef, CurveScenario, DEFAULT_MAX_UNITS, FileDistribution, Grid, KCurveSweep, KLevel, Level,
-    MAX_K, MAX_SEARCH_SIZE, MAX_TRIALS, MAX_UNITS, Settings, Sweep,
-};
 use records::{
     Line, check_params, check_record, read_records, read_results_bytes, stale_error, staleness,
 };
 pub use records::{PRIVPAC_VERSION, StaleChange, StaleRecords, TornLine, repair_torn_tail};
+pub use sweep::{
+    CurveDef, CurveScenario, DEFAULT_MAX_UNITS, FileDistribution, Grid, KCurveSweep, KLevel, Level,
+    MAX_K, MAX_SEARCH_SIZE, MAX_TRIALS, MAX_UNITS, Settings, Sweep,
+};
 
 /// Errors of the experiment machinery.
 #[derive(Debug, thiserror::Error)]

@@ -349,3 +349,6 @@ impl std::fmt::Display for StaleRecords {
         )
     }
 }
+
+#[cfg(test)]
+mod tests;

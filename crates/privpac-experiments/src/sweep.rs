@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 use toml::Spanned;
 
 use crate::{Error, Result, Scale};
-use privpac_toolkit::{ClassSpec, LearnerSpec};
+use privpac_toolkit::{ClassSpec, LearnerSpec, SanitizerSpec};
 
 /// The largest `max_units` a file may state, and the largest grid it may declare.
 pub const MAX_UNITS: usize = 100_000;
@@ -418,6 +418,41 @@ impl Checker<'_> {
         Ok((start, max_size))
     }
 
+    /// Refuses, before anything runs, a learner that would fail in every unit of a level:
+    /// `sanitizer:point` (it needs δ > 0, and a sweep's learners are pure ε-DP), and
+    /// `improper-point` beside a class that is not `points:N`.
+    fn learners_fit(&self, learners: &[Spanned<String>], levels: &[Level]) -> Result<()> {
+        for learner in learners {
+            let refuse = |why: String| {
+                Err(self.err(
+                    learner.span(),
+                    "learners",
+                    format!("{:?} cannot run in a sweep: {why}", learner.get_ref()),
+                ))
+            };
+            match learner.get_ref().parse::<LearnerSpec>() {
+                Ok(LearnerSpec::Sanitizer(SanitizerSpec::Point)) => {
+                    return refuse(
+                        "the point sanitizer needs δ > 0 and a sweep's learners are pure ε-DP (use sanitizer:mwem, pmw, blr or tree)".into(),
+                    );
+                }
+                Ok(LearnerSpec::ImproperPoint) => {
+                    let classes = levels.iter().flat_map(|l| &l.classes);
+                    if let Some(class) = classes
+                        .into_iter()
+                        .find(|c| !c.trim().starts_with("points"))
+                    {
+                        return refuse(format!(
+                            "it learns point functions (points:N), not {class}"
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     /// Refuses `units` above `max_units` before anything runs; `what` says what expands
     /// ("the grid of scale quick expands").
     fn within_max_units(
@@ -700,6 +735,7 @@ impl Sweep {
                 (max_units, max_span),
             )?,
         ];
+        c.learners_fit(raw.learners.get_ref(), &levels)?;
         Ok(Sweep {
             name: name.clone(),
             summary: raw
