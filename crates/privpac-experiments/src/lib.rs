@@ -663,7 +663,7 @@ impl Experiment {
         }
         let mine: Vec<usize> = (0..total_units).filter(|&u| shard.contains(u)).collect();
         let total = mine.len();
-        let mut finished = mine.iter().filter(|u| done.contains_key(u)).count();
+        let finished = mine.iter().filter(|u| done.contains_key(u)).count();
         events(ShardEvent::Progress {
             done: finished,
             total,
@@ -682,9 +682,8 @@ impl Experiment {
                 .and_then(|()| file.flush())
                 .map_err(|source| io(results, source))?;
             ran += 1;
-            finished += 1;
             events(ShardEvent::Progress {
-                done: finished,
+                done: finished + ran,
                 total,
             });
         }

@@ -22,7 +22,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
     let root =
         std::env::temp_dir().join(format!("privpac-exprecords-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&root).expect("a scratch directory");
     root
 }
 
@@ -32,7 +32,8 @@ fn run_ok(args: &[&str]) -> (Value, String) {
     let output = privpac(args);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{args:?}: {stderr}");
-    (serde_json::from_str(&stdout(&output)).unwrap(), stderr)
+    let report = serde_json::from_str(&stdout(&output)).expect("a JSON report");
+    (report, stderr)
 }
 
 #[test]
