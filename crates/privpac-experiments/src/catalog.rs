@@ -358,6 +358,7 @@ pub(super) fn run_sample_complexity_unit(
         .parse::<ClassSpec>()
         .and_then(|s| s.build())
         .map_err(lab)?;
+    let class_size = class.len();
     let (target, distribution) =
         if let Some(exponent) = unit.get("zipf_exponent").and_then(Value::as_f64) {
             // Zipf: Pr[x] ∝ (x + 1)^{−s}, target threshold 1 (labels {0, 1} positive).
@@ -402,6 +403,8 @@ pub(super) fn run_sample_complexity_unit(
     let scenario = Scenario::new(class, distribution, target, label_noise).map_err(lab)?;
     // ε is the privacy target of every learner but the stable one, which is not private
     // and takes its exponential mechanism's parameter instead.
+    // The Dagan–Feldman learner's guarantee covers a class size (as `privpac learn`
+    // passes it).
     let params = if spec == LearnerSpec::Stable {
         LearnerParams {
             em_epsilon: Some(epsilon),
@@ -410,6 +413,7 @@ pub(super) fn run_sample_complexity_unit(
     } else {
         LearnerParams {
             epsilon: Some(epsilon),
+            class_size: Some(class_size),
             ..LearnerParams::default()
         }
     };

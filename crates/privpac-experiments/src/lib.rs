@@ -6,10 +6,20 @@
 //!
 //! 1. [`run_shard`] runs the units of shard `I/N` (units `i` with `i mod N = I`) and
 //!    appends one JSON line per finished unit to a results file; a rerun on the same file
-//!    skips the units already there (resume after an interruption).
+//!    skips the units already there (resume after an interruption). A run holds the
+//!    file's lock `FILE.lock` meanwhile (module `lock`: a second run on the same file is
+//!    refused, [`Error::ResultsLocked`]; the lock of a killed run is taken over).
 //! 2. [`merge`] reads any number of results files, checks that they belong to the same
 //!    experiment, scale and seed and that every unit is present exactly once (duplicates
 //!    must agree), and returns the rows in unit order.
+//!
+//! Every record states everything its row depends on besides the seed
+//! ([`UnitRecord::params`]: the unit's parameters, the settings such as `trials`, `beta`,
+//! `label_noise` and `search.max_size`, and the privpac version). A record whose parameters
+//! differ from the experiment's as it is now is *stale*: resume drops it and runs its unit
+//! again (reported as [`StaleRecords`], naming the keys that changed and how many
+//! records); merge refuses it ([`Error::StaleRecord`], naming the file, the line and the
+//! key). See the module `records`.
 //! 3. [`write_outputs`] turns the rows into `results.csv`, `results.json`, SVG plots and a
 //!    Markdown `README.md` report in a directory. Everything written is a function of the
 //!    rows alone, so sharded and unsharded runs write the same bytes.
@@ -26,11 +36,13 @@
 //! stream `j` of that seed as everywhere in the lab.
 
 mod catalog;
+mod lock;
 mod plot;
+mod records;
 mod sweep;
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -38,7 +50,12 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 pub use catalog::{EXPERIMENTS, ExperimentInfo};
+pub use lock::{ResultsLock, StaleLock, lock_path};
 pub use plot::{Axis, Figure, Layout, Series, Style};
+use records::{
+    Line, check_params, check_record, read_records, read_results_bytes, stale_error, staleness,
+};
+pub use records::{PRIVPAC_VERSION, StaleChange, StaleRecords, TornLine, repair_torn_tail};
 pub use sweep::{
     CurveDef, CurveScenario, DEFAULT_MAX_UNITS, FileDistribution, Grid, KCurveSweep, KLevel, Level,
     MAX_K, MAX_SEARCH_SIZE, MAX_TRIALS, MAX_UNITS, Settings, Sweep,
@@ -158,6 +175,31 @@ pub enum Error {
         unit: usize,
         /// How many units the experiment has at that scale.
         total: usize,
+    },
+    /// A record computed under other parameters than the experiment's as it is now (an
+    /// edited experiment file, another privpac version), given to a merge: names the
+    /// record and the keys that changed.
+    #[error("{origin}: {reason} (computed under other settings; rerun it)")]
+    StaleRecord {
+        /// The record: `FILE line N`, or `record of unit N`.
+        origin: String,
+        /// The first key that changed (`trials`, `beta`, `label_noise`,
+        /// `search.max_size`, `privpac_version`, …; `params` for a record stating none).
+        key: String,
+        /// Every change: `trials is 300 in the record, 200 in the file; …`.
+        reason: String,
+    },
+    /// A results file that another run is writing (it holds `FILE.lock`).
+    #[error(
+        "{path}: another run is writing it ({holder} holds {lock}); wait for it to finish, or delete the lock file if no such run is going"
+    )]
+    ResultsLocked {
+        /// The results file.
+        path: PathBuf,
+        /// The lock file.
+        lock: PathBuf,
+        /// Who holds it: `process PID`.
+        holder: String,
     },
     /// The same unit with different results in two files (or two records).
     #[error("unit {unit} has different results in different files")]
@@ -310,8 +352,34 @@ pub struct UnitRecord {
     pub seed: u64,
     /// The unit index.
     pub unit: usize,
+    /// Everything the row depends on besides the seed, as the experiment stated it when
+    /// the unit ran ([`Experiment::record_params`]): the unit's parameters, the settings
+    /// (`trials`, `beta`, `label_noise`, `search.start`, `search.max_size`, …) and
+    /// `privpac_version`. Resume and merge compare it with the experiment as it is now;
+    /// a record without it (written before it existed) matches nothing.
+    #[serde(default)]
+    pub params: Row,
     /// The unit's result row (column name → value).
     pub row: Row,
+}
+
+/// What [`Experiment::run_shard_with`] reports while it runs.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ShardEvent<'a> {
+    /// `done` of the shard's `total` units are finished.
+    Progress {
+        /// Finished units of this shard.
+        done: usize,
+        /// Units of this shard.
+        total: usize,
+    },
+    /// The lock of a run that is no longer alive was removed.
+    StaleLock(&'a StaleLock),
+    /// A torn last line was dropped (its unit runs again).
+    TornLine(&'a TornLine),
+    /// Stale records were dropped (their units run again).
+    StaleRecords(&'a StaleRecords),
 }
 
 /// The seed of unit `unit`: the first word of ChaCha8 stream `unit` of the master seed.
@@ -457,6 +525,48 @@ impl Experiment {
         }
     }
 
+    /// Everything each unit's result depends on besides the seed, in unit order: the
+    /// unit's parameters ([`Experiment::units`]), the settings of a sample-complexity sweep
+    /// (`beta`, `label_noise`, `trials`, `search.start`, `search.max_size`) or of a
+    /// k-curves sweep (also `alpha` and `curve_definition`), and `privpac_version`. A
+    /// record states them as [`UnitRecord::params`]; resume and merge compare.
+    pub fn record_params(&self, scale: Scale) -> Vec<Row> {
+        let units = self.units(scale);
+        units
+            .into_iter()
+            .map(|unit| self.full_params(scale, unit))
+            .collect()
+    }
+
+    /// A unit's parameters completed with the settings and the version.
+    fn full_params(&self, scale: Scale, mut params: Row) -> Row {
+        let (sweep, k_curves) = match &self.def {
+            Def::Catalog(info) => (
+                catalog::sweep_of(info.name),
+                catalog::k_curves_sweep_of(info.name),
+            ),
+            Def::File(sweep) => (Some(sweep.as_ref()), None),
+            Def::KCurves(sweep) => (None, Some(sweep.as_ref())),
+        };
+        if let Some(sweep) = sweep {
+            params.extend(sweep.settings(scale).params());
+        }
+        if let Some(k_curves) = k_curves {
+            let settings = k_curves.unit_settings(scale, &params);
+            params.extend(settings);
+        }
+        params.insert("privpac_version".into(), PRIVPAC_VERSION.into());
+        params
+    }
+
+    /// What holds the parameters a record is compared with, as messages name it.
+    fn against(&self) -> &'static str {
+        match self.def {
+            Def::Catalog(_) => "the catalogue",
+            Def::File(_) | Def::KCurves(_) => "the file",
+        }
+    }
+
     /// Runs unit `unit` at `scale` with master seed `seed` and returns its record: exactly
     /// the line [`Experiment::run_shard`] appends for it, a function of (experiment, scale,
     /// seed, unit) alone.
@@ -473,7 +583,12 @@ impl Experiment {
         let row = match &self.def {
             Def::Catalog(info) => catalog::run_unit(info.name, scale, params, unit_seed, unit)?,
             Def::File(sweep) => {
-                catalog::run_sample_complexity_unit(params, sweep.settings(scale), unit_seed, unit)?
+                let settings = sweep.settings(scale);
+                let mut row =
+                    catalog::run_sample_complexity_unit(params, settings, unit_seed, unit)?;
+                // A sweep's rows always state their label noise (0: realizable).
+                row.insert("label_noise".into(), settings.label_noise.into());
+                row
             }
             Def::KCurves(sweep) => {
                 catalog::run_k_curve_unit(sweep, scale, params, unit_seed, unit)?
@@ -484,6 +599,7 @@ impl Experiment {
             scale,
             seed,
             unit,
+            params: self.full_params(scale, params.clone()),
             row,
         })
     }
@@ -500,22 +616,66 @@ impl Experiment {
         results: &Path,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<usize> {
+        self.run_shard_with(scale, seed, shard, results, &mut |event| {
+            if let ShardEvent::Progress { done, total } = event {
+                progress(done, total);
+            }
+        })
+    }
+
+    /// [`run_shard`], reporting what it does as [`ShardEvent`]s: progress, and before
+    /// running anything the stale lock it took over, the torn line it dropped and the
+    /// stale records it dropped (records computed under other parameters than
+    /// [`Experiment::record_params`] gives now: the file is rewritten without them and
+    /// their units run again). Holds the lock of `results` throughout.
+    ///
+    /// # Errors
+    /// As [`run_shard`]; [`Error::ResultsLocked`] while another run writes `results`.
+    pub fn run_shard_with(
+        &self,
+        scale: Scale,
+        seed: u64,
+        shard: Shard,
+        results: &Path,
+        events: &mut dyn FnMut(ShardEvent<'_>),
+    ) -> Result<usize> {
+        let (_lock, stale_lock) = ResultsLock::acquire(results)?;
+        if let Some(stale_lock) = &stale_lock {
+            events(ShardEvent::StaleLock(stale_lock));
+        }
         let name = self.name();
         let units = self.units(scale);
         let total_units = units.len();
         let mut done = BTreeMap::new();
         if results.exists() {
-            repair_torn_tail(results)?;
-            for record in read_records(results)? {
-                check_record(&record, name, scale, seed, Some(results))?;
-                check_params(&record, &units, Some(results))?;
-                done.insert(record.unit, record);
+            if let Some(torn) = repair_torn_tail(results)? {
+                events(ShardEvent::TornLine(&torn));
+            }
+            let expected = self.record_params(scale);
+            let (mut kept, mut stale) = (String::new(), StaleRecords::default());
+            for line in read_records(results)? {
+                check_record(&line.record, name, scale, seed, Some(results))?;
+                if let Some(why) = staleness(&line.record, &expected, self.against()) {
+                    stale.add(line.number, why);
+                    continue;
+                }
+                check_params(&line.record, &units, Some(results))?;
+                kept.push_str(&line.text);
+                kept.push('\n');
+                done.insert(line.record.unit, line.record);
+            }
+            if stale.dropped > 0 {
+                write_file(results, kept.as_bytes())?;
+                events(ShardEvent::StaleRecords(&stale));
             }
         }
         let mine: Vec<usize> = (0..total_units).filter(|&u| shard.contains(u)).collect();
         let total = mine.len();
-        let mut finished = mine.iter().filter(|u| done.contains_key(u)).count();
-        progress(finished, total);
+        let finished = mine.iter().filter(|u| done.contains_key(u)).count();
+        events(ShardEvent::Progress {
+            done: finished,
+            total,
+        });
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -530,8 +690,10 @@ impl Experiment {
                 .and_then(|()| file.flush())
                 .map_err(|source| io(results, source))?;
             ran += 1;
-            finished += 1;
-            progress(finished, total);
+            events(ShardEvent::Progress {
+                done: finished + ran,
+                total,
+            });
         }
         Ok(ran)
     }
@@ -542,10 +704,11 @@ impl Experiment {
     /// As [`merge`].
     pub fn merge(&self, scale: Scale, seed: u64, files: &[PathBuf]) -> Result<Vec<Row>> {
         let name = self.name();
-        let total = self.units(scale).len();
+        let expected = self.record_params(scale);
+        let total = expected.len();
         let mut records = Vec::new();
         for path in files {
-            for record in read_records(path)? {
+            for Line { number, record, .. } in read_records(path)? {
                 check_record(&record, name, scale, seed, Some(path))?;
                 if record.unit >= total {
                     return Err(Error::MismatchedResults {
@@ -553,6 +716,10 @@ impl Experiment {
                         found: format!("unit {}", record.unit),
                         expected: format!("{total} units"),
                     });
+                }
+                if let Some(why) = staleness(&record, &expected, self.against()) {
+                    let origin = format!("{} line {number}", path.display());
+                    return Err(stale_error(origin, why));
                 }
                 records.push(record);
             }
@@ -572,6 +739,7 @@ impl Experiment {
     ) -> Result<Vec<Row>> {
         let name = self.name();
         let units = self.units(scale);
+        let expected = self.record_params(scale);
         let total = units.len();
         let mut rows: BTreeMap<usize, Row> = BTreeMap::new();
         for record in records {
@@ -581,6 +749,9 @@ impl Experiment {
                     unit: record.unit,
                     total,
                 });
+            }
+            if let Some(why) = staleness(&record, &expected, self.against()) {
+                return Err(stale_error(format!("record of unit {}", record.unit), why));
             }
             check_params(&record, &units, None)?;
             if let Some(previous) = rows.get(&record.unit) {
@@ -813,168 +984,6 @@ fn io(path: &Path, source: std::io::Error) -> Error {
         path: path.to_path_buf(),
         source,
     }
-}
-
-/// The bytes of a results file, at most [`privpac_toolkit::limits::MAX_INPUT_BYTES`].
-fn read_results_bytes(path: &Path) -> Result<Vec<u8>> {
-    use std::io::Read as _;
-    let file = File::open(path).map_err(|source| io(path, source))?;
-    let limit = privpac_toolkit::limits::MAX_INPUT_BYTES;
-    let mut bytes = Vec::new();
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|source| io(path, source))?;
-    if bytes.len() as u64 > limit {
-        return Err(Error::ResultsTooLarge {
-            path: path.to_path_buf(),
-            limit,
-        });
-    }
-    Ok(bytes)
-}
-
-fn read_records(path: &Path) -> Result<Vec<UnitRecord>> {
-    let bytes = read_results_bytes(path)?;
-    let mut records = Vec::new();
-    for (number, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line = std::str::from_utf8(line).map_err(|_| Error::ResultsNotText {
-            path: path.to_path_buf(),
-            line: number + 1,
-        })?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        records.push(
-            serde_json::from_str(line).map_err(|source| Error::BadResultsLine {
-                path: path.to_path_buf(),
-                line: number + 1,
-                source,
-            })?,
-        );
-    }
-    Ok(records)
-}
-
-/// A torn last line dropped from a results file by [`repair_torn_tail`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct TornLine {
-    /// Its line number (from 1).
-    pub line: usize,
-    /// How many bytes were dropped.
-    pub bytes: usize,
-}
-
-/// Drops a torn last line from a results file, the trace of a run killed while appending
-/// a record (each record is written as one line ending in a newline, so a torn write is a
-/// last line with no newline that is not a whole record). The file is truncated to the
-/// end of its last complete line and the torn line's unit, now missing, runs again on
-/// resume. A last record that is whole but lacks its newline gets the newline. Anything
-/// else that is wrong with the file (a bad line followed by others, a bad line that ends
-/// in a newline) is left for [`run_shard`] to report as an error. [`run_shard`] calls this
-/// itself; a front end calls it first to warn its user (returns the dropped line).
-///
-/// # Errors
-/// I/O errors; [`Error::ResultsTooLarge`].
-pub fn repair_torn_tail(path: &Path) -> Result<Option<TornLine>> {
-    if !path.exists() {
-        return Ok(None);
-    }
-    let bytes = read_results_bytes(path)?;
-    if bytes.is_empty() || bytes.ends_with(b"\n") {
-        return Ok(None);
-    }
-    let start = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let tail = &bytes[start..];
-    let whole = std::str::from_utf8(tail).is_ok_and(|text| {
-        text.trim().is_empty() || serde_json::from_str::<UnitRecord>(text).is_ok()
-    });
-    let mut file = OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(|source| io(path, source))?;
-    if whole {
-        use std::io::Seek as _;
-        file.seek(std::io::SeekFrom::End(0))
-            .and_then(|_| file.write_all(b"\n"))
-            .map_err(|source| io(path, source))?;
-        return Ok(None);
-    }
-    file.set_len(start as u64)
-        .map_err(|source| io(path, source))?;
-    let line = bytes[..start].iter().filter(|&&b| b == b'\n').count() + 1;
-    Ok(Some(TornLine {
-        line,
-        bytes: tail.len(),
-    }))
-}
-
-/// Checks that a record's row holds its unit's parameters (a results file of an edited
-/// experiment file with the same name, scale and seed is refused, not mixed in). Units
-/// beyond the experiment's are left to the callers' range checks.
-fn check_params(record: &UnitRecord, units: &[Row], path: Option<&Path>) -> Result<()> {
-    let Some(params) = units.get(record.unit) else {
-        return Ok(());
-    };
-    if params.iter().all(|(k, v)| record.row.get(k) == Some(v)) {
-        return Ok(());
-    }
-    let found = format!(
-        "unit {} with parameters {}",
-        record.unit,
-        serde_json::Value::Object(
-            params
-                .keys()
-                .filter_map(|k| Some((k.clone(), record.row.get(k)?.clone())))
-                .collect()
-        )
-    );
-    let expected = format!(
-        "unit {} with parameters {}",
-        record.unit,
-        serde_json::Value::Object(params.clone())
-    );
-    Err(match path {
-        Some(path) => Error::MismatchedResults {
-            path: path.to_path_buf(),
-            found,
-            expected,
-        },
-        None => Error::MismatchedRecord {
-            unit: record.unit,
-            found,
-            expected,
-        },
-    })
-}
-
-fn check_record(
-    record: &UnitRecord,
-    name: &str,
-    scale: Scale,
-    seed: u64,
-    path: Option<&Path>,
-) -> Result<()> {
-    if record.experiment != name || record.scale != scale || record.seed != seed {
-        let found = format!(
-            "{} ({}, seed {})",
-            record.experiment, record.scale, record.seed
-        );
-        let expected = format!("{name} ({scale}, seed {seed})");
-        return Err(match path {
-            Some(path) => Error::MismatchedResults {
-                path: path.to_path_buf(),
-                found,
-                expected,
-            },
-            None => Error::MismatchedRecord {
-                unit: record.unit,
-                found,
-                expected,
-            },
-        });
-    }
-    Ok(())
 }
 
 #[cfg(test)]

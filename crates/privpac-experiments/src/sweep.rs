@@ -8,6 +8,10 @@
 //! [`Settings`]. The catalogue's `sample-complexity` experiment is itself the shipped file
 //! `experiments/sample-complexity.toml` of this crate, so the two take one path.
 //!
+//! Every record of a sweep's unit states the sweep's [`Settings`] beside the unit's
+//! parameters ([`crate::UnitRecord::params`]), so an edited file's resume reruns the units
+//! whose settings changed and its merge refuses them (see the crate's module `records`).
+//!
 //! Unknown keys and bad values are errors naming the key and the line; a grid expanding
 //! into more than `max_units` units (at most [`MAX_UNITS`]) is refused at parse time,
 //! before anything runs.
@@ -17,7 +21,7 @@ use serde_json::{Map, Value, json};
 use toml::Spanned;
 
 use crate::{Error, Result, Scale};
-use privpac_toolkit::{ClassSpec, LearnerSpec};
+use privpac_toolkit::{ClassSpec, LearnerSpec, SanitizerSpec};
 
 /// The largest `max_units` a file may state, and the largest grid it may declare.
 pub const MAX_UNITS: usize = 100_000;
@@ -41,6 +45,21 @@ pub struct Settings {
     pub start: usize,
     /// Largest sample size tried before the search gives up.
     pub max_size: usize,
+}
+
+impl Settings {
+    /// The settings as the parameters a record states ([`crate::UnitRecord::params`]),
+    /// under the keys of the file: `beta`, `label_noise`, `trials`, `search.start`,
+    /// `search.max_size`.
+    pub(crate) fn params(&self) -> Map<String, Value> {
+        let mut params = Map::new();
+        params.insert("beta".into(), json!(self.beta));
+        params.insert("label_noise".into(), json!(self.label_noise));
+        params.insert("trials".into(), json!(self.trials));
+        params.insert("search.start".into(), json!(self.start));
+        params.insert("search.max_size".into(), json!(self.max_size));
+        params
+    }
 }
 
 /// One grid block: every (ε, α) of the product of its lists, under the name `name` (the
@@ -399,6 +418,41 @@ impl Checker<'_> {
         Ok((start, max_size))
     }
 
+    /// Refuses, before anything runs, a learner that would fail in every unit of a level:
+    /// `sanitizer:point` (it needs δ > 0, and a sweep's learners are pure ε-DP), and
+    /// `improper-point` beside a class that is not `points:N`.
+    fn learners_fit(&self, learners: &[Spanned<String>], levels: &[Level]) -> Result<()> {
+        for learner in learners {
+            let refuse = |why: String| {
+                Err(self.err(
+                    learner.span(),
+                    "learners",
+                    format!("{:?} cannot run in a sweep: {why}", learner.get_ref()),
+                ))
+            };
+            match learner.get_ref().parse::<LearnerSpec>() {
+                Ok(LearnerSpec::Sanitizer(SanitizerSpec::Point)) => {
+                    return refuse(
+                        "the point sanitizer needs δ > 0 and a sweep's learners are pure ε-DP (use sanitizer:mwem, pmw, blr or tree)".into(),
+                    );
+                }
+                Ok(LearnerSpec::ImproperPoint) => {
+                    let classes = levels.iter().flat_map(|l| &l.classes);
+                    if let Some(class) = classes
+                        .into_iter()
+                        .find(|c| !c.trim().starts_with("points"))
+                    {
+                        return refuse(format!(
+                            "it learns point functions (points:N), not {class}"
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     /// Refuses `units` above `max_units` before anything runs; `what` says what expands
     /// ("the grid of scale quick expands").
     fn within_max_units(
@@ -681,6 +735,7 @@ impl Sweep {
                 (max_units, max_span),
             )?,
         ];
+        c.learners_fit(raw.learners.get_ref(), &levels)?;
         Ok(Sweep {
             name: name.clone(),
             summary: raw

@@ -75,6 +75,7 @@ fn experiment_error(py: Python<'_>, error: privpac_experiments::Error) -> PyErr 
                 E::BadResultsLine { .. }
                 | E::MismatchedResults { .. }
                 | E::MismatchedRecord { .. }
+                | E::StaleRecord { .. }
                 | E::ConflictingUnit { .. }
                 | E::MissingUnits { .. } => Kind::BadInput,
                 _ => Kind::Other,
@@ -766,7 +767,10 @@ fn default_seed(py: Python<'_>, name: &str) -> PyResult<u64> {
 
 /// run_unit(name, scale, seed, unit) -> dict: runs work unit `unit` of the experiment with
 /// master seed `seed` and returns its record `{"experiment", "scale", "seed", "unit",
-/// "row"}`, exactly the line `privpac experiment NAME --scale SCALE --seed SEED` writes to
+/// "params", "row"}` (`params`: everything the row depends on besides the seed, the
+/// settings such as `trials`, `beta`, `label_noise`, `search.max_size` and the
+/// `privpac_version`; `merge` refuses records whose params differ from the experiment's
+/// now), exactly the line `privpac experiment NAME --scale SCALE --seed SEED` writes to
 /// its results file for that unit. A function of (name, scale, seed, unit) alone: any
 /// process on any machine computes the same record (the unit's trials use ChaCha8 streams
 /// of a seed derived from (seed, unit)). Releases the GIL while the unit runs; the unit's
@@ -794,10 +798,13 @@ fn run_unit<'py>(
 /// merge(records, name=None, scale=None, seed=None) -> list of row dicts: checks records
 /// from `run_unit` (in any order, from any processes) and returns every unit's row in unit
 /// order, with the checks of `privpac experiment merge`: every record of the same
-/// experiment, scale and seed, every unit present, a unit present twice with the same row.
+/// experiment, scale and seed, every unit present, a unit present twice with the same row,
+/// every record's `params` those of the experiment as it is now (an edited experiment file
+/// or another privpac version: the error names the unit and the key that changed).
 /// `name`, `scale` and `seed` default to the first record's.
 ///
-/// Raises BadInputError for records that are malformed, mixed, missing or conflicting.
+/// Raises BadInputError for records that are malformed, mixed, missing, conflicting or
+/// stale.
 #[pyfunction]
 #[pyo3(signature = (records, name = None, scale = None, seed = None))]
 fn merge<'py>(

@@ -165,7 +165,8 @@ pub(crate) struct AccountArgs {
 #[derive(Debug, Args)]
 pub(crate) struct ExperimentArgs {
     /// `NAME` (run it), `run FILE.toml` (run an experiment file), `list`, or
-    /// `merge NAME|FILE.toml RESULTS...` (combine shard results files).
+    /// `merge NAME|FILE.toml RESULTS...` (combine shard results files; records computed
+    /// under other settings than the file's now are refused, naming the key).
     #[arg(required = true, num_args = 1..)]
     pub(crate) args: Vec<String>,
     /// The quick configuration (the committed example outputs).
@@ -181,7 +182,13 @@ pub(crate) struct ExperimentArgs {
     /// docs/experiments/SCALE/NAME otherwise).
     #[arg(long)]
     pub(crate) out: Option<std::path::PathBuf>,
-    /// Results file the finished units are appended to (a rerun resumes from it).
+    /// Results file the finished units are appended to (a rerun resumes from it). A run
+    /// holds FILE.lock while it writes: a second run on the same file is refused (naming
+    /// the PID holding it); the lock of a run that is no longer alive is taken over. Each
+    /// record states the parameters it was computed under (settings such as trials, beta,
+    /// label_noise, search.max_size, and the privpac version): a rerun drops the records
+    /// of other parameters and runs their units again (a notice names the key that changed
+    /// and how many), and `merge` refuses them (an error names the file, line and key).
     #[arg(long)]
     pub(crate) results: Option<std::path::PathBuf>,
     #[command(flatten)]

@@ -59,6 +59,8 @@ mod counts;
 mod data_files;
 #[path = "cli/experiment_files.rs"]
 mod experiment_files;
+#[path = "cli/experiment_records.rs"]
+mod experiment_records;
 #[path = "cli/json_schemas.rs"]
 mod json_schemas;
 #[path = "cli/learn.rs"]

@@ -267,12 +267,20 @@ fn k_curve_unit(
             let (per_column, rule) = split;
             let params = LearnerParams {
                 epsilon: Some(per_column.epsilon()),
+                class_size: Some(scenario.class().len()),
                 ..LearnerParams::default()
             };
             let inner = build_learner(inner, &params, 1 << 16)?;
             Box::new(DirectSum::new(inner, k, rule, per_column)?)
         }
-        _ => build_multi_learner(spec, total, k, &LearnerParams::default(), 1 << 16)?,
+        _ => {
+            // The Dagan–Feldman learner's guarantee covers a class size.
+            let params = LearnerParams {
+                class_size: Some(scenario.class().len()),
+                ..LearnerParams::default()
+            };
+            build_multi_learner(spec, total, k, &params, 1 << 16)?
+        }
     };
     let mut last = None;
     let searched = empirical_multi_sample_complexity(

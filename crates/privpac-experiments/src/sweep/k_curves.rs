@@ -434,6 +434,28 @@ impl KCurveSweep {
         }
     }
 
+    /// The settings a unit's record states beside its parameters
+    /// ([`crate::UnitRecord::params`]): `alpha`, `beta`, `trials`, `search.start`,
+    /// `search.max_size`, and `curve_definition` (the curve's whole definition, as text).
+    pub(crate) fn unit_settings(
+        &self,
+        scale: Scale,
+        unit: &Map<String, Value>,
+    ) -> Map<String, Value> {
+        let level = self.level(scale);
+        let mut params = Map::new();
+        params.insert("alpha".into(), json!(self.alpha));
+        params.insert("beta".into(), json!(self.beta));
+        params.insert("trials".into(), json!(level.trials));
+        params.insert("search.start".into(), json!(level.start));
+        params.insert("search.max_size".into(), json!(level.max_size));
+        let id = unit.get("curve").and_then(Value::as_str);
+        if let Some(curve) = self.curves.iter().find(|c| Some(c.id.as_str()) == id) {
+            params.insert("curve_definition".into(), json!(format!("{curve:?}")));
+        }
+        params
+    }
+
     /// The unit rows of `scale`, in unit order: for each curve, each k.
     pub fn units(&self, scale: Scale) -> Vec<Map<String, Value>> {
         let mut units = Vec::new();

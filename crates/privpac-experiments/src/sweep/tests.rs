@@ -399,17 +399,22 @@ fn a_file_sweep_runs_sharded_merges_and_writes_its_outputs() {
     assert!(report.contains("# Experiment `my-sweep`"), "{report}");
     // No temporary files left behind.
     assert_eq!(std::fs::read_dir(dir.join("out")).unwrap().count(), 4);
-    // An edited file with the same name does not mix its units with the old results.
+    // An edited file with the same name does not mix its units with the old results: its
+    // merge refuses them, its resume drops them and runs their units again.
     let edited = Experiment::from_sweep(
         Sweep::parse(&TINY.replace("[1.0, 2.0]", "[1.0, 3.0]"), "f.toml").unwrap(),
         "f.toml",
     )
     .unwrap();
-    let err = edited
+    let err = edited.merge(Scale::Tiny, 7, &shards).unwrap_err();
+    assert!(
+        matches!(&err, Error::StaleRecord { key, .. } if key == "epsilon"),
+        "{err}"
+    );
+    let ran = edited
         .run_shard(Scale::Tiny, 7, Shard::whole(), &shards[1], &mut |_, _| {})
-        .unwrap_err();
-    assert!(matches!(err, Error::MismatchedResults { .. }), "{err}");
-    assert!(edited.merge(Scale::Tiny, 7, &shards).is_err());
+        .unwrap();
+    assert_eq!(ran, 4, "units 1 and 3 were stale, 0 and 2 absent");
     // Records of a file sweep are refused by another experiment's merge.
     assert!(crate::merge("sample-complexity", Scale::Tiny, 7, &shards).is_err());
     let _ = std::fs::remove_dir_all(&dir);

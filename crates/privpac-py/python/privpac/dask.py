@@ -98,7 +98,10 @@ def run_experiment(
     (``privpac experiment NAME --scale SCALE --seed SEED``, or the units run in one process),
     whatever the number of workers, their threads, or the order tasks finish in: each unit
     seeds its trials from (seed, unit) alone, and the merge checks that every unit is present
-    once and belongs to this run. A task that fails raises its exception here (the class from
+    once and belongs to this run, computed under the experiment (file) as it is now (each
+    record states its settings and privpac version; a record computed under others, say by
+    workers with another privpac or an edited file, raises BadInputError naming the key).
+    A task that fails raises its exception here (the class from
     ``privpac.errors``) and nothing is written.
     """
     if seed is None:

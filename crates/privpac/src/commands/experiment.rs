@@ -1,12 +1,18 @@
 //! `privpac experiment`: run a named, seeded experiment (or one shard of it), merge shards,
 //! and write its CSV, JSON, SVG plots and Markdown report (the machinery is
 //! `privpac_experiments`; this file parses, shows progress and prints).
+//!
+//! A rerun resumes from its results file, holding its lock (`FILE.lock`; a second run on
+//! the same file is refused, a dead run's lock is taken over with a notice). Records
+//! computed under other settings (an edited experiment file, another privpac version) are
+//! dropped and rerun with a one-line notice naming the key that changed; `merge` refuses
+//! them with an error naming the file, the line and the key.
 
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
-use privpac_experiments::{EXPERIMENTS, Experiment, Scale, Shard};
+use privpac_experiments::{EXPERIMENTS, Experiment, Scale, Shard, ShardEvent};
 use serde::Serialize;
 
 use crate::cli::ExperimentArgs;
@@ -188,25 +194,30 @@ fn run_experiment(args: &ExperimentArgs, experiment: &Experiment) -> anyhow::Res
         )),
         None => dir.join(format!("units-{scale}.jsonl")),
     });
-    if let Some(torn) = privpac_experiments::repair_torn_tail(&results)? {
-        eprintln!(
-            "privpac: warning: {}: dropped a torn last line (line {}, {} bytes, from an interrupted run); its unit runs again",
-            results.display(),
-            torn.line,
-            torn.bytes
-        );
-    }
     let bar = progress_bar(name);
-    let ran = experiment.run_shard(
+    let ran = experiment.run_shard_with(
         scale,
         seed,
         shard.unwrap_or_else(Shard::whole),
         &results,
-        &mut |done, all| {
-            if let Some(bar) = &bar {
-                bar.set_length(all as u64);
-                bar.set_position(done as u64);
+        &mut |event| match event {
+            ShardEvent::Progress { done, total } => {
+                if let Some(bar) = &bar {
+                    bar.set_length(total as u64);
+                    bar.set_position(done as u64);
+                }
             }
+            ShardEvent::StaleLock(stale) => eprintln!("privpac: note: {stale}"),
+            ShardEvent::TornLine(torn) => eprintln!(
+                "privpac: warning: {}: dropped a torn last line (line {}, {} bytes, from an interrupted run); its unit runs again",
+                results.display(),
+                torn.line,
+                torn.bytes
+            ),
+            ShardEvent::StaleRecords(stale) => {
+                eprintln!("privpac: note: {}: {stale}", results.display());
+            }
+            _ => {}
         },
     )?;
     if let Some(bar) = bar {
