@@ -10,7 +10,7 @@
 //! nearest keeps a nonzero residual's sign unless the residual is below half the smallest
 //! subnormal, where it becomes 0. That happens only for results near the bottom of the
 //! range (subnormal, or zero for a nonzero product), so a zero residual is re-checked
-//! exactly in integer arithmetic ([`cmp_product`]) before the result is kept. The transcendental functions
+//! exactly in integer arithmetic (`cmp_product`) before the result is kept. The transcendental functions
 //! (`exp`, `exp_m1`, `ln`, `ln_1p`) are not correctly rounded by the platform library;
 //! glibc's table of known maximum errors lists at most 1–2 ulps for them on common
 //! targets. We **assume** an error of at most 2 ulps (the same kind of assumption the

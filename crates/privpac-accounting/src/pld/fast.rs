@@ -134,7 +134,7 @@ impl PldBounds {
     }
 }
 
-/// The default accuracy of [`pld_steps_bounds`]: the larger of 0.01 and 1% of ε.
+/// The default accuracy of [`pld_steps_bounds`](crate::pld_steps_bounds): the larger of 0.01 and 1% of ε.
 pub fn default_epsilon_error(epsilon: f64) -> f64 {
     (0.01 * epsilon).max(0.01)
 }
@@ -150,7 +150,7 @@ const WINDOW_SHARE: f64 = 2e-5;
 /// losses instead when that is coarser (a better grid: see the module docs).
 ///
 /// Every distinct step is transformed on this grid (lists of many distinct steps are not
-/// bucketed, as [`pld_steps_bounds`] does): for them prefer [`pld_steps_bounds`] (10⁴
+/// bucketed, as [`pld_steps_bounds`](crate::pld_steps_bounds) does): for them prefer [`pld_steps_bounds`](crate::pld_steps_bounds) (10⁴
 /// distinct pure steps: about 1.7 s at Δ = 10⁻⁴, against about 0.05 s).
 ///
 /// # Errors

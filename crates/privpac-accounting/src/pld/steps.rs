@@ -46,7 +46,7 @@ pub enum PldMechanism {
     },
 }
 
-/// One mechanism run for [`pld_steps_composition`]: a mechanism, possibly run on a Poisson
+/// One mechanism run for [`pld_steps_composition`](crate::pld_steps_composition): a mechanism, possibly run on a Poisson
 /// subsample.
 ///
 /// # Example
@@ -90,7 +90,7 @@ impl PldStep {
     }
 
     /// A run of an ε-bounded-range mechanism (ε-BR; for instance the exponential mechanism
-    /// at privacy ε, see [`Self::exponential_mechanism`]).
+    /// at privacy ε, whose `privpac_mechanisms::ExponentialMechanism::pld_step` builds this step).
     ///
     /// *The pair.* With `t` the largest loss at a given pair of inputs, the losses lie in
     /// `[t − ε, t]` with `0 ≤ t ≤ ε`. The hockey-stick divergence `E_Q[(e^L − α)₊]` is
