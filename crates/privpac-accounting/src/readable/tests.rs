@@ -1,3 +1,7 @@
+//! Unit tests of `readable`: short values print as they are, long ones round up, and over
+//! random f64s the printed decimal is (exactly) an upper bound within one unit of its last
+//! digit.
+
 use std::cmp::Ordering;
 
 use num_bigint::BigInt;
