@@ -9,6 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::privacy::Privacy;
+use crate::readable::RoundedUp;
 
 /// What one run of an algorithm guarantees, with respect to the neighbouring relation its
 /// documentation states (for learners: samples of the same size that differ in one
@@ -168,16 +169,22 @@ impl From<Privacy> for Guarantee {
     }
 }
 
+/// Prints the guarantee for people, its numbers rounded up to a readable precision as in
+/// [`Privacy`]'s `Display` ([`RoundedUp`]).
 impl std::fmt::Display for Guarantee {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Guarantee::DifferentialPrivacy(privacy) => write!(f, "{privacy}"),
-            Guarantee::PerPrediction { epsilon } => {
-                write!(f, "each prediction is {epsilon}-DP (one query per model)")
-            }
-            Guarantee::UniformStability { beta } => {
-                write!(f, "uniformly stable predictions, β = {beta} (not DP)")
-            }
+            Guarantee::PerPrediction { epsilon } => write!(
+                f,
+                "each prediction is {}-DP (one query per model)",
+                RoundedUp(*epsilon)
+            ),
+            Guarantee::UniformStability { beta } => write!(
+                f,
+                "uniformly stable predictions, β = {} (not DP)",
+                RoundedUp(*beta)
+            ),
             Guarantee::None => write!(f, "none (not private)"),
         }
     }
@@ -197,6 +204,22 @@ mod tests {
             Guarantee::uniform_stability(0.25).unwrap(),
             Guarantee::UniformStability { beta: 0.25 }
         );
+    }
+
+    #[test]
+    fn display_rounds_numbers_up() {
+        let g = Guarantee::per_prediction(0.9999999997239273).unwrap();
+        assert_eq!(
+            g.to_string(),
+            "each prediction is 1-DP (one query per model)"
+        );
+        let g = Guarantee::uniform_stability(0.12345678).unwrap();
+        assert_eq!(
+            g.to_string(),
+            "uniformly stable predictions, β = 0.123457 (not DP)"
+        );
+        let g = Guarantee::from(Privacy::pure(0.5000000000000001).unwrap());
+        assert_eq!(g.to_string(), "(0.500001, 0)-DP");
     }
 
     #[test]

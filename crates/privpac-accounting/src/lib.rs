@@ -67,6 +67,7 @@ mod subsampling;
 mod error;
 mod guarantee;
 mod privacy;
+mod readable;
 pub mod rounding;
 mod split;
 
@@ -93,7 +94,8 @@ pub use subsampling::{Subsampling, amplification_by_subsampling};
 
 pub use error::{Error, Result};
 pub use guarantee::Guarantee;
-pub use privacy::{Privacy, Private};
+pub use privacy::{ExactPrivacy, Privacy, Private};
+pub use readable::{READABLE_DIGITS, RoundedUp};
 pub use split::split_pure_budget;
 
 /// The examples of the crate's README, compiled and run by `cargo test --doc`.

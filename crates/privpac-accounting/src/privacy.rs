@@ -5,6 +5,7 @@
 //! `f64`s, so no callee re-checks or panics (validate once, then pass validated types).
 
 use crate::error::{Error, Result};
+use crate::readable::RoundedUp;
 
 /// A validated differential-privacy guarantee (ε, δ).
 ///
@@ -69,12 +70,54 @@ impl Privacy {
     }
 }
 
+/// Prints `(ε, δ)-DP` for people: ε and δ each rounded *up* to
+/// [`crate::READABLE_DIGITS`] significant digits ([`RoundedUp`]), so the text is still an
+/// upper bound: `(0.5, 0)-DP`, `(1, 1e-6)-DP`, and `(0.500001, 0)-DP` for an ε of
+/// `0.5000000000000001`. [`Privacy::exact`] prints every digit; serialization keeps the
+/// exact f64s.
 impl std::fmt::Display for Privacy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.is_pure() {
-            write!(f, "({}, 0)-DP", self.epsilon)
+            write!(f, "({}, 0)-DP", RoundedUp(self.epsilon))
         } else {
-            write!(f, "({}, {:e})-DP", self.epsilon, self.delta)
+            write!(
+                f,
+                "({}, {:e})-DP",
+                RoundedUp(self.epsilon),
+                RoundedUp(self.delta)
+            )
+        }
+    }
+}
+
+impl Privacy {
+    /// Displays `(ε, δ)-DP` with every digit of the f64s (the shortest decimals that read
+    /// back as them), for a figure compared digit by digit with a request; `Display` rounds
+    /// up to a readable precision instead.
+    ///
+    /// ```
+    /// use privpac_accounting::Privacy;
+    /// let p = Privacy::pure(0.5000000000000001)?;
+    /// assert_eq!(p.to_string(), "(0.500001, 0)-DP");
+    /// assert_eq!(p.exact().to_string(), "(0.5000000000000001, 0)-DP");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn exact(self) -> ExactPrivacy {
+        ExactPrivacy(self)
+    }
+}
+
+/// [`Privacy`] displayed with every digit: see [`Privacy::exact`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExactPrivacy(Privacy);
+
+impl std::fmt::Display for ExactPrivacy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Privacy { epsilon, delta } = self.0;
+        if delta == 0.0 {
+            write!(f, "({epsilon}, 0)-DP")
+        } else {
+            write!(f, "({epsilon}, {delta:e})-DP")
         }
     }
 }
@@ -192,6 +235,25 @@ mod tests {
     fn display_is_readable() {
         assert_eq!(Privacy::pure(0.5).unwrap().to_string(), "(0.5, 0)-DP");
         assert_eq!(Privacy::new(1.0, 1e-6).unwrap().to_string(), "(1, 1e-6)-DP");
+    }
+
+    /// Long f64s print rounded up to six significant digits (still upper bounds); the
+    /// exact form keeps every digit.
+    #[test]
+    fn display_rounds_long_numbers_up() {
+        let p = Privacy::new(0.9999999997239273, 1.0000000000000002e-6).unwrap();
+        assert_eq!(p.to_string(), "(1, 1.00001e-6)-DP");
+        assert_eq!(
+            p.exact().to_string(),
+            "(0.9999999997239273, 1.0000000000000002e-6)-DP"
+        );
+        let p = Privacy::pure(0.5000000000000001).unwrap();
+        assert_eq!(p.to_string(), "(0.500001, 0)-DP");
+        assert_eq!(p.exact().to_string(), "(0.5000000000000001, 0)-DP");
+        assert_eq!(
+            Privacy::pure(1.365).unwrap().exact().to_string(),
+            "(1.365, 0)-DP"
+        );
     }
 
     #[test]

@@ -309,7 +309,7 @@ impl ClassMatrix {
         if let Some(&bad) = points.iter().find(|&&x| x >= self.n_points) {
             return Err(Error::PointOutsideDomain {
                 point: bad as u64,
-                domain: format!("points 0..{}", self.n_points),
+                domain: format!("0 ≤ point < {}", self.n_points),
             });
         }
         Ok(())

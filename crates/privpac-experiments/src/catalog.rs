@@ -33,7 +33,7 @@ mod multi_label;
 mod reports;
 
 pub(super) use reports::sweep_report;
-use reports::{capitalize, not_reached_note, table, unique};
+use reports::{capitalize, escape_cell, not_reached_note, table, unique};
 
 use crate::plot::{Figure, Series};
 use crate::sweep::{CurveScenario, KCurveSweep, Settings, Sweep};
@@ -189,17 +189,17 @@ pub(super) fn k_curves_report(
             ),
         };
         let (class, privacy, agnostic, reference) = &curve.table;
-        out.push_str(&format!(
-            "| {} | {}{} | ({}, {}) | {scenario} | {class}, {}{}{} |\n",
-            curve.id,
+        let learner = format!(
+            "{}{}",
             curve.learner,
             if curve.advanced_split {
                 " (basic or advanced split)"
             } else {
                 ""
-            },
-            curve.epsilon,
-            curve.delta,
+            }
+        );
+        let cell = format!(
+            "{class}, {}{}{}",
             if *privacy == privpac_attacks::lower_bounds::TablePrivacy::Pure {
                 "pure"
             } else {
@@ -209,6 +209,15 @@ pub(super) fn k_curves_report(
             reference
                 .as_deref()
                 .map_or(String::new(), |r| format!(", {r}")),
+        );
+        out.push_str(&format!(
+            "| {} | {} | ({}, {}) | {} | {} |\n",
+            escape_cell(&curve.id),
+            escape_cell(&learner),
+            curve.epsilon,
+            curve.delta,
+            escape_cell(&scenario),
+            escape_cell(&cell),
         ));
     }
     out.push_str("\n## Bound\n\nThe exponent of k of the matching upper bound in the §1.3 tables of Bun–Nissim–Stemmer 2016 (`table_entry`).\n\n");
@@ -672,5 +681,45 @@ mod tests {
         let all_reached: Vec<Map<String, Value>> =
             reached.as_object().cloned().into_iter().collect();
         assert_eq!(not_reached_note(&all_reached), "");
+    }
+
+    /// The cells of every table line of `markdown` (split at the `|` not escaped as `\|`);
+    /// each table's lines have as many as its header.
+    #[track_caller]
+    fn assert_tables_are_rectangular(markdown: &str) {
+        let mut width = None;
+        for line in markdown.lines() {
+            if !line.starts_with('|') {
+                width = None;
+                continue;
+            }
+            let cells = line.replace("\\|", "").matches('|').count();
+            assert_eq!(*width.get_or_insert(cells), cells, "{line}\n{markdown}");
+        }
+    }
+
+    /// A `|` in a cell (`log|C|` in a §1.3 table entry) is escaped as `\|`: unescaped, it
+    /// split the cell and broke the k-curves report's table.
+    #[test]
+    fn table_cells_escape_the_pipe() {
+        let rows: Vec<Map<String, Value>> = [
+            json!({"curve": "a|b", "k": 1, "sample_size": 40, "table_exponent": 0.0,
+                   "table_entry": "PAR_d: log|C| (Thm 3.12)"}),
+            json!({"curve": "a|b", "k": 4, "sample_size": 41, "table_exponent": 0.0,
+                   "table_entry": "PAR_d: log|C| (Thm 3.12)"}),
+        ]
+        .into_iter()
+        .filter_map(|v| v.as_object().cloned())
+        .collect();
+        let text = table(&rows, &["curve", "table_entry"]);
+        assert!(
+            text.contains("| a\\|b | PAR_d: log\\|C\\| (Thm 3.12) |"),
+            "{text}"
+        );
+        assert_tables_are_rectangular(&text);
+        let report = multi_label::k_curves_results(&rows);
+        assert!(report.contains("| a\\|b | "), "{report}");
+        assert!(report.contains("log\\|C\\| (Thm 3.12) |"), "{report}");
+        assert_tables_are_rectangular(&report);
     }
 }

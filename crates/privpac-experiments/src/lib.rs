@@ -104,6 +104,12 @@ pub enum Error {
         /// N.
         count: usize,
     },
+    /// A shard that is not of the form `I/N` with I and N non-negative integers.
+    #[error("malformed shard {text:?}: expected I/N, shard I of N with 0 ≤ I < N (e.g. 0/4)")]
+    MalformedShard {
+        /// The text as given.
+        text: String,
+    },
     /// A scale name other than tiny, quick or full.
     #[error("unknown scale {name:?} (expected tiny, quick or full)")]
     UnknownScale {
@@ -329,7 +335,9 @@ impl std::str::FromStr for Shard {
     type Err = Error;
     /// Parses `I/N`.
     fn from_str(s: &str) -> Result<Self> {
-        let bad = || Error::InvalidShard { index: 0, count: 0 };
+        let bad = || Error::MalformedShard {
+            text: s.to_string(),
+        };
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
         Shard::new(
             i.trim().parse().map_err(|_| bad())?,

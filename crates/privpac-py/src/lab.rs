@@ -70,6 +70,7 @@ fn experiment_error(py: Python<'_>, error: privpac_experiments::Error) -> PyErr 
                 | E::BadExperimentFile { .. }
                 | E::NameTaken { .. }
                 | E::InvalidShard { .. }
+                | E::MalformedShard { .. }
                 | E::UnknownScale { .. }
                 | E::UnitOutOfRange { .. } => Kind::InvalidParameter,
                 E::BadResultsLine { .. }

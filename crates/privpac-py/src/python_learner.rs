@@ -237,7 +237,7 @@ pub(crate) fn concept_id(
         Some(id) if u128::from(id) < len => Ok(id),
         _ => Err(bad_input(format!(
             "the Python learner {name} returned concept id {out}, outside the class {} \
-             (ids 0..{len})",
+             (ids 0 ≤ id < {len})",
             class.name()
         ))),
     }

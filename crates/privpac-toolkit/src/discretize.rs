@@ -97,7 +97,7 @@ pub enum DiscretizeError {
         ordered: bool,
     },
     /// A bin index is not below `bins`.
-    #[error("bin {bin} is outside 0..{bins}")]
+    #[error("bin {bin} is outside 0 ≤ bin < {bins}")]
     BinOutOfRange {
         /// The rejected bin.
         bin: u64,

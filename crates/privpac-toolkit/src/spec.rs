@@ -188,8 +188,8 @@ impl fmt::Display for SanitizerSpec {
     }
 }
 
-/// A learner: `erm`, `generic`, `stable`, `private-prediction`, `voting`, `relabeling`, or
-/// `sanitizer[:NAME]` (default MWEM). Any other name is [`Error::UnknownLearner`].
+/// A learner: `erm`, `generic`, `improper-point`, `stable`, `private-prediction`, `voting`,
+/// `relabeling`, `dagan-feldman`, or `sanitizer[:NAME]` (default MWEM). Any other name is [`Error::UnknownLearner`].
 ///
 /// # Example
 /// ```

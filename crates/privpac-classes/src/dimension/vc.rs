@@ -122,7 +122,10 @@ pub fn vc_dimension(matrix: &ClassMatrix, budget: &Budget) -> Result<VcResult> {
 pub fn check_shattered(matrix: &ClassMatrix, points: &[usize]) -> Result<()> {
     if let Some(&bad) = points.iter().find(|&&x| x >= matrix.n_points()) {
         return Err(Error::InvalidWitness {
-            reason: format!("point {bad} is outside the domain 0..{}", matrix.n_points()),
+            reason: format!(
+                "point {bad} is outside the domain 0 ≤ point < {}",
+                matrix.n_points()
+            ),
         });
     }
     let mut sorted = points.to_vec();

@@ -23,7 +23,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 
-use super::{get_f64, get_str, not_reached_note, series, table, unique};
+use super::{escape_cell, get_f64, get_str, not_reached_note, series, table, unique};
 use crate::plot::{Figure, Series, slope_guide};
 use crate::{Error, Result, Scale};
 use privpac_toolkit::{
@@ -699,10 +699,12 @@ pub(crate) fn k_curves_results(rows: &[Map<String, Value>]) -> String {
         let table_exponent = mine
             .first()
             .map_or(f64::NAN, |r| get_f64(r, "table_exponent"));
-        let entry = mine
-            .first()
-            .map(|r| get_str(r, "table_entry"))
-            .unwrap_or_default();
+        let entry = escape_cell(
+            mine.first()
+                .map(|r| get_str(r, "table_entry"))
+                .unwrap_or_default(),
+        );
+        let curve_cell = escape_cell(&curve);
         match fit_log_log(&points) {
             Ok(fit) => {
                 let (lo, hi) = fit.slope_interval;
@@ -712,7 +714,7 @@ pub(crate) fn k_curves_results(rows: &[Map<String, Value>]) -> String {
                     "–".into()
                 };
                 out.push_str(&format!(
-                    "| {curve} | {} | {interval} | {} | {entry} |\n",
+                    "| {curve_cell} | {} | {interval} | {} | {entry} |\n",
                     two(fit.slope),
                     two(table_exponent)
                 ));
@@ -721,7 +723,7 @@ pub(crate) fn k_curves_results(rows: &[Map<String, Value>]) -> String {
                 }
             }
             Err(_) => out.push_str(&format!(
-                "| {curve} | – | – | {} | {entry} |\n",
+                "| {curve_cell} | – | – | {} | {entry} |\n",
                 two(table_exponent)
             )),
         }

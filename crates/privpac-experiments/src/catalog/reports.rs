@@ -20,8 +20,14 @@ pub(super) fn unique(rows: &[Map<String, Value>], key: &str) -> Vec<String> {
     seen
 }
 
+/// `text` as the content of a Markdown table cell: a `|` would end the cell, so it is
+/// escaped as `\|` (which renders as `|`).
+pub(super) fn escape_cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
 fn cell(row: &Map<String, Value>, key: &str) -> String {
-    match row.get(key) {
+    escape_cell(&match row.get(key) {
         None | Some(Value::Null) => "–".into(),
         Some(Value::String(s)) => s.clone(),
         Some(Value::Number(n)) => n
@@ -29,13 +35,14 @@ fn cell(row: &Map<String, Value>, key: &str) -> String {
             .filter(|f| f.fract() != 0.0)
             .map_or_else(|| n.to_string(), |f| format!("{f:.3}")),
         Some(other) => other.to_string(),
-    }
+    })
 }
 
 pub(super) fn table(rows: &[Map<String, Value>], columns: &[&str]) -> String {
+    let header: Vec<String> = columns.iter().map(|c| escape_cell(c)).collect();
     let mut out = format!(
         "| {} |\n|{}\n",
-        columns.join(" | "),
+        header.join(" | "),
         "---:|".repeat(columns.len())
     );
     for r in rows {

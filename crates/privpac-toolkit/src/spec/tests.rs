@@ -28,6 +28,24 @@ fn specs_round_trip_through_strings_and_serde() {
     assert!(serde_json::from_str::<ClassSpec>(r#""points:0""#).is_err());
 }
 
+/// The unknown-learner error lists every learner the parser accepts (it once left out
+/// `improper-point` and `dagan-feldman`), and the sanitizer error every sanitizer.
+#[test]
+fn unknown_name_errors_list_every_accepted_name() {
+    let learner = "magic".parse::<LearnerSpec>().unwrap_err().to_string();
+    for spec in LearnerSpec::BASIC {
+        assert!(learner.contains(&format!(" {spec}")), "{spec}: {learner}");
+    }
+    assert!(learner.contains("sanitizer[:NAME]"), "{learner}");
+    let sanitizer = "magic".parse::<SanitizerSpec>().unwrap_err().to_string();
+    for spec in SanitizerSpec::ALL {
+        assert!(
+            sanitizer.contains(&format!(" {spec}")),
+            "{spec}: {sanitizer}"
+        );
+    }
+}
+
 #[test]
 fn params_deserialize_with_defaults_and_reject_unknown_fields() {
     let params: LearnerParams =

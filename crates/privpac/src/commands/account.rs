@@ -17,10 +17,20 @@
 //! going to the earlier rule, as [`Accountant::tightest`] picks (the same rule and total
 //! when `--epsilon-error` is not given and basic composition applies: `tightest` refuses a
 //! list whose summed δ reaches 1, where this command still picks among the other rules).
+//! The rules other than basic composition spend the slack δ′ on top of the runs' δ, so the
+//! text names what the pick compares (the smallest ε, each at its own total δ) and prints
+//! basic composition's total, which spends no slack, beside it.
+//!
+//! `--delta-prime 0` asks the pure question: basic and optimal composition at δ′ = 0; the
+//! advanced and PLD rules need δ′ > 0 and are reported as not applicable.
+//!
+//! The text rounds every ε and δ of a total up to six significant digits (still upper
+//! bounds); the PLD bounds line keeps every digit (a lower bound must not be rounded up, and
+//! the gap is compared with `--epsilon-error`); `--json` keeps every number exact.
 
 use anyhow::{Context as _, anyhow, bail};
 use privpac_accounting::{
-    Accountant, CompositionRule, PldBounds, PldStep, Privacy, default_epsilon_error,
+    Accountant, CompositionRule, PldBounds, PldStep, Privacy, RoundedUp, default_epsilon_error,
 };
 use serde::Serialize;
 
@@ -128,11 +138,11 @@ impl Render for AccountReport {
             match (&rule.total, &rule.error) {
                 (Some(total), _) => rules.row(vec![
                     rule.rule.to_string(),
-                    total.epsilon().to_string(),
+                    RoundedUp(total.epsilon()).to_string(),
                     if total.delta() == 0.0 {
                         "0".to_string()
                     } else {
-                        format!("{:e}", total.delta())
+                        format!("{:e}", RoundedUp(total.delta()))
                     },
                     String::new(),
                 ]),
@@ -164,11 +174,24 @@ impl Render for AccountReport {
             }
             None => String::new(),
         };
+        // Basic composition spends no slack: its total beside the pick, which may spend δ′
+        // to save ε.
+        let no_slack = match self.rules.first() {
+            Some(RuleReport {
+                total: Some(total), ..
+            }) => format!("no slack: basic {total}\n"),
+            _ => "no slack: basic composition does not apply\n".to_string(),
+        };
+        let slack = if self.delta_prime == 0.0 {
+            "0".to_string()
+        } else {
+            format!("{:e}", self.delta_prime)
+        };
         format!(
-            "{}{} runs, slack delta' = {:e}\n{}{}picked: {} {}\n",
+            "{}{} runs, slack delta' = {slack}\n{}{}{no_slack}picked: {} {}, the smallest epsilon \
+             among the rules at slack delta' = {slack} (each at its own total delta)\n",
             steps.render(),
             self.runs,
-            self.delta_prime,
             rules.render(),
             bounds,
             self.picked.rule,
@@ -206,8 +229,8 @@ pub(crate) fn run(args: &AccountArgs) -> anyhow::Result<()> {
         .filter(|&runs| runs <= MAX_RUNS)
         .ok_or_else(|| anyhow!("the steps' counts sum to more than {MAX_RUNS} runs"))?;
     let delta_prime = args.delta_prime;
-    if !(delta_prime > 0.0 && delta_prime < 1.0) {
-        bail!("--delta-prime ({delta_prime}) must be in (0, 1)");
+    if !(0.0..1.0).contains(&delta_prime) {
+        bail!("--delta-prime ({delta_prime}) must be at least 0 and below 1");
     }
     // A bad --epsilon-error is the user's mistake, not a rule that does not apply.
     if let Some(error) = args.epsilon_error
@@ -221,10 +244,17 @@ pub(crate) fn run(args: &AccountArgs) -> anyhow::Result<()> {
             accountant.record_step(index.to_string(), step.step)?;
         }
     }
-    let pld: anyhow::Result<(PldBounds, Privacy)> = accountant
-        .pld_bounds(delta_prime, args.epsilon_error)
-        .and_then(|bounds| Ok((bounds, bounds.privacy()?)))
-        .map_err(anyhow::Error::from);
+    // Advanced composition and the PLD trade a slack δ′ > 0 for ε; at δ′ = 0 they answer
+    // nothing (the pure question is basic and optimal composition's).
+    let needs_slack = "the rule needs a slack delta' > 0 (not applicable at delta' = 0)";
+    let pld: anyhow::Result<(PldBounds, Privacy)> = if delta_prime == 0.0 {
+        Err(anyhow!(needs_slack))
+    } else {
+        accountant
+            .pld_bounds(delta_prime, args.epsilon_error)
+            .and_then(|bounds| Ok((bounds, bounds.privacy()?)))
+            .map_err(anyhow::Error::from)
+    };
     let mut totals: Vec<(&'static str, Result<Privacy, String>)> = [
         CompositionRule::Basic,
         CompositionRule::Advanced { delta_prime },
@@ -232,10 +262,12 @@ pub(crate) fn run(args: &AccountArgs) -> anyhow::Result<()> {
     ]
     .into_iter()
     .map(|rule| {
-        (
-            rule.name(),
-            accountant.total(rule).map_err(|e| e.to_string()),
-        )
+        let total = if delta_prime == 0.0 && matches!(rule, CompositionRule::Advanced { .. }) {
+            Err(needs_slack.to_string())
+        } else {
+            accountant.total(rule).map_err(|e| e.to_string())
+        };
+        (rule.name(), total)
     })
     .collect();
     let pld_bounds = match &pld {

@@ -322,6 +322,8 @@ fn account_text_names_every_rule_and_the_pick() {
         "does not apply: optimal composition needs every run",
         "20 runs, slack delta' = 1e-6",
         "picked: pld (",
+        "the smallest epsilon among the rules at slack delta' = 1e-6 (each at its own total delta)",
+        "no slack: basic (",
         "pld bounds: epsilon in [",
         "| eps-delta:0.1,1e-8x10",
     ] {
@@ -440,12 +442,12 @@ fn account_bad_input_is_a_one_line_error() {
         ),
         (&[], "no steps"),
         (
-            &["--step", "eps-delta:1", "--delta-prime", "0"],
-            "--delta-prime (0) must be in (0, 1)",
+            &["--step", "eps-delta:1", "--delta-prime", "-0.1"],
+            "--delta-prime (-0.1) must be at least 0 and below 1",
         ),
         (
             &["--step", "eps-delta:1", "--delta-prime", "1"],
-            "--delta-prime (1) must be in (0, 1)",
+            "--delta-prime (1) must be at least 0 and below 1",
         ),
         (
             &["--step", "eps-delta:1", "--epsilon-error", "0"],
@@ -465,4 +467,71 @@ fn account_bad_input_is_a_one_line_error() {
         all.extend_from_slice(args);
         check_error(&all, needle);
     }
+}
+
+/// `--delta-prime 0` asks the pure question: basic and optimal composition at δ′ = 0 (the
+/// library's totals), the advanced and PLD rules reported as not applicable, the pick
+/// among the two. It was refused before.
+#[test]
+fn account_at_zero_slack_answers_the_pure_question() {
+    let step = PldStep::private(Privacy::pure(0.1).unwrap());
+    let report = json_of(&[
+        "account",
+        "--step",
+        "eps-delta:0.1x30",
+        "--delta-prime",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(report["delta_prime"].as_f64(), Some(0.0));
+    for rule in ["advanced", "pld"] {
+        let error = rule_of(&report, rule).unwrap_err();
+        assert!(
+            error.contains("needs a slack delta' > 0 (not applicable at delta' = 0)"),
+            "{rule}: {error}"
+        );
+    }
+    assert!(report["pld_bounds"].is_null());
+    let accountant = library(&[(step, 30)]);
+    let basic = accountant.total(CompositionRule::Basic).unwrap();
+    let optimal = accountant
+        .total(CompositionRule::Optimal { delta_prime: 0.0 })
+        .unwrap();
+    assert_eq!(rule_of(&report, "basic"), Ok((basic.epsilon(), 0.0)));
+    assert_eq!(
+        rule_of(&report, "optimal"),
+        Ok((optimal.epsilon(), optimal.delta()))
+    );
+    assert_eq!(optimal.delta(), 0.0);
+    let picked = report["picked"]["total"]["epsilon"].as_f64().unwrap();
+    assert_eq!(picked, basic.epsilon().min(optimal.epsilon()));
+    let output = privpac(&[
+        "account",
+        "--step",
+        "eps-delta:0.1x30",
+        "--delta-prime",
+        "0",
+    ]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("30 runs, slack delta' = 0\n"), "{text}");
+    assert!(
+        text.contains(&format!("no slack: basic {basic}\n")),
+        "{text}"
+    );
+}
+
+/// The text rounds each total up to six significant digits (the JSON keeps every digit):
+/// 30 runs of ε = 0.1 sum to 3.0000000000000013 (rounded up), which reads 3.00001.
+#[test]
+fn account_text_rounds_totals_up() {
+    let report = json_of(&["account", "--step", "eps-delta:0.1x30", "--json"]);
+    let basic = rule_of(&report, "basic").unwrap().0;
+    assert!(basic > 3.0 && basic.to_string().len() > 8, "{basic}");
+    let output = privpac(&["account", "--step", "eps-delta:0.1x30"]);
+    let text = stdout(&output);
+    let rounded = privpac_accounting::RoundedUp(basic).to_string();
+    assert!(rounded.len() <= 8 && rounded.parse::<f64>().unwrap() >= basic);
+    assert!(text.contains(&format!("| {rounded} ")), "{text}");
+    assert!(!text.contains(&basic.to_string()), "{text}");
 }

@@ -250,6 +250,56 @@ fn usage_errors_exit_2() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+/// Messages name what was typed and what is accepted: a malformed `--shard` is echoed (it
+/// was reported as "invalid shard 0/0"), and the unknown-learner error lists every learner
+/// the parser accepts.
+#[test]
+fn messages_echo_the_input_and_list_what_is_accepted() {
+    check_error(
+        &["experiment", "threshold-domain", "--shard", "two/4"],
+        "malformed shard \"two/4\": expected I/N",
+    );
+    let data = data_file("messages-learner.csv", "0,0\n5,1\n");
+    let output = privpac(&[
+        "learn",
+        "--class",
+        "thresholds:8",
+        "--learner",
+        "nope",
+        "--epsilon",
+        "1",
+        "--data",
+        data.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    for name in [
+        "erm",
+        "generic",
+        "improper-point",
+        "stable",
+        "private-prediction",
+        "voting",
+        "relabeling",
+        "dagan-feldman",
+        "sanitizer[:NAME]",
+    ] {
+        assert!(stderr.contains(&format!(" {name}")), "{name}: {stderr}");
+    }
+    // A mistyped subcommand is named as one, with the likely one (clap's message).
+    let output = privpac(&["lern"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("unrecognized subcommand 'lern'"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("similar subcommand exists: 'learn'"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn dim_reports_closed_form_dimensions_with_witnesses() {
     // (spec, VC, Ldim): points VC 1 / Ldim 1; N thresholds ⌊log2 N⌋; with zero ⌊log2(N+1)⌋;

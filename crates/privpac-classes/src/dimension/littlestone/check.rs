@@ -71,7 +71,7 @@ pub fn check_littlestone_tree(matrix: &ClassMatrix, tree: &LittlestoneTree) -> R
                 if *point >= matrix.n_points() {
                     return Err(Error::InvalidWitness {
                         reason: format!(
-                            "point {point} is outside the domain 0..{} (after {})",
+                            "point {point} is outside the domain 0 ≤ point < {} (after {})",
                             matrix.n_points(),
                             describe(&path)
                         ),
