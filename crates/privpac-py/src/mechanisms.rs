@@ -895,8 +895,10 @@ impl Accountant {
     /// Rigorous bounds on the ε of the recorded runs' composed dominating pairs at
     /// δ = 1 − Π(1 − δ_i)(1 − delta_prime), with upper − lower ≤ epsilon_error (default
     /// max(0.01, 1% of ε)): a dict with "lower", "estimate", "upper" (what rule "pld"
-    /// reports), "delta", "interval" (the grid step used) and "epsilon_error" (the accuracy
-    /// asked for, or the default). If the finest grid that fits in memory cannot reach
+    /// reports), "delta", "interval" (the grid step used), "epsilon_error" (the accuracy
+    /// asked for, or the default) and "lower_applies_to_mechanisms" (False when a recorded
+    /// step is bounded-range: its envelope pair, which no bounded-range mechanism attains,
+    /// gives the lower end, so only the upper end bounds the mechanisms). If the finest grid that fits in memory cannot reach
     /// epsilon_error, the finest bounds reached are returned with a RuntimeWarning (the upper
     /// bound is still a valid guarantee); so does `total("pld", epsilon_error=…)`.
     #[pyo3(signature = (delta_prime, *, epsilon_error = None))]
@@ -918,6 +920,10 @@ impl Accountant {
         dict.set_item("delta", bounds.delta)?;
         dict.set_item("interval", bounds.interval)?;
         dict.set_item("epsilon_error", wanted)?;
+        dict.set_item(
+            "lower_applies_to_mechanisms",
+            bounds.lower_applies_to_mechanisms,
+        )?;
         Ok(dict)
     }
 

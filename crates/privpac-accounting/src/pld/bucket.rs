@@ -275,6 +275,8 @@ pub(super) fn bucketed_bounds(
             upper: upper.upper,
             delta,
             interval: h,
+            lower_applies_to_mechanisms: lower.lower_applies_to_mechanisms
+                && upper.lower_applies_to_mechanisms,
         };
         if best.is_none_or(|b| bounds.gap() < b.gap()) {
             best = Some(bounds);

@@ -152,3 +152,57 @@ fn bad_inputs_are_typed_errors() {
         "{total:?}"
     );
 }
+
+/// A bounded-range step is composed through an envelope pair that no bounded-range
+/// mechanism attains, so its lower bound is not claimed for the mechanisms; pure, (ε, δ),
+/// discrete Laplace and subsampled steps keep theirs.
+#[test]
+fn lower_bounds_apply_to_mechanisms_except_through_bounded_range_steps() {
+    let br = PldStep::bounded_range(1.0).unwrap();
+    let pure = PldStep::private(Privacy::pure(1.0).unwrap());
+    let laplace = PldStep::discrete_laplace(2.0, 1)
+        .unwrap()
+        .poisson_subsampled(0.1)
+        .unwrap();
+    let two_br = crate::pld_steps_bounds(&[br, br], 1e-3, None).unwrap();
+    assert!(!two_br.lower_applies_to_mechanisms);
+    assert!(two_br.lower <= two_br.upper);
+    let subsampled_br = [br.poisson_subsampled(0.5).unwrap(); 3];
+    assert!(
+        !crate::pld_steps_bounds(&subsampled_br, 1e-3, None)
+            .unwrap()
+            .lower_applies_to_mechanisms
+    );
+    assert!(
+        !crate::pld_steps_bounds_on_grid(&[pure, br], 1e-3, 1e-3)
+            .unwrap()
+            .lower_applies_to_mechanisms
+    );
+    assert!(
+        crate::pld_steps_bounds(&[pure, laplace], 1e-3, None)
+            .unwrap()
+            .lower_applies_to_mechanisms
+    );
+    assert!(
+        crate::pld_steps_bounds_on_grid(&[pure; 5], 1e-6, 1e-3)
+            .unwrap()
+            .lower_applies_to_mechanisms
+    );
+    // Long lists go through bucketing, which keeps the flag of the steps it rounds.
+    let many_br: Vec<PldStep> = (1..=100)
+        .map(|i| PldStep::bounded_range(0.01 + 1e-4 * f64::from(i)).unwrap())
+        .collect();
+    assert!(
+        !crate::pld_steps_bounds(&many_br, 1e-6, None)
+            .unwrap()
+            .lower_applies_to_mechanisms
+    );
+    let many_pure: Vec<PldStep> = (1..=100)
+        .map(|i| PldStep::private(Privacy::pure(0.01 + 1e-4 * f64::from(i)).unwrap()))
+        .collect();
+    assert!(
+        crate::pld_steps_bounds(&many_pure, 1e-6, None)
+            .unwrap()
+            .lower_applies_to_mechanisms
+    );
+}

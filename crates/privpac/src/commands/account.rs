@@ -98,6 +98,10 @@ struct BoundsReport {
     interval: f64,
     /// The accuracy asked for: `--epsilon-error`, or the default for this ε.
     epsilon_error: f64,
+    /// Whether `lower` also bounds the worst case over the mechanisms the steps stand for:
+    /// false with a bounded-range step, composed through an envelope pair that no
+    /// bounded-range mechanism attains (the upper bound holds for all of them).
+    lower_applies_to_mechanisms: bool,
 }
 
 /// The rule the accountant picks: the smallest ε of the rules that apply.
@@ -164,6 +168,13 @@ impl Render for AccountReport {
                     b.epsilon_error,
                     b.interval
                 );
+                if !b.lower_applies_to_mechanisms {
+                    line.push_str(
+                        "pld bounds: the lower end is the bounded-range steps' envelope pair's, \
+                         which no bounded-range mechanism attains: it is not a lower bound for \
+                         the mechanisms (the upper end holds for all of them)\n",
+                    );
+                }
                 if b.upper - b.lower > b.epsilon_error {
                     line.push_str(
                         "pld bounds: the gap is above the accuracy asked for (the finest grid \
@@ -282,6 +293,7 @@ pub(crate) fn run(args: &AccountArgs) -> anyhow::Result<()> {
                 epsilon_error: args
                     .epsilon_error
                     .unwrap_or_else(|| default_epsilon_error(bounds.lower)),
+                lower_applies_to_mechanisms: bounds.lower_applies_to_mechanisms,
             })
         }
         Err(error) => {

@@ -260,9 +260,12 @@ fn account_json_schema() {
             ("delta", Ty::Num),
             ("interval", Ty::Num),
             ("epsilon_error", Ty::Num),
+            ("lower_applies_to_mechanisms", Ty::Bool),
         ],
         "account pld_bounds",
     );
+    // A bounded-range step among the steps: the lower end is the envelope pair's only.
+    assert_eq!(report["pld_bounds"]["lower_applies_to_mechanisms"], false);
     let common = [
         ("spec", Ty::Str),
         ("kind", Ty::Str),
@@ -534,4 +537,42 @@ fn account_text_rounds_totals_up() {
     assert!(rounded.len() <= 8 && rounded.parse::<f64>().unwrap() >= basic);
     assert!(text.contains(&format!("| {rounded} ")), "{text}");
     assert!(!text.contains(&basic.to_string()), "{text}");
+}
+
+/// Two 1-bounded-range steps: the PLD's lower end is its envelope pair's, which no
+/// bounded-range mechanism attains, and the output says so (text and JSON); (ε, δ) and
+/// discrete Laplace steps keep a lower bound that applies to the mechanisms.
+#[test]
+fn account_says_when_the_lower_bound_is_the_envelopes_only() {
+    let text = stdout(&privpac(&[
+        "account",
+        "--step",
+        "bounded-range:1x2",
+        "--delta-prime",
+        "1e-3",
+    ]));
+    assert!(
+        text.contains("it is not a lower bound for the mechanisms"),
+        "{text}"
+    );
+    let report = json_of(&[
+        "account",
+        "--step",
+        "bounded-range:1x2",
+        "--delta-prime",
+        "1e-3",
+        "--json",
+    ]);
+    assert_eq!(report["pld_bounds"]["lower_applies_to_mechanisms"], false);
+    let plain = json_of(&[
+        "account",
+        "--step",
+        "eps-delta:0.1,1e-8x3",
+        "--step",
+        "discrete-laplace:4@0.5x2",
+        "--json",
+    ]);
+    assert_eq!(plain["pld_bounds"]["lower_applies_to_mechanisms"], true);
+    let plain_text = stdout(&privpac(&["account", "--step", "eps-delta:0.1,1e-8x3"]));
+    assert!(!plain_text.contains("not a lower bound"), "{plain_text}");
 }
