@@ -172,7 +172,8 @@ fn request(
 /// Returns a dict, exactly the JSON of `privpac sample-complexity ... --seed SEED --json`
 /// for the same arguments: `opt`, `empirical_sample_size`, `success_rate`, `interval` (95% Wilson),
 /// `bound` (`{"kind": "explicit", "sample_size": ..., ...}` or `no_explicit_constants`),
-/// `guarantee`, `evaluations` (every size tried, in order: a list of dicts, ready for
+/// `guarantee`, `guarantee_text`, `guarantee_source` ("proven (built-in learner)" for a
+/// spec), `evaluations` (every size tried, in order: a list of dicts, ready for
 /// `pandas.DataFrame`), and the inputs. Deterministic in its arguments (trial j at every
 /// size uses ChaCha8 stream j of `seed`), whatever the number of threads. Releases the GIL.
 ///
@@ -185,7 +186,9 @@ fn request(
 /// `0..len`), whose exact true error the search uses as for the built-ins: the same
 /// search, through the same `Learner` trait (a thin adapter calls back into Python with the
 /// GIL). The report's `learner` is "python:NAME", `guarantee` the claimed one (reported, not
-/// checked: `privpac.audit` can refute it), `bound` `no_explicit_constants`, and it has no
+/// checked: `privpac.audit` can refute it; `guarantee_source` is "claimed by the caller
+/// (not checked)" and `guarantee_text` ends in "(claimed)"), `bound`
+/// `no_explicit_constants`, and it has no
 /// `learner_spec`. `epsilon` and `em_epsilon` are refused, the built-ins' other knobs
 /// unused. A learner that raises ends the search with BadInputError chained to its
 /// exception (`__cause__`); a result that is not an integer or a predictor, or an id
@@ -334,7 +337,8 @@ fn builtin_spec(
 /// Your own learner: `learner` may be a Python learner with `guarantee=`, returning
 /// concept ids or predictors, with `true_error`, `holdout` and `confidence` as for
 /// `sample_complexity`: the dict is exactly the evaluation `sample_complexity` records
-/// when its search tries `sample_size`, with `true_error` and `estimated`, and on the
+/// when its search tries `sample_size`, with `true_error`, `estimated` and
+/// `guarantee_source` ("claimed by the caller (not checked)"), and on the
 /// estimated path `holdout`, `confidence`, `error_interval`, `success_rule` and the
 /// evaluation's `estimated_trials`, `successes_by_point_estimate`,
 /// `success_rate_by_point_estimate` and `mean_error_interval`.
@@ -536,7 +540,9 @@ fn sample_complexity_curve<'py>(
 /// BadInputError naming the column (on larger domains predictors are refused, as their
 /// errors are not estimated here).
 ///
-/// Returns a dict: `class`, `learner`, `learner_spec` (built-ins only), `seed`, `points`
+/// Returns a dict: `class`, `learner`, `learner_spec` (built-ins only), `seed`,
+/// `guarantee_source` ("proven (built-in learner)", or "claimed by the caller (not
+/// checked)" for a Python multi-learner), `points`
 /// (per measured k: `k`, `sample_size`, `guarantee`, `outcome`), `trivial`, `fit` (None
 /// for fewer than two measured k), as the CLI's `--json` curve. Deterministic in its
 /// arguments. Releases the GIL while it runs.
@@ -616,7 +622,7 @@ fn k_curve<'py>(
         start: 4,
         max_size,
     };
-    let (curve, spec) = match learner.extract::<String>() {
+    let (curve, spec, source) = match learner.extract::<String>() {
         Ok(spec) => {
             if guarantee.is_some() {
                 return Err(invalid(
@@ -667,7 +673,7 @@ fn k_curve<'py>(
                     )
                 })
                 .map_err(errors::lab)?;
-            (curve, Some(spec))
+            (curve, Some(spec), privpac_toolkit::GUARANTEE_PROVEN)
         }
         Err(_) => {
             if epsilon.is_some() || delta != 0.0 {
@@ -704,12 +710,13 @@ fn k_curve<'py>(
                     )
                 })
                 .map_err(|error| own.take_failure().unwrap_or_else(|| errors::lab(error)))?;
-            (curve, None)
+            (curve, None, privpac_toolkit::GUARANTEE_CLAIMED)
         }
     };
     let out = from_json(py, &serde_json::to_string(&curve).map_err(json_error)?)?;
     out.set_item("class", class_spec.to_string())?;
     out.set_item("seed", seed)?;
+    out.set_item("guarantee_source", source)?;
     if let Some(spec) = spec {
         out.set_item("learner_spec", spec.to_string())?;
     }

@@ -130,8 +130,48 @@ def test_a_guarantee_object_is_reported_as_claimed():
     )
     assert claimed.kind == "none"
     assert report["guarantee"] == {"kind": "none"}
-    assert report["guarantee_text"] == str(claimed)
+    assert report["guarantee_text"] == f"{claimed} (claimed)"
+    assert report["guarantee_source"] == "claimed by the caller (not checked)"
     assert report["empirical_sample_size"] is not None
+
+
+def test_a_python_learners_guarantee_is_marked_as_claimed():
+    """Issue 37 §2: a Python learner's guarantee is its caller's claim, unchecked, and
+    every lab result says so; a built-in's is proven and its text has no "(claimed)"."""
+    search = dict(alpha=0.1, beta=0.1, trials=20, seed=1)
+    mine = privpac.sample_complexity(
+        f"thresholds:{N}", exponential_thresholds(1.0, N), guarantee=privpac.Privacy(1.0),
+        **search,
+    )
+    builtin = privpac.sample_complexity(f"thresholds:{N}", "generic", epsilon=1.0, **search)
+    assert mine["guarantee"] == builtin["guarantee"]
+    assert mine["guarantee_source"] == "claimed by the caller (not checked)"
+    assert builtin["guarantee_source"] == "proven (built-in learner)"
+    assert mine["guarantee_text"] == builtin["guarantee_text"] + " (claimed)"
+    assert "claimed" not in builtin["guarantee_text"]
+    one = privpac.run_trials(
+        f"thresholds:{N}", exponential_thresholds(1.0, N), 16,
+        guarantee=privpac.Privacy(1.0), **search,
+    )
+    assert one["guarantee_source"] == "claimed by the caller (not checked)"
+
+    def erm_per_column(points, labels, seed):
+        # Not private at all: the claim below is false, and nothing checks it.
+        return [
+            int(points[labels[:, j]].max()) if labels[:, j].any() else 0
+            for j in range(labels.shape[1])
+        ]
+
+    curve = privpac.k_curve(
+        "thresholds:16", erm_per_column, [1], guarantee=privpac.Privacy(1.0), alpha=0.2,
+        beta=0.2, seed=1, trials=10, max_size=256,
+    )
+    assert curve["guarantee_source"] == "claimed by the caller (not checked)"
+    builtin_curve = privpac.k_curve(
+        "thresholds:16", "direct-sum:generic", [1], epsilon=4.0, alpha=0.2, beta=0.2,
+        seed=1, trials=10, max_size=256,
+    )
+    assert builtin_curve["guarantee_source"] == "proven (built-in learner)"
 
 
 def test_errors_raised_by_the_learner_are_chained():

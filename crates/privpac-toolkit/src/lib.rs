@@ -56,8 +56,8 @@ pub use multi_spec::{
     read_multi_labeled_csv, read_multi_labeled_csv_with,
 };
 pub use request::{
-    DistributionChoice, SampleComplexityReport, SampleComplexityRequest, run_sample_complexity,
-    run_sample_complexity_with, run_trials_at,
+    DistributionChoice, GUARANTEE_CLAIMED, GUARANTEE_PROVEN, SampleComplexityReport,
+    SampleComplexityRequest, run_sample_complexity, run_sample_complexity_with, run_trials_at,
 };
 pub use request::{
     EvaluateSize, run_sample_complexity_evaluated, run_trials_at_evaluated, run_trials_at_with,

@@ -186,11 +186,23 @@ pub struct SampleComplexityReport {
     /// The learner's guarantee at the empirical sample size (from the learner as built;
     /// None for a trivial scenario).
     pub guarantee: Option<Guarantee>,
-    /// The guarantee as text (None for a trivial scenario).
+    /// The guarantee as text (None for a trivial scenario); for a learner given by
+    /// [`run_sample_complexity_with`] it ends in ` (claimed)`.
     pub guarantee_text: Option<String>,
+    /// Where the guarantee comes from: [`GUARANTEE_PROVEN`] for a built-in learner (a
+    /// spec), [`GUARANTEE_CLAIMED`] for a learner given whole, whose guarantee is what its
+    /// caller states and is not checked.
+    pub guarantee_source: &'static str,
     /// Every size tried, in order (empty for a trivial scenario).
     pub evaluations: Vec<TrialOutcome>,
 }
+
+/// [`SampleComplexityReport::guarantee_source`] for a built-in learner.
+pub const GUARANTEE_PROVEN: &str = "proven (built-in learner)";
+
+/// [`SampleComplexityReport::guarantee_source`] for a learner given whole (a Python
+/// learner): its guarantee is its caller's claim, not checked.
+pub const GUARANTEE_CLAIMED: &str = "claimed by the caller (not checked)";
 
 /// Where a request's learner comes from: a spec built at every size, or a learner given
 /// whole (its guarantee is what it claims; the lab knows no bound for it).
@@ -452,6 +464,7 @@ fn report(
     };
     let outcome = found.as_ref().map(|found| &found.outcome);
     let learner_spec = prepared.spec();
+    let claimed = learner_spec.is_none();
     Ok(SampleComplexityReport {
         class: prepared.class_name,
         learner: prepared.learner_name,
@@ -476,7 +489,18 @@ fn report(
         trivial,
         bound: prepared.bound,
         guarantee,
-        guarantee_text: guarantee.map(|g| g.to_string()),
+        guarantee_text: guarantee.map(|g| {
+            if claimed {
+                format!("{g} (claimed)")
+            } else {
+                g.to_string()
+            }
+        }),
+        guarantee_source: if claimed {
+            GUARANTEE_CLAIMED
+        } else {
+            GUARANTEE_PROVEN
+        },
         evaluations: found.map(|found| found.evaluations).unwrap_or_default(),
     })
 }
@@ -722,6 +746,12 @@ mod tests {
         assert_eq!(given.evaluations, by_spec.evaluations);
         assert_eq!(given.empirical_sample_size, by_spec.empirical_sample_size);
         assert_eq!(given.guarantee, by_spec.guarantee);
+        // The same guarantee, but the given learner's is its caller's claim.
+        assert_eq!(by_spec.guarantee_source, GUARANTEE_PROVEN);
+        assert_eq!(given.guarantee_source, GUARANTEE_CLAIMED);
+        let text = by_spec.guarantee_text.clone().unwrap();
+        assert_eq!(given.guarantee_text, Some(format!("{text} (claimed)")));
+        assert!(!text.contains("claimed"), "{text}");
         assert_eq!(given.learner, by_spec.learner);
         assert_eq!(given.learner_spec, None);
         assert!(matches!(given.bound, Bound::NoExplicitConstants { .. }));

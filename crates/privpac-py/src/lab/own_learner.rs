@@ -104,7 +104,9 @@ fn true_error_mode(
 
 /// `sample_complexity` of a Python learner: concept ids and predictors, their true errors
 /// exact or estimated (`crate::predictor`); the report's dict gains `true_error`,
-/// `estimated` and, when estimated, the intervals and the search's conclusion.
+/// `estimated` and, when estimated, the intervals and the search's conclusion. Its
+/// `guarantee_source` says the guarantee is the caller's claim, not checked (the
+/// toolkit's report for a given learner; set here on `run_trials`' outcomes).
 pub(super) fn own_learner<'py>(
     py: Python<'py>,
     request: &SampleComplexityRequest,
@@ -149,6 +151,11 @@ pub(super) fn own_learner<'py>(
             ),
         };
         let out = from_json(py, &json.map_err(json_error)?)?;
+        if size.is_some() {
+            // A search's report says so itself (and its guarantee_text ends in
+            // "(claimed)"); a run of trials carries no guarantee but the same caveat.
+            out.set_item("guarantee_source", privpac_toolkit::GUARANTEE_CLAIMED)?;
+        }
         out.set_item("true_error", "exact")?;
         out.set_item("estimated", false)?;
         return Ok(out);
@@ -177,6 +184,7 @@ pub(super) fn own_learner<'py>(
             })
             .map_err(failed)?;
         let out = from_json(py, &serde_json::to_string(&outcome).map_err(json_error)?)?;
+        out.set_item("guarantee_source", privpac_toolkit::GUARANTEE_CLAIMED)?;
         let estimated = estimator.sizes.first().map(|s| s.estimated_trials > 0);
         out.set_item(
             "true_error",

@@ -57,6 +57,39 @@ struct MultiLearnReport {
     /// their training-set errors); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     not_covered: Option<String>,
+    /// The budget each column's run was built with (`{"epsilon", "delta"}`, exact), for a
+    /// learner that splits its budget over the columns (the direct sum); null otherwise.
+    per_column: Option<Privacy>,
+    /// The rule the k runs compose by (`basic`, `advanced`, `optimal`, `best`, `pld`,
+    /// `bounded-range (exact)`, `bounded-range (concentration)`); null with `per_column`.
+    composition: Option<String>,
+}
+
+/// A multi-learner's per-column budget and composition rule, as the reports show them
+/// (`MultiLearner::column_split`, with the bounded-range rule named exact or
+/// concentration as `DirectSum` composes it at k columns).
+fn column_split(learner: &dyn MultiLearner, k: usize) -> (Option<Privacy>, Option<String>) {
+    match learner.column_split() {
+        Some((per_column, "bounded-range")) => {
+            let form = if k <= privpac_multi::EXACT_BOUNDED_RANGE_MAX_K {
+                "exact"
+            } else {
+                "concentration"
+            };
+            (Some(per_column), Some(format!("bounded-range ({form})")))
+        }
+        Some((per_column, rule)) => (Some(per_column), Some(rule.to_string())),
+        None => (None, None),
+    }
+}
+
+/// One line for the text output: the per-column budget (rounded up, as `Privacy` prints)
+/// and rule, or that there is none.
+fn split_text(per_column: Option<Privacy>, composition: Option<&str>) -> String {
+    match (per_column, composition) {
+        (Some(p), Some(rule)) => format!("per column: {p} (composed by {rule})"),
+        _ => "per column: none (the learner does not split its budget over the columns)".into(),
+    }
 }
 
 impl Render for MultiLearnReport {
@@ -81,6 +114,8 @@ impl Render for MultiLearnReport {
             table.render(),
             self.guarantee_text
         );
+        text.push_str(&split_text(self.per_column, self.composition.as_deref()));
+        text.push('\n');
         if let Some(note) = &self.not_covered {
             text.push_str(&format!("note: {note}\n"));
         }
@@ -114,6 +149,7 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
     let learner = build_multi_learner(spec, total, sample.k(), &params, sample.len())?;
     let hypotheses = learner.learn(class.as_ref(), &sample, &mut rng(&args.common))?;
     let guarantee = learner.guarantee(sample.len(), sample.k());
+    let (per_column, composition) = column_split(learner.as_ref(), sample.k());
     let columns = hypotheses
         .into_iter()
         .enumerate()
@@ -147,6 +183,8 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
         delta: guarantee.privacy().map(|p| p.delta()),
         guarantee_text: guarantee.to_string(),
         not_covered: not_covered_note(guarantee),
+        per_column,
+        composition,
     };
     emit(&report, args.common.json)
 }
@@ -170,6 +208,18 @@ struct KCurveReport {
     /// The learner, one point per k (k, empirical n, guarantee, outcome), and the log–log
     /// fit of n against k with the slope's 95% confidence interval.
     curve: KCurve,
+    /// For every k asked for (measured or trivial), the per-column budget and composition
+    /// rule of the learner as built at that k (null for learners without a per-column
+    /// split).
+    column_splits: Vec<KSplit>,
+}
+
+/// The per-column budget of the multi-learner built for one k.
+#[derive(Debug, Serialize)]
+struct KSplit {
+    k: usize,
+    per_column: Option<Privacy>,
+    composition: Option<String>,
 }
 
 impl Render for KCurveReport {
@@ -217,14 +267,23 @@ impl Render for KCurveReport {
                 self.alpha
             )
         };
+        let splits: Vec<String> = self
+            .column_splits
+            .iter()
+            .map(|s| match (s.per_column, &s.composition) {
+                (Some(p), Some(rule)) => format!("k = {}: {p} ({rule})", s.k),
+                _ => format!("k = {}: none", s.k),
+            })
+            .collect();
         format!(
-            "class: {}   learner: {}   scenario: {:?}   seed: {}\ndistribution: {}\n{}{fit}{trivial}",
+            "class: {}   learner: {}   scenario: {:?}   seed: {}\ndistribution: {}\n{}{fit}{trivial}per column: {}\n",
             self.class,
             self.curve.learner,
             self.scenario,
             self.seed,
             self.distribution,
-            table.render()
+            table.render(),
+            splits.join("; ")
         )
     }
 }
@@ -354,6 +413,17 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
         bar.finish_and_clear();
     }
     let curve = curve?;
+    let column_splits = ks
+        .iter()
+        .map(|&k| {
+            let (per_column, composition) = column_split(learner_for(k)?.as_ref(), k);
+            Ok(KSplit {
+                k,
+                per_column,
+                composition,
+            })
+        })
+        .collect::<anyhow::Result<Vec<KSplit>>>()?;
     let report = KCurveReport {
         class: class_spec.build()?.name(),
         learner_spec: spec,
@@ -371,6 +441,7 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
         trials: args.trials,
         seed,
         curve,
+        column_splits,
     };
     emit(&report, args.common.json)
 }

@@ -18,6 +18,8 @@ pub(crate) enum Ty {
     /// An object, or null when the field does not apply.
     ObjOrNull,
     ArrOrNull,
+    /// A string, or null when the field does not apply.
+    StrOrNull,
     /// A string or an object (serde's externally tagged unit/struct variants).
     StrOrObj,
     /// A privacy guarantee: `{"epsilon": number, "delta": number}`.
@@ -38,6 +40,7 @@ fn has_type(value: &Value, ty: Ty) -> bool {
         Ty::IntOrNull => value.is_u64() || value.is_null(),
         Ty::ObjOrNull => value.is_object() || value.is_null(),
         Ty::ArrOrNull => value.is_array() || value.is_null(),
+        Ty::StrOrNull => value.is_string() || value.is_null(),
         Ty::StrOrObj => value.is_string() || value.is_object(),
         Ty::Privacy => is_privacy(value),
         Ty::Guarantee => is_guarantee(value),
@@ -401,6 +404,7 @@ fn sample_complexity_json_schema() {
                 ("bound", Ty::Obj),
                 ("guarantee", Ty::Guarantee),
                 ("guarantee_text", Ty::Str),
+                ("guarantee_source", Ty::Str),
                 ("evaluations", Ty::Arr),
                 ("trivial", Ty::ObjOrNull),
             ],
@@ -412,6 +416,7 @@ fn sample_complexity_json_schema() {
             "agnostic"
         };
         assert_eq!(parsed["scenario"], expected_scenario, "{parsed}");
+        assert_eq!(parsed["guarantee_source"], "proven (built-in learner)");
         assert_eq!(parsed["bound"]["kind"], bound_kind, "{parsed}");
         if bound_kind == "explicit" {
             check_schema(

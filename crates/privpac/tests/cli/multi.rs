@@ -33,6 +33,8 @@ fn multi_learn_json_schema() {
         ("epsilon", Ty::NumOrNull),
         ("delta", Ty::NumOrNull),
         ("guarantee_text", Ty::Str),
+        ("per_column", Ty::ObjOrNull),
+        ("composition", Ty::StrOrNull),
     ];
     let column_fields = [
         ("column", Ty::Int),
@@ -201,9 +203,20 @@ fn sample_complexity_with_k_fits_a_slope_and_checks_counts() {
             ("trials", Ty::Int),
             ("seed", Ty::Int),
             ("curve", Ty::Obj),
+            ("column_splits", Ty::Arr),
         ],
         "sample-complexity --k",
     );
+    // The parity learner has no per-column split: one entry per k, nulls.
+    let splits = parsed["column_splits"].as_array().unwrap();
+    let split_ks: Vec<u64> = splits.iter().map(|s| s["k"].as_u64().unwrap()).collect();
+    assert_eq!(split_ks, [1, 4, 16], "{parsed}");
+    for split in splits {
+        assert!(
+            split["per_column"].is_null() && split["composition"].is_null(),
+            "{split}"
+        );
+    }
     let curve = &parsed["curve"];
     check_schema(
         curve,
@@ -674,4 +687,90 @@ fn trivial_scenarios_are_reported_and_the_point_default_measures() {
             .collect::<Vec<_>>(),
     );
     assert!(parsed["trivial"].is_null(), "{parsed}");
+}
+
+/// Issue 37 §2: the reports give a direct sum's per-column budget and the rule its k runs
+/// compose by, exactly as `DirectSum::for_total` builds it; learners without a per-column
+/// split give nulls.
+#[test]
+fn multi_learn_reports_the_per_column_budget_and_composition() {
+    use privpac_learners::{GenericLearner, Learner};
+    use privpac_multi::{DirectSum, MultiLearner};
+    let path = multi_data("per-column.csv", 1000);
+    let data = path.to_str().unwrap();
+    let run = |learner: &str, delta: &str| {
+        let args = [
+            "multi-learn",
+            "--class",
+            "points:64",
+            "--learner",
+            learner,
+            "--epsilon",
+            "2",
+            "--delta",
+            delta,
+            "--data",
+            data,
+            "--seed",
+            "1",
+        ];
+        let text = stdout(&privpac(&args));
+        (json_of(&[&args[..], &["--json"]].concat()), text)
+    };
+    let expected = |delta: f64| {
+        let total = Privacy::new(2.0, delta).unwrap();
+        DirectSum::for_total(total, 3, 1000, &|per_column| {
+            // As the lab builds the generic inner learner: pure, at ε₀.
+            Ok(
+                Box::new(GenericLearner::new(Privacy::pure(per_column.epsilon())?)?)
+                    as Box<dyn Learner>,
+            )
+        })
+        .unwrap()
+    };
+    for (delta, rule) in [(0.0, "basic"), (1e-6, "bounded-range (exact)")] {
+        let (parsed, text) = run("direct-sum:generic", &delta.to_string());
+        let built = expected(delta);
+        let (per_column, _) = built.column_split().unwrap();
+        assert_eq!(
+            parsed["per_column"]["epsilon"].as_f64(),
+            Some(per_column.epsilon())
+        );
+        assert_eq!(
+            parsed["per_column"]["delta"].as_f64(),
+            Some(per_column.delta())
+        );
+        assert_eq!(parsed["composition"], rule, "{parsed}");
+        let epsilon = per_column.epsilon();
+        assert!(epsilon < 2.0, "{parsed}");
+        assert!(
+            text.contains(&format!("per column: {per_column}")),
+            "{text}"
+        );
+        assert!(text.contains(&format!("(composed by {rule})")), "{text}");
+        if delta == 0.0 {
+            // Basic composition: k·ε₀ within the total, ε₀ = ε/3 up to rounding.
+            assert!(
+                3.0 * epsilon <= 2.0 && 3.0 * epsilon > 2.0 * (1.0 - 1e-9),
+                "{parsed}"
+            );
+        } else {
+            // Bounded-range composition buys a larger ε₀ than basic composition allows,
+            // and the k runs of the exponential mechanism at ε₀ still compose to the total.
+            assert!(3.0 * epsilon > 2.0, "{parsed}");
+            let width = privpac_mechanisms::exponential_mechanism_range(epsilon);
+            let composed = privpac_accounting::bounded_range_composition(width, 3, 1e-6).unwrap();
+            assert!(composed.epsilon() <= 2.0, "{composed:?}");
+            assert_eq!(
+                Some(parsed["epsilon"].as_f64().unwrap()),
+                built.guarantee(1000, 3).epsilon()
+            );
+        }
+    }
+    let (parsed, text) = run("point", "1e-6");
+    assert!(
+        parsed["per_column"].is_null() && parsed["composition"].is_null(),
+        "{parsed}"
+    );
+    assert!(text.contains("per column: none"), "{text}");
 }
