@@ -12,10 +12,10 @@
 //! 3. the empirical sample complexity measured by `privpac-engine` beside a proved bound
 //!    ([`RandomizedResponseErm::sample_size_bound`]); see `src/main.rs`.
 
+use privpac_accounting::{Guarantee, Privacy};
 use privpac_audit::{PureAuditReport, check_pure_claim, neighbouring_datasets, output_pairs};
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
 use privpac_learners::{Error, Learner, Predictor, Result};
-use privpac_accounting::{Guarantee, Privacy};
 use rand::{Rng, RngExt};
 
 /// The largest domain the learner accepts: 2^32 points, so that the number of report cells
@@ -73,7 +73,7 @@ pub const MAX_ENUMERATED: u128 = 1 << 20;
 /// ([`privpac_learners::GenericLearner`]).
 ///
 /// # Errors
-/// [`Error::Mechanism`] for ε not finite and positive; [`Error::InvalidParameter`] for ε
+/// [`Error::Accounting`] for ε not finite and positive; [`Error::InvalidParameter`] for ε
 /// below [`MIN_EPSILON`] or a domain above [`MAX_DOMAIN`] points; [`Error::Class`] for a sample outside the class's domain.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RandomizedResponseErm {
@@ -84,7 +84,7 @@ impl RandomizedResponseErm {
     /// The learner with privacy parameter ε.
     ///
     /// # Errors
-    /// [`Error::Mechanism`] unless ε is finite and positive; [`Error::InvalidParameter`]
+    /// [`Error::Accounting`] unless ε is finite and positive; [`Error::InvalidParameter`]
     /// below [`MIN_EPSILON`].
     pub fn new(epsilon: f64) -> Result<Self> {
         let privacy = Privacy::pure(epsilon)?;
@@ -392,7 +392,7 @@ mod tests {
         for epsilon in [0.0, -1.0, f64::NAN, f64::INFINITY] {
             assert!(matches!(
                 RandomizedResponseErm::new(epsilon),
-                Err(Error::Mechanism(_))
+                Err(Error::Accounting(_))
             ));
         }
         assert!(matches!(

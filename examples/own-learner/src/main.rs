@@ -10,12 +10,12 @@ use std::error::Error;
 use std::process::ExitCode;
 
 use own_learner::{AuditError, RandomizedResponseErm, exact_audit};
+use privpac_accounting::Privacy;
 use privpac_classes::Thresholds;
 use privpac_engine::{
     ExampleDistribution, Scenario, SearchConfig, empirical_sample_complexity, middle_target,
 };
 use privpac_learners::{GenericLearner, Learner};
-use privpac_accounting::Privacy;
 
 fn main() -> ExitCode {
     match audit().and_then(|()| measure()) {
