@@ -163,7 +163,11 @@ def test_pld_bounds_bracket_the_exact_composition_within_the_requested_error():
         accountant.record(f"q{i}", privpac.Privacy(0.01))
     exact = privpac.optimal_composition(privpac.Privacy(0.01), 1000, 1e-6).epsilon
     bounds = accountant.pld_bounds(1e-6, epsilon_error=0.002)
-    assert set(bounds) == {"lower", "estimate", "upper", "delta", "interval", "epsilon_error"}
+    assert set(bounds) == {
+        "lower", "estimate", "upper", "delta", "interval", "epsilon_error",
+        "lower_applies_to_mechanisms",
+    }
+    assert bounds["lower_applies_to_mechanisms"] is True  # pure steps: the pairs are attained
     assert bounds["epsilon_error"] == 0.002
     assert bounds["lower"] <= exact + 1e-7 and exact - 1e-6 <= bounds["upper"], (bounds, exact)
     assert bounds["upper"] - bounds["lower"] <= 0.002
