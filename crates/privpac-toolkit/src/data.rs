@@ -6,7 +6,24 @@
 //! it is a real number instead, mapped to its bin (values outside the bounds clipped). Labels
 //! are `0` or `1`. An optional first line is a header (`x,y`, `x,y1,…,yk`, or `x` for
 //! points); blank lines and lines starting with `#` are skipped; fields are trimmed (and a
-//! field in double quotes is unquoted). Every error names its 1-based line.
+//! field in double quotes is unquoted). A UTF-8 byte-order mark at the start of the file
+//! (as spreadsheet programs write) is skipped. Every error names its 1-based line.
+//!
+//! # Other headers and extra columns
+//! A file with other column names or more columns (a pandas or spreadsheet export) is read
+//! by naming the columns to use in [`DataOptions::columns`] (`--columns` on the command
+//! line): a [`ColumnSelection`] of the feature column and then the label columns, each a
+//! header name or a 0-based index (`--columns age,sick`, `--columns 2,5` for a file without
+//! a header). Names are looked up in the first line, which must then be a header; with
+//! indices only, a first line whose feature field is not a point is taken as a header and
+//! skipped. Other columns are ignored; every row must have as many columns as the header
+//! (or, without a header, reach the highest index). Fields are split at every comma
+//! (a quoted field containing a comma is not supported).
+//!
+//! # Real values: what is clipped
+//! With [`DataOptions::real`], finite values outside the bounds are clipped to the first or
+//! last bin; `NaN`, `inf`, `-inf` and numbers that overflow `f64` (`1e400`) are errors naming
+//! their line, since they are not measurements (a division by zero or an export error).
 //!
 //! # Streaming and memory
 //! [`read_table`] reads from any [`BufRead`] without holding the text: lines are cut in the
@@ -25,6 +42,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
+use std::str::FromStr;
 
 use privpac_classes::{Domain, LabeledSample, Labels, Point};
 
@@ -56,8 +74,119 @@ impl Default for ReadLimits {
     }
 }
 
-/// How a data file is read: its limits, and how its points are written.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+/// One column of a data file: its name in the header, or its 0-based index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Column {
+    /// The column whose header field is this name (trimmed and unquoted, compared exactly,
+    /// then ignoring ASCII case when exactly one column matches that way).
+    Name(String),
+    /// The column at this 0-based position.
+    Index(usize),
+}
+
+impl std::fmt::Display for Column {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Column::Name(name) => write!(f, "{name:?}"),
+            Column::Index(index) => write!(f, "{index}"),
+        }
+    }
+}
+
+/// Which columns of a data file hold the point (the feature) and the labels, in that order:
+/// parsed from `FEATURE,LABEL1,…,LABELk`, each entry a header name or a 0-based index (an
+/// entry of decimal digits only is an index). Labeled examples take exactly one label
+/// column, k-labeled examples k ≥ 1 (in the order given), points none.
+///
+/// # Example
+/// ```
+/// use privpac_toolkit::{Column, ColumnSelection};
+/// let selection: ColumnSelection = "age, sick".parse()?;
+/// assert_eq!(selection.feature, Column::Name("age".into()));
+/// assert_eq!(selection.labels, vec![Column::Name("sick".into())]);
+/// assert_eq!("2,0".parse::<ColumnSelection>()?.feature, Column::Index(2));
+/// assert!("age,,sick".parse::<ColumnSelection>().is_err());
+/// # Ok::<(), privpac_toolkit::ColumnsError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnSelection {
+    /// The column of the points.
+    pub feature: Column,
+    /// The label columns, in order.
+    pub labels: Vec<Column>,
+}
+
+/// Why a column selection was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("columns {text:?}: {reason}")]
+pub struct ColumnsError {
+    /// The selection as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl FromStr for ColumnSelection {
+    type Err = ColumnsError;
+
+    fn from_str(text: &str) -> std::result::Result<Self, ColumnsError> {
+        let error = |reason: String| ColumnsError {
+            text: text.to_string(),
+            reason,
+        };
+        let mut columns = Vec::new();
+        for (position, entry) in text.split(',').enumerate() {
+            let entry = entry.trim();
+            if entry.is_empty() {
+                return Err(error(format!(
+                    "entry {} is empty (expected FEATURE,LABEL,… as header names or 0-based indices)",
+                    position + 1
+                )));
+            }
+            columns.push(if entry.bytes().all(|b| b.is_ascii_digit()) {
+                Column::Index(
+                    entry
+                        .parse()
+                        .map_err(|_| error(format!("index {entry} is too large")))?,
+                )
+            } else {
+                Column::Name(entry.to_string())
+            });
+        }
+        if columns.len() > MAX_COLUMNS + 1 {
+            return Err(error(format!(
+                "{} label columns, above the limit of {MAX_COLUMNS}",
+                columns.len() - 1
+            )));
+        }
+        let mut columns = columns.into_iter();
+        let feature = columns
+            .next()
+            .ok_or_else(|| error("no columns".to_string()))?;
+        Ok(ColumnSelection {
+            feature,
+            labels: columns.collect(),
+        })
+    }
+}
+
+impl std::fmt::Display for ColumnSelection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = |column: &Column| match column {
+            Column::Name(name) => name.clone(),
+            Column::Index(index) => index.to_string(),
+        };
+        write!(f, "{}", name(&self.feature))?;
+        for label in &self.labels {
+            write!(f, ",{}", name(label))?;
+        }
+        Ok(())
+    }
+}
+
+/// How a data file is read: its limits, how its points are written, and which columns to
+/// read.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct DataOptions {
     /// The limits on lines.
     pub limits: ReadLimits,
@@ -65,6 +194,9 @@ pub struct DataOptions {
     /// public, chosen without looking at the data, for a learner's guarantee to carry over);
     /// `None`: points are integers (or bit strings for hypercube domains).
     pub real: Option<Discretizer>,
+    /// The columns to read, for files with other headers or extra columns (see the module
+    /// documentation); `None`: the columns are `x,y` (`x,y1,…,yk`, `x[,y]`) in that order.
+    pub columns: Option<ColumnSelection>,
 }
 
 /// Which columns a row has.
@@ -160,6 +292,9 @@ pub struct DataTable {
     pub labels: LabelMatrix,
 }
 
+/// The UTF-8 byte-order mark, skipped at the start of a file.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Parses CSV from `reader` into rows of the given shape, as a stream (see the module
 /// documentation).
 ///
@@ -185,10 +320,27 @@ pub fn read_table<R: BufRead>(
     };
     let mut first = true;
     let mut reader = reader;
+    let mut selected = options.columns.as_ref().map(|selection| Selected {
+        selection,
+        indices: Vec::new(),
+        header_columns: None,
+        spans: Vec::new(),
+        started: false,
+    });
     for_each_buffered_line(&mut reader, options.limits, &mut |line, bytes| {
-        parse_line(
-            domain, &mut shape, options, &mut first, &mut table, line, bytes,
-        )
+        let bytes = if line == 1 {
+            bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
+        } else {
+            bytes
+        };
+        match &mut selected {
+            Some(selected) => parse_selected_line(
+                domain, &mut shape, options, selected, &mut table, line, bytes,
+            ),
+            None => parse_line(
+                domain, &mut shape, options, &mut first, &mut table, line, bytes,
+            ),
+        }
     })?;
     if table.points.is_empty() {
         return Err(Error::EmptyData);
@@ -254,7 +406,7 @@ pub fn read_points<R: BufRead>(
 }
 
 /// Reads and parses a labeled-data file (see [`parse_labeled_csv`]) with the default
-/// limits.
+/// limits; the path `-` reads standard input.
 ///
 /// # Errors
 /// [`Error::Io`] if the file cannot be opened; the errors of [`read_table`].
@@ -274,7 +426,8 @@ pub fn read_labeled_csv_with(
     read_labeled(open_data(path)?, domain, options)
 }
 
-/// Reads and parses a file of points (see [`parse_points_csv`]) with the default limits.
+/// Reads and parses a file of points (see [`parse_points_csv`]) with the default limits;
+/// the path `-` reads standard input.
 ///
 /// # Errors
 /// [`Error::Io`] if the file cannot be opened; the errors of [`read_table`].
@@ -294,8 +447,15 @@ pub fn read_points_csv_with(
     read_points(open_data(path)?, domain, options)
 }
 
-/// Opens a data file for streaming (a directory or a missing file is [`Error::Io`]).
-pub(crate) fn open_data(path: &Path) -> Result<BufReader<std::fs::File>> {
+/// Opens a data file for streaming (a directory or a missing file is [`Error::Io`]); the
+/// path `-` is standard input (read as a stream, with the same limits).
+pub(crate) fn open_data(path: &Path) -> Result<Box<dyn BufRead>> {
+    if path == Path::new("-") {
+        return Ok(Box::new(BufReader::with_capacity(
+            1 << 16,
+            std::io::stdin().lock(),
+        )));
+    }
     let io = |reason: String| Error::Io {
         path: path.display().to_string(),
         reason,
@@ -304,7 +464,7 @@ pub(crate) fn open_data(path: &Path) -> Result<BufReader<std::fs::File>> {
     if file.metadata().map_err(|e| io(e.to_string()))?.is_dir() {
         return Err(io("is a directory".into()));
     }
-    Ok(BufReader::with_capacity(1 << 16, file))
+    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
 }
 
 /// Reads a whole text file of at most [`privpac_engine::limits::MAX_INPUT_BYTES`], naming the path
@@ -440,9 +600,10 @@ fn parse_line(
             let labels = table.labels.k();
             if columns != labels + 1 {
                 return Err(bad(format!(
-                    "expected {} columns ({}), found {columns}",
+                    "expected {} columns ({}), found {columns}; to read some columns of a wider file, name them: {}",
                     labels + 1,
                     labeled_header(labels),
+                    columns_hint(labels),
                 )));
             }
             if is_first && options.real.is_none() && !looks_like_point(x)
@@ -452,9 +613,10 @@ fn parse_line(
                     return Ok(());
                 }
                 return Err(bad(format!(
-                    "unknown columns {:?} (the header, if any, must be {})",
+                    "unknown columns {:?} (the header, if any, must be {}; to read a file with other column names, name the columns to use: {})",
                     String::from_utf8_lossy(text),
-                    labeled_header(labels)
+                    labeled_header(labels),
+                    columns_hint(labels),
                 )));
             }
             for label in fields.clone() {
@@ -472,7 +634,7 @@ fn parse_line(
         RowShape::Points => {
             if columns > 2 {
                 return Err(bad(format!(
-                    "expected 1 or 2 columns (x[,y]), found {columns}"
+                    "expected 1 or 2 columns (x[,y]), found {columns}; to read one column of a wider file, name it: --columns FEATURE"
                 )));
             }
             if is_first && x.eq_ignore_ascii_case(b"x") {
@@ -482,6 +644,192 @@ fn parse_line(
             table.points.push(point);
         }
     }
+    Ok(())
+}
+
+/// The state of a read with a [`ColumnSelection`]: the columns' positions once known (the
+/// feature first, then the labels), the header's number of columns, and a reused buffer of
+/// field spans (nothing allocated per row).
+struct Selected<'a> {
+    selection: &'a ColumnSelection,
+    indices: Vec<usize>,
+    header_columns: Option<usize>,
+    spans: Vec<(usize, usize)>,
+    started: bool,
+}
+
+impl Selected<'_> {
+    /// Resolves the selection against the first line (`text`, cut at `spans`): names are
+    /// looked up in it (it is then the header), indices checked against its width.
+    fn resolve(&mut self, text: &[u8], line: u64) -> Result<bool> {
+        let bad = |reason: String| Error::BadDataLine { line, reason };
+        let fields: Vec<&[u8]> = self
+            .spans
+            .iter()
+            .map(|&(a, b)| field(&text[a..b]))
+            .collect();
+        let shown = || {
+            fields
+                .iter()
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let has_names = std::iter::once(&self.selection.feature)
+            .chain(&self.selection.labels)
+            .any(|c| matches!(c, Column::Name(_)));
+        self.indices.clear();
+        for column in std::iter::once(&self.selection.feature).chain(&self.selection.labels) {
+            let index = match column {
+                Column::Index(index) => *index,
+                Column::Name(name) => {
+                    let exact: Vec<usize> = (0..fields.len())
+                        .filter(|&i| fields[i] == name.as_bytes())
+                        .collect();
+                    let loose: Vec<usize> = (0..fields.len())
+                        .filter(|&i| fields[i].eq_ignore_ascii_case(name.as_bytes()))
+                        .collect();
+                    match (exact.as_slice(), loose.as_slice()) {
+                        ([i], _) | ([], [i]) => *i,
+                        ([], []) => {
+                            return Err(bad(format!(
+                                "column {column} is not in the header (its columns: {})",
+                                shown()
+                            )));
+                        }
+                        _ => {
+                            return Err(bad(format!(
+                                "column {column} appears more than once in the header (its columns: {}); name it by its 0-based index instead",
+                                shown()
+                            )));
+                        }
+                    }
+                }
+            };
+            if index >= fields.len() {
+                return Err(bad(format!(
+                    "column {index} is past the last column (this line has {} columns, 0 to {})",
+                    fields.len(),
+                    fields.len() - 1
+                )));
+            }
+            self.indices.push(index);
+        }
+        Ok(has_names)
+    }
+}
+
+/// Parses one line of a file read with a [`ColumnSelection`] into `table` (or skips it:
+/// blank, comment, header).
+fn parse_selected_line(
+    domain: &Domain,
+    shape: &mut RowShape,
+    options: &DataOptions,
+    selected: &mut Selected<'_>,
+    table: &mut DataTable,
+    line: u64,
+    bytes: &[u8],
+) -> Result<()> {
+    let bad = |reason: String| Error::BadDataLine { line, reason };
+    let text = bytes.trim_ascii();
+    if text.is_empty() || text[0] == b'#' {
+        return Ok(());
+    }
+    selected.spans.clear();
+    let mut start = 0;
+    for (i, &b) in text.iter().enumerate() {
+        if b == b',' {
+            selected.spans.push((start, i));
+            start = i + 1;
+        }
+    }
+    selected.spans.push((start, text.len()));
+    let spans = &selected.spans;
+    if spans.iter().all(|&(a, b)| field(&text[a..b]).is_empty()) {
+        return Ok(());
+    }
+    let columns = spans.len();
+    if !selected.started {
+        selected.started = true;
+        let k = selected.selection.labels.len();
+        match *shape {
+            RowShape::Labeled { labels } if labels != k => {
+                return Err(bad(format!(
+                    "--columns {} names {k} label columns; these examples take {labels} ({})",
+                    selected.selection,
+                    columns_hint(labels)
+                )));
+            }
+            RowShape::Points if k != 0 => {
+                return Err(bad(format!(
+                    "--columns {} names label columns; a file of points takes one column: --columns FEATURE",
+                    selected.selection
+                )));
+            }
+            RowShape::LabeledAny => {
+                if k == 0 {
+                    return Err(bad(format!(
+                        "--columns {} names no label column; k-labeled examples take --columns FEATURE,LABEL1,…,LABELk",
+                        selected.selection
+                    )));
+                }
+                check_count("k (label columns)", k, MAX_COLUMNS)?;
+                *shape = RowShape::Labeled { labels: k };
+                table.labels = LabelMatrix::new(k);
+            }
+            _ => {}
+        }
+        let has_names = selected.resolve(text, line)?;
+        let (a, b) = selected.spans[selected.indices[0]];
+        let x = field(&text[a..b]);
+        let is_point = if options.real.is_some() {
+            parse_real(x).is_some()
+        } else {
+            looks_like_point(x)
+        };
+        if has_names || !is_point {
+            selected.header_columns = Some(columns);
+            return Ok(());
+        }
+    }
+    let spans = &selected.spans;
+    match selected.header_columns {
+        Some(expected) if expected != columns => {
+            return Err(bad(format!(
+                "expected {expected} columns (as in the header), found {columns}"
+            )));
+        }
+        None => {
+            let needed = selected.indices.iter().max().map_or(1, |&i| i + 1);
+            if columns < needed {
+                return Err(bad(format!(
+                    "expected at least {needed} columns (--columns {} reads column {}), found {columns}",
+                    selected.selection,
+                    needed - 1
+                )));
+            }
+        }
+        _ => {}
+    }
+    let get = |i: usize| {
+        let (a, b) = spans[i];
+        field(&text[a..b])
+    };
+    for &i in &selected.indices[1..] {
+        let label = get(i);
+        if label != b"0" && label != b"1" {
+            return Err(bad(format!(
+                "label {:?} (column {i}) is not 0 or 1",
+                String::from_utf8_lossy(label)
+            )));
+        }
+    }
+    let point =
+        parse_point(domain, options.real.as_ref(), get(selected.indices[0])).map_err(bad)?;
+    table.points.push(point);
+    table
+        .labels
+        .push_row(selected.indices[1..].iter().map(|&i| get(i) == b"1"));
     Ok(())
 }
 
@@ -512,6 +860,15 @@ fn field(raw: &[u8]) -> &[u8] {
     match trimmed {
         [b'"', inner @ .., b'"'] => inner.trim_ascii(),
         _ => trimmed,
+    }
+}
+
+/// How to name the columns of a file with other headers, for `labels` label columns.
+fn columns_hint(labels: usize) -> &'static str {
+    if labels == 1 {
+        "--columns FEATURE,LABEL"
+    } else {
+        "--columns FEATURE,LABEL1,…,LABELk"
     }
 }
 
@@ -578,6 +935,12 @@ fn parse_point(
                 String::from_utf8_lossy(field)
             )
         })?;
+        if value.is_infinite() {
+            return Err(format!(
+                "point {:?} is not finite (inf, -inf and values beyond ±1.8e308 are refused; finite values outside the bounds are clipped)",
+                String::from_utf8_lossy(field)
+            ));
+        }
         discretizer
             .bin(value)
             .map_err(|e| format!("point {:?}: {e}", String::from_utf8_lossy(field)))?
@@ -597,6 +960,14 @@ fn parse_point(
             )
         })?
     };
+    if let Domain::Ordered { size } = domain
+        && point >= *size
+    {
+        // The range in words: `[8]` or `0..8` reads as if 8 were allowed.
+        return Err(format!(
+            "point {point} is outside the domain (points 0 ≤ x < {size})"
+        ));
+    }
     domain.check(point).map_err(|e| e.to_string())?;
     Ok(point)
 }

@@ -33,7 +33,8 @@
 //! values: concept 642 of `thresholds:1600` over `[40, 200]` is `1 on x < 104.3` (bin ≤ 642
 //! exactly when `x < edge(643)`, clipped values included), its complement in `both(…)` or
 //! `not(…)` `1 on x ≥ 104.3`, an interval `1 on 52.5 ≤ x < 60`, with open ends where a bin
-//! range reaches a clipped end. Edges are printed as the shortest decimal that reads back
+//! range reaches a clipped end; `xor(…)` of these classes as a union of such ranges
+//! (`1 on x < 10 or 52.5 ≤ x < 60`). Edges are printed as the shortest decimal that reads back
 //! as the same `f64`, so the statement is exact.
 
 use std::fmt;
@@ -341,8 +342,10 @@ fn range_text(lower: Option<f64>, upper: Option<f64>, complemented: bool) -> Str
 }
 
 /// Concept `id` of `class` (over the ordered domain `[bins]`) as a statement about the
-/// values, for `thresholds`, `points` and `intervals` and their `not(…)` / `both(…)`
-/// complements; `None` for other classes.
+/// values, for `thresholds`, `points` and `intervals`, their `not(…)` / `both(…)`
+/// complements, and `xor(…)` of any of these (the symmetric difference of two concepts,
+/// printed as a union of ranges: `1 on 52.5 ≤ x < 60 or x ≥ 80`); `None` for other
+/// classes.
 ///
 /// # Errors
 /// [`DiscretizeError::BinsMismatch`] if the class is not over the ordered domain `[bins]`.
@@ -363,6 +366,9 @@ pub fn describe_concept_in_units(
         }
     }
     let name = class.name();
+    if let Some(inner) = name.strip_prefix("xor(").and_then(|r| r.strip_suffix(')')) {
+        return Ok(xor_in_units(inner, class.len(), id, discretizer));
+    }
     let unwrap = |prefix: &str| name.strip_prefix(prefix).and_then(|r| r.strip_suffix(')'));
     let (inner_name, complemented_class, both) = match (unwrap("not("), unwrap("both(")) {
         (Some(inner), _) => (inner, true, false),
@@ -405,6 +411,121 @@ pub fn describe_concept_in_units(
             None => range_text(None, None, !complemented),
         },
     }))
+}
+
+/// The bins labeled 1 by concept `id` of the class named `name` over `bins` ordered points,
+/// as sorted disjoint runs `[a, b]` of bins, with the class's size; for `thresholds`,
+/// `points`, `intervals` and their `not(…)` / `both(…)`; `None` for other classes.
+fn concept_runs(name: &str, bins: u64, id: u128) -> Option<(Vec<(u64, u64)>, u128)> {
+    let unwrap = |prefix: &str| name.strip_prefix(prefix).and_then(|r| r.strip_suffix(')'));
+    let complement = |runs: Vec<(u64, u64)>| {
+        let mut out = Vec::new();
+        let mut next = 0;
+        for (a, b) in runs {
+            if a > next {
+                out.push((next, a - 1));
+            }
+            next = b + 1;
+        }
+        if next < bins {
+            out.push((next, bins - 1));
+        }
+        out
+    };
+    if let Some(inner) = unwrap("not(") {
+        let (runs, len) = concept_runs(inner, bins, id)?;
+        return Some((complement(runs), len));
+    }
+    if let Some(inner) = unwrap("both(") {
+        let (_, inner_len) = concept_runs(inner, bins, 0)?;
+        let (runs, _) = concept_runs(inner, bins, id % inner_len)?;
+        let runs = if id >= inner_len {
+            complement(runs)
+        } else {
+            runs
+        };
+        return Some((runs, 2 * inner_len));
+    }
+    let inner = u64::try_from(id).ok()?;
+    match name.split_once(':')?.0 {
+        "thresholds" => Some((vec![(0, inner)], u128::from(bins))),
+        "points" => Some((vec![(inner, inner)], u128::from(bins))),
+        "intervals" => {
+            let intervals = Intervals::new(bins).ok()?;
+            let runs = intervals.bounds(inner).map(|(a, b)| vec![(a, b)]);
+            Some((runs.unwrap_or_default(), intervals.len()))
+        }
+        _ => None,
+    }
+}
+
+/// The symmetric difference of two sorted lists of disjoint runs of bins, as such a list.
+fn xor_runs(left: &[(u64, u64)], right: &[(u64, u64)]) -> Vec<(u64, u64)> {
+    // Sweep the run boundaries: the label flips at each run's start and after its end.
+    let mut flips: Vec<u64> = left
+        .iter()
+        .chain(right)
+        .flat_map(|&(a, b)| [a, b.saturating_add(1)])
+        .collect();
+    flips.sort_unstable();
+    let mut out = Vec::new();
+    let mut open: Option<u64> = None;
+    let mut i = 0;
+    while i < flips.len() {
+        let at = flips[i];
+        let mut count = 0;
+        while i < flips.len() && flips[i] == at {
+            count += 1;
+            i += 1;
+        }
+        if count % 2 == 1 {
+            match open.take() {
+                Some(start) => out.push((start, at - 1)),
+                None => open = Some(at),
+            }
+        }
+    }
+    out
+}
+
+/// Concept `id` of `xor(inner)` (`class_len` concepts) in data units: the symmetric
+/// difference of its two inner concepts as a union of ranges of values; `None` when the
+/// inner class has no statement in data units.
+fn xor_in_units(
+    inner: &str,
+    class_len: u128,
+    id: u64,
+    discretizer: &Discretizer,
+) -> Option<String> {
+    let bins = discretizer.bins;
+    let (_, inner_len) = concept_runs(inner, bins, 0)?;
+    if inner_len == 0 || inner_len.checked_mul(inner_len)? != class_len {
+        return None;
+    }
+    let id = u128::from(id);
+    if id >= class_len {
+        return None;
+    }
+    let (left, _) = concept_runs(inner, bins, id / inner_len)?;
+    let (right, _) = concept_runs(inner, bins, id % inner_len)?;
+    let runs = xor_runs(&left, &right);
+    if runs.is_empty() {
+        return Some("0 on every x".into());
+    }
+    let pieces: Vec<String> = runs
+        .iter()
+        .map(|&(a, b)| {
+            let lower = (a > 0).then(|| discretizer.edge_unchecked(a));
+            let upper = (b + 1 < bins).then(|| discretizer.edge_unchecked(b + 1));
+            match (lower, upper) {
+                (None, None) => "every x".to_string(),
+                (Some(l), None) => format!("x ≥ {l}"),
+                (None, Some(u)) => format!("x < {u}"),
+                (Some(l), Some(u)) => format!("{l} ≤ x < {u}"),
+            }
+        })
+        .collect();
+    Some(format!("1 on {}", pieces.join(" or ")))
 }
 
 /// A predictor learned on the bins of `discretizer`, in data units: concepts of the classes
@@ -592,27 +713,26 @@ mod tests {
     #[test]
     fn statements_in_data_units_agree_with_the_concepts() {
         use privpac_classes::parse_spec;
-        // Parses "1 on …" / "0 on every x" back into a predicate on x.
+        // Parses "1 on …" / "0 on every x" back into a predicate on x: pieces joined by
+        // " or ", each "x < u", "x ≥ l", "l ≤ x < u" or "every x".
         fn holds(text: &str, x: f64) -> bool {
             let number = |s: &str| s.trim().parse::<f64>().unwrap();
-            match text {
-                "1 on every x" => true,
-                "0 on every x" => false,
-                _ => {
-                    let body = text.strip_prefix("1 on ").unwrap();
-                    if let Some((lower, upper)) = body.split_once(" or x ≥ ") {
-                        return x < number(lower.strip_prefix("x < ").unwrap())
-                            || x >= number(upper);
-                    }
-                    if let Some((lower, upper)) = body.split_once(" ≤ x < ") {
-                        return number(lower) <= x && x < number(upper);
-                    }
-                    if let Some(l) = body.strip_prefix("x ≥ ") {
-                        return x >= number(l);
-                    }
-                    x < number(body.strip_prefix("x < ").unwrap())
-                }
+            if text == "0 on every x" {
+                return false;
             }
+            let body = text.strip_prefix("1 on ").unwrap();
+            body.split(" or ").any(|piece| {
+                if piece == "every x" {
+                    return true;
+                }
+                if let Some((lower, upper)) = piece.split_once(" ≤ x < ") {
+                    return number(lower) <= x && x < number(upper);
+                }
+                if let Some(l) = piece.strip_prefix("x ≥ ") {
+                    return x >= number(l);
+                }
+                x < number(piece.strip_prefix("x < ").unwrap())
+            })
         }
         let d = Discretizer::new(-0.3, 0.7, 7).unwrap();
         let grid: Vec<f64> = (-20..=120).map(|k| f64::from(k) / 100.0).collect();
@@ -625,6 +745,11 @@ mod tests {
             "intervals:7",
             "not(intervals:7)",
             "both(intervals:7)",
+            "xor(thresholds:7)",
+            "xor(points:7)",
+            "xor(intervals:7)",
+            "xor(both(thresholds:7))",
+            "xor(not(intervals:7))",
         ] {
             let class = parse_spec(spec).unwrap();
             for id in 0..class.len() as u64 {
@@ -658,10 +783,28 @@ mod tests {
             describe_in_units(&flipped, class.as_ref(), &d),
             Ok("1 on every x with labels flipped w.p. 0.25".to_string())
         );
-        // Other classes: the bins' description, said to be in bins.
+        // xor: a union of ranges in data units, not the bins' description.
         let xor = parse_spec("xor(thresholds:7)").unwrap();
         let text =
-            describe_in_units(&Hypothesis::Concept { id: 3 }.into(), xor.as_ref(), &d).unwrap();
+            describe_in_units(&Hypothesis::Concept { id: 7 + 4 }.into(), xor.as_ref(), &d).unwrap();
+        assert!(!text.contains("bins"), "{text}");
+        assert!(text.contains("x <") || text.contains("≤ x"), "{text}");
+        let xor_intervals = parse_spec("xor(intervals:7)").unwrap();
+        let two_ranges = (0..xor_intervals.len() as u64)
+            .map(|id| {
+                describe_in_units(
+                    &Hypothesis::Concept { id }.into(),
+                    xor_intervals.as_ref(),
+                    &d,
+                )
+                .unwrap()
+            })
+            .any(|text| text.matches(" or ").count() == 1 && !text.contains("bins"));
+        assert!(two_ranges, "no xor of intervals printed as two ranges");
+        // Other classes: the bins' description, said to be in bins.
+        let all = parse_spec("zero(thresholds:7)").unwrap();
+        let text =
+            describe_in_units(&Hypothesis::Concept { id: 3 }.into(), all.as_ref(), &d).unwrap();
         assert!(
             text.contains("in the bins of [-0.3, 0.7] in 7 bins"),
             "{text}"

@@ -44,9 +44,10 @@ mod spec;
 
 pub use bounds::{Bound, bounds_for, bounds_for_buckets};
 pub use data::{
-    DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DataOptions, DataTable, LabelMatrix, ReadLimits,
-    RowShape, parse_labeled_csv, parse_points_csv, read_labeled, read_labeled_csv,
-    read_labeled_csv_with, read_points, read_points_csv, read_points_csv_with, read_table,
+    Column, ColumnSelection, ColumnsError, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DataOptions,
+    DataTable, LabelMatrix, ReadLimits, RowShape, parse_labeled_csv, parse_points_csv,
+    read_labeled, read_labeled_csv, read_labeled_csv_with, read_points, read_points_csv,
+    read_points_csv_with, read_table,
 };
 pub use discretize::{
     DiscretizeError, Discretizer, MAX_BINS, describe_concept_in_units, describe_in_units,

@@ -224,7 +224,9 @@ pub(crate) struct SanitizeArgs {
     /// Privacy parameter δ (the point sanitizer needs δ > 0).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub(crate) delta: f64,
-    /// Data: CSV with one point per line (a second column, e.g. a label, is ignored).
+    /// Data: CSV with one point per line (a second column, e.g. a label, is ignored), or `-`
+    /// for standard input; a UTF-8 byte-order mark is skipped; see --columns for other
+    /// headers.
     #[arg(long)]
     pub(crate) data: std::path::PathBuf,
     #[command(flatten)]
@@ -253,7 +255,8 @@ pub(crate) struct LearnArgs {
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub(crate) delta: f64,
     /// Labeled data: CSV rows x,y (x a point index, or a bit string for hypercube classes;
-    /// y 0 or 1), optional header line x,y.
+    /// y 0 or 1), optional header line x,y, or `-` for standard input; a UTF-8 byte-order
+    /// mark is skipped; see --columns for other headers and extra columns.
     #[arg(long)]
     pub(crate) data: std::path::PathBuf,
     #[command(flatten)]
@@ -387,7 +390,8 @@ pub(crate) struct MultiLearnArgs {
     pub(crate) delta: f64,
     /// k-labeled data: CSV rows x,y1,...,yk (x a point index, or a bit string for hypercube
     /// classes; labels 0 or 1), optional header line x,y1,...,yk; k is the number of label
-    /// columns.
+    /// columns (with --columns FEATURE,LABEL1,...,LABELk: the number of labels named). `-`
+    /// reads standard input; a UTF-8 byte-order mark is skipped.
     #[arg(long)]
     pub(crate) data: std::path::PathBuf,
     #[command(flatten)]
@@ -498,15 +502,23 @@ pub(crate) struct DemoArgs {
 /// How --data is read: its row limit, and real-valued points.
 #[derive(Debug, Args, Clone)]
 pub(crate) struct DataFileArgs {
+    /// The columns of --data to read, for files with other headers or extra columns (a
+    /// pandas or spreadsheet export): FEATURE,LABEL for `learn`, FEATURE,LABEL1,…,LABELk for
+    /// `multi-learn` (k label columns, in that order), FEATURE for `sanitize`; each a name
+    /// from the header or a 0-based index (for files without a header). Other columns are
+    /// ignored. Without it the columns are x,y (x,y1,…,yk; x) in that order.
+    #[arg(long, value_name = "FEATURE,LABEL,...")]
+    pub(crate) columns: Option<String>,
     /// Most lines read from --data (header, comment and blank lines included); a longer
     /// file (or an endless pipe) is refused with an error naming the line. Lines are also
     /// limited to 1 MiB each.
     #[arg(long, default_value_t = privpac_toolkit::DEFAULT_MAX_ROWS)]
     pub(crate) max_rows: u64,
     /// Real-valued points: public bounds LOW:HIGH, cut into --bins equal bins (the class's
-    /// domain, e.g. thresholds:BINS); each x goes to its bin, values outside the bounds are
-    /// clipped. The bounds must be public (chosen without looking at the data) for the
-    /// privacy guarantee to hold.
+    /// domain, e.g. thresholds:BINS); each x goes to its bin, finite values outside the
+    /// bounds are clipped. NaN, inf, -inf and values that overflow (1e400) are not clipped:
+    /// they are errors naming their line. The bounds must be public (chosen without looking
+    /// at the data) for the privacy guarantee to hold.
     #[arg(
         long,
         requires = "bins",
@@ -524,7 +536,8 @@ pub(crate) struct DataFileArgs {
 pub(crate) struct Common {
     /// Seed for the random generator, ChaCha8 (reproducible runs). Anyone who knows the seed can
     /// recompute the noise, so never publish outputs made with a known seed. Default: OS
-    /// entropy.
+    /// entropy, except for `experiment`, which uses the experiment file's `seed` key, else 1
+    /// (so that experiments are reproducible and resumable).
     #[arg(long, global = true)]
     pub(crate) seed: Option<u64>,
     /// Print JSON instead of a table.

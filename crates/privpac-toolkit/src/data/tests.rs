@@ -372,3 +372,146 @@ fn missing_files_are_io_errors() {
         Err(Error::Io { .. })
     ));
 }
+
+/// Issue 37 §4: a UTF-8 byte-order mark (Excel's "CSV UTF-8") is skipped at the start of
+/// the file, before a header or a first data row, and nowhere else.
+#[test]
+fn a_byte_order_mark_is_skipped_at_the_start() {
+    let domain = Domain::ordered(10).unwrap();
+    let plain = parse_labeled_csv(&domain, "x,y\n3,1\n7,0\n").unwrap();
+    assert_eq!(
+        parse_labeled_csv(&domain, "\u{feff}x,y\n3,1\n7,0\n").unwrap(),
+        plain
+    );
+    assert_eq!(
+        parse_labeled_csv(&domain, "\u{feff}3,1\n7,0\n").unwrap(),
+        plain
+    );
+    assert_eq!(
+        parse_points_csv(&domain, "\u{feff}x\n3\n7\n").unwrap(),
+        vec![3, 7]
+    );
+    let multi = table(&domain, "\u{feff}x,y1,y2\n3,1,0\n", RowShape::LabeledAny).unwrap();
+    assert_eq!(multi.labels.k(), 2);
+    // Only at the start: a mark inside the file is a bad point.
+    check_csv_error(&domain, "3,1\n\u{feff}7,0\n", 2, "point");
+}
+
+fn with_columns(text: &str, columns: &str, shape: RowShape) -> Result<DataTable> {
+    let options = DataOptions {
+        columns: Some(columns.parse().unwrap()),
+        ..DataOptions::default()
+    };
+    read_table(
+        text.as_bytes(),
+        &Domain::ordered(10).unwrap(),
+        shape,
+        &options,
+    )
+}
+
+/// Issue 37 §4: other headers and extra columns, read by naming the columns (names from
+/// the header, or 0-based indices), in the order named.
+#[test]
+fn named_columns_read_other_headers_and_extra_columns() {
+    let export = "Unnamed: 0,age,sick,flu\n0,3,1,0\n1,7,0,1\n2,5,1,1\n";
+    let one = RowShape::Labeled { labels: 1 };
+    let rows = with_columns(export, "age,sick", one).unwrap();
+    assert_eq!(rows.points, vec![3, 7, 5]);
+    let sick: Vec<_> = (0..3).map(|i| rows.labels.get(i, 0).unwrap()).collect();
+    assert_eq!(sick, vec![true, false, true]);
+    // The same by index (the header is recognized and skipped), and case-insensitively.
+    assert_eq!(with_columns(export, "1,2", one).unwrap(), rows);
+    assert_eq!(with_columns(export, "AGE,Sick", one).unwrap(), rows);
+    // k label columns, in the order named.
+    let multi = with_columns(export, "age,flu,sick", RowShape::LabeledAny).unwrap();
+    assert_eq!(multi.labels.k(), 2);
+    assert_eq!(multi.labels.get(1, 0), Some(true));
+    assert_eq!(multi.labels.get(1, 1), Some(false));
+    // Points: one column.
+    let points = with_columns(export, "age", RowShape::Points).unwrap();
+    assert_eq!(points.points, vec![3, 7, 5]);
+    // Headerless, by index; a BOM first.
+    let bare = with_columns("\u{feff}9,1,4\n8,0,2\n", "2,1", one).unwrap();
+    assert_eq!(bare.points, vec![4, 2]);
+}
+
+#[track_caller]
+fn check_columns_error(text: &str, columns: &str, shape: RowShape, line: u64, needle: &str) {
+    match with_columns(text, columns, shape) {
+        Err(Error::BadDataLine { line: got, reason }) => {
+            assert_eq!(got, line, "{text:?} {columns}: {reason}");
+            assert!(reason.contains(needle), "{text:?} {columns}: {reason}");
+        }
+        other => panic!("{text:?} {columns}: expected a bad-line error, got {other:?}"),
+    }
+}
+
+#[test]
+fn named_columns_are_checked_with_the_line() {
+    let one = RowShape::Labeled { labels: 1 };
+    let export = "id,age,sick\n0,3,1\n1,7\n";
+    check_columns_error(
+        export,
+        "age,ill",
+        one,
+        1,
+        "column \"ill\" is not in the header",
+    );
+    check_columns_error(export, "age,sick", one, 3, "expected 3 columns");
+    check_columns_error(export, "1,9", one, 1, "column 9 is past the last column");
+    check_columns_error(export, "age,sick,id", one, 1, "names 2 label columns");
+    check_columns_error(export, "age,sick", RowShape::Points, 1, "one column");
+    check_columns_error(export, "age", RowShape::LabeledAny, 1, "no label column");
+    check_columns_error("a,a,y\n1,2,1\n", "a,y", one, 1, "more than once");
+    check_columns_error("id,age,sick\n0,3,2\n", "age,sick", one, 2, "label \"2\"");
+    check_columns_error("5,1\n6\n", "0,1", one, 2, "expected at least 2 columns");
+    assert!("age,,sick".parse::<ColumnSelection>().is_err());
+    assert!("".parse::<ColumnSelection>().is_err());
+    assert_eq!(
+        "age,sick".parse::<ColumnSelection>().unwrap().to_string(),
+        "age,sick"
+    );
+    // Without a selection, another header names the way out.
+    let domain = Domain::ordered(10).unwrap();
+    check_csv_error(&domain, "age,sick\n3,1\n", 1, "--columns FEATURE,LABEL");
+    check_csv_error(
+        &domain,
+        "id,age,sick\n0,3,1\n",
+        1,
+        "--columns FEATURE,LABEL",
+    );
+}
+
+/// Issue 37 §4: with real-valued points, ±inf and values that overflow to them are errors
+/// naming the line, like NaN; finite values outside the bounds are still clipped.
+#[test]
+fn infinite_values_are_refused_and_finite_ones_clipped() {
+    let options = DataOptions {
+        real: Some(Discretizer::new(0.0, 10.0, 5).unwrap()),
+        ..DataOptions::default()
+    };
+    let domain = Domain::ordered(5).unwrap();
+    let read = |text: &str| read_labeled(text.as_bytes(), &domain, &options);
+    for value in ["inf", "-inf", "+inf", "infinity", "1e400", "-1e309"] {
+        match read(&format!("x,y\n3,1\n{value},0\n")) {
+            Err(Error::BadDataLine { line: 3, reason }) => {
+                assert!(reason.contains("not finite"), "{value}: {reason}");
+            }
+            other => panic!("{value}: expected an error at line 3, got {other:?}"),
+        }
+    }
+    assert!(matches!(
+        read("x,y\nnan,0\n"),
+        Err(Error::BadDataLine { line: 2, .. })
+    ));
+    let clipped = read("x,y\n-5,0\n1e300,1\n").unwrap();
+    assert_eq!(clipped.points(), &[0, 4]);
+    // Without real points the ordered domain's range is in words, not `0..10` or `[10]`.
+    check_csv_error(
+        &Domain::ordered(10).unwrap(),
+        "10,1\n",
+        1,
+        "outside the domain (points 0 ≤ x < 10)",
+    );
+}

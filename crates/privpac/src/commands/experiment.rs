@@ -165,12 +165,60 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
             _ => bail!("usage: privpac experiment run FILE.toml"),
         },
         name => {
+            if !name.ends_with(".toml") && Experiment::named(name).is_err() {
+                bail!("{}", unknown_name(name));
+            }
             if args.args.len() > 1 {
                 bail!("one experiment per run (got {})", args.args.join(" "));
             }
             run_experiment(args, &experiment(name)?)
         }
     }
+}
+
+/// The subcommands of `privpac experiment` besides experiment names and files.
+const SUBCOMMANDS: [&str; 3] = ["list", "merge", "run"];
+
+/// The message for a first argument that is neither a subcommand, an experiment of the
+/// catalogue nor a `.toml` file: it names the closest subcommand or experiment (edit
+/// distance at most 2) when there is one.
+fn unknown_name(name: &str) -> String {
+    let candidates = SUBCOMMANDS
+        .iter()
+        .map(|s| (*s, "subcommand"))
+        .chain(EXPERIMENTS.iter().map(|e| (e.name, "experiment")));
+    let best = candidates
+        .map(|(candidate, kind)| (edit_distance(name, candidate), candidate, kind))
+        .min_by_key(|&(distance, _, _)| distance);
+    let names: Vec<&str> = EXPERIMENTS.iter().map(|e| e.name).collect();
+    let known = format!(
+        "subcommands: list, merge, run; experiments: {}; or an experiment file ending in .toml",
+        names.join(", ")
+    );
+    match best {
+        Some((distance, candidate, kind)) if distance <= 2 => format!(
+            "unknown subcommand or experiment {name:?}: did you mean the {kind} `{candidate}`? ({known})"
+        ),
+        _ => format!("unknown subcommand or experiment {name:?} ({known})"),
+    }
+}
+
+/// The Levenshtein distance between two strings (in characters).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// Runs an experiment (or one shard of it), resuming from its results file, and writes its

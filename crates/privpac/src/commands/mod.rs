@@ -53,8 +53,8 @@ pub(crate) fn rng(common: &Common) -> ChaCha8Rng {
     }
 }
 
-/// How `--data` is read (`--max-rows`, and `--bounds LOW:HIGH --bins N` for real-valued
-/// points on the class's ordered domain of N points).
+/// How `--data` is read (`--max-rows`, `--columns`, and `--bounds LOW:HIGH --bins N` for
+/// real-valued points on the class's ordered domain of N points).
 pub(crate) fn data_options(
     args: &DataFileArgs,
     domain: &privpac_classes::Domain,
@@ -88,6 +88,12 @@ pub(crate) fn data_options(
             ..privpac_toolkit::ReadLimits::default()
         },
         real,
+        columns: args
+            .columns
+            .as_deref()
+            .map(str::parse::<privpac_toolkit::ColumnSelection>)
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("--{e}"))?,
     })
 }
 
