@@ -69,3 +69,5 @@ mod learn;
 mod multi;
 #[path = "cli/pinned.rs"]
 mod pinned;
+#[path = "cli/real_files.rs"]
+mod real_files;
