@@ -197,9 +197,9 @@ fn unknown_name(name: &str) -> String {
     );
     match best {
         Some((distance, candidate, kind)) if distance <= 2 => format!(
-            "unknown subcommand or experiment {name:?}: did you mean the {kind} `{candidate}`? ({known})"
+            "unknown experiment or subcommand {name:?}: did you mean the {kind} `{candidate}`? ({known})"
         ),
-        _ => format!("unknown subcommand or experiment {name:?} ({known})"),
+        _ => format!("unknown experiment or subcommand {name:?} ({known})"),
     }
 }
 

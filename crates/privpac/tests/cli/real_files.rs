@@ -273,7 +273,7 @@ fn xor_hypotheses_print_in_data_units() {
 fn a_mistyped_experiment_subcommand_is_named_with_a_suggestion() {
     check_error(
         &["experiment", "lsit"],
-        "unknown subcommand or experiment \"lsit\": did you mean the subcommand `list`?",
+        "unknown experiment or subcommand \"lsit\": did you mean the subcommand `list`?",
     );
     check_error(
         &["experiment", "k-curve"],
