@@ -69,7 +69,13 @@ const MULTI: &str = "x,y1,y2\n1,1,0\n2,1,0\n9,0,1\n12,0,1\n3,1,0\n";
 
 fn run_on(args: &[&str], path: &std::path::Path, extra: &[&str]) -> Output {
     let mut all = args.to_vec();
-    all.extend_from_slice(&["--data", path.to_str().unwrap(), "--seed", "7", "--json"]);
+    all.extend_from_slice(&[
+        "--data",
+        path.to_str().expect("a UTF-8 temporary path"),
+        "--seed",
+        "7",
+        "--json",
+    ]);
     all.extend_from_slice(extra);
     privpac(&all)
 }
@@ -121,7 +127,7 @@ fn columns_pick_the_feature_and_labels_of_an_export() {
         }
         // Without --columns: a clear error suggesting it.
         let mut all = args.clone();
-        all.extend_from_slice(&["--data", path.to_str().unwrap()]);
+        all.extend_from_slice(&["--data", path.to_str().expect("a UTF-8 temporary path")]);
         check_error(&all, "--columns");
     }
     let two = data_file("other-header.csv", "age,sick\n1,1\n9,0\n");
@@ -133,7 +139,7 @@ fn columns_pick_the_feature_and_labels_of_an_export() {
             "--learner",
             "erm",
             "--data",
-            two.to_str().unwrap(),
+            two.to_str().expect("a UTF-8 temporary path"),
         ],
         "line 1: unknown columns \"age,sick\"",
     );
@@ -145,7 +151,7 @@ fn columns_pick_the_feature_and_labels_of_an_export() {
             "--learner",
             "erm",
             "--data",
-            path.to_str().unwrap(),
+            path.to_str().expect("a UTF-8 temporary path"),
             "--columns",
             "age,ill",
         ],
@@ -159,7 +165,7 @@ fn columns_pick_the_feature_and_labels_of_an_export() {
             "--learner",
             "erm",
             "--data",
-            path.to_str().unwrap(),
+            path.to_str().expect("a UTF-8 temporary path"),
             "--columns",
             "age,,sick",
         ],
@@ -208,7 +214,7 @@ fn infinite_values_are_errors_naming_the_line() {
                 "--learner",
                 "erm",
                 "--data",
-                path.to_str().unwrap(),
+                path.to_str().expect("a UTF-8 temporary path"),
                 "--bounds",
                 "0:10",
                 "--bins",
@@ -225,7 +231,7 @@ fn infinite_values_are_errors_naming_the_line() {
         "--learner",
         "erm",
         "--data",
-        clipped.to_str().unwrap(),
+        clipped.to_str().expect("a UTF-8 temporary path"),
         "--bounds",
         "0:10",
         "--bins",
@@ -250,7 +256,7 @@ fn xor_hypotheses_print_in_data_units() {
         "--learner",
         "erm",
         "--data",
-        path.to_str().unwrap(),
+        path.to_str().expect("a UTF-8 temporary path"),
         "--bounds",
         "0:10",
         "--bins",
@@ -317,7 +323,7 @@ fn ranges_are_printed_in_words() {
                 "--learner",
                 "erm",
                 "--data",
-                outside.to_str().unwrap(),
+                outside.to_str().expect("a UTF-8 temporary path"),
             ],
             "outside the domain (points 0 ≤ x < 8)",
         ),
