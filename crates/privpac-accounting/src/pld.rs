@@ -40,6 +40,7 @@ use crate::rounding::{add_up, mul_up};
 
 mod bucket;
 mod chernoff;
+mod edges;
 mod fast;
 mod fft;
 mod pieces;
@@ -47,6 +48,7 @@ mod spectrum;
 mod steps;
 mod tilt;
 
+pub use edges::AccuracyLimit;
 pub use fast::{PldBounds, default_epsilon_error, pld_steps_bounds_on_grid};
 pub use steps::{PldMechanism, PldStep};
 
@@ -351,12 +353,16 @@ pub fn pld_steps_bounds(
             value: e,
         });
     }
-    let (groups, delta) = fast::prepare(steps, delta_prime)?;
-    if groups.len() > bucket::BUCKETING_THRESHOLD {
-        bucket::bucketed_bounds(&groups, delta, epsilon_error, None)
-    } else {
-        fast::grouped_bounds(&groups, delta, epsilon_error, true)
+    let (groups, target) = fast::prepare(steps, delta_prime)?;
+    if delta_prime == 0.0 {
+        return edges::zero_slack_bounds(&groups, target);
     }
+    let transformed = if groups.len() > bucket::BUCKETING_THRESHOLD {
+        bucket::bucketed_bounds(&groups, target, epsilon_error, None)
+    } else {
+        fast::grouped_bounds(&groups, target, epsilon_error, true)
+    };
+    edges::completed(transformed, &groups, target, epsilon_error)
 }
 
 /// The tightest (ε′, δ_total) the PLD gives for a list of steps (subsampled ones included)
