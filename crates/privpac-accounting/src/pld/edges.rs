@@ -243,7 +243,7 @@ pub(super) fn enumerated_bounds(groups: &[(PldStep, u64)], target: Target) -> Op
     let (spare_lo, spare_hi) = target.spare();
     // δ(ε′) ≤ δ ⟺ H ≤ (δ − I)/K ⟺ 1 − H ≥ (1 − δ)/K, with I = 1 − K; 1 − δ is exact for
     // δ ≥ 1/2 (Sterbenz), and otherwise the complement is not needed.
-    let room = (target.delta >= 0.5).then(|| 1.0 - target.delta);
+    let room = (target.delta >= 0.5).then_some(1.0 - target.delta);
     let (lo_r, hi_r) = (1.0 - ENUMERATED_ERROR, 1.0 + ENUMERATED_ERROR);
     let tiny = (kf + 2.0) * 1e-300;
     let valid = |at: f64| {
