@@ -77,8 +77,8 @@
 //! is exact.
 
 use super::chernoff::{chernoff_threshold, log_mgf, residual_log_mgf};
-use super::edges::AccuracyLimit;
 use super::fft::{Complex, Twiddles, UNIT, grow};
+use super::limit::AccuracyLimit;
 use super::pieces::{Discretized, Piece, discretize};
 use super::spectrum::{composed_spectrum, inverse};
 use super::steps::{PldMechanism, PldStep};
@@ -173,29 +173,14 @@ pub fn default_epsilon_error(epsilon: f64) -> f64 {
 const RESIDUAL_SHARE: f64 = 2e-4;
 const WINDOW_SHARE: f64 = 2e-5;
 
-/// Bounds on ε(δ) for the list of steps on the grid `interval` rounded down to two
-/// significant bits (see the module docs), `δ = 1 − Π(1 − δ_i)·(1 − δ′)` as for
-/// [`super::pld_steps_composition`]; for one two-atom step repeated, on the lattice of its two
-/// losses instead when that is coarser (a better grid: see the module docs).
-///
-/// Every distinct step is transformed on this grid (lists of many distinct steps are not
-/// bucketed, as [`pld_steps_bounds`](crate::pld_steps_bounds) does): for them prefer [`pld_steps_bounds`](crate::pld_steps_bounds) (10⁴
-/// distinct pure steps: about 1.7 s at Δ = 10⁻⁴, against about 0.05 s).
-///
-/// # Errors
-/// [`Error::InvalidCount`] for an empty list, a step wider than [`super::MAX_PLD_CELLS`]
-/// cells or a window longer than that; [`Error::InvalidDelta`] unless `0 ≤ δ′ < 1`;
-/// [`Error::InvalidParameter`] for a bad interval; [`Error::VacuousGuarantee`] if no finite ε
-/// reaches δ.
-pub fn pld_steps_bounds_on_grid(
+/// [`crate::pld_steps_bounds_on_grid`] for δ′ > 0 (δ′ = 0 is answered by the `edges`
+/// module's closed form).
+pub(super) fn steps_bounds_on_grid(
     steps: &[PldStep],
     delta_prime: f64,
     interval: f64,
 ) -> Result<PldBounds> {
     let (groups, delta) = prepare(steps, delta_prime)?;
-    if delta_prime == 0.0 {
-        return super::edges::zero_slack_bounds(&groups, delta);
-    }
     // Grids too fine for a step are refused whichever grid is used.
     let h = grid_below(interval)?;
     for (step, _) in &groups {
