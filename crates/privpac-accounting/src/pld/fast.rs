@@ -740,7 +740,14 @@ fn direction_bounds(
     // Estimate: the plain cells with the mean bias removed.
     let mean = mean_residual(&dir.steps);
     let estimate = (0..dir.width)
-        .find(|&j| up_const - tails + d_mid[j] <= up_target)
+        .find(|&j| {
+            let infinite = if dir.direct.is_some() {
+                0.0
+            } else {
+                dir.infinite_up
+            };
+            infinite + d_mid[j] <= up_target
+        })
         .map_or(upper, |j| y(j) + mean);
     Some((upper, estimate, lower))
 }
