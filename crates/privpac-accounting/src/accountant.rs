@@ -294,8 +294,10 @@ impl Accountant {
                         best = (total, rule);
                     }
                 }
-                // Advanced and optimal refuse a δ' outside (0, 1): so does Best.
-                if !(delta_prime > 0.0 && delta_prime < 1.0) {
+                // The rules refuse a δ' outside [0, 1): so does Best. At δ' = 0 advanced
+                // composition does not apply; basic, optimal and the PLD answer the pure
+                // question.
+                if !(0.0..1.0).contains(&delta_prime) {
                     return Err(Error::InvalidDelta { value: delta_prime });
                 }
                 Ok(best)
@@ -343,7 +345,77 @@ mod tests {
             .unwrap();
         assert!(matches!(rule.name(), "optimal" | "pld"), "{rule:?}");
         assert!(total.epsilon() <= optimal.epsilon() && total.epsilon() > optimal.epsilon() - 1e-6);
-        assert!(same.tightest(0.0).is_err() && same.tightest(1.0).is_err());
+        assert!(same.tightest(1.0).is_err() && same.tightest(-1e-9).is_err());
+        // δ' = 0 is the pure question: 1000 runs of 0.01-DP are 10-DP, and no less
+        // (issue 37 §6: Best refused it, contradicting its own message).
+        let (pure, _) = same.tightest(0.0).unwrap();
+        assert!(pure.delta() == 0.0 && pure.epsilon() >= 10.0 && pure.epsilon() < 10.0 + 1e-9);
+    }
+
+    /// δ' = 0 and an exact ε of 0 are answered by every rule that applies (issue 37 §6).
+    #[test]
+    fn zero_slack_and_zero_epsilon_are_answered() {
+        let mut pure = Accountant::new();
+        for i in 0..10 {
+            pure.record(format!("q{i}"), Privacy::pure(1.0).unwrap());
+        }
+        let pld = pure
+            .total(CompositionRule::Pld { delta_prime: 0.0 })
+            .unwrap();
+        assert!(
+            pld.epsilon() >= 10.0 && pld.epsilon() < 10.0 + 1e-9,
+            "{pld:?}"
+        );
+        assert_eq!(pld.delta(), 0.0);
+        let bounds = pure.pld_bounds(0.0, None).unwrap();
+        assert!(
+            bounds.lower > 10.0 - 1e-9 && bounds.lower <= 10.0,
+            "{bounds:?}"
+        );
+        assert_eq!(bounds.limited_by, None);
+        let best = pure
+            .total(CompositionRule::Best { delta_prime: 0.0 })
+            .unwrap();
+        assert!(
+            best.epsilon() >= 10.0 && best.epsilon() < 10.0 + 1e-9,
+            "{best:?}"
+        );
+        // Subsampled discrete Laplace at δ' = 0: the largest loss ln(1 + q(e^{Δ/b} − 1)),
+        // summed, within rounding.
+        let mut sampled = Accountant::new();
+        let step = PldStep::discrete_laplace(2.0, 1)
+            .unwrap()
+            .poisson_subsampled(0.1)
+            .unwrap();
+        for i in 0..5 {
+            sampled.record_step(format!("s{i}"), step).unwrap();
+        }
+        let b = sampled.pld_bounds(0.0, None).unwrap();
+        let exact = 5.0 * (0.1 * 0.5f64.exp_m1()).ln_1p();
+        assert!(
+            b.lower <= exact && exact <= b.upper && b.gap() < 1e-9,
+            "{b:?} {exact}"
+        );
+        // With steps' own δ, δ' = 0 gives the upper bound and names why the lower is 0.
+        let mut own = Accountant::new();
+        own.record("a", Privacy::new(1.0, 1e-6).unwrap());
+        own.record("b", Privacy::new(2.0, 1e-7).unwrap());
+        let b = own.pld_bounds(0.0, None).unwrap();
+        assert!(
+            b.upper >= 3.0 && b.upper < 3.0 + 1e-9 && b.lower == 0.0,
+            "{b:?}"
+        );
+        assert_eq!(
+            b.limited_by,
+            Some(crate::AccuracyLimit::NoSlackBesideOwnDelta)
+        );
+        // An exact ε of 0: ten 1-DP runs at δ' = 0.999999 are (0, 0.999999)-DP (the
+        // hockey stick at ε' = 0 is 1 − 2·(1/(1 + e))^10·… < δ'), answered by the PLD.
+        let near_one = pure.total(CompositionRule::Pld {
+            delta_prime: 0.999999,
+        });
+        let near_one = near_one.unwrap();
+        assert_eq!(near_one.epsilon(), f64::from_bits(1), "{near_one:?}");
     }
 
     #[test]

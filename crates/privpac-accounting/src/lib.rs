@@ -85,7 +85,7 @@ pub use optimal::{
     MAX_OPTIMAL_COMPOSITIONS, optimal_composition, optimal_composition_delta, optimal_step_epsilon,
 };
 pub use pld::{
-    MAX_PLD_CELLS, PldBounds, PldMechanism, PldStep, PrivacyLossDistribution,
+    AccuracyLimit, MAX_PLD_CELLS, PldBounds, PldMechanism, PldStep, PrivacyLossDistribution,
     default_epsilon_error, pld_composition, pld_steps_bounds, pld_steps_bounds_on_grid,
     pld_steps_composition,
 };

@@ -21,8 +21,9 @@
 pub const READABLE_DIGITS: usize = 6;
 
 /// Displays an upper bound rounded up to [`READABLE_DIGITS`] significant digits (see the
-/// module documentation): `{}` prints it like an f64's `{}` (`0.500001`), `{:e}` like an
-/// f64's `{:e}` (`1.00001e-6`). Zero, negative and non-finite values follow the same rule
+/// module documentation): `{}` prints it like an f64's `{}` (`0.500001`; in exponent form
+/// below 10⁻¹⁵ and from 10²¹ on, `5e-324` rather than 300 digits), `{:e}` like an f64's
+/// `{:e}` (`1.00001e-6`). Zero, negative and non-finite values follow the same rule
 /// (rounded toward +∞; NaN and ±∞ print as the f64 does).
 ///
 /// # Example
@@ -32,6 +33,7 @@ pub const READABLE_DIGITS: usize = 6;
 /// assert_eq!(RoundedUp(0.5000000000000001).to_string(), "0.500001");
 /// assert_eq!(RoundedUp(0.9999999997239273).to_string(), "1");
 /// assert_eq!(format!("{:e}", RoundedUp(1.0000000000000002e-6)), "1.00001e-6");
+/// assert_eq!(RoundedUp(f64::from_bits(1)).to_string(), "5e-324");
 /// assert!("0.500001".parse::<f64>().unwrap() >= 0.5000000000000001);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -48,8 +50,15 @@ impl RoundedUp {
 }
 
 impl std::fmt::Display for RoundedUp {
+    /// As the f64's `{}`, except below 10⁻¹⁵ (and from 10²¹ on), where a plain decimal runs
+    /// to many digits (300 for the smallest subnormal): there as `{:e}` (`5e-324`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(&self.value(), f)
+        let value = self.value();
+        if value != 0.0 && value.is_finite() && (value.abs() < 1e-15 || value.abs() >= 1e21) {
+            std::fmt::LowerExp::fmt(&value, f)
+        } else {
+            std::fmt::Display::fmt(&value, f)
+        }
     }
 }
 

@@ -836,7 +836,9 @@ impl Accountant {
     /// needs delta_prime), "pld" (privacy loss distribution: the rigorous upper bound of
     /// `pld_bounds`, within `epsilon_error` of a rigorous lower bound, default
     /// max(0.01, 1% of ε); needs delta_prime) or "best" (the smallest ε of those that apply;
-    /// needs delta_prime). Rounded up, never down.
+    /// needs delta_prime). delta_prime = 0 asks the pure question (advanced composition
+    /// then does not apply); an exact ε of 0 is reported as the smallest positive float.
+    /// Rounded up, never down.
     #[pyo3(signature = (rule = "basic", *, delta_prime = None, epsilon_error = None))]
     fn total(
         &self,
@@ -898,9 +900,11 @@ impl Accountant {
     /// reports), "delta", "interval" (the grid step used), "epsilon_error" (the accuracy
     /// asked for, or the default) and "lower_applies_to_mechanisms" (False when a recorded
     /// step is bounded-range: its envelope pair, which no bounded-range mechanism attains,
-    /// gives the lower end, so only the upper end bounds the mechanisms). If the finest grid that fits in memory cannot reach
-    /// epsilon_error, the finest bounds reached are returned with a RuntimeWarning (the upper
-    /// bound is still a valid guarantee); so does `total("pld", epsilon_error=…)`.
+    /// gives the lower end, so only the upper end bounds the mechanisms). delta_prime = 0 is
+    /// answered (the steps' largest losses summed; "interval" is then 0). If the bounds
+    /// cannot reach epsilon_error, the tightest reached are returned with a RuntimeWarning
+    /// naming what limited them (the upper bound is still a valid guarantee); so does
+    /// `total("pld", epsilon_error=…)`.
     #[pyo3(signature = (delta_prime, *, epsilon_error = None))]
     fn pld_bounds<'py>(
         &self,
@@ -942,10 +946,13 @@ fn warn_if_inaccurate(
     let wanted =
         epsilon_error.unwrap_or_else(|| privpac_accounting::default_epsilon_error(bounds.lower));
     if bounds.gap() > wanted {
+        let cause = bounds.limited_by.map_or_else(
+            || "the finest grid that fits in memory was reached".to_string(),
+            |limit| limit.to_string(),
+        );
         let message = std::ffi::CString::new(format!(
-            "PLD bounds: upper - lower = {:.3e} is above the accuracy asked for ({wanted:.3e}); \
-             these are the tightest bounds the grids that fit in memory reached (the upper bound \
-             is still a valid guarantee)",
+            "PLD bounds: upper - lower = {:.3e} is above the accuracy asked for ({wanted:.3e}): \
+             {cause} (the upper bound is still a valid guarantee)",
             bounds.gap()
         ))
         .unwrap_or_default();

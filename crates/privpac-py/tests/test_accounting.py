@@ -203,3 +203,24 @@ def test_an_accuracy_no_grid_reaches_is_a_warning_with_valid_bounds():
     with pytest.warns(RuntimeWarning, match="above the accuracy asked for"):
         total = accountant.total("pld", delta_prime=1e-6, epsilon_error=1e-12)
     assert total.epsilon == bounds["upper"]
+
+
+def test_zero_slack_and_an_exact_zero_epsilon_are_answered():
+    # Issue 37 §6: total("best", delta_prime=0.0) said "delta must be in [0, 1), got 0",
+    # total("pld", delta_prime=0) called ten pure steps vacuous, and an exact ε of 0 (ten
+    # 1-DP steps at δ′ = 0.999999) was "epsilon must be finite and > 0, got 0".
+    accountant = privpac.Accountant()
+    for i in range(10):
+        accountant.record(f"q{i}", privpac.Privacy(1.0))
+    for rule in ("best", "pld", "optimal"):
+        total = accountant.total(rule, delta_prime=0.0)
+        assert 10.0 <= total.epsilon < 10.0 + 1e-9 and total.delta == 0.0, (rule, total)
+    bounds = accountant.pld_bounds(0.0)
+    assert 10.0 - 1e-9 < bounds["lower"] <= 10.0 and bounds["interval"] == 0.0, bounds
+    zero = accountant.total("pld", delta_prime=0.999999)
+    assert zero.epsilon == math.ulp(0.0) and zero.delta >= 0.999999, zero
+    # One (ε, δ) step at ε = 50: the lower bound was 0; it is now within the accuracy.
+    large = privpac.Accountant()
+    large.record("big", privpac.Privacy(50.0))
+    b = large.pld_bounds(1e-10)
+    assert 49.9 < b["lower"] <= 50.0 <= b["upper"] + 1e-9, b

@@ -55,7 +55,7 @@
 //! list is composed without rounding (as tight, and no slower in the first case).
 
 use super::fast::{
-    PldBounds, Variant, bounds_on_grid, default_epsilon_error, grouped_bounds, step_key,
+    PldBounds, Target, Variant, bounds_on_grid, default_epsilon_error, grouped_bounds, step_key,
 };
 use super::steps::{PldMechanism, PldStep};
 use crate::error::{Error, Result};
@@ -231,7 +231,7 @@ pub(super) struct Bucketing {
 /// `None` for the default.
 pub(super) fn bucketed_bounds(
     groups: &[(PldStep, u64)],
-    delta: f64,
+    delta: Target,
     epsilon_error: Option<f64>,
     bucketing: Option<Bucketing>,
 ) -> Result<PldBounds> {
@@ -273,10 +273,11 @@ pub(super) fn bucketed_bounds(
             estimate: (0.5 * (upper.estimate + lower.estimate))
                 .clamp(lower.lower.min(upper.upper), upper.upper),
             upper: upper.upper,
-            delta,
+            delta: delta.delta,
             interval: h,
             lower_applies_to_mechanisms: lower.lower_applies_to_mechanisms
                 && upper.lower_applies_to_mechanisms,
+            limited_by: None,
         };
         if best.is_none_or(|b| bounds.gap() < b.gap()) {
             best = Some(bounds);

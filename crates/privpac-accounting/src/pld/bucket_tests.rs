@@ -115,7 +115,7 @@ fn bucketed_bounds_bracket_the_exact_epsilon() {
             rounded(&groups, 0.02, 0.2, false),
         );
         assert!(high.unwrap().len() + low.unwrap().len() < groups.len());
-        let exact = exact_list(&params, delta);
+        let exact = exact_list(&params, delta.delta);
         for (spacing, error) in [(0.2, 1.0), (0.2, 0.05), (0.02, 0.02)] {
             let b = bucketed(&steps, error, spacing, false);
             assert!(
@@ -134,7 +134,7 @@ fn rounding_the_wrong_way_falls_below_the_exact_epsilon() {
     // Negative control: the "upper bound" of the list rounded down is optimistic.
     for (steps, params) in lists() {
         let (_, delta) = prepare(&steps, 1e-4).unwrap();
-        let exact = exact_list(&params, delta);
+        let exact = exact_list(&params, delta.delta);
         let b = bucketed(&steps, 0.01, 0.2, true);
         assert!(b.upper < exact - 0.01, "{b:?} vs exact {exact}");
         assert!(bucketed(&steps, 0.01, 0.2, false).upper >= exact);

@@ -78,6 +78,7 @@
 
 use super::chernoff::{chernoff_threshold, log_mgf, residual_log_mgf};
 use super::fft::{Complex, Twiddles, UNIT, grow};
+use super::limit::AccuracyLimit;
 use super::pieces::{Discretized, Piece, discretize};
 use super::spectrum::{composed_spectrum, inverse};
 use super::steps::{PldMechanism, PldStep};
@@ -96,11 +97,13 @@ pub struct PldBounds {
     /// A point estimate, between the bounds: the discretized composition with the rounding's
     /// mean bias removed.
     pub estimate: f64,
-    /// An upper bound on the exact ε(δ): what privpac reports.
+    /// An upper bound on the exact ε(δ): what privpac reports (0 when the composition is
+    /// (0, δ)-DP; [`Self::privacy`] then reports the smallest positive ε).
     pub upper: f64,
     /// The δ the bounds are for: `1 − Π(1 − δ_i)·(1 − δ′)`, rounded up.
     pub delta: f64,
-    /// The grid step used.
+    /// The grid step used (0 when the bounds come from a closed form, not a grid: at δ′ = 0,
+    /// or from enumerating one (ε, δ) step's composed losses; see [`AccuracyLimit`]).
     pub interval: f64,
     /// Whether [`Self::lower`] bounds the worst case over the mechanisms the steps stand for,
     /// not only the composed dominating pairs: false when a step is bounded-range
@@ -114,6 +117,9 @@ pub struct PldBounds {
     /// (randomized response with δ for an (ε, δ) step, the discrete Laplace mechanism at
     /// neighbouring values, their Poisson subsamplings), so their lower bounds apply.
     pub lower_applies_to_mechanisms: bool,
+    /// What kept the bounds further apart than the accuracy asked for, when they are (see
+    /// [`AccuracyLimit`]); `None` when the accuracy is met.
+    pub limited_by: Option<AccuracyLimit>,
 }
 
 impl PldBounds {
@@ -122,7 +128,14 @@ impl PldBounds {
     /// # Errors
     /// [`Error::VacuousGuarantee`] if δ reaches 1.
     pub fn privacy(&self) -> Result<Privacy> {
-        crate::privacy::composed(self.upper, self.delta, "PLD composition gives delta >= 1")
+        // An exact ε of 0 ((0, δ)-DP): a `Privacy` needs ε > 0, and every ε > 0 holds, so
+        // the smallest positive f64 is reported (as optimal composition does).
+        let epsilon = if self.upper == 0.0 {
+            f64::from_bits(1)
+        } else {
+            self.upper
+        };
+        crate::privacy::composed(epsilon, self.delta, "PLD composition gives delta >= 1")
     }
 
     /// `upper − lower`.
@@ -160,21 +173,9 @@ pub fn default_epsilon_error(epsilon: f64) -> f64 {
 const RESIDUAL_SHARE: f64 = 2e-4;
 const WINDOW_SHARE: f64 = 2e-5;
 
-/// Bounds on ε(δ) for the list of steps on the grid `interval` rounded down to two
-/// significant bits (see the module docs), `δ = 1 − Π(1 − δ_i)·(1 − δ′)` as for
-/// [`super::pld_steps_composition`]; for one two-atom step repeated, on the lattice of its two
-/// losses instead when that is coarser (a better grid: see the module docs).
-///
-/// Every distinct step is transformed on this grid (lists of many distinct steps are not
-/// bucketed, as [`pld_steps_bounds`](crate::pld_steps_bounds) does): for them prefer [`pld_steps_bounds`](crate::pld_steps_bounds) (10⁴
-/// distinct pure steps: about 1.7 s at Δ = 10⁻⁴, against about 0.05 s).
-///
-/// # Errors
-/// [`Error::InvalidCount`] for an empty list, a step wider than [`super::MAX_PLD_CELLS`]
-/// cells or a window longer than that; [`Error::InvalidDelta`] unless `0 ≤ δ′ < 1`;
-/// [`Error::InvalidParameter`] for a bad interval; [`Error::VacuousGuarantee`] if no finite ε
-/// reaches δ.
-pub fn pld_steps_bounds_on_grid(
+/// [`crate::pld_steps_bounds_on_grid`] for δ′ > 0 (δ′ = 0 is answered by the `edges`
+/// module's closed form).
+pub(super) fn steps_bounds_on_grid(
     steps: &[PldStep],
     delta_prime: f64,
     interval: f64,
@@ -204,7 +205,7 @@ pub(super) fn lower_applies_to_mechanisms<'a>(
 /// For one two-atom step repeated, the bounds on the lattice of its two losses when that
 /// lattice is coarser than `interval` (see the module docs: the residual is then constant, so
 /// the lattice is the better grid, and the transform is short).
-fn on_lattice(groups: &[(PldStep, u64)], delta: f64, interval: f64) -> Option<PldBounds> {
+fn on_lattice(groups: &[(PldStep, u64)], delta: Target, interval: f64) -> Option<PldBounds> {
     let [(step, _)] = groups else { return None };
     let spacing = super::pieces::two_atom_spacing(step)?;
     if spacing.is_nan() || spacing < interval {
@@ -220,7 +221,7 @@ fn on_lattice(groups: &[(PldStep, u64)], delta: f64, interval: f64) -> Option<Pl
 /// of more than 64 distinct steps, whose many transforms make each grid costlier).
 pub(super) fn grouped_bounds(
     groups: &[(PldStep, u64)],
-    delta: f64,
+    delta: Target,
     epsilon_error: Option<f64>,
     polish: bool,
 ) -> Result<PldBounds> {
@@ -254,7 +255,7 @@ pub(super) fn grouped_bounds(
 /// The grid search of [`grouped_bounds`] from the first grid `h`.
 fn searched_bounds(
     groups: &[(PldStep, u64)],
-    delta: f64,
+    delta: Target,
     epsilon_error: Option<f64>,
     polish: bool,
     mut h: f64,
@@ -305,8 +306,55 @@ pub(super) enum Variant {
     Optimistic,
 }
 
+/// The δ a composition is bounded at, and what the spare δ beside the steps' own δ is
+/// computed from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Target {
+    /// `1 − Π(1 − δ_i)·(1 − δ′)`, rounded up.
+    pub(super) delta: f64,
+    /// The slack δ′.
+    pub(super) slack: f64,
+    /// `Σ k_i·ln(1 − δ_i)` over the steps' own δ, as computed (a direction whose mass at +∞
+    /// has exactly this logarithm is the removal direction of these steps).
+    pub(super) log_keep: f64,
+    /// Distinct steps summed in `log_keep` (for its rounding error).
+    pub(super) terms: usize,
+}
+
+impl Target {
+    /// Bounds `(lower, upper)` on `K = Π(1 − δ_i)`, from the computed `log_keep`.
+    pub(super) fn keep(&self) -> (f64, f64) {
+        let rel = 1e-12 + self.terms as f64 * 4e-16;
+        let keep_lo = (self.log_keep * (1.0 + rel) - 1e-300).exp() * (1.0 - 1e-15);
+        let keep_hi = ((self.log_keep * (1.0 - rel)).exp() * (1.0 + 1e-15)).min(1.0);
+        (keep_lo, keep_hi)
+    }
+
+    /// Bounds `(lower, upper)` on `δ − I`, with `I = 1 − Π(1 − δ_i)` the mass at +∞ of the
+    /// removal direction, computed without the cancellation of the difference:
+    /// `δ ≥ 1 − K(1 − δ′)` with `K = Π(1 − δ_i)`, so `δ − I ≥ K·δ′`; and δ is that value
+    /// rounded up by a relative 10⁻¹² above a value whose relative error is at most
+    /// `(terms + 2)·2⁻⁵³` (the error of the summed logarithms, through `expm1`), so
+    /// `δ − I ≤ K·δ′ + (2·10⁻¹² + terms·4·10⁻¹⁶)·δ`.
+    /// K is `exp` of the computed `log_keep`, whose relative error is below
+    /// `(terms + 2)·2⁻⁵²` (one `ln_1p` and one addition per term), widened to
+    /// `10⁻¹² + terms·4·10⁻¹⁶`.
+    pub(super) fn spare(&self) -> (f64, f64) {
+        let (keep_lo, keep_hi) = self.keep();
+        let lo = self.slack * keep_lo * (1.0 - 1e-15);
+        let hi = add_up(
+            mul_up(self.slack, keep_hi),
+            self.delta * (2e-12 + self.terms as f64 * 4e-16),
+        );
+        (lo, hi)
+    }
+}
+
 /// Validates and groups identical steps (first-appearance order), and the δ of the result.
-pub(super) fn prepare(steps: &[PldStep], delta_prime: f64) -> Result<(Vec<(PldStep, u64)>, f64)> {
+pub(super) fn prepare(
+    steps: &[PldStep],
+    delta_prime: f64,
+) -> Result<(Vec<(PldStep, u64)>, Target)> {
     if steps.is_empty() {
         return Err(Error::InvalidCount {
             name: "number of mechanisms",
@@ -338,13 +386,19 @@ pub(super) fn prepare(steps: &[PldStep], delta_prime: f64) -> Result<(Vec<(PldSt
     }
     // 1 − Π(1 − δ_i)·(1 − δ′) = −expm1(Σ ln(1 − δ_i) + ln(1 − δ′)), rounded up by a relative
     // 10⁻¹² (the ε are found for this δ, so a larger δ only helps).
-    let log_keep: f64 = groups
+    let own_log_keep: f64 = groups
         .iter()
         .map(|(s, k)| *k as f64 * (-s.own_delta()).ln_1p())
-        .sum::<f64>()
-        + (-delta_prime).ln_1p();
+        .sum::<f64>();
+    let log_keep = own_log_keep + (-delta_prime).ln_1p();
     let delta = (-(log_keep.exp_m1())).min(1.0);
-    Ok((groups, add_up(delta, delta * 1e-12)))
+    let target = Target {
+        delta: add_up(delta, delta * 1e-12),
+        slack: delta_prime,
+        log_keep: own_log_keep,
+        terms: groups.len(),
+    };
+    Ok((groups, target))
 }
 
 /// A hashable identity of a step (bit patterns of its parameters).
@@ -367,6 +421,9 @@ struct Direction {
     /// Bounds on the mass at +∞ (the steps' own δ in this direction).
     infinite_up: f64,
     infinite_lo: f64,
+    /// Bounds `(lower, upper)` on the spare δ (the target less the mass at +∞), when
+    /// computed directly (see [`Target::spare`]).
+    direct: Option<(f64, f64)>,
     /// The tilt of the transforms, for small δ (see the `tilt` module).
     tilt: Option<Tilt>,
 }
@@ -376,7 +433,7 @@ struct Direction {
 /// and the transform length used.
 pub(super) fn bounds_on_grid(
     groups: &[(PldStep, u64)],
-    delta: f64,
+    delta: Target,
     interval: f64,
     exact_grid: bool,
     variant: Variant,
@@ -400,7 +457,7 @@ pub(super) fn bounds_on_grid(
 /// direction was tilted.
 fn grid_bounds(
     groups: &[(PldStep, u64)],
-    delta: f64,
+    target: Target,
     interval: f64,
     exact_grid: bool,
     variant: Variant,
@@ -416,6 +473,7 @@ fn grid_bounds(
     } else {
         &[false, true]
     };
+    let delta = target.delta;
     let vacuous = Error::VacuousGuarantee {
         reason: "the PLD reaches no finite epsilon at this delta",
     };
@@ -431,16 +489,13 @@ fn grid_bounds(
             .sum();
         let infinite = -(log_keep.exp_m1());
         let (infinite_up, infinite_lo) = (infinite * (1.0 + 1e-12), infinite * (1.0 - 1e-12));
-        let spare = delta - infinite_up;
+        // When this direction's mass at +∞ is the steps' own δ (removal, or symmetric
+        // pairs), the spare δ is computed directly (δ′ beside a much larger own δ would be
+        // lost in `delta − infinite`).
+        let direct = (log_keep == target.log_keep && infinite > 0.0).then(|| target.spare());
+        let spare = direct.map_or(delta - infinite_up, |s| s.0);
         if spare.is_nan() || spare <= 0.0 {
-            return Err(if infinite > 0.0 && delta > infinite {
-                Error::VacuousGuarantee {
-                    reason: "delta' is lost beside the steps' own delta: it must exceed about \
-                             1e-12 of their sum (the relative margin of its rounding)",
-                }
-            } else {
-                vacuous
-            });
+            return Err(vacuous);
         }
         let tau = spare * WINDOW_SHARE;
         let support_lo: i128 = steps
@@ -474,6 +529,7 @@ fn grid_bounds(
             width: width as usize,
             infinite_up,
             infinite_lo,
+            direct,
             tilt,
         });
     }
@@ -497,6 +553,7 @@ fn grid_bounds(
         delta,
         interval: h,
         lower_applies_to_mechanisms: lower_applies_to_mechanisms(groups.iter().map(|g| &g.0)),
+        limited_by: None,
     };
     for (index, dir) in dirs.iter().enumerate() {
         let (upper, estimate, lower) =
@@ -548,7 +605,7 @@ fn direction_bounds(
     variant: Variant,
 ) -> Option<(f64, f64, f64)> {
     let rigorous = variant == Variant::Rigorous;
-    let spare = delta - dir.infinite_up;
+    let spare = dir.direct.map_or(delta - dir.infinite_up, |s| s.0);
     // The masses are exact up to a factor ρ ≥ Π(1 + η_i)^{k_i}, so are the Chernoff bounds
     // computed from them (and 10⁻⁶ covers the bounds' own rounding).
     let eta: f64 = dir
@@ -602,8 +659,13 @@ fn direction_bounds(
     let chernoff_up = chernoff_threshold(|l| residual_log_mgf(&dir.steps, l), residual_tail, h);
     let chernoff_lo = -chernoff_threshold(|l| residual_log_mgf(&dir.steps, -l), residual_tail, h);
     let claimed_tail = residual_tail * rho * (1.0 + 2e-6);
-    // Upper: the smallest grid point whose bounded δ fits, plus the threshold.
-    let up_const = dir.infinite_up + tails;
+    // Upper: the smallest grid point whose bounded δ fits, plus the threshold. With the
+    // spare δ computed directly, the finite part is compared with it instead of the sum with
+    // the mass at +∞ with δ (the same inequality, without the cancellation).
+    let (up_const, up_target) = match dir.direct {
+        Some((spare_lo, _)) => (tails, spare_lo),
+        None => (dir.infinite_up + tails, delta),
+    };
     let upper_at = |s: f64, target: f64| -> Option<f64> {
         let j = (0..dir.width)
             .find(|&j| up_const + (d_mid[j] * (1.0 + g) + spread(j)) * rho_up <= target)?;
@@ -625,13 +687,13 @@ fn direction_bounds(
     };
     let variants_up = if rigorous {
         vec![
-            upper_at(sure_up + margin(sure_up), delta),
-            upper_at(chernoff_up, delta - claimed_tail),
+            upper_at(sure_up + margin(sure_up), up_target),
+            upper_at(chernoff_up, up_target - claimed_tail),
         ]
     } else {
         // Optimistic: the mean residual, no tail.
         // Optimistic: every residual at its smallest (rounding down), no tail terms.
-        vec![upper_at(sure_lo, delta)]
+        vec![upper_at(sure_lo, up_target)]
     };
     let upper = variants_up
         .into_iter()
@@ -642,7 +704,10 @@ fn direction_bounds(
         return None;
     }
     // Lower: the largest grid point whose bounded-below δ still exceeds the target.
-    let lo_const = dir.infinite_lo - tails;
+    let (lo_const, lo_target) = match dir.direct {
+        Some((_, spare_hi)) => (-tails, spare_hi),
+        None => (dir.infinite_lo - tails, delta),
+    };
     let lower_at = |s: f64, target: f64| -> f64 {
         let fits = |j: usize| lo_const + d_mid[j] * (1.0 - g) / rho - spread(j) > target;
         match (0..dir.width).rev().find(|&j| fits(j)) {
@@ -668,14 +733,21 @@ fn direction_bounds(
             None => 0.0,
         }
     };
-    let lower = lower_at(sure_lo - margin(sure_lo), delta)
-        .max(lower_at(chernoff_lo, delta + claimed_tail))
+    let lower = lower_at(sure_lo - margin(sure_lo), lo_target)
+        .max(lower_at(chernoff_lo, lo_target + claimed_tail))
         .max(0.0)
         .min(upper);
     // Estimate: the plain cells with the mean bias removed.
     let mean = mean_residual(&dir.steps);
     let estimate = (0..dir.width)
-        .find(|&j| dir.infinite_up + d_mid[j] <= delta)
+        .find(|&j| {
+            let infinite = if dir.direct.is_some() {
+                0.0
+            } else {
+                dir.infinite_up
+            };
+            infinite + d_mid[j] <= up_target
+        })
         .map_or(upper, |j| y(j) + mean);
     Some((upper, estimate, lower))
 }

@@ -435,15 +435,28 @@ fn unreachable_accuracies_keep_the_lattice_bounds() {
     );
 }
 
-/// A δ′ far below the steps' own δ drowns in their rounding margin: the error says so
-/// (it used to say only that no finite ε reaches δ, which reads as a property of the steps).
+/// A δ′ far below the steps' own δ used to drown in their rounding margin and be refused;
+/// the spare δ is now computed directly (δ′·Π(1 − δ_i)), so it is answered (issue 37 §6).
 #[test]
-fn a_delta_prime_lost_beside_the_steps_own_delta_is_named() {
+fn a_delta_prime_beside_the_steps_own_delta_is_answered() {
+    // One (1, 10⁻¹²) step at δ′ = 10⁻²⁸: the exact ε is 1 − O(10⁻²⁸).
     let steps = vec![PldStep::private(Privacy::new(1.0, 1e-12).unwrap())];
-    let message = pld_steps_bounds(&steps, 1e-28, None)
-        .unwrap_err()
-        .to_string();
-    assert!(message.contains("delta' is lost"), "{message}");
-    // With room beside the steps' own δ, the same steps compose.
-    assert!(pld_steps_bounds(&steps, 1e-20, None).is_ok());
+    let b = pld_steps_bounds(&steps, 1e-28, None).unwrap();
+    assert!(
+        b.lower <= 1.0 && b.upper >= 1.0 - 1e-9 && b.gap() <= 0.01,
+        "{b:?}"
+    );
+    // Mixed steps (the transforms' path, both with their own δ) at δ′ = 10⁻³⁰: the exact ε
+    // is 1.5 − O(10⁻³⁰) (the hockey stick below 1.5 is at least (1 − e^{ε′ − 1.5}) times the
+    // probability of both top losses, about 0.5).
+    let steps = vec![
+        PldStep::private(Privacy::new(1.0, 1e-12).unwrap()),
+        PldStep::private(Privacy::new(0.5, 1e-10).unwrap()),
+    ];
+    let b = pld_steps_bounds(&steps, 1e-30, None).unwrap();
+    assert!(
+        b.lower <= 1.5 && b.upper >= 1.5 - 1e-9 && b.gap() <= 0.015,
+        "{b:?}"
+    );
+    assert!(b.delta >= 1e-10 + 1e-12);
 }

@@ -374,7 +374,7 @@ fn subsampled_bounded_range_cells(
 /// smaller (near `1 + x = 0`, where `ln_1p` is ill-conditioned). Above l = 1 it is
 /// `l + ln(q + (1 − q)e^{−l})`: the argument within 7u, the logarithm's rounding
 /// `2u|ln| ≤ 2u(|l| + |m|)` and the sum's `u|m|`, within `8u(1 + |l| + |m|)`.
-fn mixed_loss_enclosure(loss: f64, q: f64) -> (f64, f64) {
+pub(super) fn mixed_loss_enclosure(loss: f64, q: f64) -> (f64, f64) {
     let unit = f64::EPSILON / 2.0;
     let m = mixed_loss(loss, q);
     let error = if loss > 1.0 {

@@ -106,7 +106,11 @@ fn short_values_print_as_they_are_and_long_ones_round_up() {
             check(x);
         }
     }
-    assert_eq!(RoundedUp(1.25e300).to_string(), 1.25e300.to_string());
+    // Past 10²¹ (and below 10⁻¹⁵) the plain text switches to exponent form: no
+    // 300-digit decimals (issue 37 §3); it still reads back as the same f64.
+    assert_eq!(RoundedUp(1.25e300).to_string(), "1.25e300");
+    assert_eq!(RoundedUp(f64::from_bits(1)).to_string(), "5e-324");
+    assert_eq!(RoundedUp(1e-12).to_string(), "0.000000000001");
     assert_eq!(
         format!("{:e}", RoundedUp(f64::MAX)),
         "1.7976931348623157e308"

@@ -21,12 +21,17 @@
 //! text names what the pick compares (the smallest ε, each at its own total δ) and prints
 //! basic composition's total, which spends no slack, beside it.
 //!
-//! `--delta-prime 0` asks the pure question: basic and optimal composition at δ′ = 0; the
-//! advanced and PLD rules need δ′ > 0 and are reported as not applicable.
+//! `--delta-prime 0` asks the pure question: basic, optimal and PLD composition at δ′ = 0
+//! (the PLD's total is then the steps' largest losses summed); the advanced rule needs
+//! δ′ > 0 and is reported as not applicable. When the PLD bounds miss the accuracy asked
+//! for, the text names what limited them ([`privpac_accounting::AccuracyLimit`]).
 //!
 //! The text rounds every ε and δ of a total up to six significant digits (still upper
 //! bounds); the PLD bounds line keeps every digit (a lower bound must not be rounded up, and
-//! the gap is compared with `--epsilon-error`); `--json` keeps every number exact.
+//! the gap is compared with `--epsilon-error`), in exponent form below 10⁻⁵, so no number
+//! runs to hundreds of digits; `--json` keeps every number exact. Identical steps (same
+//! mechanism and rate) are printed as one row with their counts summed, at most 20 rows
+//! (`--json` lists every step as given).
 
 use anyhow::{Context as _, anyhow, bail};
 use privpac_accounting::{
@@ -102,6 +107,8 @@ struct BoundsReport {
     /// false with a bounded-range step, composed through an envelope pair that no
     /// bounded-range mechanism attains (the upper bound holds for all of them).
     lower_applies_to_mechanisms: bool,
+    /// What kept the bounds further apart than the accuracy asked for, or null.
+    limited_by: Option<String>,
 }
 
 /// The rule the accountant picks: the smallest ε of the rules that apply.
@@ -129,14 +136,31 @@ struct AccountReport {
 impl Render for AccountReport {
     fn render(&self) -> String {
         let mut steps = Table::new(&["step", "rate", "count", "each run"]);
-        for step in &self.steps {
+        let groups = grouped(&self.steps);
+        for (step, count, members) in groups.iter().take(SHOWN_GROUPS) {
+            // A step given once keeps its spelling; merged ones drop their own counts.
+            let spec = if *members == 1 {
+                step.spec.as_str()
+            } else {
+                without_count(&step.spec)
+            };
             steps.row(vec![
-                step.spec.clone(),
-                step.rate.to_string(),
-                step.count.to_string(),
+                spec.to_string(),
+                full(step.rate),
+                count.to_string(),
                 step.guarantee_each.to_string(),
             ]);
         }
+        let hidden = if groups.len() > SHOWN_GROUPS {
+            let rest = &groups[SHOWN_GROUPS..];
+            let runs: u64 = rest.iter().map(|g| g.1).sum();
+            format!(
+                "... and {} more distinct steps ({runs} runs; --json lists every step)\n",
+                rest.len()
+            )
+        } else {
+            String::new()
+        };
         let mut rules = Table::new(&["rule", "epsilon", "delta", "note"]);
         for rule in &self.rules {
             match (&rule.total, &rule.error) {
@@ -160,13 +184,17 @@ impl Render for AccountReport {
         }
         let bounds = match &self.pld_bounds {
             Some(b) => {
+                let grid = if b.interval == 0.0 {
+                    "closed form".to_string()
+                } else {
+                    format!("grid {:e}", b.interval)
+                };
                 let mut line = format!(
-                    "pld bounds: epsilon in [{}, {}] (gap {:.3e}, asked {}; grid {:e})\n",
-                    b.lower,
-                    b.upper,
+                    "pld bounds: epsilon in [{}, {}] (gap {:.3e}, asked {}; {grid})\n",
+                    full(b.lower),
+                    full(b.upper),
                     b.upper - b.lower,
-                    b.epsilon_error,
-                    b.interval
+                    full(b.epsilon_error),
                 );
                 if !b.lower_applies_to_mechanisms {
                     line.push_str(
@@ -176,10 +204,12 @@ impl Render for AccountReport {
                     );
                 }
                 if b.upper - b.lower > b.epsilon_error {
-                    line.push_str(
-                        "pld bounds: the gap is above the accuracy asked for (the finest grid \
-                         the accountant allows was reached)\n",
-                    );
+                    line.push_str(&format!(
+                        "pld bounds: the gap is above the accuracy asked for: {}\n",
+                        b.limited_by
+                            .as_deref()
+                            .unwrap_or("the finest grid that fits in memory was reached")
+                    ));
                 }
                 line
             }
@@ -199,8 +229,8 @@ impl Render for AccountReport {
             format!("{:e}", self.delta_prime)
         };
         format!(
-            "{}{} runs, slack delta' = {slack}\n{}{}{no_slack}picked: {} {}, the smallest epsilon \
-             among the rules at slack delta' = {slack} (each at its own total delta)\n",
+            "{}{hidden}{} runs, slack delta' = {slack}\n{}{}{no_slack}picked: {} {}, the smallest \
+             epsilon among the rules at slack delta' = {slack} (each at its own total delta)\n",
             steps.render(),
             self.runs,
             rules.render(),
@@ -208,6 +238,52 @@ impl Render for AccountReport {
             self.picked.rule,
             self.picked.total,
         )
+    }
+}
+
+/// Most rows of distinct steps the text prints (the JSON lists every step).
+const SHOWN_GROUPS: usize = 20;
+
+/// Identical steps (the same mechanism and rate, however written) with their counts summed,
+/// in order of first appearance: a list of 10^4 lines of a few kinds prints a few rows.
+/// Each group: its first step, the summed count and how many steps it merges.
+fn grouped(steps: &[StepReport]) -> Vec<(&StepReport, u64, usize)> {
+    let key = |s: &StepReport| {
+        let (kind, a, b) = match s.mechanism {
+            Mechanism::EpsDelta { epsilon, delta } => (0, epsilon.to_bits(), delta.to_bits()),
+            Mechanism::BoundedRange { epsilon } => (1, epsilon.to_bits(), 0),
+            Mechanism::DiscreteLaplace { scale, sensitivity } => (2, scale.to_bits(), sensitivity),
+        };
+        (kind, a, b, s.rate.to_bits())
+    };
+    let mut index = std::collections::HashMap::new();
+    let mut groups: Vec<(&StepReport, u64, usize)> = Vec::new();
+    for step in steps {
+        let i = *index.entry(key(step)).or_insert_with(|| {
+            groups.push((step, 0, 0));
+            groups.len() - 1
+        });
+        groups[i].1 += step.count;
+        groups[i].2 += 1;
+    }
+    groups
+}
+
+/// A step as written without its `xCOUNT` (the row carries the summed count).
+fn without_count(spec: &str) -> &str {
+    match spec.rsplit_once('x') {
+        Some((head, count)) if count.trim().parse::<u64>().is_ok() => head,
+        _ => spec,
+    }
+}
+
+/// A number in full (the shortest decimal that reads back as the same f64), in exponent
+/// form when a plain decimal would run to many digits (below 10⁻⁵, or 10¹⁶ and above).
+fn full(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && (x.abs() < 1e-5 || x.abs() >= 1e16) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
     }
 }
 
@@ -255,17 +331,14 @@ pub(crate) fn run(args: &AccountArgs) -> anyhow::Result<()> {
             accountant.record_step(index.to_string(), step.step)?;
         }
     }
-    // Advanced composition and the PLD trade a slack δ′ > 0 for ε; at δ′ = 0 they answer
-    // nothing (the pure question is basic and optimal composition's).
+    // Advanced composition trades a slack δ′ > 0 for ε; at δ′ = 0 it answers nothing (the
+    // pure question is basic, optimal and PLD composition's).
     let needs_slack = "the rule needs a slack delta' > 0 (not applicable at delta' = 0)";
-    let pld: anyhow::Result<(PldBounds, Privacy)> = if delta_prime == 0.0 {
-        Err(anyhow!(needs_slack))
-    } else {
-        accountant
-            .pld_bounds(delta_prime, args.epsilon_error)
-            .and_then(|bounds| Ok((bounds, bounds.privacy()?)))
-            .map_err(anyhow::Error::from)
-    };
+    // The PLD answers δ′ = 0 as well (the steps' largest losses summed).
+    let pld: anyhow::Result<(PldBounds, Privacy)> = accountant
+        .pld_bounds(delta_prime, args.epsilon_error)
+        .and_then(|bounds| Ok((bounds, bounds.privacy()?)))
+        .map_err(anyhow::Error::from);
     let mut totals: Vec<(&'static str, Result<Privacy, String>)> = [
         CompositionRule::Basic,
         CompositionRule::Advanced { delta_prime },
@@ -294,6 +367,7 @@ pub(crate) fn run(args: &AccountArgs) -> anyhow::Result<()> {
                     .epsilon_error
                     .unwrap_or_else(|| default_epsilon_error(bounds.lower)),
                 lower_applies_to_mechanisms: bounds.lower_applies_to_mechanisms,
+                limited_by: bounds.limited_by.map(|l| l.to_string()),
             })
         }
         Err(error) => {

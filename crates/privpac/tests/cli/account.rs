@@ -261,6 +261,7 @@ fn account_json_schema() {
             ("interval", Ty::Num),
             ("epsilon_error", Ty::Num),
             ("lower_applies_to_mechanisms", Ty::Bool),
+            ("limited_by", Ty::StrOrNull),
         ],
         "account pld_bounds",
     );
@@ -472,9 +473,9 @@ fn account_bad_input_is_a_one_line_error() {
     }
 }
 
-/// `--delta-prime 0` asks the pure question: basic and optimal composition at δ′ = 0 (the
-/// library's totals), the advanced and PLD rules reported as not applicable, the pick
-/// among the two. It was refused before.
+/// `--delta-prime 0` asks the pure question: basic, optimal and PLD composition at δ′ = 0
+/// (the library's totals), the advanced rule reported as not applicable, the pick among
+/// the three. It was refused before, and then the PLD was not applicable (issue 37 §6).
 #[test]
 fn account_at_zero_slack_answers_the_pure_question() {
     let step = PldStep::private(Privacy::pure(0.1).unwrap());
@@ -487,27 +488,37 @@ fn account_at_zero_slack_answers_the_pure_question() {
         "--json",
     ]);
     assert_eq!(report["delta_prime"].as_f64(), Some(0.0));
-    for rule in ["advanced", "pld"] {
-        let error = rule_of(&report, rule).unwrap_err();
-        assert!(
-            error.contains("needs a slack delta' > 0 (not applicable at delta' = 0)"),
-            "{rule}: {error}"
-        );
-    }
-    assert!(report["pld_bounds"].is_null());
+    let error = rule_of(&report, "advanced").unwrap_err();
+    assert!(
+        error.contains("needs a slack delta' > 0 (not applicable at delta' = 0)"),
+        "{error}"
+    );
     let accountant = library(&[(step, 30)]);
     let basic = accountant.total(CompositionRule::Basic).unwrap();
     let optimal = accountant
         .total(CompositionRule::Optimal { delta_prime: 0.0 })
+        .unwrap();
+    let pld = accountant
+        .total(CompositionRule::Pld { delta_prime: 0.0 })
         .unwrap();
     assert_eq!(rule_of(&report, "basic"), Ok((basic.epsilon(), 0.0)));
     assert_eq!(
         rule_of(&report, "optimal"),
         Ok((optimal.epsilon(), optimal.delta()))
     );
+    assert_eq!(rule_of(&report, "pld"), Ok((pld.epsilon(), 0.0)));
+    assert!(
+        pld.epsilon() >= 3.0 && pld.epsilon() < 3.0 + 1e-9,
+        "{pld:?}"
+    );
+    let lower = report["pld_bounds"]["lower"].as_f64().unwrap();
+    assert!(lower > 3.0 - 1e-9 && lower <= 3.0, "{report}");
     assert_eq!(optimal.delta(), 0.0);
     let picked = report["picked"]["total"]["epsilon"].as_f64().unwrap();
-    assert_eq!(picked, basic.epsilon().min(optimal.epsilon()));
+    assert_eq!(
+        picked,
+        basic.epsilon().min(optimal.epsilon()).min(pld.epsilon())
+    );
     let output = privpac(&[
         "account",
         "--step",
@@ -518,10 +529,111 @@ fn account_at_zero_slack_answers_the_pure_question() {
     assert!(output.status.success());
     let text = stdout(&output);
     assert!(text.contains("30 runs, slack delta' = 0\n"), "{text}");
+    assert!(text.contains("closed form"), "{text}");
     assert!(
         text.contains(&format!("no slack: basic {basic}\n")),
         "{text}"
     );
+}
+
+/// An exact ε of 0 is answered by the PLD (it said "epsilon must be finite and > 0, got 0"),
+/// and no number prints as a 300-digit decimal (optimal composition's smallest positive ε
+/// did) (issue 37 §3, §6).
+#[test]
+fn account_answers_an_exact_epsilon_of_zero_in_short_numbers() {
+    let report = json_of(&[
+        "account",
+        "--step",
+        "eps-delta:1x10",
+        "--delta-prime",
+        "0.999999",
+        "--json",
+    ]);
+    assert_eq!(
+        rule_of(&report, "pld"),
+        Ok((
+            f64::from_bits(1),
+            report["pld_bounds"]["delta"].as_f64().unwrap()
+        ))
+    );
+    assert_eq!(report["pld_bounds"]["upper"].as_f64(), Some(0.0));
+    let text = stdout(&privpac(&[
+        "account",
+        "--step",
+        "eps-delta:1x10",
+        "--delta-prime",
+        "0.999999",
+    ]));
+    assert!(text.contains("5e-324"), "{text}");
+    assert!(
+        text.lines().all(|l| !l.contains("0.0000000000000000")),
+        "{text}"
+    );
+}
+
+/// Accuracy misses name their true cause, and one (ε, δ) step repeated at ε = 50 (whose
+/// lower bound was 0) is bounded on both sides (issue 37 §6).
+#[test]
+fn account_names_what_limited_the_accuracy() {
+    let report = json_of(&[
+        "account",
+        "--step",
+        "eps-delta:50",
+        "--delta-prime",
+        "1e-10",
+        "--json",
+    ]);
+    let lower = report["pld_bounds"]["lower"].as_f64().unwrap();
+    assert!(lower > 49.9, "{report}");
+    assert!(report["pld_bounds"]["limited_by"].is_null(), "{report}");
+    let text = stdout(&privpac(&[
+        "account",
+        "--step",
+        "eps-delta:50",
+        "--step",
+        "eps-delta:49",
+        "--delta-prime",
+        "1e-10",
+    ]));
+    if text.contains("the gap is above the accuracy asked for") {
+        assert!(text.contains("largest loss is above 36"), "{text}");
+    }
+}
+
+/// A long list prints grouped steps (identical steps as one row, counts summed), not one
+/// row per line; the JSON keeps every step (issue 37 §3).
+#[test]
+fn account_summarizes_long_step_lists() {
+    let mut lines = String::new();
+    for i in 0..3000 {
+        lines.push_str(if i % 3 == 0 {
+            "eps-delta:0.01\n"
+        } else {
+            "discrete-laplace:20@0.5\n"
+        });
+    }
+    for i in 0..30 {
+        lines.push_str(&format!("eps-delta:0.0{}\n", i + 11));
+    }
+    let path = data_file("account-long.txt", &lines);
+    let text = stdout(&privpac(&["account", "--file", path.to_str().unwrap()]));
+    let rows = text
+        .lines()
+        .filter(|l| l.starts_with("| eps-delta") || l.starts_with("| discrete"))
+        .count();
+    assert_eq!(rows, 20, "{text}");
+    assert!(
+        text.contains("| eps-delta:0.01          |    1 |  1000 |"),
+        "{text}"
+    );
+    assert!(text.contains("|  2000 |"), "{text}");
+    assert!(
+        text.contains("... and 12 more distinct steps (12 runs"),
+        "{text}"
+    );
+    assert!(text.contains("3030 runs"), "{text}");
+    let report = json_of(&["account", "--file", path.to_str().unwrap(), "--json"]);
+    assert_eq!(report["steps"].as_array().unwrap().len(), 3030);
 }
 
 /// The text rounds each total up to six significant digits (the JSON keeps every digit):
