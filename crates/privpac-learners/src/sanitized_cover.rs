@@ -35,7 +35,7 @@
 
 use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point, Xor, sauer_shelah_bound};
 use privpac_mechanisms::ExponentialMechanism;
-use privpac_sanitizers::{Sanitizer, SyntheticDatabase};
+use privpac_sanitizers::{PiecewiseDistribution, Sanitizer, SyntheticDatabase};
 use rand::Rng;
 use rand::distr::Distribution;
 use rand::distr::weighted::WeightedIndex;
@@ -109,6 +109,12 @@ impl SanitizedCover {
             return Err(Error::EmptySample);
         }
         check_support_size(support_size)?;
+        if let Some(size) = class.threshold_domain()
+            && let Some(result) = sanitizer.sanitize_threshold_xor(size, points, rng)
+        {
+            let synthetic = result.map_err(|e| Error::Sanitizer(e.to_string()))?;
+            return Self::from_pieces(&synthetic, class, support_size, rng);
+        }
         let xor = Xor::new(class)?;
         let synthetic = sanitizer
             .sanitize(&xor, points, rng)
@@ -145,6 +151,13 @@ impl SanitizedCover {
         };
         support.sort_unstable();
         support.dedup();
+        if class.threshold_domain().is_some() {
+            let hypotheses = threshold_cover(&support);
+            return Ok(SanitizedCover {
+                support,
+                hypotheses,
+            });
+        }
         // The dense profile of an empty sample checks the class's size limit for us.
         let len = class
             .error_counts(&LabeledSample::new(class.domain(), Vec::new(), Vec::new())?)?
@@ -154,6 +167,45 @@ impl SanitizedCover {
             .into_iter()
             .map(|c| c as u64)
             .collect();
+        Ok(SanitizedCover {
+            support,
+            hypotheses,
+        })
+    }
+
+    /// The cover from a piecewise-uniform synthetic distribution over the domain of
+    /// thresholds (post-processing only, as [`Self::from_synthetic`]): B is the support if
+    /// it has at most `support_size` points, otherwise the distinct points among
+    /// `support_size` i.i.d. draws; H is [`threshold_cover`] of B.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] unless `1 ≤ support_size ≤ 2^26` and the class is
+    /// thresholds over the distribution's domain; [`Error::Sanitizer`] if the
+    /// distribution has no mass.
+    pub fn from_pieces(
+        synthetic: &PiecewiseDistribution,
+        class: &dyn ConceptClass,
+        support_size: usize,
+        rng: &mut dyn Rng,
+    ) -> Result<Self> {
+        check_support_size(support_size)?;
+        if class.threshold_domain() != Some(synthetic.size()) {
+            return Err(Error::InvalidParameter {
+                name: "class of a piecewise synthetic distribution",
+                requirement: "thresholds over the distribution's domain",
+                value: synthetic.size() as f64,
+            });
+        }
+        let mut support = match synthetic.support_points(support_size) {
+            Some(points) => points,
+            None => (0..support_size)
+                .map(|_| synthetic.sample(rng))
+                .collect::<std::result::Result<Vec<Point>, _>>()
+                .map_err(|e| Error::Sanitizer(e.to_string()))?,
+        };
+        support.sort_unstable();
+        support.dedup();
+        let hypotheses = threshold_cover(&support);
         Ok(SanitizedCover {
             support,
             hypotheses,
@@ -209,6 +261,25 @@ impl SanitizedCover {
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
+        if class.threshold_domain().is_some() {
+            // Thresholds over huge domains: the run-length profile, O(n log n).
+            let runs = class.error_runs(sample)?;
+            return self
+                .hypotheses
+                .iter()
+                .map(|&c| {
+                    let r = runs.partition_point(|run| run.first <= c);
+                    runs.get(r.wrapping_sub(1))
+                        .filter(|run| c - run.first < run.len)
+                        .map(|run| -(run.errors as i64))
+                        .ok_or(Error::InvalidParameter {
+                            name: "class of the selection",
+                            requirement: "the class the cover was built for",
+                            value: c as f64,
+                        })
+                })
+                .collect();
+        }
         let errors = class.error_counts(sample)?;
         self.hypotheses
             .iter()
@@ -224,6 +295,21 @@ impl SanitizedCover {
             })
             .collect()
     }
+}
+
+/// The smallest threshold of every dichotomy of `THRESH_[N]` on the distinct increasing
+/// points B: the labelings of B by thresholds are "1 on the first j points of B"
+/// (`0 ≤ j ≤ |B|`), reached by the thresholds t with `B_{j−1} ≤ t < B_j`; the smallest is
+/// `B_{j−1}` for j ≥ 1, and 0 for j = 0 when `B_0 > 0` (when `B_0 = 0` every threshold
+/// labels B_0 with 1 and j = 0 is not a dichotomy). So H = `{0 if B_0 > 0} ∪ B`,
+/// increasing: |B| + 1 concepts at most, found in O(|B|) instead of O(|C|·|B|).
+pub fn threshold_cover(support: &[Point]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(support.len() + 1);
+    if support.first().is_none_or(|&b| b > 0) {
+        out.push(0);
+    }
+    out.extend_from_slice(support);
+    out
 }
 
 fn check_support_size(support_size: usize) -> Result<()> {

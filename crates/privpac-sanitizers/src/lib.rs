@@ -24,6 +24,10 @@
 //!   histogram, with exponential-mechanism or sparse-vector query selection; MWEM replays
 //!   its measurements by default ([`MwemVariant`]).
 //! - [`ThresholdSanitizer`]: `THRESH_X` by the binary-tree mechanism; pure ε.
+//! - [`PiecewiseDistribution`] and [`Mwem::run_threshold_xor`]: MWEM on the XOR class of
+//!   thresholds over `[N]` (all intervals between two cut points) with a synthetic
+//!   distribution of O(T) uniform pieces, for N up to [`ORDERED_XOR_LIMIT`]
+//!   ([`Sanitizer::sanitize_threshold_xor`] is the trait's entry point).
 //! - [`Error`] and [`Result`].
 //!
 //! # Design decisions
@@ -77,6 +81,7 @@ mod blr;
 mod error;
 mod histogram;
 mod mwem;
+mod ordered;
 mod point_function;
 mod synthetic;
 mod threshold;
@@ -88,6 +93,7 @@ pub use mwem::{
     DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant, PMW_WORK_LIMIT, PmwRun,
     PrivateMultiplicativeWeights,
 };
+pub use ordered::{ORDERED_XOR_LIMIT, OrderedMwemRun, PiecewiseDistribution};
 pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
@@ -118,6 +124,21 @@ pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
 
     /// A short name for reports.
     fn name(&self) -> String;
+
+    /// Sanitizes `data` (points of `[size]`) for `THRESH_[size] ⊕ THRESH_[size]`, the XOR
+    /// class the sanitizer learners use for thresholds, without materializing the class:
+    /// `Some` with a [`PiecewiseDistribution`] for sanitizers that run on the class's
+    /// structure (MWEM, [`Mwem::run_threshold_xor`]), or with the reason they cannot;
+    /// `None` (the provided answer) for sanitizers that only run on
+    /// [`Self::sanitize`]. Same guarantee as [`Self::sanitize`].
+    fn sanitize_threshold_xor(
+        &self,
+        _size: u64,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        None
+    }
 }
 
 /// The examples of the crate's README, compiled and run by `cargo test --doc`.

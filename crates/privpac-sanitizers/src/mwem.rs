@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::histogram::{
     QueryMatrix, add_assign, data_histogram, histogram_len, normalize_in_place,
 };
+use crate::ordered::PiecewiseDistribution;
 use crate::synthetic::SyntheticDatabase;
 
 /// After an update, private multiplicative weights answers this many queries one at a time
@@ -74,7 +75,7 @@ fn data_answers(matrix: &QueryMatrix, counts: &[f64]) -> Vec<i64> {
 /// `η = clamp((target − current)/2, −1, 1)`: `(inside, outside)` is `(1, e^−η)` for η ≥ 0
 /// and `(e^η, 1)` otherwise (the same after normalization), so that every factor is at
 /// most 1.
-fn update_factors(target: f64, current: f64) -> (f64, f64) {
+pub(crate) fn update_factors(target: f64, current: f64) -> (f64, f64) {
     let eta = ((target - current) / 2.0).clamp(-1.0, 1.0);
     if eta >= 0.0 {
         (1.0, (-eta).exp())
@@ -472,6 +473,11 @@ impl Mwem {
         self.rounds
     }
 
+    /// The exponential mechanism of the selection step (`ε/(2T)`).
+    pub(crate) fn selection(&self) -> &ExponentialMechanism {
+        &self.selection
+    }
+
     /// The measurement noise `Lap_Z(2T/ε)`.
     pub fn measurement_noise(&self) -> DiscreteLaplace {
         self.measurement
@@ -631,6 +637,19 @@ impl Sanitizer for Mwem {
     ) -> Result<SyntheticDatabase> {
         let queries = all_concepts(class, "MWEM")?;
         self.sanitize_queries(class, &queries, data, rng)
+    }
+
+    /// [`Mwem::run_threshold_xor`]'s synthetic distribution.
+    fn sanitize_threshold_xor(
+        &self,
+        size: u64,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        Some(
+            self.run_threshold_xor(size, data, rng)
+                .map(|run| run.synthetic),
+        )
     }
 
     /// `mwem(T=…, replay×P)` or `mwem(T=…, average of iterates)`.

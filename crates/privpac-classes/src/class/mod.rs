@@ -138,6 +138,12 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
     ) -> Result<Option<u64>> {
         Ok(None)
     }
+    /// `Some(N)` when this class is exactly [`Thresholds`] over `[N]` (concept `t` labels
+    /// `y` with 1 iff `y ≤ t`, ids `0..N`), so that algorithms can use the order structure
+    /// (the sanitizer learners answer `C ⊕ C` as intervals). The provided answer is `None`.
+    fn threshold_domain(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// A borrowed class is a class (so combinators such as [`Xor`] can wrap `&dyn ConceptClass`).
@@ -174,6 +180,9 @@ impl<T: ConceptClass + ?Sized> ConceptClass for &T {
     ) -> Result<Option<u64>> {
         (**self).concept_with_errors(sample, errors, offset)
     }
+    fn threshold_domain(&self) -> Option<u64> {
+        (**self).threshold_domain()
+    }
 }
 
 /// An owned, boxed class is a class (the form [`crate::parse_spec`] returns).
@@ -209,6 +218,9 @@ impl<T: ConceptClass + ?Sized> ConceptClass for Box<T> {
         offset: u64,
     ) -> Result<Option<u64>> {
         (**self).concept_with_errors(sample, errors, offset)
+    }
+    fn threshold_domain(&self) -> Option<u64> {
+        (**self).threshold_domain()
     }
 }
 

@@ -55,6 +55,10 @@ impl ConceptClass for Thresholds {
         x <= id
     }
 
+    fn threshold_domain(&self) -> Option<u64> {
+        Some(self.size)
+    }
+
     /// `1 on x ≤ 17`.
     fn describe(&self, id: u64) -> String {
         format!("1 on x ≤ {id}")
