@@ -33,7 +33,9 @@
 //!   [`crate::SanitizerLearner`] and carries no proved accuracy guarantee beyond the
 //!   order of growth.
 
-use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point, Xor, sauer_shelah_bound};
+use privpac_classes::{
+    ConceptClass, Hypothesis, LabeledSample, Point, ThresholdStructure, Xor, sauer_shelah_bound,
+};
 use privpac_mechanisms::ExponentialMechanism;
 use privpac_sanitizers::{PiecewiseDistribution, Sanitizer, SyntheticDatabase};
 use rand::Rng;
@@ -109,8 +111,8 @@ impl SanitizedCover {
             return Err(Error::EmptySample);
         }
         check_support_size(support_size)?;
-        if let Some(size) = class.threshold_domain()
-            && let Some(result) = sanitizer.sanitize_threshold_xor(size, points, rng)
+        if let Some(structure) = class.threshold_structure()
+            && let Some(result) = sanitizer.sanitize_threshold_xor(structure, points, rng)
         {
             let synthetic = result.map_err(|e| Error::Sanitizer(e.to_string()))?;
             return Self::from_pieces(&synthetic, class, support_size, rng);
@@ -151,8 +153,8 @@ impl SanitizedCover {
         };
         support.sort_unstable();
         support.dedup();
-        if class.threshold_domain().is_some() {
-            let hypotheses = threshold_cover(&support);
+        if let Some(structure) = class.threshold_structure() {
+            let hypotheses = threshold_cover(structure, &support);
             return Ok(SanitizedCover {
                 support,
                 hypotheses,
@@ -178,9 +180,13 @@ impl SanitizedCover {
     /// it has at most `support_size` points, otherwise the distinct points among
     /// `support_size` i.i.d. draws; H is [`threshold_cover`] of B.
     ///
+    /// # Running time
+    /// O(m·#pieces) for the m draws, O(m log m) for the cover: independent of |X|.
+    ///
     /// # Errors
     /// [`Error::InvalidParameter`] unless `1 ≤ support_size ≤ 2^26` and the class is
-    /// thresholds over the distribution's domain; [`Error::Sanitizer`] if the
+    /// thresholds or `both(thresholds)` over the distribution's domain;
+    /// [`Error::Sanitizer`] if the
     /// distribution has no mass.
     pub fn from_pieces(
         synthetic: &PiecewiseDistribution,
@@ -189,13 +195,16 @@ impl SanitizedCover {
         rng: &mut dyn Rng,
     ) -> Result<Self> {
         check_support_size(support_size)?;
-        if class.threshold_domain() != Some(synthetic.size()) {
+        let Some(structure) = class
+            .threshold_structure()
+            .filter(|s| s.domain_size() == synthetic.size())
+        else {
             return Err(Error::InvalidParameter {
                 name: "class of a piecewise synthetic distribution",
-                requirement: "thresholds over the distribution's domain",
+                requirement: "thresholds or both(thresholds) over the distribution's domain",
                 value: synthetic.size() as f64,
             });
-        }
+        };
         let mut support = match synthetic.support_points(support_size) {
             Some(points) => points,
             None => (0..support_size)
@@ -205,7 +214,7 @@ impl SanitizedCover {
         };
         support.sort_unstable();
         support.dedup();
-        let hypotheses = threshold_cover(&support);
+        let hypotheses = threshold_cover(structure, &support);
         Ok(SanitizedCover {
             support,
             hypotheses,
@@ -261,7 +270,7 @@ impl SanitizedCover {
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
-        if class.threshold_domain().is_some() {
+        if class.threshold_structure().is_some() {
             // Thresholds over huge domains: the run-length profile, O(n log n).
             let runs = class.error_runs(sample)?;
             return self
@@ -297,18 +306,33 @@ impl SanitizedCover {
     }
 }
 
-/// The smallest threshold of every dichotomy of `THRESH_[N]` on the distinct increasing
-/// points B: the labelings of B by thresholds are "1 on the first j points of B"
-/// (`0 ≤ j ≤ |B|`), reached by the thresholds t with `B_{j−1} ≤ t < B_j`; the smallest is
-/// `B_{j−1}` for j ≥ 1, and 0 for j = 0 when `B_0 > 0` (when `B_0 = 0` every threshold
-/// labels B_0 with 1 and j = 0 is not a dichotomy). So H = `{0 if B_0 > 0} ∪ B`,
-/// increasing: |B| + 1 concepts at most, found in O(|B|) instead of O(|C|·|B|).
-pub fn threshold_cover(support: &[Point]) -> Vec<u64> {
-    let mut out = Vec::with_capacity(support.len() + 1);
-    if support.first().is_none_or(|&b| b > 0) {
+/// The smallest concept id of every dichotomy of a threshold class on the distinct
+/// increasing points B, in increasing order, in O(|B|) instead of O(|C|·|B|).
+///
+/// Thresholds label B "1 on the first j points" (`0 ≤ j ≤ |B|`) exactly when
+/// `B_{j−1} ≤ t < B_j`; the smallest such t is `B_{j−1}` for j ≥ 1, and 0 for j = 0 when
+/// `B_0 > 0` (when `B_0 = 0` every threshold labels B_0 with 1). So for
+/// [`ThresholdStructure::Plain`] H = `{0 if B_0 > 0} ∪ B`, at most |B| + 1 concepts. For
+/// [`ThresholdStructure::Both`] the complements `N + t` add "0 on the first j points, 1 on
+/// the rest", with smallest id `N + B_{j−1}`; the all-ones labeling (a complement with
+/// j = 0) is never new, and the all-zeros labeling (j = |B|) is new only
+/// when `B_0 = 0`, so H adds `N + B_{j−1}` for `1 ≤ j < |B|` and `N + B_last` when
+/// `B_0 = 0`: at most 2|B| concepts.
+pub fn threshold_cover(structure: ThresholdStructure, support: &[Point]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(2 * support.len() + 1);
+    let starts_at_zero = support.first() == Some(&0);
+    if !starts_at_zero {
         out.push(0);
     }
     out.extend_from_slice(support);
+    if let ThresholdStructure::Both(size) = structure
+        && let Some((&last, rest)) = support.split_last()
+    {
+        out.extend(rest.iter().map(|&b| size + b));
+        if starts_at_zero {
+            out.push(size + last);
+        }
+    }
     out
 }
 

@@ -99,7 +99,7 @@ pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
 
 use privpac_accounting::Private;
-use privpac_classes::{ConceptClass, Point};
+use privpac_classes::{ConceptClass, Point, ThresholdStructure};
 use rand::Rng;
 
 /// A (differentially private) sanitizer for counting queries: unlabeled data in, a
@@ -125,15 +125,16 @@ pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
     /// A short name for reports.
     fn name(&self) -> String;
 
-    /// Sanitizes `data` (points of `[size]`) for `THRESH_[size] ⊕ THRESH_[size]`, the XOR
-    /// class the sanitizer learners use for thresholds, without materializing the class:
+    /// Sanitizes `data` (points of `[N]`) for the XOR class of thresholds (or of
+    /// `both(thresholds)`) over `[N]`, the C⊕ the sanitizer learners use for those classes,
+    /// without materializing it:
     /// `Some` with a [`PiecewiseDistribution`] for sanitizers that run on the class's
     /// structure (MWEM, [`Mwem::run_threshold_xor`]), or with the reason they cannot;
     /// `None` (the provided answer) for sanitizers that only run on
     /// [`Self::sanitize`]. Same guarantee as [`Self::sanitize`].
     fn sanitize_threshold_xor(
         &self,
-        _size: u64,
+        _class: ThresholdStructure,
         _data: &[Point],
         _rng: &mut dyn Rng,
     ) -> Option<Result<PiecewiseDistribution>> {

@@ -10,7 +10,7 @@
 //! so the output does not depend on the number of threads.
 
 use privpac_accounting::{Privacy, Private};
-use privpac_classes::{ConceptClass, Point};
+use privpac_classes::{ConceptClass, Point, ThresholdStructure};
 use privpac_mechanisms::{DiscreteLaplace, ExponentialMechanism, SparseVector};
 use rand::Rng;
 
@@ -642,12 +642,13 @@ impl Sanitizer for Mwem {
     /// [`Mwem::run_threshold_xor`]'s synthetic distribution.
     fn sanitize_threshold_xor(
         &self,
-        size: u64,
+        class: ThresholdStructure,
         data: &[Point],
         rng: &mut dyn Rng,
     ) -> Option<Result<PiecewiseDistribution>> {
+        let (size, orientations) = (class.domain_size(), class.orientations());
         Some(
-            self.run_threshold_xor(size, data, rng)
+            self.run_threshold_xor(size, orientations, data, rng)
                 .map(|run| run.synthetic),
         )
     }

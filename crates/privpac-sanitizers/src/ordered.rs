@@ -36,7 +36,7 @@ use crate::mwem::{Mwem, MwemVariant, update_factors};
 
 /// The largest N for which MWEM runs on `THRESH_[N] ⊕ THRESH_[N]`: the exponential
 /// mechanism's exact sampler draws among at most 2^60 candidates, and the class has N²
-/// pairs.
+/// pairs (4N² for `both(thresholds)`, whose limit is half this).
 pub const ORDERED_XOR_LIMIT: u64 = 1 << 30;
 
 /// A probability distribution over `[N]` that is uniform inside each piece: piece `i`
@@ -402,10 +402,12 @@ pub struct OrderedMwemRun {
     /// The synthetic distribution (the last iterate for replay, the average of iterates
     /// otherwise).
     pub synthetic: PiecewiseDistribution,
-    /// The measured pairs `(i, j)` of thresholds (id `i·N + j` of the XOR class), in
-    /// round order.
-    pub measured: Vec<(u64, u64)>,
-    /// The noisy counts, in round order.
+    /// The measured queries, in round order, as ids of the XOR class
+    /// ([`privpac_classes::Xor`] of the thresholds class, or of `both(thresholds)` when run
+    /// with two orientations).
+    pub measured: Vec<u64>,
+    /// The noisy counts of the measured queries (of the complement of the interval for the
+    /// complemented pairs of `both(thresholds)`), in round order.
     pub measurements: Vec<i64>,
 }
 
@@ -413,6 +415,16 @@ impl Mwem {
     /// MWEM with the queries of `THRESH_[N] ⊕ THRESH_[N]` (all N² pairs of thresholds,
     /// the sanitizer learners' C⊕ for thresholds) over a [`PiecewiseDistribution`], in
     /// time polynomial in n and T and logarithmic in N (see the module documentation).
+    ///
+    /// With `orientations = 2` the class is `both(thresholds)` (ids `t` and `N + t`, the
+    /// complement), and C⊕ has 4N² pairs: `c ⊕ c′` and `¬c ⊕ ¬c′` are the interval of the
+    /// thresholds' pair, `c ⊕ ¬c′` and `¬c ⊕ c′` its complement. A complement query has the
+    /// same score (`|n·(1 − q(A)) − (n − a_q)| = |n·q(A) − a_q|`) and the same update: with
+    /// the complement's noisy count `m′`, the update `A ∝ A·exp(η′·(1 − q))` with
+    /// `η′ = clamp((m′/n − (1 − q(A)))/2, −1, 1)` is, after normalization, the interval's
+    /// update `A ∝ A·exp(η·q)` with target `(n − m′)/n` (η = −η′, the clamp being
+    /// symmetric). So every pair is one of 4 candidates with equal score, and a measured
+    /// candidate leaves only itself out of later rounds.
     ///
     /// The algorithm is [`Mwem`]'s with one change of score: the pair's score is
     /// `|H(g_j) − H(g_i)|` with `H(g) = ⌊n·P(g)⌋ − D(g)` instead of `⌊|n·q(A) − a_q|⌋`.
@@ -437,27 +449,38 @@ impl Mwem {
     ///
     /// # Errors
     /// [`Error::EmptyData`]; [`Error::Class`] wrapping a point outside `[N]`;
-    /// [`Error::TooLarge`] for N above [`ORDERED_XOR_LIMIT`] (N² pairs exceed the
-    /// exponential mechanism's 2^60 candidates); [`Error::TooManyRounds`] if `T > N²`;
+    /// [`Error::InvalidParameter`] unless `orientations` is 1 or 2; [`Error::TooLarge`]
+    /// when the (2N)² or N² candidates exceed the exponential mechanism's exact sampler
+    /// (2^60 candidates: N above [`ORDERED_XOR_LIMIT`], or half of it for two
+    /// orientations); [`Error::TooManyRounds`] if T exceeds the candidates;
     /// [`Error::Mechanism`].
     pub fn run_threshold_xor<R: Rng + ?Sized>(
         &self,
         size: u64,
+        orientations: u64,
         data: &[Point],
         rng: &mut R,
     ) -> Result<OrderedMwemRun> {
         if data.is_empty() {
             return Err(Error::EmptyData);
         }
-        if size > ORDERED_XOR_LIMIT {
+        if !(1..=2).contains(&orientations) {
+            return Err(Error::InvalidParameter {
+                name: "orientations",
+                requirement: "1 (thresholds) or 2 (both(thresholds))",
+                value: orientations as f64,
+            });
+        }
+        let copies = orientations * orientations;
+        let pairs = u128::from(size) * u128::from(size) * u128::from(copies);
+        if pairs > 1 << 60 {
             return Err(Error::TooLarge {
-                what: "MWEM on thresholds ⊕ thresholds",
-                needed: u128::from(size) * u128::from(size),
-                unit: "candidate pairs in its exponential mechanism (N²)",
+                what: "MWEM on the XOR class of thresholds",
+                needed: pairs,
+                unit: "candidates in its exponential mechanism (one per pair of concepts)",
                 limit: 1 << 60,
             });
         }
-        let pairs = u128::from(size) * u128::from(size);
         if self.rounds() as u128 > pairs {
             return Err(Error::TooManyRounds {
                 rounds: self.rounds(),
@@ -483,7 +506,7 @@ impl Mwem {
         };
         let mut dist = PiecewiseDistribution::uniform(size)?;
         let mut iterates: Vec<PiecewiseDistribution> = Vec::new();
-        let mut measured: Vec<(u64, u64)> = Vec::new();
+        let mut measured: Vec<(u64, u64, u64)> = Vec::new();
         let mut measurements = Vec::new();
         let mut history: Vec<(u64, u64, f64)> = Vec::new();
         for _ in 0..self.rounds() {
@@ -492,10 +515,14 @@ impl Mwem {
             let mut counts = level_counts(&levels);
             // The measured pairs leave the candidate set: their ranks in their levels.
             let mut excluded: BTreeMap<u64, Vec<u128>> = BTreeMap::new();
-            for &(i, j) in &measured {
+            counts.values_mut().for_each(|c| *c *= u128::from(copies));
+            for &(i, j, version) in &measured {
                 let (k, rank) = pair_rank(&levels, &runs, i + 1, j + 1);
                 *counts.get_mut(&k).expect("a measured pair has a level") -= 1;
-                excluded.entry(k).or_default().push(rank);
+                excluded
+                    .entry(k)
+                    .or_default()
+                    .push(rank * u128::from(copies) + u128::from(version));
             }
             let score_levels: Vec<ScoreLevel> = counts
                 .iter()
@@ -517,17 +544,29 @@ impl Mwem {
                     }
                 }
             }
-            let (gi, gj) = pair_at(&levels, k, rank);
+            let version = (rank % u128::from(copies)) as u64;
+            let (gi, gj) = pair_at(&levels, k, rank / u128::from(copies));
             let (a, b) = (gi.min(gj), gi.max(gj));
-            let truth = count_below(b) - count_below(a);
+            // Versions 1 and 2 (c ⊕ ¬c′, ¬c ⊕ c′) are the interval's complement.
+            let complement = version == 1 || version == 2;
+            let inside_count = count_below(b) - count_below(a);
+            let truth = if complement {
+                sorted.len() as i64 - inside_count
+            } else {
+                inside_count
+            };
             let noisy = truth.saturating_add(self.measurement_noise().sample(rng));
-            let target = noisy as f64 / n;
+            let target = if complement {
+                (sorted.len() as i64 - noisy) as f64 / n
+            } else {
+                noisy as f64 / n
+            };
             if a < b {
                 let current = dist.range_mass(a, b);
                 let (inside, outside) = update_factors(target, current);
                 dist.reweight(a, b, inside, outside);
             }
-            measured.push((gi - 1, gj - 1));
+            measured.push((gi - 1, gj - 1, version));
             measurements.push(noisy);
             history.push((a, b, target));
             // Replay: post-processing of the released pairs (see `Mwem`).
@@ -558,6 +597,13 @@ impl Mwem {
         } else {
             dist
         };
+        // XOR ids: concept ids of the class are t (and N + t for complements); pair
+        // version v = 2·[first complemented] + [second complemented].
+        let len = size * orientations;
+        let measured = measured
+            .into_iter()
+            .map(|(i, j, v)| (i + (v >> 1) * size) * len + (j + (v & 1) * size))
+            .collect();
         Ok(OrderedMwemRun {
             synthetic,
             measured,

@@ -55,8 +55,8 @@ impl ConceptClass for Thresholds {
         x <= id
     }
 
-    fn threshold_domain(&self) -> Option<u64> {
-        Some(self.size)
+    fn threshold_structure(&self) -> Option<crate::class::ThresholdStructure> {
+        Some(crate::class::ThresholdStructure::Plain(self.size))
     }
 
     /// `1 on x ≤ 17`.

@@ -269,7 +269,7 @@ fn structured_mwem_is_accurate_for_all_intervals_on_large_domains() {
         data.sort_unstable();
         let uniform = PiecewiseDistribution::uniform(size).unwrap();
         let before = max_interval_error(&uniform, &data);
-        let run = mwem.run_threshold_xor(size, &data, &mut rng).unwrap();
+        let run = mwem.run_threshold_xor(size, 1, &data, &mut rng).unwrap();
         assert_eq!(run.measured.len(), 20);
         let distinct: std::collections::BTreeSet<_> = run.measured.iter().collect();
         assert_eq!(
@@ -289,29 +289,45 @@ fn refusals_and_errors() {
     let mwem = Mwem::new(Privacy::pure(1.0).unwrap(), 5).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(8);
     assert!(matches!(
-        mwem.run_threshold_xor(ORDERED_XOR_LIMIT + 1, &[0], &mut rng),
+        mwem.run_threshold_xor(ORDERED_XOR_LIMIT + 1, 1, &[0], &mut rng),
         Err(Error::TooLarge { .. })
     ));
     assert!(matches!(
-        mwem.run_threshold_xor(10, &[], &mut rng),
+        mwem.run_threshold_xor(10, 1, &[], &mut rng),
         Err(Error::EmptyData)
     ));
     assert!(matches!(
-        mwem.run_threshold_xor(10, &[10], &mut rng),
+        mwem.run_threshold_xor(10, 1, &[10], &mut rng),
         Err(Error::Class(_))
     ));
     assert!(matches!(
-        mwem.run_threshold_xor(2, &[0, 1], &mut rng),
+        mwem.run_threshold_xor(2, 1, &[0, 1], &mut rng),
         Err(Error::TooManyRounds { .. })
     ));
     // T = N² measures every pair exactly once, the diagonal included.
     let run = Mwem::new(Privacy::pure(1.0).unwrap(), 4)
         .unwrap()
-        .run_threshold_xor(2, &[0, 1, 1], &mut rng)
+        .run_threshold_xor(2, 1, &[0, 1, 1], &mut rng)
         .unwrap();
     let mut pairs = run.measured.clone();
     pairs.sort_unstable();
-    assert_eq!(pairs, vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
+    assert_eq!(pairs, vec![0, 1, 2, 3]);
+    // both(thresholds:2): 16 candidates, each measured once; ids of Xor(both).
+    let run = Mwem::new(Privacy::pure(1.0).unwrap(), 16)
+        .unwrap()
+        .run_threshold_xor(2, 2, &[0, 1, 1], &mut rng)
+        .unwrap();
+    let mut ids = run.measured.clone();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..16).collect::<Vec<u64>>());
+    assert!(matches!(
+        mwem.run_threshold_xor(ORDERED_XOR_LIMIT / 2 + 1, 2, &[0], &mut rng),
+        Err(Error::TooLarge { .. })
+    ));
+    assert!(matches!(
+        mwem.run_threshold_xor(10, 3, &[0], &mut rng),
+        Err(Error::InvalidParameter { .. })
+    ));
 }
 
 #[test]
@@ -322,7 +338,7 @@ fn average_of_iterates_is_a_distribution_refining_every_iterate() {
         .unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let data = random_data(1 << 16, 2000, &mut rng);
-    let run = mwem.run_threshold_xor(1 << 16, &data, &mut rng).unwrap();
+    let run = mwem.run_threshold_xor(1 << 16, 1, &data, &mut rng).unwrap();
     let total: f64 = run.synthetic.pieces().map(|(_, _, m)| m).sum();
     assert!((total - 1.0).abs() < 1e-12);
     assert!(max_interval_error(&run.synthetic, &data) < 0.5);
