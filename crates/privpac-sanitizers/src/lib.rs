@@ -90,8 +90,8 @@ pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCOR
 pub use error::{Error, Result};
 pub use histogram::{HISTOGRAM_LIMIT, QUERY_MATRIX_LIMIT};
 pub use mwem::{
-    DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant, PMW_WORK_LIMIT, PmwRun,
-    PrivateMultiplicativeWeights,
+    DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant, PMW_PASS_LIMIT,
+    PMW_WORK_LIMIT, PmwRun, PrivateMultiplicativeWeights,
 };
 pub use ordered::{ORDERED_XOR_LIMIT, OrderedMwemRun, PiecewiseDistribution};
 pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};

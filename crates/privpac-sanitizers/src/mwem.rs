@@ -26,6 +26,10 @@ use crate::synthetic::SyntheticDatabase;
 /// before recomputing all answers at once.
 const LAZY_SINGLE_ANSWERS: usize = 32;
 
+/// Most sparse-vector questions per pass that [`PrivateMultiplicativeWeights`] accepts on
+/// the XOR class of a threshold class ([`Sanitizer::sanitize_threshold_xor`]).
+pub const PMW_PASS_LIMIT: u128 = 1 << 26;
+
 /// Largest update budget × domain size private multiplicative weights accepts (the work of
 /// its reweightings).
 pub const PMW_WORK_LIMIT: u128 = 1 << 36;
@@ -959,6 +963,28 @@ impl Sanitizer for PrivateMultiplicativeWeights {
     ) -> Result<SyntheticDatabase> {
         let queries = all_concepts(class, "private multiplicative weights")?;
         self.sanitize_queries(class, &queries, data, rng)
+    }
+
+    /// The refusal when a pass over the XOR class would ask more than
+    /// [`PMW_PASS_LIMIT`] questions: the offline algorithm compares every query of C⊕
+    /// (`N²` pairs, `4N²` for `both(thresholds)`) with the sparse vector's noisy threshold
+    /// in every pass, one fresh noise draw each, and the pass may stop at no query before
+    /// it has been asked. `None` otherwise (the class path runs).
+    fn sanitize_threshold_xor(
+        &self,
+        class: ThresholdStructure,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        let n = u128::from(class.domain_size()) * u128::from(class.orientations());
+        let questions = n * n;
+        (questions > PMW_PASS_LIMIT).then_some(Err(Error::TooLarge {
+            what: "private multiplicative weights (offline) on the XOR class of thresholds",
+            needed: questions,
+            unit: "sparse-vector questions per pass (every query of C⊕ once, each with its \
+                   own noise draw)",
+            limit: PMW_PASS_LIMIT,
+        }))
     }
 
     fn name(&self) -> String {

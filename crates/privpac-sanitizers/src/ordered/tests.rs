@@ -343,3 +343,39 @@ fn average_of_iterates_is_a_distribution_refining_every_iterate() {
     assert!((total - 1.0).abs() < 1e-12);
     assert!(max_interval_error(&run.synthetic, &data) < 0.5);
 }
+
+/// The sanitizers that cannot run on a threshold class's XOR class say why at once, and
+/// leave small domains to the class path.
+#[test]
+fn threshold_xor_entry_points_refuse_with_the_cost() {
+    use crate::{BlumLigettRoth, PrivateMultiplicativeWeights, Sanitizer, ThresholdSanitizer};
+    use privpac_classes::ThresholdStructure;
+    let pure = Privacy::pure(1.0).unwrap();
+    let sanitizers: Vec<Box<dyn Sanitizer>> = vec![
+        Box::new(PrivateMultiplicativeWeights::new(pure, 0.1).unwrap()),
+        Box::new(ThresholdSanitizer::new(pure).unwrap()),
+        Box::new(BlumLigettRoth::new(pure, 4).unwrap()),
+        Box::new(Mwem::new(pure, 20).unwrap()),
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    for sanitizer in &sanitizers {
+        for structure in [
+            ThresholdStructure::Plain(1 << 40),
+            ThresholdStructure::Both(1 << 40),
+        ] {
+            let outcome = sanitizer.sanitize_threshold_xor(structure, &[0, 1], &mut rng);
+            assert!(
+                matches!(outcome, Some(Err(Error::TooLarge { .. }))),
+                "{}: {outcome:?}",
+                sanitizer.name()
+            );
+        }
+        let small =
+            sanitizer.sanitize_threshold_xor(ThresholdStructure::Plain(8), &[0, 1], &mut rng);
+        if sanitizer.name().starts_with("mwem") {
+            assert!(matches!(small, Some(Ok(_))));
+        } else {
+            assert!(small.is_none(), "{}", sanitizer.name());
+        }
+    }
+}
