@@ -122,10 +122,27 @@ impl PiecewiseDistribution {
     /// fraction. It is monotone in x (every step is a monotone floating-point operation and
     /// the formula of piece i at its end equals that of piece i + 1 at its start).
     pub fn mass_below(&self, x: u64) -> f64 {
+        self.mass_below_with(&self.cumulative(), x)
+    }
+
+    /// `cumulative[i]`: the masses of the pieces before piece i, summed left to right.
+    fn cumulative(&self) -> Vec<f64> {
+        let mut acc = 0.0;
+        self.masses
+            .iter()
+            .map(|&m| {
+                let before = acc;
+                acc += m;
+                before
+            })
+            .collect()
+    }
+
+    /// [`Self::mass_below`] with the cumulative masses precomputed.
+    fn mass_below_with(&self, cumulative: &[f64], x: u64) -> f64 {
         let x = x.min(self.size);
         let i = self.piece_of(x);
-        let before: f64 = self.masses[..i].iter().sum();
-        before + self.fraction(i, x)
+        cumulative[i] + self.fraction(i, x)
     }
 
     /// `masses[i]·(x − start)/len` for x in piece i (or at its end).
@@ -252,6 +269,7 @@ fn score_runs(dist: &PiecewiseDistribution, sorted: &[Point]) -> Vec<(u64, u64, 
     cuts.push(1);
     cuts.sort_unstable();
     cuts.dedup();
+    let cumulative = dist.cumulative();
     let mut runs: Vec<(u64, u64, i64)> = Vec::new();
     let mut push = |first: u64, len: u64, value: i64| match runs.last_mut() {
         Some(last) if last.2 == value && last.0 + last.1 == first => last.1 += len,
@@ -260,7 +278,7 @@ fn score_runs(dist: &PiecewiseDistribution, sorted: &[Point]) -> Vec<(u64, u64, 
     for (k, &u) in cuts.iter().enumerate() {
         let v = cuts.get(k + 1).copied().unwrap_or(size + 1); // segment [u, v)
         let below = sorted.partition_point(|&x| x < u) as i64;
-        let floor_at = |g: u64| (n * dist.mass_below(g)).floor() as i64;
+        let floor_at = |g: u64| (n * dist.mass_below_with(&cumulative, g)).floor() as i64;
         let mut g = u;
         while g < v {
             let value = floor_at(g);
@@ -285,6 +303,8 @@ fn score_runs(dist: &PiecewiseDistribution, sorted: &[Point]) -> Vec<(u64, u64, 
 struct Levels {
     /// value → (runs `(first, len)` in increasing order, cumulative lengths before each).
     sets: BTreeMap<i64, (Vec<(u64, u64)>, Vec<u64>)>,
+    /// The blocks of each score level asked for so far ([`blocks`]).
+    blocks: std::cell::RefCell<BTreeMap<u64, std::rc::Rc<Vec<(i64, i64, u128)>>>>,
 }
 
 impl Levels {
@@ -297,7 +317,10 @@ impl Levels {
             members.push((first, len));
             before.push(total);
         }
-        Levels { sets }
+        Levels {
+            sets,
+            blocks: Default::default(),
+        }
     }
 
     fn count(&self, h: i64) -> u64 {
@@ -326,7 +349,10 @@ impl Levels {
 /// The blocks of score level k, in enumeration order: `(h_i, h_j)` pairs of H values with
 /// `|h_j − h_i| = k` and their sizes `c_{h_i}·c_{h_j}`. For k > 0 every unordered value
 /// pair appears in both orientations, lower first.
-fn blocks(levels: &Levels, k: u64) -> Vec<(i64, i64, u128)> {
+fn blocks(levels: &Levels, k: u64) -> std::rc::Rc<Vec<(i64, i64, u128)>> {
+    if let Some(cached) = levels.blocks.borrow().get(&k) {
+        return cached.clone();
+    }
     let mut out = Vec::new();
     for (&h, _) in levels.sets.iter() {
         let c = u128::from(levels.count(h));
@@ -341,6 +367,8 @@ fn blocks(levels: &Levels, k: u64) -> Vec<(i64, i64, u128)> {
             out.push((other, h, c * d));
         }
     }
+    let out = std::rc::Rc::new(out);
+    levels.blocks.borrow_mut().insert(k, out.clone());
     out
 }
 
@@ -351,7 +379,7 @@ fn pair_rank(levels: &Levels, runs: &[(u64, u64, i64)], gi: u64, gj: u64) -> (u6
     let (hj, rj) = levels.locate(runs, gj);
     let k = hi_.abs_diff(hj);
     let mut offset = 0u128;
-    for (a, b, size) in blocks(levels, k) {
+    for &(a, b, size) in blocks(levels, k).iter() {
         if a == hi_ && b == hj {
             return (
                 k,
@@ -365,7 +393,7 @@ fn pair_rank(levels: &Levels, runs: &[(u64, u64, i64)], gi: u64, gj: u64) -> (u6
 
 /// The pair of the given rank in the enumeration of level k.
 fn pair_at(levels: &Levels, k: u64, mut rank: u128) -> (u64, u64) {
-    for (a, b, size) in blocks(levels, k) {
+    for &(a, b, size) in blocks(levels, k).iter() {
         if rank < size {
             let cb = u128::from(levels.count(b));
             return (
