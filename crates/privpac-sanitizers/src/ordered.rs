@@ -299,17 +299,24 @@ fn score_runs(dist: &PiecewiseDistribution, sorted: &[Point]) -> Vec<(u64, u64, 
     runs
 }
 
+/// One level set of H: its runs `(first, len)` in increasing order and the total length
+/// of the runs before each.
+type LevelSet = (Vec<(u64, u64)>, Vec<u64>);
+
+/// The blocks of one score level: `(h_i, h_j, size)` ([`blocks`]).
+type Blocks = std::rc::Rc<Vec<(i64, i64, u128)>>;
+
 /// The level sets of H: for every value h, its runs and their cumulative sizes.
 struct Levels {
     /// value → (runs `(first, len)` in increasing order, cumulative lengths before each).
-    sets: BTreeMap<i64, (Vec<(u64, u64)>, Vec<u64>)>,
+    sets: BTreeMap<i64, LevelSet>,
     /// The blocks of each score level asked for so far ([`blocks`]).
-    blocks: std::cell::RefCell<BTreeMap<u64, std::rc::Rc<Vec<(i64, i64, u128)>>>>,
+    blocks: std::cell::RefCell<BTreeMap<u64, Blocks>>,
 }
 
 impl Levels {
     fn new(runs: &[(u64, u64, i64)]) -> Self {
-        let mut sets: BTreeMap<i64, (Vec<(u64, u64)>, Vec<u64>)> = BTreeMap::new();
+        let mut sets: BTreeMap<i64, LevelSet> = BTreeMap::new();
         for &(first, len, value) in runs {
             let (members, before) = sets.entry(value).or_default();
             let total = before.last().copied().unwrap_or(0)
@@ -349,7 +356,7 @@ impl Levels {
 /// The blocks of score level k, in enumeration order: `(h_i, h_j)` pairs of H values with
 /// `|h_j − h_i| = k` and their sizes `c_{h_i}·c_{h_j}`. For k > 0 every unordered value
 /// pair appears in both orientations, lower first.
-fn blocks(levels: &Levels, k: u64) -> std::rc::Rc<Vec<(i64, i64, u128)>> {
+fn blocks(levels: &Levels, k: u64) -> Blocks {
     if let Some(cached) = levels.blocks.borrow().get(&k) {
         return cached.clone();
     }
