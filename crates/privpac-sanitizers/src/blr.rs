@@ -376,7 +376,7 @@ impl Sanitizer for BlumLigettRoth {
         class: ThresholdStructure,
         _data: &[Point],
         _rng: &mut dyn Rng,
-    ) -> Option<Result<crate::PiecewiseDistribution>> {
+    ) -> Option<Result<crate::pieces::PiecewiseDistribution>> {
         let domain = Domain::ordered(class.domain_size()).ok()?;
         let candidates = self.candidate_count(&domain);
         (candidates > self.candidate_limit).then_some(Err(Error::TooLarge {

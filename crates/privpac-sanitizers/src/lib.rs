@@ -82,6 +82,7 @@ mod error;
 mod histogram;
 mod mwem;
 mod ordered;
+mod pieces;
 mod point_function;
 mod synthetic;
 mod threshold;
@@ -93,7 +94,8 @@ pub use mwem::{
     DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant, PMW_PASS_LIMIT,
     PMW_WORK_LIMIT, PmwRun, PrivateMultiplicativeWeights,
 };
-pub use ordered::{ORDERED_XOR_LIMIT, OrderedMwemRun, PiecewiseDistribution};
+pub use ordered::{ORDERED_XOR_LIMIT, OrderedMwemRun};
+pub use pieces::PiecewiseDistribution;
 pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};

@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::histogram::{
     QueryMatrix, add_assign, data_histogram, histogram_len, normalize_in_place,
 };
-use crate::ordered::PiecewiseDistribution;
+use crate::pieces::PiecewiseDistribution;
 use crate::synthetic::SyntheticDatabase;
 
 /// After an update, private multiplicative weights answers this many queries one at a time

@@ -9,7 +9,7 @@ use rand::Rng;
 use crate::Sanitizer;
 use crate::error::{Error, Result};
 use crate::histogram::{data_histogram, histogram_len};
-use crate::ordered::PiecewiseDistribution;
+use crate::pieces::PiecewiseDistribution;
 use crate::synthetic::SyntheticDatabase;
 
 /// The largest ordered domain the tree sanitizer handles (it outputs a dense histogram).
