@@ -81,7 +81,9 @@ pub use improper_point::{ImproperPointLearner, MAX_LISTED_BUCKETS};
 pub use learner::Learner;
 pub use predictor::Predictor;
 pub use relabeling::RelabelingPredictor;
-pub use sanitized_cover::{SanitizedCover, order_support_size, proved_support_size, xor_vc_bound};
+pub use sanitized_cover::{
+    SanitizedCover, order_support_size, proved_support_size, threshold_cover, xor_vc_bound,
+};
 pub use sanitizer_based::{DEFAULT_SUPPORT_ALPHA, SanitizerLearner, SupportSize};
 pub use stable::{PrivatePrediction, StableLearner};
 pub use subsample::Subsampled;

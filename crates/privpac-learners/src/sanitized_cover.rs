@@ -33,9 +33,11 @@
 //!   [`crate::SanitizerLearner`] and carries no proved accuracy guarantee beyond the
 //!   order of growth.
 
-use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point, Xor, sauer_shelah_bound};
+use privpac_classes::{
+    ConceptClass, Hypothesis, LabeledSample, Point, ThresholdStructure, Xor, sauer_shelah_bound,
+};
 use privpac_mechanisms::ExponentialMechanism;
-use privpac_sanitizers::{Sanitizer, SyntheticDatabase};
+use privpac_sanitizers::{PiecewiseDistribution, Sanitizer, SyntheticDatabase};
 use rand::Rng;
 use rand::distr::Distribution;
 use rand::distr::weighted::WeightedIndex;
@@ -109,6 +111,12 @@ impl SanitizedCover {
             return Err(Error::EmptySample);
         }
         check_support_size(support_size)?;
+        if let Some(structure) = class.threshold_structure()
+            && let Some(result) = sanitizer.sanitize_threshold_xor(structure, points, rng)
+        {
+            let synthetic = result.map_err(|e| Error::Sanitizer(e.to_string()))?;
+            return Self::from_pieces(&synthetic, class, support_size, rng);
+        }
         let xor = Xor::new(class)?;
         let synthetic = sanitizer
             .sanitize(&xor, points, rng)
@@ -145,6 +153,13 @@ impl SanitizedCover {
         };
         support.sort_unstable();
         support.dedup();
+        if let Some(structure) = class.threshold_structure() {
+            let hypotheses = threshold_cover(structure, &support);
+            return Ok(SanitizedCover {
+                support,
+                hypotheses,
+            });
+        }
         // The dense profile of an empty sample checks the class's size limit for us.
         let len = class
             .error_counts(&LabeledSample::new(class.domain(), Vec::new(), Vec::new())?)?
@@ -154,6 +169,52 @@ impl SanitizedCover {
             .into_iter()
             .map(|c| c as u64)
             .collect();
+        Ok(SanitizedCover {
+            support,
+            hypotheses,
+        })
+    }
+
+    /// The cover from a piecewise-uniform synthetic distribution over the domain of
+    /// thresholds (post-processing only, as [`Self::from_synthetic`]): B is the support if
+    /// it has at most `support_size` points, otherwise the distinct points among
+    /// `support_size` i.i.d. draws; H is [`threshold_cover`] of B.
+    ///
+    /// # Running time
+    /// O(m·#pieces) for the m draws, O(m log m) for the cover: independent of |X|.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] unless `1 ≤ support_size ≤ 2^26` and the class is
+    /// thresholds or `both(thresholds)` over the distribution's domain;
+    /// [`Error::Sanitizer`] if the
+    /// distribution has no mass.
+    pub fn from_pieces(
+        synthetic: &PiecewiseDistribution,
+        class: &dyn ConceptClass,
+        support_size: usize,
+        rng: &mut dyn Rng,
+    ) -> Result<Self> {
+        check_support_size(support_size)?;
+        let Some(structure) = class
+            .threshold_structure()
+            .filter(|s| s.domain_size() == synthetic.size())
+        else {
+            return Err(Error::InvalidParameter {
+                name: "class of a piecewise synthetic distribution",
+                requirement: "thresholds or both(thresholds) over the distribution's domain",
+                value: synthetic.size() as f64,
+            });
+        };
+        let mut support = match synthetic.support_points(support_size) {
+            Some(points) => points,
+            None => (0..support_size)
+                .map(|_| synthetic.sample(rng))
+                .collect::<std::result::Result<Vec<Point>, _>>()
+                .map_err(|e| Error::Sanitizer(e.to_string()))?,
+        };
+        support.sort_unstable();
+        support.dedup();
+        let hypotheses = threshold_cover(structure, &support);
         Ok(SanitizedCover {
             support,
             hypotheses,
@@ -209,6 +270,25 @@ impl SanitizedCover {
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
+        if class.threshold_structure().is_some() {
+            // Thresholds over huge domains: the run-length profile, O(n log n).
+            let runs = class.error_runs(sample)?;
+            return self
+                .hypotheses
+                .iter()
+                .map(|&c| {
+                    let r = runs.partition_point(|run| run.first <= c);
+                    runs.get(r.wrapping_sub(1))
+                        .filter(|run| c - run.first < run.len)
+                        .map(|run| -(run.errors as i64))
+                        .ok_or(Error::InvalidParameter {
+                            name: "class of the selection",
+                            requirement: "the class the cover was built for",
+                            value: c as f64,
+                        })
+                })
+                .collect();
+        }
         let errors = class.error_counts(sample)?;
         self.hypotheses
             .iter()
@@ -224,6 +304,36 @@ impl SanitizedCover {
             })
             .collect()
     }
+}
+
+/// The smallest concept id of every dichotomy of a threshold class on the distinct
+/// increasing points B, in increasing order, in O(|B|) instead of O(|C|·|B|).
+///
+/// Thresholds label B "1 on the first j points" (`0 ≤ j ≤ |B|`) exactly when
+/// `B_{j−1} ≤ t < B_j`; the smallest such t is `B_{j−1}` for j ≥ 1, and 0 for j = 0 when
+/// `B_0 > 0` (when `B_0 = 0` every threshold labels B_0 with 1). So for
+/// [`ThresholdStructure::Plain`] H = `{0 if B_0 > 0} ∪ B`, at most |B| + 1 concepts. For
+/// [`ThresholdStructure::Both`] the complements `N + t` add "0 on the first j points, 1 on
+/// the rest", with smallest id `N + B_{j−1}`; the all-ones labeling (a complement with
+/// j = 0) is never new, and the all-zeros labeling (j = |B|) is new only
+/// when `B_0 = 0`, so H adds `N + B_{j−1}` for `1 ≤ j < |B|` and `N + B_last` when
+/// `B_0 = 0`: at most 2|B| concepts.
+pub fn threshold_cover(structure: ThresholdStructure, support: &[Point]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(2 * support.len() + 1);
+    let starts_at_zero = support.first() == Some(&0);
+    if !starts_at_zero {
+        out.push(0);
+    }
+    out.extend_from_slice(support);
+    if let ThresholdStructure::Both(size) = structure
+        && let Some((&last, rest)) = support.split_last()
+    {
+        out.extend(rest.iter().map(|&b| size + b));
+        if starts_at_zero {
+            out.push(size + last);
+        }
+    }
+    out
 }
 
 fn check_support_size(support_size: usize) -> Result<()> {

@@ -3,7 +3,7 @@
 
 use privpac_accounting::{Privacy, Private};
 use privpac_classes::combinatorics::binomial;
-use privpac_classes::{ConceptClass, Domain, Point};
+use privpac_classes::{ConceptClass, Domain, Point, ThresholdStructure};
 use privpac_mechanisms::ExponentialMechanism;
 use rand::Rng;
 
@@ -367,6 +367,24 @@ impl Sanitizer for BlumLigettRoth {
             candidate.advance();
         }
         SyntheticDatabase::from_points(class.domain(), table.points_of(candidate.current()))
+    }
+
+    /// The refusal for domains whose candidate databases exceed the limit (so the XOR
+    /// class is never built for them); `None` otherwise (the class path runs).
+    fn sanitize_threshold_xor(
+        &self,
+        class: ThresholdStructure,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<crate::pieces::PiecewiseDistribution>> {
+        let domain = Domain::ordered(class.domain_size()).ok()?;
+        let candidates = self.candidate_count(&domain);
+        (candidates > self.candidate_limit).then_some(Err(Error::TooLarge {
+            what: "Blum-Ligett-Roth candidate enumeration",
+            needed: candidates,
+            unit: "candidate databases (multisets of m points)",
+            limit: self.candidate_limit,
+        }))
     }
 
     fn name(&self) -> String {

@@ -24,6 +24,10 @@
 //!   histogram, with exponential-mechanism or sparse-vector query selection; MWEM replays
 //!   its measurements by default ([`MwemVariant`]).
 //! - [`ThresholdSanitizer`]: `THRESH_X` by the binary-tree mechanism; pure ε.
+//! - [`PiecewiseDistribution`] and [`Mwem::run_threshold_xor`]: MWEM on the XOR class of
+//!   thresholds over `[N]` (all intervals between two cut points) with a synthetic
+//!   distribution of O(T) uniform pieces, for N up to [`ORDERED_XOR_LIMIT`]
+//!   ([`Sanitizer::sanitize_threshold_xor`] is the trait's entry point).
 //! - [`Error`] and [`Result`].
 //!
 //! # Design decisions
@@ -77,6 +81,8 @@ mod blr;
 mod error;
 mod histogram;
 mod mwem;
+mod ordered;
+mod pieces;
 mod point_function;
 mod synthetic;
 mod threshold;
@@ -85,15 +91,17 @@ pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCOR
 pub use error::{Error, Result};
 pub use histogram::{HISTOGRAM_LIMIT, QUERY_MATRIX_LIMIT};
 pub use mwem::{
-    DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant, PMW_WORK_LIMIT, PmwRun,
-    PrivateMultiplicativeWeights,
+    DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant, PMW_PASS_LIMIT,
+    PMW_WORK_LIMIT, PmwRun, PrivateMultiplicativeWeights,
 };
+pub use ordered::{ORDERED_XOR_LIMIT, OrderedMwemRun};
+pub use pieces::PiecewiseDistribution;
 pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
 
 use privpac_accounting::Private;
-use privpac_classes::{ConceptClass, Point};
+use privpac_classes::{ConceptClass, Point, ThresholdStructure};
 use rand::Rng;
 
 /// A (differentially private) sanitizer for counting queries: unlabeled data in, a
@@ -118,6 +126,22 @@ pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
 
     /// A short name for reports.
     fn name(&self) -> String;
+
+    /// Sanitizes `data` (points of `[N]`) for the XOR class of thresholds (or of
+    /// `both(thresholds)`) over `[N]`, the C⊕ the sanitizer learners use for those classes,
+    /// without materializing it:
+    /// `Some` with a [`PiecewiseDistribution`] for sanitizers that run on the class's
+    /// structure (MWEM, [`Mwem::run_threshold_xor`]), or with the reason they cannot;
+    /// `None` (the provided answer) for sanitizers that only run on
+    /// [`Self::sanitize`]. Same guarantee as [`Self::sanitize`].
+    fn sanitize_threshold_xor(
+        &self,
+        _class: ThresholdStructure,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        None
+    }
 }
 
 /// The examples of the crate's README, compiled and run by `cargo test --doc`.

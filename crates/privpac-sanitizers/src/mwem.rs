@@ -10,7 +10,7 @@
 //! so the output does not depend on the number of threads.
 
 use privpac_accounting::{Privacy, Private};
-use privpac_classes::{ConceptClass, Point};
+use privpac_classes::{ConceptClass, Point, ThresholdStructure};
 use privpac_mechanisms::{DiscreteLaplace, ExponentialMechanism, SparseVector};
 use rand::Rng;
 
@@ -19,11 +19,16 @@ use crate::error::{Error, Result};
 use crate::histogram::{
     QueryMatrix, add_assign, data_histogram, histogram_len, normalize_in_place,
 };
+use crate::pieces::PiecewiseDistribution;
 use crate::synthetic::SyntheticDatabase;
 
 /// After an update, private multiplicative weights answers this many queries one at a time
 /// before recomputing all answers at once.
 const LAZY_SINGLE_ANSWERS: usize = 32;
+
+/// Most sparse-vector questions per pass that [`PrivateMultiplicativeWeights`] accepts on
+/// the XOR class of a threshold class ([`Sanitizer::sanitize_threshold_xor`]).
+pub const PMW_PASS_LIMIT: u128 = 1 << 26;
 
 /// Largest update budget × domain size private multiplicative weights accepts (the work of
 /// its reweightings).
@@ -74,7 +79,7 @@ fn data_answers(matrix: &QueryMatrix, counts: &[f64]) -> Vec<i64> {
 /// `η = clamp((target − current)/2, −1, 1)`: `(inside, outside)` is `(1, e^−η)` for η ≥ 0
 /// and `(e^η, 1)` otherwise (the same after normalization), so that every factor is at
 /// most 1.
-fn update_factors(target: f64, current: f64) -> (f64, f64) {
+pub(crate) fn update_factors(target: f64, current: f64) -> (f64, f64) {
     let eta = ((target - current) / 2.0).clamp(-1.0, 1.0);
     if eta >= 0.0 {
         (1.0, (-eta).exp())
@@ -472,6 +477,11 @@ impl Mwem {
         self.rounds
     }
 
+    /// The exponential mechanism of the selection step (`ε/(2T)`).
+    pub(crate) fn selection(&self) -> &ExponentialMechanism {
+        &self.selection
+    }
+
     /// The measurement noise `Lap_Z(2T/ε)`.
     pub fn measurement_noise(&self) -> DiscreteLaplace {
         self.measurement
@@ -631,6 +641,20 @@ impl Sanitizer for Mwem {
     ) -> Result<SyntheticDatabase> {
         let queries = all_concepts(class, "MWEM")?;
         self.sanitize_queries(class, &queries, data, rng)
+    }
+
+    /// [`Mwem::run_threshold_xor`]'s synthetic distribution.
+    fn sanitize_threshold_xor(
+        &self,
+        class: ThresholdStructure,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        let (size, orientations) = (class.domain_size(), class.orientations());
+        Some(
+            self.run_threshold_xor(size, orientations, data, rng)
+                .map(|run| run.synthetic),
+        )
     }
 
     /// `mwem(T=…, replay×P)` or `mwem(T=…, average of iterates)`.
@@ -939,6 +963,28 @@ impl Sanitizer for PrivateMultiplicativeWeights {
     ) -> Result<SyntheticDatabase> {
         let queries = all_concepts(class, "private multiplicative weights")?;
         self.sanitize_queries(class, &queries, data, rng)
+    }
+
+    /// The refusal when a pass over the XOR class would ask more than
+    /// [`PMW_PASS_LIMIT`] questions: the offline algorithm compares every query of C⊕
+    /// (`N²` pairs, `4N²` for `both(thresholds)`) with the sparse vector's noisy threshold
+    /// in every pass, one fresh noise draw each, and the pass may stop at no query before
+    /// it has been asked. `None` otherwise (the class path runs).
+    fn sanitize_threshold_xor(
+        &self,
+        class: ThresholdStructure,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        let n = u128::from(class.domain_size()) * u128::from(class.orientations());
+        let questions = n * n;
+        (questions > PMW_PASS_LIMIT).then_some(Err(Error::TooLarge {
+            what: "private multiplicative weights (offline) on the XOR class of thresholds",
+            needed: questions,
+            unit: "sparse-vector questions per pass (every query of C⊕ once, each with its \
+                   own noise draw)",
+            limit: PMW_PASS_LIMIT,
+        }))
     }
 
     fn name(&self) -> String {

@@ -2,13 +2,14 @@
 //! mechanism with exact integer noise, then a consistent CDF.
 
 use privpac_accounting::{Privacy, Private};
-use privpac_classes::{ConceptClass, Domain, Point};
+use privpac_classes::{ConceptClass, Domain, Point, ThresholdStructure};
 use privpac_mechanisms::{DiscreteLaplace, RandomBits};
 use rand::Rng;
 
 use crate::Sanitizer;
 use crate::error::{Error, Result};
 use crate::histogram::{data_histogram, histogram_len};
+use crate::pieces::PiecewiseDistribution;
 use crate::synthetic::SyntheticDatabase;
 
 /// The largest ordered domain the tree sanitizer handles (it outputs a dense histogram).
@@ -294,6 +295,27 @@ impl Sanitizer for ThresholdSanitizer {
             })
             .collect();
         SyntheticDatabase::from_dense(class.domain(), weights)
+    }
+
+    /// The refusal above [`THRESHOLD_DOMAIN_LIMIT`] points, naming the cost the
+    /// algorithm cannot avoid: the consistent CDF is a function of all `N − 1` noisy
+    /// left-child counts, each an exact noise draw. `None` otherwise (the class path runs;
+    /// the tree sanitizes the domain for thresholds, and every interval of `C ⊕ C` is a
+    /// difference of two prefixes).
+    fn sanitize_threshold_xor(
+        &self,
+        class: ThresholdStructure,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        let size = class.domain_size();
+        (u128::from(size) > THRESHOLD_DOMAIN_LIMIT).then_some(Err(Error::TooLarge {
+            what: "the binary-tree threshold sanitizer",
+            needed: u128::from(size - 1),
+            unit: "exact noise draws (one per left child of the dyadic tree over the domain; \
+                   its consistent CDF reads every noisy count)",
+            limit: THRESHOLD_DOMAIN_LIMIT,
+        }))
     }
 
     fn name(&self) -> String {

@@ -203,6 +203,16 @@ impl<C: ConceptClass> ConceptClass for Both<C> {
         self.inner.domain()
     }
 
+    /// `Both(N)` when the inner class is plain thresholds over `[N]`.
+    fn threshold_structure(&self) -> Option<crate::class::ThresholdStructure> {
+        match self.inner.threshold_structure()? {
+            crate::class::ThresholdStructure::Plain(n) => {
+                Some(crate::class::ThresholdStructure::Both(n))
+            }
+            crate::class::ThresholdStructure::Both(_) => None,
+        }
+    }
+
     fn len(&self) -> u128 {
         2 * u128::from(self.inner_len)
     }

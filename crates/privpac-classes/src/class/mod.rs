@@ -60,6 +60,33 @@ pub struct ErrorLevel {
     pub count: u64,
 }
 
+/// The order structure of a threshold class ([`ConceptClass::threshold_structure`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThresholdStructure {
+    /// [`Thresholds`] over `[N]`: concept `t < N` labels `y` with 1 iff `y ≤ t`.
+    Plain(u64),
+    /// `both(thresholds)` over `[N]` ([`Both`] of [`Thresholds`]): ids `t < N` as for
+    /// `Plain`, ids `N + t` their complements (1 iff `y > t`).
+    Both(u64),
+}
+
+impl ThresholdStructure {
+    /// N.
+    pub fn domain_size(self) -> u64 {
+        match self {
+            ThresholdStructure::Plain(n) | ThresholdStructure::Both(n) => n,
+        }
+    }
+
+    /// How many concepts each threshold stands for: 1 (plain) or 2 (both orientations).
+    pub fn orientations(self) -> u64 {
+        match self {
+            ThresholdStructure::Plain(_) => 1,
+            ThresholdStructure::Both(_) => 2,
+        }
+    }
+}
+
 /// A finite concept class over a finite domain.
 pub trait ConceptClass: std::fmt::Debug + Send + Sync {
     /// The domain the concepts label.
@@ -138,6 +165,12 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
     ) -> Result<Option<u64>> {
         Ok(None)
     }
+    /// `Some` when this class is [`Thresholds`] over `[N]` or `both(thresholds)` over `[N]`
+    /// with exactly their ids, so that algorithms can use the order structure (the
+    /// sanitizer learners answer `C ⊕ C` as intervals). The provided answer is `None`.
+    fn threshold_structure(&self) -> Option<ThresholdStructure> {
+        None
+    }
 }
 
 /// A borrowed class is a class (so combinators such as [`Xor`] can wrap `&dyn ConceptClass`).
@@ -174,6 +207,9 @@ impl<T: ConceptClass + ?Sized> ConceptClass for &T {
     ) -> Result<Option<u64>> {
         (**self).concept_with_errors(sample, errors, offset)
     }
+    fn threshold_structure(&self) -> Option<ThresholdStructure> {
+        (**self).threshold_structure()
+    }
 }
 
 /// An owned, boxed class is a class (the form [`crate::parse_spec`] returns).
@@ -209,6 +245,9 @@ impl<T: ConceptClass + ?Sized> ConceptClass for Box<T> {
         offset: u64,
     ) -> Result<Option<u64>> {
         (**self).concept_with_errors(sample, errors, offset)
+    }
+    fn threshold_structure(&self) -> Option<ThresholdStructure> {
+        (**self).threshold_structure()
     }
 }
 

@@ -55,6 +55,10 @@ impl ConceptClass for Thresholds {
         x <= id
     }
 
+    fn threshold_structure(&self) -> Option<crate::class::ThresholdStructure> {
+        Some(crate::class::ThresholdStructure::Plain(self.size))
+    }
+
     /// `1 on x ≤ 17`.
     fn describe(&self, id: u64) -> String {
         format!("1 on x ≤ {id}")

@@ -1,0 +1,108 @@
+//! The sanitizer learners on threshold classes by structure: the cover equals the dense
+//! one, and MWEM runs on domains far beyond any dense histogram.
+
+use privpac_classes::{Both, ThresholdStructure};
+use rand::RngExt;
+
+use super::*;
+use crate::{SanitizedCover, SanitizerLearner, SupportSize, threshold_cover};
+
+/// The smallest id of every distinct labeling of `support`, by brute force over the class.
+fn dense_cover(class: &dyn ConceptClass, support: &[u64]) -> Vec<u64> {
+    let mut seen: Vec<Vec<bool>> = Vec::new();
+    let mut out = Vec::new();
+    for c in 0..class.len() as u64 {
+        let labeling: Vec<bool> = support.iter().map(|&x| class.eval(c, x)).collect();
+        if !seen.contains(&labeling) {
+            seen.push(labeling);
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn threshold_cover_equals_the_dense_cover() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for size in [1u64, 2, 3, 8, 30] {
+        let plain = Thresholds::new(size).unwrap();
+        let both = Both::new(Thresholds::new(size).unwrap()).unwrap();
+        assert_eq!(
+            plain.threshold_structure(),
+            Some(ThresholdStructure::Plain(size))
+        );
+        assert_eq!(
+            both.threshold_structure(),
+            Some(ThresholdStructure::Both(size))
+        );
+        for _ in 0..20 {
+            let m = rng.random_range(1..=size.min(6));
+            let mut support: Vec<u64> = (0..m).map(|_| rng.random_range(0..size)).collect();
+            support.sort_unstable();
+            support.dedup();
+            assert_eq!(
+                threshold_cover(ThresholdStructure::Plain(size), &support),
+                dense_cover(&plain, &support),
+                "N = {size}, B = {support:?}"
+            );
+            assert_eq!(
+                threshold_cover(ThresholdStructure::Both(size), &support),
+                dense_cover(&both, &support),
+                "both, N = {size}, B = {support:?}"
+            );
+        }
+    }
+    // Other classes have no threshold structure (not(thresholds) ids are not thresholds).
+    assert_eq!(
+        privpac_classes::Not::new(Thresholds::new(8).unwrap()).threshold_structure(),
+        None
+    );
+    assert_eq!(
+        Points::new(Domain::ordered(8).unwrap()).threshold_structure(),
+        None
+    );
+}
+
+/// The learner on 2^20 and 2^29 points (both orientations), where the dense XOR class
+/// needs a query matrix of N³ bits: a good threshold at ε = 1 from 4,000 examples.
+#[test]
+fn sanitizer_learner_learns_thresholds_on_huge_domains() {
+    use privpac_sanitizers::Mwem;
+    let mwem = Mwem::new(Privacy::pure(0.5).unwrap(), 20).unwrap();
+    let learner = SanitizerLearner::new(Box::new(mwem), Privacy::pure(0.5).unwrap())
+        .unwrap()
+        .with_support_size(SupportSize::Points(500));
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for (size, both) in [(1u64 << 20, false), (1 << 29, true)] {
+        let class: Box<dyn ConceptClass> = if both {
+            Box::new(Both::new(Thresholds::new(size).unwrap()).unwrap())
+        } else {
+            Box::new(Thresholds::new(size).unwrap())
+        };
+        let target = size / 3;
+        let points: Vec<u64> = (0..4000).map(|_| rng.random_range(0..size)).collect();
+        let pairs: Vec<(u64, bool)> = points.iter().map(|&x| (x, x <= target)).collect();
+        let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
+        let cover = learner.cover(class.as_ref(), &sample, &mut rng).unwrap();
+        assert!(cover.support().len() <= 500);
+        assert!(cover.len() <= 2 * cover.support().len() + 1);
+        let Predictor::Hypothesis(Hypothesis::Concept { id }) =
+            learner.learn(class.as_ref(), &sample, &mut rng).unwrap()
+        else {
+            panic!("proper learner")
+        };
+        // True error under the uniform distribution: the disagreement region's mass.
+        let error = if id < size {
+            id.abs_diff(target) as f64 / size as f64
+        } else {
+            1.0 - (id - size).abs_diff(target) as f64 / size as f64
+        };
+        assert!(error < 0.1, "N = {size}: chose {id}, error {error}");
+    }
+    // The cover from a piecewise distribution refuses another class.
+    let pieces = privpac_sanitizers::PiecewiseDistribution::uniform(16).unwrap();
+    assert!(matches!(
+        SanitizedCover::from_pieces(&pieces, &Thresholds::new(8).unwrap(), 4, &mut rng),
+        Err(Error::InvalidParameter { .. })
+    ));
+}
