@@ -107,6 +107,50 @@ fn private_prediction(c: &mut Criterion) {
     group.finish();
 }
 
+/// One training run of each cover-based private-prediction learner (per-prediction ε = 1,
+/// parameters solved for n as `privpac sample-complexity` solves them) on thresholds over
+/// 2^40 points with 2000 examples: the structured covers (`ConceptClass::labeling_ranges`
+/// and the compressed profile) whose dense construction would need 2^40 concepts.
+fn structured_covers(c: &mut Criterion) {
+    const N: usize = 2000;
+    const HUGE: u64 = 1 << 40;
+    let class = Thresholds::new(HUGE).expect("valid");
+    let sample = labeled_sample(&class, HUGE / 3, HUGE, N);
+    let learners: [(&str, Box<dyn Learner>); 3] = [
+        (
+            "stable_flip",
+            Box::new(PrivatePrediction::with_prediction_epsilon(1.0, N, 1.0, 0.25).expect("valid")),
+        ),
+        (
+            "relabeling",
+            Box::new(
+                RelabelingPredictor::with_prediction_epsilon(
+                    1.0,
+                    N,
+                    VotingPredictor::new(1.0, 7).expect("valid"),
+                )
+                .expect("valid"),
+            ),
+        ),
+        (
+            "dagan_feldman",
+            Box::new(
+                DaganFeldmanPredictor::with_prediction_epsilon(1.0, N, class.len(), 12.0, 0.05)
+                    .expect("valid"),
+            ),
+        ),
+    ];
+    let mut rng = bench_rng();
+    let mut group = c.benchmark_group("structured_covers");
+    group.sample_size(10);
+    for (name, learner) in &learners {
+        group.bench_function(BenchmarkId::new(*name, HUGE), |b| {
+            b.iter(|| learner.learn(&class, black_box(&sample), &mut rng))
+        });
+    }
+    group.finish();
+}
+
 /// The cover step of the sanitizer-based learner on MWEM's output for thresholds over 2^10
 /// points: 100 draws from the synthetic distribution first (at most 101 concepts; `fast`),
 /// against the cover of the whole dense support (all 1024 concepts; `reference`). The
@@ -130,6 +174,6 @@ fn sanitized_cover(c: &mut Criterion) {
 criterion_group! {
     name = learners;
     config = config();
-    targets = generic_learner, private_prediction, sanitized_cover
+    targets = generic_learner, private_prediction, structured_covers, sanitized_cover
 }
 criterion_main!(learners);

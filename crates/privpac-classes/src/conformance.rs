@@ -94,6 +94,17 @@ pub enum Mismatch {
         /// What differs.
         detail: String,
     },
+    /// `labeling_ranges` on the sample's points does not cut `0..len()` into consecutive
+    /// ranges, in id order, of concepts that label those points alike.
+    #[error("{class}: {detail} on the points of the sample {sample:?}")]
+    LabelingRanges {
+        /// The class's name.
+        class: String,
+        /// The sample, as `(point, label)` pairs.
+        sample: Vec<(Point, bool)>,
+        /// What differs.
+        detail: String,
+    },
     /// A fast path returned an error where the reference succeeded.
     #[error(
         "{class}: {method} failed on the sample {sample:?} where the reference did not: {error}"
@@ -235,7 +246,62 @@ fn check_one<C: ConceptClass + ?Sized>(class: &C, sample: &LabeledSample) -> Res
             detail,
         },
         Err((method, error)) => failed(method, error),
-    })
+    })?;
+    let ranges = class
+        .labeling_ranges(sample.points())
+        .map_err(|error| failed("labeling_ranges", error))?;
+    match ranges.map(|ranges| check_ranges(class, sample.points(), &ranges, reference.len())) {
+        Some(Err(detail)) => Err(Mismatch::LabelingRanges {
+            class: class.name(),
+            sample: pairs(),
+            detail,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Checks that `ranges` cut `0..len` into consecutive non-empty ranges in id order, each
+/// of concepts that label `points` as the range's [`crate::PointInterval`] says (by
+/// evaluating every concept).
+fn check_ranges<C: ConceptClass + ?Sized>(
+    class: &C,
+    points: &[Point],
+    ranges: &[crate::class::IdRange],
+    len: usize,
+) -> Result<(), String> {
+    let labels = |id: u64| {
+        points
+            .iter()
+            .map(|&x| class.eval(id, x))
+            .collect::<Vec<_>>()
+    };
+    let sorted = crate::class::sorted_distinct(points);
+    let rank = |x: Point| sorted.binary_search(&x).unwrap_or(0);
+    let mut next = 0u64;
+    for range in ranges {
+        if range.first != next || range.last < range.first {
+            return Err(format!(
+                "labeling_ranges gives {range:?} where a range starting at {next} was due"
+            ));
+        }
+        let expected: Vec<bool> = points
+            .iter()
+            .map(|&x| range.positives.contains(rank(x)))
+            .collect();
+        if let Some(id) = (range.first..=range.last).find(|&id| labels(id) != expected) {
+            return Err(format!(
+                "labeling_ranges gives {range:?}, but concept {id} labels the points {:?}",
+                labels(id)
+            ));
+        }
+        next = range.last + 1;
+    }
+    if next as usize != len {
+        return Err(format!(
+            "labeling_ranges covers ids 0..{next}, the class has {len} concepts"
+        ));
+    }
+    Ok(())
 }
 
 /// Checks `error_levels` (when the class gives levels) against the levels of `reference`,

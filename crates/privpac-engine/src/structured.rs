@@ -321,7 +321,7 @@ impl Structure {
     }
 
     /// `Pr_x[h(x) ≠ t(x)]` (over h's coins too), or `None` for predictors without a
-    /// closed form here (noisy votes).
+    /// closed form here (noisy votes over the hypercube, votes of non-concepts).
     pub(crate) fn disagreement(
         &self,
         class: &dyn ConceptClass,
@@ -337,8 +337,81 @@ impl Structure {
                 let q = *flip_probability;
                 Some(q + (1.0 - 2.0 * q) * self.disagreement(class, target, base)?)
             }
-            Predictor::NoisyVote { .. } => None,
+            Predictor::NoisyVote { members, epsilon } => {
+                self.vote_disagreement(class, target, members, *epsilon)
+            }
         }
+    }
+
+    /// [`Self::disagreement`] of a noisy vote of concepts over an ordered domain, exactly
+    /// from its pieces in O(k log k) for k members: every member's positive set is an
+    /// index range or the complement of one, so the number of members voting 1 (and the
+    /// target's label) is constant between consecutive endpoints; each of these at most
+    /// 2k + 3 segments adds its mass times the vote's probability of the wrong label
+    /// there ([`Predictor::vote_probability`], the sampler's own probability). `None` on
+    /// the hypercube and for members that are not concepts of the class.
+    fn vote_disagreement(
+        &self,
+        class: &dyn ConceptClass,
+        target: u64,
+        members: &[Hypothesis],
+        epsilon: f64,
+    ) -> Option<f64> {
+        // The positive set of a concept as (start, end, complemented), [start, end) clamped.
+        let range_of = |id: u64| -> Option<(u64, u64, bool)> {
+            let (inner, complemented) = self.split(id);
+            match self.concept_set(inner) {
+                Set::Ranges([(a, b), _]) => {
+                    Some((a.min(self.size), b.min(self.size), complemented))
+                }
+                Set::Empty => Some((0, 0, complemented)),
+                Set::ParityOnes(_) => None,
+            }
+        };
+        // (position, change in the number of 1-votes) at every endpoint.
+        let mut events: Vec<(u64, i64)> = Vec::with_capacity(2 * members.len());
+        let mut ones_at_zero: i64 = 0;
+        for member in members {
+            let Hypothesis::Concept { id } = member else {
+                return None;
+            };
+            if u128::from(*id) >= class.len() {
+                return None;
+            }
+            let (a, b, complemented) = range_of(*id)?;
+            let sign = if complemented { -1 } else { 1 };
+            if complemented {
+                ones_at_zero += 1;
+            }
+            if a < b {
+                events.push((a, sign));
+                events.push((b, -sign));
+            }
+        }
+        let (ta, tb, target_complemented) = range_of(target)?;
+        let mut cuts: Vec<u64> = events.iter().map(|&(p, _)| p).collect();
+        cuts.extend([0, ta, tb, self.size]);
+        cuts.retain(|&p| p <= self.size);
+        cuts.sort_unstable();
+        cuts.dedup();
+        events.sort_unstable();
+        let k = members.len() as i64;
+        let (mut ones, mut next, mut total) = (ones_at_zero, 0, 0.0);
+        for pair in cuts.windows(2) {
+            let (start, end) = (pair[0], pair[1]);
+            while next < events.len() && events[next].0 <= start {
+                ones += events[next].1;
+                next += 1;
+            }
+            let truth = (ta <= start && start < tb) != target_complemented;
+            let wrong =
+                Predictor::vote_probability(epsilon, (k - ones) as usize, ones as usize, !truth);
+            if wrong.is_nan() {
+                return None;
+            }
+            total += self.range_mass(start, end) * wrong;
+        }
+        Some(total.clamp(0.0, 1.0))
     }
 
     /// [`Self::disagreement`] of a deterministic hypothesis.
@@ -593,6 +666,27 @@ mod tests {
             }
         }
 
+        /// A noisy vote of 1 to 7 concepts drawn from the seed (repeats allowed), with ε in
+        /// (0.05, 3).
+        pub(super) fn noisy_vote(seed: u64, concepts: u64, spread: f64) -> Predictor {
+            let mut state = seed;
+            let mut next = || {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                state >> 11
+            };
+            let k = 1 + next() % 7;
+            Predictor::NoisyVote {
+                members: (0..k)
+                    .map(|_| Hypothesis::Concept {
+                        id: next() % concepts,
+                    })
+                    .collect(),
+                epsilon: 0.05 + 5.9 * spread,
+            }
+        }
+
         fn distribution(kind: u8, point: u64, mass: f64, exponent: f64) -> ExampleDistribution {
             match kind % 3 {
                 0 => ExampleDistribution::Uniform,
@@ -626,7 +720,10 @@ mod tests {
                 points.dedup();
                 let labels: Vec<bool> = points.iter().zip(&table).map(|(_, (_, y))| *y).collect();
                 let concept = Hypothesis::Concept { id: concept_seed % concepts };
-                let hypotheses: [Predictor; 6] = [
+                let vote = noisy_vote(concept_seed, concepts, flip);
+                let hypotheses: [Predictor; 8] = [
+                    vote.clone(),
+                    Predictor::Flipped { base: Box::new(vote), flip_probability: flip },
                     concept.clone().into(),
                     Hypothesis::Concept { id: target }.into(),
                     Hypothesis::Constant { label: default }.into(),
@@ -712,7 +809,10 @@ mod tests {
                 points.dedup();
                 let labels: Vec<bool> = points.iter().zip(&table).map(|(_, (_, y))| *y).collect();
                 let concept = Hypothesis::Concept { id: concept_seed % concepts };
-                let hypotheses: [Predictor; 7] = [
+                let vote = super::against_reference::noisy_vote(concept_seed, concepts, flip);
+                let hypotheses: [Predictor; 9] = [
+                    vote.clone(),
+                    Predictor::Flipped { base: Box::new(vote), flip_probability: flip },
                     concept.clone().into(),
                     Hypothesis::Concept { id: target }.into(),
                     Hypothesis::Concept { id: (target + concepts / 2) % concepts }.into(),

@@ -34,7 +34,7 @@ use privpac_classes::{ConceptClass, LabeledSample, Point};
 use privpac_mechanisms::{ExponentialMechanism, RandomBits};
 use rand::Rng;
 
-use crate::cover::Labelings;
+use crate::cover::ScoredCover;
 use crate::error::{Error, Result};
 use crate::learner::Learner;
 use crate::predictor::Predictor;
@@ -119,9 +119,12 @@ use crate::voting::VotingPredictor;
 /// the flip adds at most η; uniform convergence moves empirical to true errors.
 ///
 /// # Running time
-/// One dense error profile of C on S, the labelings of all |C| concepts on T's points,
-/// and k error profiles of blocks of n/k examples: O(|C|·(n + t)) for classes without a
-/// fast path.
+/// The cover of C on T scored on S, then k error profiles of blocks of n/k examples. On
+/// classes that give [`ConceptClass::labeling_ranges`] (thresholds, point functions, their
+/// complements and `both(…)`, at every domain size) the cover takes O(t² + n log n) from
+/// the ranges and the compressed profile, the same cover and scores as the dense
+/// construction (so the same output distribution); other classes pay O(|C|·(n + t)) for
+/// a dense profile and the labelings of all |C| concepts, up to the dense-profile limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DaganFeldmanPredictor {
     epsilon: f64,
@@ -368,7 +371,7 @@ impl DaganFeldmanPredictor {
         flip.min(cap)
     }
 
-    fn check(&self, class: &dyn ConceptClass, sample: &LabeledSample) -> Result<Vec<u64>> {
+    fn check(&self, class: &dyn ConceptClass, sample: &LabeledSample) -> Result<()> {
         if class.len() > self.class_size {
             return Err(Error::InvalidParameter {
                 name: "class size",
@@ -382,7 +385,7 @@ impl DaganFeldmanPredictor {
                 got: sample.len(),
             });
         }
-        Ok(class.error_counts(sample)?)
+        Ok(())
     }
 
     /// Steps 1–4: the relabeled whole sample.
@@ -392,12 +395,14 @@ impl DaganFeldmanPredictor {
         sample: &LabeledSample,
         rng: &mut dyn Rng,
     ) -> Result<LabeledSample> {
-        let errors = self.check(class, sample)?;
+        self.check(class, sample)?;
         let positions = rand::seq::index::sample(rng, sample.len(), self.subset_size);
         let points: Vec<Point> = positions.iter().map(|i| sample.points()[i]).collect();
-        let (cover, scores) = cover_with_scores(class, &points, &errors);
-        let chosen = cover[self.mechanism.select_integer(&scores, rng)?];
-        relabel(class, sample, chosen)
+        let cover = ScoredCover::new(class, &points, sample)?;
+        let chosen = self
+            .mechanism
+            .select_integer(&cover.representative_scores(), rng)?;
+        relabel(class, sample, cover.representatives[chosen])
     }
 
     /// Answers one query with a fresh run, drawing the vote and the flip with exact
@@ -432,7 +437,8 @@ impl DaganFeldmanPredictor {
         sample: &LabeledSample,
         x: Point,
     ) -> Result<f64> {
-        let errors = self.check(class, sample)?;
+        self.check(class, sample)?;
+        let errors = class.error_counts(sample)?;
         let n = sample.len();
         let t = self.subset_size;
         let subsets = binomial(n, t).filter(|&count| count <= 1_000_000);
@@ -467,10 +473,12 @@ impl DaganFeldmanPredictor {
         x: Point,
     ) -> Result<f64> {
         let points: Vec<Point> = positions.iter().map(|&i| sample.points()[i]).collect();
-        let (cover, scores) = cover_with_scores(class, &points, errors);
-        let log_probabilities = self.mechanism.log_probabilities_integer(&scores)?;
+        let cover = ScoredCover::dense(class, &points, errors);
+        let log_probabilities = self
+            .mechanism
+            .log_probabilities_integer(&cover.representative_scores())?;
         let mut total = 0.0;
-        for (&h, log_p) in cover.iter().zip(log_probabilities) {
+        for (&h, log_p) in cover.representatives.iter().zip(log_probabilities) {
             let relabeled = relabel(class, sample, h)?;
             total += log_p.exp() * self.voting.prediction_probability(class, &relabeled, x)?;
         }
@@ -515,25 +523,6 @@ impl Learner for DaganFeldmanPredictor {
             self.flip_probability
         )
     }
-}
-
-/// The smallest concept id of every labeling of `points` by the class, with scores
-/// `−(mistakes on the sample)` from the dense error profile `errors`.
-fn cover_with_scores(
-    class: &dyn ConceptClass,
-    points: &[Point],
-    errors: &[u64],
-) -> (Vec<u64>, Vec<i64>) {
-    let cover: Vec<u64> = Labelings::new(class, points, errors.len())
-        .first
-        .into_iter()
-        .map(|c| c as u64)
-        .collect();
-    let scores = cover
-        .iter()
-        .map(|&c| -(errors[c as usize] as i64))
-        .collect();
-    (cover, scores)
 }
 
 /// The sample with every label replaced by concept h's label, positions kept.

@@ -122,14 +122,26 @@ impl Predictor {
                 same * (1.0 - flip_probability) + other * flip_probability
             }
             Predictor::NoisyVote { members, epsilon } => {
-                let Ok(mechanism) = vote_mechanism(*epsilon) else {
-                    return f64::NAN;
-                };
-                match mechanism.log_probabilities_integer(&vote_scores(members, class, x)) {
-                    Ok(log) => log[usize::from(label)].exp(),
-                    Err(_) => f64::NAN, // unreachable: two candidates
-                }
+                let (zeros, ones) = votes(members, class, x);
+                Self::vote_probability(*epsilon, zeros, ones, label)
             }
+        }
+    }
+
+    /// `Pr[label]` of a noisy vote with parameter ε at a point where `zeros` members vote
+    /// 0 and `ones` vote 1: what [`Self::probability_of_label`] gives there (the
+    /// exponential mechanism's own output probability on the scores `[zeros, ones]`).
+    /// The probability depends on the point only through the two counts, so a caller that
+    /// knows where the counts change (a vote of interval-shaped members is constant
+    /// between their endpoints) can integrate it without visiting every point. NaN for an
+    /// ε the exponential mechanism refuses.
+    pub fn vote_probability(epsilon: f64, zeros: usize, ones: usize, label: bool) -> f64 {
+        let Ok(mechanism) = vote_mechanism(epsilon) else {
+            return f64::NAN;
+        };
+        match mechanism.log_probabilities_integer(&[zeros as i64, ones as i64]) {
+            Ok(log) => log[usize::from(label)].exp(),
+            Err(_) => f64::NAN, // unreachable: two candidates
         }
     }
 
@@ -241,7 +253,7 @@ fn check_flip_probability(flip_probability: f64) -> Result<()> {
     }
 }
 
-/// The scores of labels 0 and 1 at x: their numbers of votes.
+/// The scores of labels 0 and 1 at x: their numbers of votes (as `[zeros, ones]`).
 fn vote_scores(members: &[Hypothesis], class: &dyn ConceptClass, x: Point) -> [i64; 2] {
     let (zeros, ones) = votes(members, class, x);
     [zeros as i64, ones as i64]

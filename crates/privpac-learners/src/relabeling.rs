@@ -17,7 +17,7 @@ use privpac_classes::{ConceptClass, LabeledSample, Point};
 use privpac_mechanisms::ExponentialMechanism;
 use rand::Rng;
 
-use crate::cover::Labelings;
+use crate::cover::ScoredCover;
 use crate::error::{Error, Result};
 use crate::learner::Learner;
 use crate::predictor::Predictor;
@@ -119,9 +119,13 @@ use crate::voting::VotingPredictor;
 /// where the grouping above pays a constant.)
 ///
 /// # Running time
-/// One dense error profile of C on S, the labelings of all |C| concepts on T, then k
-/// error profiles of blocks of t/k points: O(|C|·(n + t)) for classes without a fast
-/// path.
+/// The cover of C on T with each labeling's fewest mistakes on S, then k error profiles of
+/// blocks of t/k points. On classes that give [`ConceptClass::labeling_ranges`]
+/// (thresholds, point functions, their complements and `both(…)`, at every domain size)
+/// the cover takes O(t² + n log n) from the ranges and the compressed profile, the same
+/// labelings and scores as the dense construction (so the same output distribution);
+/// other classes pay O(|C|·(n + t)) for a dense profile and the labelings of all |C|
+/// concepts, up to the dense-profile limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RelabelingPredictor {
     epsilon: f64,
@@ -226,28 +230,24 @@ impl RelabelingPredictor {
         sample: &LabeledSample,
         rng: &mut dyn Rng,
     ) -> Result<LabeledSample> {
-        let errors = self.check_and_profile(class, sample)?;
+        self.check_size(sample)?;
         let positions: Vec<usize> =
             rand::seq::index::sample(rng, sample.len(), self.subset_size).into_vec();
         let points: Vec<Point> = positions.iter().map(|&i| sample.points()[i]).collect();
-        let (labelings, scores) = labelings_with_scores(class, &points, &errors);
-        let chosen = self.mechanism.select_integer(&scores, rng)?;
-        let labels = labelings.labels(chosen, points.len());
+        let cover = ScoredCover::new(class, &points, sample)?;
+        let chosen = self.mechanism.select_integer(&cover.fewest_scores(), rng)?;
+        let labels = cover.labels(chosen, &points);
         Ok(LabeledSample::new(class.domain(), points, labels)?)
     }
 
-    fn check_and_profile(
-        &self,
-        class: &dyn ConceptClass,
-        sample: &LabeledSample,
-    ) -> Result<Vec<u64>> {
+    fn check_size(&self, sample: &LabeledSample) -> Result<()> {
         if sample.len() <= self.subset_size {
             return Err(Error::SampleTooSmall {
                 needed: self.subset_size + 1,
                 got: sample.len(),
             });
         }
-        Ok(class.error_counts(sample)?)
+        Ok(())
     }
 
     /// Answers one query with a fresh run, drawing the vote with the exact sampler.
@@ -278,7 +278,8 @@ impl RelabelingPredictor {
         sample: &LabeledSample,
         x: Point,
     ) -> Result<f64> {
-        let errors = self.check_and_profile(class, sample)?;
+        self.check_size(sample)?;
+        let errors = class.error_counts(sample)?;
         let n = sample.len();
         let t = self.subset_size;
         let sequences = (n - t + 1..=n).try_fold(1u128, |acc, k| acc.checked_mul(k as u128));
@@ -314,11 +315,13 @@ impl RelabelingPredictor {
         x: Point,
     ) -> Result<f64> {
         let points: Vec<Point> = positions.iter().map(|&i| sample.points()[i]).collect();
-        let (labelings, scores) = labelings_with_scores(class, &points, errors);
-        let log_probabilities = self.mechanism.log_probabilities_integer(&scores)?;
+        let cover = ScoredCover::dense(class, &points, errors);
+        let log_probabilities = self
+            .mechanism
+            .log_probabilities_integer(&cover.fewest_scores())?;
         let mut total = 0.0;
         for (slot, log_p) in log_probabilities.into_iter().enumerate() {
-            let labels = labelings.labels(slot, points.len());
+            let labels = cover.labels(slot, &points);
             let relabeled = LabeledSample::new(class.domain(), points.clone(), labels)?;
             total += log_p.exp() * self.voting.prediction_probability(class, &relabeled, x)?;
         }
@@ -358,23 +361,6 @@ impl Learner for RelabelingPredictor {
 /// a prediction probability (see the proof on [`RelabelingPredictor`]).
 fn swap_factor(voting: &VotingPredictor) -> f64 {
     4.0 * voting.epsilon().exp() * (1.0 + 1e-9)
-}
-
-/// The labelings of `points` realized by the class, in order of first appearance by
-/// concept id, each scored by `−(fewest mistakes on the sample of a concept inducing it)`
-/// from the dense error profile `errors`.
-fn labelings_with_scores(
-    class: &dyn ConceptClass,
-    points: &[Point],
-    errors: &[u64],
-) -> (Labelings, Vec<i64>) {
-    let labelings = Labelings::new(class, points, errors.len());
-    let mut fewest = vec![u64::MAX; labelings.keys.len()];
-    for (&slot, &mistakes) in labelings.group.iter().zip(errors) {
-        fewest[slot] = fewest[slot].min(mistakes);
-    }
-    let scores = fewest.iter().map(|&m| -(m as i64)).collect();
-    (labelings, scores)
 }
 
 /// Calls `visit` on every sequence of `t` distinct positions out of `0..n`.

@@ -19,7 +19,7 @@ use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
 use privpac_mechanisms::{ExponentialMechanism, RandomBits};
 use rand::Rng;
 
-use crate::cover::Labelings;
+use crate::cover::{Labelings, ScoredCover};
 use crate::error::{Error, Result};
 use crate::learner::Learner;
 use crate::predictor::Predictor;
@@ -48,8 +48,12 @@ use crate::predictor::Predictor;
 /// Theorem 1 (see the module documentation).
 ///
 /// # Running time
-/// O(|C|·n) (dense error profile plus the labelings of C on T); for classes up to the
-/// dense-profile limit.
+/// On classes that give [`ConceptClass::labeling_ranges`] (thresholds, point functions,
+/// their complements and `both(…)`, at every domain size): O(t² + n log n), the cover of
+/// the ranges on T scored from the compressed error profile (see `crate::cover`); the
+/// cover and scores are exactly those of the dense construction, so the output
+/// distribution is the same. Other classes: O(|C|·(n + t)) from the dense error profile
+/// and the labelings of C on T, up to the dense-profile limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StableLearner {
     epsilon: f64,
@@ -143,11 +147,17 @@ impl Learner for StableLearner {
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
-        let errors = class.error_counts(sample)?;
         let t = self.subset_size.min(sample.len());
         let indices = rand::seq::index::sample(rng, sample.len(), t);
         let points: Vec<Point> = indices.iter().map(|i| sample.points()[i]).collect();
-        select_from_cover(&self.mechanism, class, &points, &errors, rng).map(Predictor::from)
+        let cover = ScoredCover::new(class, &points, sample)?;
+        let chosen = self
+            .mechanism
+            .select_integer(&cover.representative_scores(), rng)?;
+        Ok(Hypothesis::Concept {
+            id: cover.representatives[chosen],
+        }
+        .into())
     }
 
     /// Uniform stability [`Self::stability`] at `examples` (not differential privacy).
@@ -334,23 +344,6 @@ impl Learner for PrivatePrediction {
 /// their digits.
 fn up(x: f64) -> f64 {
     x.next_up()
-}
-
-/// The exponential mechanism (score −mistakes, from the dense profile `errors`) over the
-/// cover of the class on `points`: the stable learner's last step.
-pub(crate) fn select_from_cover(
-    mechanism: &ExponentialMechanism,
-    class: &dyn ConceptClass,
-    points: &[Point],
-    errors: &[u64],
-    rng: &mut dyn Rng,
-) -> Result<Hypothesis> {
-    let cover = cover_on(class, points, errors.len());
-    let scores: Vec<i64> = cover.iter().map(|&c| -(errors[c] as i64)).collect();
-    let chosen = mechanism.select_integer(&scores, rng)?;
-    Ok(Hypothesis::Concept {
-        id: cover[chosen] as u64,
-    })
 }
 
 /// One representative (the smallest id) per labeling of `points` by the first `len`

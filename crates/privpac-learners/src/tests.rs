@@ -14,6 +14,7 @@ mod improper_point;
 mod prediction;
 mod prediction_extremes;
 mod sanitized_structure;
+mod structured;
 
 /// Every labeled sample of size `n` over `domain_size` points.
 fn all_samples(domain_size: u64, n: usize) -> Vec<Vec<(u64, bool)>> {

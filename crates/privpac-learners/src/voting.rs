@@ -51,7 +51,8 @@ use crate::predictor::Predictor;
 /// `4(OPT + α)`.
 ///
 /// # Running time
-/// k error profiles of blocks of n/k examples.
+/// k error profiles of blocks of n/k examples, compressed (runs, or levels for intervals),
+/// so independent of |X| on the structured classes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VotingPredictor {
     epsilon: f64,
@@ -138,10 +139,7 @@ impl VotingPredictor {
                     sample.points()[start..end].to_vec(),
                     (start..end).map(|i| sample.labels()[i]).collect(),
                 )?;
-                let runs = class.error_runs(&part)?;
-                best_run(&runs)
-                    .map(|run| run.first)
-                    .ok_or(Error::EmptySample)
+                block_erm(class, &part)
             })
             .collect()
     }
@@ -224,6 +222,21 @@ impl Learner for VotingPredictor {
     fn name(&self) -> String {
         "voting".into()
     }
+}
+
+/// ERM on one block, as [`crate::Erm`] chooses: the smallest id with the fewest mistakes,
+/// from the class's levels when it gives them (intervals at every size, without runs) or
+/// else from its error runs.
+fn block_erm(class: &dyn ConceptClass, part: &LabeledSample) -> Result<u64> {
+    if let Some(levels) = class.error_levels(part)? {
+        let lowest = levels.first().ok_or(Error::EmptySample)?;
+        return class
+            .concept_with_errors(part, lowest.errors, 0)?
+            .ok_or(Error::EmptySample);
+    }
+    best_run(&class.error_runs(part)?)
+        .map(|run| run.first)
+        .ok_or(Error::EmptySample)
 }
 
 /// The scores (votes) of labels 0 and 1 at x.

@@ -9,7 +9,7 @@
 //! over 2^40 points, interval levels) serves its complement unchanged, and `C ∪ ¬C` is the
 //! two profiles one after the other.
 
-use crate::class::{ConceptClass, ErrorLevel, ErrorRun, dense_len};
+use crate::class::{ConceptClass, ErrorLevel, ErrorRun, IdRange, dense_len};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 use crate::sample::LabeledSample;
@@ -122,6 +122,19 @@ impl<C: ConceptClass> ConceptClass for Not<C> {
     ) -> Result<Option<u64>> {
         self.inner
             .concept_with_errors(&flipped(self.inner.domain(), sample)?, errors, offset)
+    }
+
+    /// The inner class's ranges with their labelings complemented.
+    fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
+        Ok(self.inner.labeling_ranges(points)?.map(|ranges| {
+            ranges
+                .into_iter()
+                .map(|range| IdRange {
+                    positives: range.positives.complement(),
+                    ..range
+                })
+                .collect()
+        }))
     }
 }
 
@@ -265,6 +278,21 @@ impl<C: ConceptClass> ConceptClass for Both<C> {
             }
         }
         Ok(runs)
+    }
+
+    /// The inner class's ranges, then the same ranges shifted by |C| for the complements
+    /// (a labeling of the first half and one of the second may coincide; grouping by
+    /// labeling merges them).
+    fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
+        let Some(plain) = self.inner.labeling_ranges(points)? else {
+            return Ok(None);
+        };
+        let shifted = plain.iter().map(|range| IdRange {
+            first: range.first + self.inner_len,
+            last: range.last + self.inner_len,
+            positives: range.positives.complement(),
+        });
+        Ok(Some(plain.iter().copied().chain(shifted).collect()))
     }
 
     /// The inner levels of both halves merged, when the inner class has levels.

@@ -87,6 +87,85 @@ impl ThresholdStructure {
     }
 }
 
+/// A range of consecutive concept ids `first..=last` (inclusive, so that a range can end at
+/// id `u64::MAX`) whose concepts all label a list of points the same way, with that
+/// labeling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdRange {
+    /// The first id of the range.
+    pub first: u64,
+    /// The last id of the range (≥ `first`).
+    pub last: u64,
+    /// The points the range's concepts label 1.
+    pub positives: PointInterval,
+}
+
+/// A set of points given by their ranks among the **sorted distinct** points of a list:
+/// the ranks `start..end`, or (`complemented`) every rank outside them. Every concept of
+/// the classes over an ordered domain (thresholds, point functions, intervals and their
+/// complements) labels a list of points this way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PointInterval {
+    /// The first rank in the interval.
+    pub start: usize,
+    /// One past the last rank (≥ `start`).
+    pub end: usize,
+    /// Whether the set is the complement of the ranks `start..end`.
+    pub complemented: bool,
+}
+
+impl PointInterval {
+    /// The ranks `start..end`.
+    pub fn plain(start: usize, end: usize) -> Self {
+        PointInterval {
+            start,
+            end,
+            complemented: false,
+        }
+    }
+
+    /// The complement.
+    pub fn complement(self) -> Self {
+        PointInterval {
+            complemented: !self.complemented,
+            ..self
+        }
+    }
+
+    /// The unique form of the same set among `distinct` ranks, so that two sets are equal
+    /// exactly when their canonical forms are: the empty set as `0..0`, a complement that
+    /// is one interval (of an empty, leading or trailing interval) as that interval; what
+    /// stays complemented is two non-empty pieces, never an interval.
+    pub fn canonical(self, distinct: usize) -> Self {
+        let (start, end) = (self.start.min(distinct), self.end.min(distinct));
+        let (start, end, complemented) = if !self.complemented {
+            (start, end, false)
+        } else if start >= end {
+            (0, distinct, false)
+        } else if start == 0 {
+            (end, distinct, false)
+        } else if end == distinct {
+            (0, start, false)
+        } else {
+            (start, end, true)
+        };
+        if !complemented && start >= end {
+            PointInterval::plain(0, 0)
+        } else {
+            PointInterval {
+                start,
+                end,
+                complemented,
+            }
+        }
+    }
+
+    /// Whether rank `rank` is in the set.
+    pub fn contains(&self, rank: usize) -> bool {
+        (self.start <= rank && rank < self.end) != self.complemented
+    }
+}
+
 /// A finite concept class over a finite domain.
 pub trait ConceptClass: std::fmt::Debug + Send + Sync {
     /// The domain the concepts label.
@@ -171,6 +250,25 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
     fn threshold_structure(&self) -> Option<ThresholdStructure> {
         None
     }
+
+    /// The ids `0..len()` cut into ranges of consecutive ids, listed in id order, on each
+    /// of which every concept labels `points` the same way, with that labeling as a
+    /// [`PointInterval`] of ranks among the sorted distinct `points`; or `None` (the
+    /// provided answer) for classes without such a structure. Two ranges may carry the
+    /// same labeling (compare [`PointInterval::canonical`] forms); grouping the ranges by
+    /// labeling gives the class's dichotomies on `points`, each with the smallest id
+    /// inducing it (the first id of its first range) and all its concepts, without
+    /// evaluating any concept: this is how the stable, relabeling and Dagan–Feldman
+    /// learners build their covers over huge classes. Classes over an ordered domain
+    /// answer with O(|points|) ranges in O(t log t) time (thresholds: the cuts between
+    /// consecutive distinct points; point functions: each point and the gaps between
+    /// them).
+    ///
+    /// # Errors
+    /// [`Error::PointOutsideDomain`] for a point outside the domain.
+    fn labeling_ranges(&self, _points: &[Point]) -> Result<Option<Vec<IdRange>>> {
+        Ok(None)
+    }
 }
 
 /// A borrowed class is a class (so combinators such as [`Xor`] can wrap `&dyn ConceptClass`).
@@ -210,6 +308,9 @@ impl<T: ConceptClass + ?Sized> ConceptClass for &T {
     fn threshold_structure(&self) -> Option<ThresholdStructure> {
         (**self).threshold_structure()
     }
+    fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
+        (**self).labeling_ranges(points)
+    }
 }
 
 /// An owned, boxed class is a class (the form [`crate::parse_spec`] returns).
@@ -248,6 +349,9 @@ impl<T: ConceptClass + ?Sized> ConceptClass for Box<T> {
     }
     fn threshold_structure(&self) -> Option<ThresholdStructure> {
         (**self).threshold_structure()
+    }
+    fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
+        (**self).labeling_ranges(points)
     }
 }
 
@@ -293,6 +397,44 @@ pub fn run_length_encode(counts: &[u64]) -> Vec<ErrorRun> {
 /// [`Error::PointOutsideDomain`] for the first offending point.
 pub(crate) fn check_sample(domain: &Domain, sample: &LabeledSample) -> Result<()> {
     domain.check_all(sample.points())
+}
+
+/// The ranges `[0, c₁), [c₁, c₂), …, [c_m, len)` (empty ones left out) for sorted distinct
+/// cuts `c_i < len`, as inclusive [`IdRange`]s labeled by `positives(j)` for the range
+/// after `j` cuts; `len ≥ 1`.
+pub(crate) fn ranges_between_cuts(
+    cuts: &[u64],
+    len: u128,
+    positives: impl Fn(usize) -> PointInterval,
+) -> Vec<IdRange> {
+    let mut ranges = Vec::with_capacity(cuts.len() + 1);
+    let mut start: u128 = 0;
+    for (j, &cut) in cuts.iter().enumerate() {
+        if u128::from(cut) > start {
+            ranges.push(IdRange {
+                first: start as u64,
+                last: cut - 1,
+                positives: positives(j),
+            });
+        }
+        start = u128::from(cut);
+    }
+    if start < len {
+        ranges.push(IdRange {
+            first: start as u64,
+            last: (len - 1) as u64,
+            positives: positives(cuts.len()),
+        });
+    }
+    ranges
+}
+
+/// The sorted distinct points of a list.
+pub fn sorted_distinct(points: &[Point]) -> Vec<Point> {
+    let mut sorted = points.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted
 }
 
 /// Checks that a class is small enough for a dense profile and returns |C|.

@@ -2,7 +2,9 @@
 
 use std::collections::HashMap;
 
-use crate::class::{ConceptClass, ErrorRun, check_sample, dense_len};
+use crate::class::{
+    ConceptClass, ErrorRun, IdRange, PointInterval, check_sample, dense_len, sorted_distinct,
+};
 use crate::domain::{Domain, Point};
 use crate::error::Result;
 use crate::sample::LabeledSample;
@@ -132,6 +134,49 @@ impl ConceptClass for Points {
 
     /// O(n log n) runs: every concept whose point is absent from the sample errs exactly
     /// `P` times; only the sample's distinct points break the runs. Works for any |X|.
+    /// Point function `i` labels only the domain's `i`-th point 1, so the labeling of
+    /// `points` changes at each of their indices `q` and again at `q + 1`: every point's
+    /// own concept is a range, and the gaps between them label everything 0. O(t log t).
+    fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
+        self.domain.check_all(points)?;
+        // Ranks are of the sorted distinct points; the ids are their domain indices, which
+        // need not be in the same order on an explicit domain, so sort by index and keep
+        // each index's rank.
+        let sorted = sorted_distinct(points);
+        let mut indices: Vec<(u64, usize)> = sorted
+            .iter()
+            .enumerate()
+            .map(|(rank, &x)| (self.domain.index_of(x).unwrap_or(x), rank))
+            .collect();
+        indices.sort_unstable();
+        let len = self.len();
+        let mut ranges = Vec::with_capacity(2 * indices.len() + 1);
+        let mut start: u128 = 0;
+        for &(q, rank) in &indices {
+            if u128::from(q) > start {
+                ranges.push(IdRange {
+                    first: start as u64,
+                    last: q - 1,
+                    positives: PointInterval::plain(0, 0),
+                });
+            }
+            ranges.push(IdRange {
+                first: q,
+                last: q,
+                positives: PointInterval::plain(rank, rank + 1),
+            });
+            start = u128::from(q) + 1;
+        }
+        if start < len {
+            ranges.push(IdRange {
+                first: start as u64,
+                last: (len - 1) as u64,
+                positives: PointInterval::plain(0, 0),
+            });
+        }
+        Ok(Some(ranges))
+    }
+
     fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
         check_sample(&self.domain, sample)?;
         let (per_point, positives) = self.tallies(sample);

@@ -1,7 +1,10 @@
 //! `THRESH_X`: thresholds `c_t(y) = 1 iff y ≤ t` over an ordered domain.
 
 use crate::class::points::push_run;
-use crate::class::{ConceptClass, ErrorRun, check_sample, dense_len};
+use crate::class::{
+    ConceptClass, ErrorRun, IdRange, PointInterval, check_sample, dense_len, ranges_between_cuts,
+    sorted_distinct,
+};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 use crate::sample::LabeledSample;
@@ -66,6 +69,17 @@ impl ConceptClass for Thresholds {
 
     fn name(&self) -> String {
         format!("thresholds:{}", self.size)
+    }
+
+    /// Threshold `c` labels point p by `p ≤ c`, so the labeling of `points` changes exactly
+    /// at the ids `c = p`: the ranges between consecutive distinct points, the one after
+    /// the j-th labeling the j smallest 1. O(t log t).
+    fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
+        self.domain.check_all(points)?;
+        let cuts = sorted_distinct(points);
+        Ok(Some(ranges_between_cuts(&cuts, self.len(), |j| {
+            PointInterval::plain(0, j)
+        })))
     }
 
     /// Prefix counts, O(n + |X|): `errors(t) = #{positives with x > t} + #{negatives with
