@@ -653,29 +653,27 @@ fn audit_learner(
     let draw = |input: &(usize, usize), n: u64, chunk_seed: u64| -> Result<Vec<u64>, String> {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(chunk_seed);
         let (sample, query) = (&samples[input.0], queries[input.1]);
-        Python::attach(|py| {
-            (0..n)
-                .map(|_| {
-                    let seed = rng.next_u64();
-                    let output = if per_prediction {
-                        learner
-                            .call_returned(class.as_ref(), sample, seed)
-                            .and_then(|returned| match returned {
-                                Returned::Concept(id) => Ok(u64::from(class.eval(id, query))),
-                                Returned::Predictor(predictor) => {
-                                    predictions(predictor.bind(py), &[query], learner.label())
-                                        .map(|labels| u64::from(labels[0]))
-                                }
-                            })
-                    } else {
-                        learner.call(class.as_ref(), sample, seed)
-                    };
-                    output.map_err(|error| learner.record(error))
-                })
-                .collect()
-        })
+        (0..n)
+            .map(|_| {
+                let seed = rng.next_u64();
+                let output = if per_prediction {
+                    learner
+                        .call_returned(class.as_ref(), sample, seed)
+                        .and_then(|returned| match returned {
+                            Returned::Concept(id) => Ok(u64::from(class.eval(id, query))),
+                            Returned::Predictor(predictor) => Python::attach(|py| {
+                                predictions(predictor.bind(py), &[query], learner.label())
+                                    .map(|labels| u64::from(labels[0]))
+                            }),
+                        })
+                } else {
+                    learner.call(class.as_ref(), sample, seed)
+                };
+                output.map_err(|error| learner.record(error))
+            })
+            .collect()
     };
-    let result = py.detach(|| audit_finite_batched(draw, &indexed, &config));
+    let result = learner.serve(py, || audit_finite_batched(draw, &indexed, &config))?;
     match result {
         Ok(inner) => Ok(Audit { inner }),
         Err(error) => Err(learner

@@ -400,3 +400,23 @@ def test_audit_learner_audits_per_prediction_claims():
         privpac.audit.audit_learner(
             lambda p, l, s: (lambda x: np.full(len(x), 2)), spec, claim, runs=50, seed=1
         )
+
+
+def test_a_non_private_baseline_claims_none():
+    """guarantee="none" measures a non-private learner of one's own: the report says it is
+    not private and carries no epsilon."""
+
+    def erm(points, labels, seed):
+        return int(points[labels].max()) if labels.any() else 0
+
+    report = privpac.sample_complexity(
+        f"thresholds:{N}", erm, guarantee="none", seed=1, **SEARCH
+    )
+    assert report["guarantee"] == {"kind": "none"}
+    assert "not private" in report["guarantee_text"]
+    assert report["epsilon"] is None
+    assert report["empirical_sample_size"] is not None
+    outcome = privpac.lab.run_trials(f"thresholds:{N}", erm, 64, guarantee="none", seed=1, **SEARCH)
+    assert outcome["successes"] > 0
+    with pytest.raises(InvalidParameterError, match='"none"'):
+        privpac.sample_complexity(f"thresholds:{N}", erm, guarantee="pure", seed=1, **SEARCH)
