@@ -420,3 +420,33 @@ def test_a_non_private_baseline_claims_none():
     assert outcome["successes"] > 0
     with pytest.raises(InvalidParameterError, match='"none"'):
         privpac.sample_complexity(f"thresholds:{N}", erm, guarantee="pure", seed=1, **SEARCH)
+
+
+def as_predictor(learner):
+    """The learner returning its threshold as a predictor (a callable on points) instead of
+    a concept id: the same hypothesis, so the same guarantee."""
+
+    def predictor_learner(points, labels, seed):
+        t = learner(points, labels, seed)
+        return lambda xs: np.asarray(xs) <= t
+
+    return predictor_learner
+
+
+def test_audit_learner_audits_predictors_under_a_dp_claim():
+    """Under a differential-privacy claim a predictor's output is its labels on every point
+    of the 16-point domain (post-processing of the hypothesis): the correct exponential
+    mechanism is not refuted (a correct claim is refuted with probability at most
+    1 - confidence = 0.05) and the planted bug (loss 1.86 on the flip at x = 1, as for
+    concept ids) is refuted."""
+    spec = f"thresholds:{K}"
+    good = privpac.audit.audit_learner(
+        as_predictor(exponential_cdf(1.0, 1.0)), spec, privpac.Privacy(1.0), runs=3000, seed=1
+    )
+    assert not good.refutes(1.0), good
+    assert good.epsilon_lower_bound > 0
+    bad = privpac.audit.audit_learner(
+        as_predictor(exponential_cdf(1.0, 0.5)), spec, privpac.Privacy(1.0), runs=3000, seed=1
+    )
+    assert bad.refutes(1.0), bad
+    assert bad.epsilon_lower_bound > 1.0
