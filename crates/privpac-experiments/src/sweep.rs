@@ -799,8 +799,7 @@ impl Sweep {
     }
 
     /// The unit rows of `scale`, in unit order: for each class, each learner, each grid
-    /// block, each ε (only the block's first for ERM, which does not use ε: see
-    /// [`uses_epsilon`]), each α.
+    /// block, each ε (only the block's first for ERM, which does not use ε), each α.
     pub fn units(&self, scale: Scale) -> Vec<Map<String, Value>> {
         let level = self.level(scale);
         let pairs: Vec<(usize, &String)> = if self.learners_outer {

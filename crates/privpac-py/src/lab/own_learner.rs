@@ -306,7 +306,7 @@ pub(crate) fn claimed_guarantee(
         return Ok(claimed.inner);
     }
     Err(pyo3::exceptions::PyTypeError::new_err(format!(
-        "guarantee= must be a privpac.Privacy, a privpac.Guarantee or \"none\", got {}",
+        "guarantee= must be a privpac.Privacy or privpac.Guarantee (or \"none\"), got {}",
         guarantee.get_type().name()?
     )))
 }
