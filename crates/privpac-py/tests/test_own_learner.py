@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import privpac
-from privpac import BadInputError, InvalidParameterError, PrivpacError
+from privpac import BadInputError, InvalidParameterError
 
 N = 256
 
@@ -299,7 +299,9 @@ def test_audit_learner_errors():
         privpac.audit.audit_learner(
             lambda p, l, s: K, spec, privpac.Privacy(1.0), runs=50, seed=1
         )
-    with pytest.raises(PrivpacError, match="not implemented yet"):
+    # A predictor is audited under a DP claim (by its labels on the domain), so one whose
+    # predictions are not labels is refused as for privpac.sample_complexity.
+    with pytest.raises(BadInputError, match="only 0 and 1"):
         privpac.audit.audit_learner(
             lambda p, l, s: (lambda x: x), spec, privpac.Privacy(1.0), runs=50, seed=1
         )
