@@ -54,6 +54,7 @@ pub mod dimension;
 pub mod online;
 
 pub use bucket_hash::{BucketHash, HASH_PRIME, MAX_BUCKETS};
+pub use class::closed_form;
 pub use class::{
     AllFunctions, Both, ConceptClass, ERROR_PROFILE_LIMIT, ErrorLevel, ErrorRun, ExplicitClass,
     GridHalfspaces, IdRange, Intervals, MAX_GRID_SIDE, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE,

@@ -6,7 +6,9 @@
 //! labelled with just enough digits that no two labels coincide; the legend sits in its
 //! own panel to the right of the data; bounds are drawn dashed in the colour of the
 //! measurement they belong to, and standalone references (a claimed ε, a diagonal) dashed
-//! in grey. Log axes plot log₁₀ of the values; non-positive values are dropped there.
+//! in grey; a series on exactly the line of an earlier one (two equal bounds) is marked with
+//! hollow squares and its legend entry names the line it lies on, so neither is hidden.
+//! Log axes plot log₁₀ of the values; non-positive values are dropped there.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -314,7 +316,12 @@ impl Figure {
         let (log_x, log_y, series) = (self.log_x, self.log_y, &self.series);
         let (points, (x0, x1), (y0, y1)) = self.plot_coordinates();
         let lines: Vec<(&Series, Vec<(f64, f64)>)> = series.iter().zip(points).collect();
-        let legend_width = legend_width(series);
+        let same = coinciding(&lines);
+        let legend_width = legend_width(
+            &(0..series.len())
+                .map(|i| legend_label(series, i, same[i]))
+                .collect::<Vec<_>>(),
+        );
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
@@ -380,8 +387,17 @@ impl Figure {
                     .map_err(|e| plot_error(name, e))?;
             }
             let colours = colours(series);
-            for ((s, points), &color) in lines.iter().zip(&colours) {
+            for (((s, points), &color), same) in lines.iter().zip(&colours).zip(&same) {
                 let style = ShapeStyle::from(&color).stroke_width(2);
+                if same.is_some() {
+                    // A dashed line on top of another: hollow squares mark it, so both
+                    // colours show (and the legend names the line it lies on).
+                    chart
+                        .draw_series(points.iter().map(|&p| {
+                            EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style)
+                        }))
+                        .map_err(|e| plot_error(name, e))?;
+                }
                 match s.style {
                     Style::Measured => {
                         chart
@@ -398,7 +414,7 @@ impl Figure {
                     }
                 }
             }
-            draw_legend(&legend_area, series, &colours).map_err(|e| plot_error(name, e))?;
+            draw_legend(&legend_area, series, &colours, &same).map_err(|e| plot_error(name, e))?;
             root.present().map_err(|e| plot_error(name, e))?;
         }
         Ok(svg)
@@ -425,19 +441,46 @@ fn colours(series: &[Series]) -> Vec<RGBColor> {
 }
 
 /// The legend panel's width: room for the longest label at about 0.6 em per character.
-fn legend_width(series: &[Series]) -> u32 {
-    let longest = series
+fn legend_width(labels: &[String]) -> u32 {
+    let longest = labels
         .iter()
-        .map(|s| s.label.chars().count())
+        .map(|label| label.chars().count())
         .max()
         .unwrap_or(0) as u32;
     (48 + longest * FONT * 6 / 10).clamp(140, 380)
+}
+
+/// For each series, the index of an earlier series it coincides with (the same drawable
+/// points, to 1e-9 of the axes' plot coordinates), if any: a bound equal to another
+/// bound would otherwise hide it.
+fn coinciding<S>(lines: &[(S, Vec<(f64, f64)>)]) -> Vec<Option<usize>> {
+    let close = |a: &[(f64, f64)], b: &[(f64, f64)]| {
+        !a.is_empty()
+            && a.len() == b.len()
+            && a.iter().zip(b).all(|(p, q)| {
+                (p.0 - q.0).abs() <= 1e-9 * (1.0 + p.0.abs())
+                    && (p.1 - q.1).abs() <= 1e-9 * (1.0 + p.1.abs())
+            })
+    };
+    (0..lines.len())
+        .map(|i| (0..i).find(|&j| close(&lines[i].1, &lines[j].1)))
+        .collect()
+}
+
+/// A legend entry: the label, and for a series drawn on top of an earlier one, the name
+/// of that one (`… (same line as “…”)`).
+fn legend_label(series: &[Series], i: usize, same: Option<usize>) -> String {
+    match same {
+        Some(j) => format!("{} (same line as “{}”)", series[i].label, series[j].label),
+        None => series[i].label.clone(),
+    }
 }
 
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     series: &[Series],
     colours: &[RGBColor],
+    same: &[Option<usize>],
 ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let style = TextStyle::from(("sans-serif", FONT).into_font())
         .color(&BLACK)
@@ -456,7 +499,11 @@ fn draw_legend<DB: DrawingBackend>(
                 }
             }
         }
-        area.draw(&Text::new(s.label.clone(), (42, y), style.clone()))?;
+        if same[i].is_some() {
+            area.draw(&(EmptyElement::at((20, y)) + Rectangle::new([(-4, -4), (4, 4)], stroke)))?;
+        }
+        let label = legend_label(series, i, same[i]);
+        area.draw(&Text::new(label, (42, y), style.clone()))?;
     }
     Ok(())
 }
@@ -572,7 +619,8 @@ mod tests {
             log_y: false,
         };
         let svg = figure.to_svg().unwrap();
-        let panel = WIDTH - legend_width(&series);
+        let labels: Vec<String> = series.iter().map(|s| s.label.clone()).collect();
+        let panel = WIDTH - legend_width(&labels);
         for label in ["measured", "its bound", "other", "claim"] {
             let at = svg
                 .find(&format!(">\n{label}\n</text>"))
@@ -586,6 +634,37 @@ mod tests {
                 .unwrap_or_else(|| panic!("no x in {tag}"));
             assert!(x > f64::from(panel), "{label} at x = {x}, panel at {panel}");
         }
+    }
+
+    /// Two bounds on the same line (the same points): the second is marked with hollow
+    /// squares in its colour and its legend entry names the line it lies on; bounds on
+    /// different lines are not marked.
+    #[test]
+    fn coinciding_curves_stay_distinguishable() {
+        let figure = |second: Vec<(f64, f64)>| Figure {
+            file: "t.svg".into(),
+            title: "title".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            series: vec![
+                Series::measured("generic", vec![(1.0, 1.0), (10.0, 3.0)]),
+                Series::bound("generic bound", vec![(1.0, 2.0), (10.0, 6.0)]),
+                Series::measured("relabeling", vec![(1.0, 1.5), (10.0, 2.0)]),
+                Series::bound("relabeling bound", second),
+            ],
+            log_x: true,
+            log_y: true,
+        };
+        let same = figure(vec![(1.0, 2.0), (10.0, 6.0)]).to_svg().unwrap();
+        assert!(
+            same.contains("relabeling bound (same line as “generic bound”)"),
+            "{same}"
+        );
+        let apart = figure(vec![(1.0, 2.5), (10.0, 7.0)]).to_svg().unwrap();
+        assert!(!apart.contains("same line as"));
+        // The squares: one per point of the coinciding series, plus one in the legend.
+        let squares = |svg: &str| svg.matches("<rect").count();
+        assert_eq!(squares(&same), squares(&apart) + 3);
     }
 
     /// The layout other renderers use is the SVG's: the ticks are the SVG's tick labels,

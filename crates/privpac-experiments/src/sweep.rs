@@ -799,7 +799,7 @@ impl Sweep {
     }
 
     /// The unit rows of `scale`, in unit order: for each class, each learner, each grid
-    /// block, each ε, each α.
+    /// block, each ε (only the block's first for ERM, which does not use ε), each α.
     pub fn units(&self, scale: Scale) -> Vec<Map<String, Value>> {
         let level = self.level(scale);
         let pairs: Vec<(usize, &String)> = if self.learners_outer {
@@ -814,8 +814,15 @@ impl Sweep {
         };
         let mut units = Vec::new();
         for (class, learner) in pairs {
+            // ERM does not use ε: one ε per grid block (the first), not a sweep of copies.
+            let uses_epsilon = uses_epsilon(learner);
             for block in &level.grid {
-                for &epsilon in &block.epsilon {
+                let epsilons = if uses_epsilon {
+                    &block.epsilon[..]
+                } else {
+                    &block.epsilon[..block.epsilon.len().min(1)]
+                };
+                for &epsilon in epsilons {
                     for &alpha in &block.alpha {
                         let mut unit = Map::new();
                         if let Some(name) = &block.name {
@@ -854,6 +861,13 @@ impl Sweep {
         }
         units
     }
+}
+
+/// Whether the learner `spec` uses ε: every learner but ERM (the stable learner's ε is its
+/// exponential mechanism's `em_epsilon`, a parameter it uses). A learner that does not is
+/// run at one ε per grid block and not fitted against ε in the report.
+pub(crate) fn uses_epsilon(spec: &str) -> bool {
+    !matches!(spec.parse::<LearnerSpec>(), Ok(LearnerSpec::Erm))
 }
 
 mod k_curves;

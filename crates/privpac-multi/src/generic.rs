@@ -483,6 +483,25 @@ impl MultiLearner for SanitizerMultiLearner {
     fn name(&self) -> String {
         format!("generic({})", self.sanitizer.name())
     }
+
+    /// Per column: the selection's ε′ (pure; column j's exponential mechanism), and the
+    /// rule of [`Lemma37`] that gives the reported total for the k selections, plus the one
+    /// sanitization at (ε, δ) that every column shares (basic composition with it). The
+    /// per-column budget is not a split of the total: the sanitizer's share is paid once.
+    fn column_split(&self) -> Option<(Privacy, &'static str)> {
+        let lemma = self.guarantees(self.k).ok()?;
+        let best = Some(lemma.best());
+        let rule = if best == Some(lemma.basic) {
+            "basic, plus one sanitization shared by all columns"
+        } else if best == lemma.advanced {
+            "advanced, plus one sanitization shared by all columns"
+        } else if best == lemma.optimal {
+            "optimal, plus one sanitization shared by all columns"
+        } else {
+            "bounded-range (concentration), plus one sanitization shared by all columns"
+        };
+        Some((self.selection, rule))
+    }
 }
 
 #[cfg(test)]
@@ -687,6 +706,28 @@ mod tests {
             big.selection()
         );
         assert!(big.advanced_delta().is_some());
+    }
+
+    /// The per-column form: ε′ per selection, composed by the rule that gives the
+    /// reported total, with the shared sanitization named.
+    #[test]
+    fn column_split_is_the_selection_budget_and_the_reported_rule() {
+        let blr = BlumLigettRoth::new(Privacy::pure(0.5).unwrap(), 1).unwrap();
+        let learner = SanitizerMultiLearner::new(Box::new(blr), 1.0, 2).unwrap();
+        let (per_column, rule) = learner.column_split().unwrap();
+        assert_eq!(per_column, Privacy::pure(1.0).unwrap());
+        assert_eq!(rule, "basic, plus one sanitization shared by all columns");
+        // With δ′ (an approximate budget) at 64 columns a tighter rule than basic wins, and
+        // the per-column budget is still the selections' pure ε′.
+        let total = Privacy::new(1.0, 1e-6).unwrap();
+        let learner = SanitizerMultiLearner::corollary_3_9(total, 64, 0.1).unwrap();
+        let (per_column, rule) = learner.column_split().unwrap();
+        assert!(per_column.is_pure() && per_column.epsilon() < total.epsilon());
+        assert!(!rule.starts_with("basic"), "{rule}");
+        assert!(
+            rule.ends_with("plus one sanitization shared by all columns"),
+            "{rule}"
+        );
     }
 
     #[test]

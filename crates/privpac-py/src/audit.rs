@@ -527,12 +527,19 @@ fn user_pairs(
 /// called on that one point), and the pair of prediction distributions is audited at
 /// δ = 0. `audit.refutes(ε)` then refutes the per-prediction claim.
 ///
+/// Under a differential-privacy claim a learner may also return a predictor (a callable
+/// on points or an object with `predict`): the audited output is then its labels on every
+/// point of a domain of at most 63 points (else on 63 points spread over it), a
+/// deterministic function of the hypothesis, so a refutation refutes the claim (a pass
+/// says nothing about the labels elsewhere). Randomized predictors are called once per
+/// run, their randomness part of the audited mechanism.
+///
 /// Raises InvalidParameterError for a bad class spec, a guarantee that is neither
 /// differential privacy nor per prediction, `query_points` with a differential-privacy
 /// claim or of a bad size, or bad audit parameters; BadInputError for bad pairs or query
 /// points, a learner that raises (chained to its exception), or returns anything but a
-/// concept id of the class (or, for a per-prediction claim, a predictor, whose bad
-/// predictions are named as for `privpac.sample_complexity`).
+/// concept id of the class or a predictor (whose bad predictions are named as for
+/// `privpac.sample_complexity`).
 #[pyfunction]
 #[pyo3(signature = (learner, class_spec, guarantee, *, runs, seed, pairs = None,
     sample_size = 1, random_pairs = 8, confidence = 0.95, selection_runs = None,
@@ -570,12 +577,6 @@ fn audit_learner(
             )));
         }
     };
-    if query_points.is_some() && !per_prediction {
-        return Err(invalid(
-            "query_points= are the fixed points of a per-prediction claim; a \
-             differential-privacy claim audits the concept id",
-        ));
-    }
     if sample_size == 0 || sample_size > 1 << 20 {
         return Err(invalid(format!(
             "sample_size must be between 1 and 2^20, got {sample_size}"
@@ -624,13 +625,23 @@ fn audit_learner(
     // Per-prediction claims: one audited pair per neighbouring pair and query point, the
     // input (sample, query) and the output the prediction at the query (one query per
     // trained model, as the guarantee reads).
-    let queries: Vec<u64> = match (per_prediction, query_points) {
-        (false, _) => vec![0],
-        (true, Some(given)) => {
+    if query_points.is_some() && !per_prediction {
+        return Err(invalid(
+            "query_points= are the fixed points of a per-prediction claim; a \
+             differential-privacy claim audits the concept id (or a predictor's labels on \
+             every point of a domain of at most 63 points, else on 63 spread over it)",
+        ));
+    }
+    // Per prediction: the audited query points. Under a differential-privacy claim: the
+    // points on which a returned predictor is evaluated (its restriction to them is the
+    // audited output; at most 63, so that the labels and a tag fit one u64).
+    let limit = 64;
+    let given = match query_points {
+        Some(given) => {
             let given = slice(&u64_vector(given, "query_points")?).into_owned();
-            if given.is_empty() || given.len() > 64 {
+            if given.is_empty() || given.len() > limit {
                 return Err(invalid(format!(
-                    "query_points must hold 1 to 64 points, got {}",
+                    "query_points must hold 1 to {limit} points, got {}",
                     given.len()
                 )));
             }
@@ -640,12 +651,21 @@ fn audit_learner(
                 vec![false; given.len()],
             )
             .map_err(|e| bad_input(format!("query_points: {e}")))?;
-            given
+            Some(given)
         }
-        (true, None) => {
-            let domain = u64::try_from(class.domain().size()).unwrap_or(u64::MAX);
-            spread_points(domain, domain.min(4))
-        }
+        None => None,
+    };
+    let domain = u64::try_from(class.domain().size()).unwrap_or(u64::MAX);
+    let default_points = |count: u64| {
+        spread_points(domain, domain.min(count))
+            .into_iter()
+            .map(|i| class.domain().point_at(i).unwrap_or(i))
+            .collect::<Vec<u64>>()
+    };
+    let (queries, restriction): (Vec<u64>, Vec<u64>) = match (per_prediction, given) {
+        (true, Some(given)) => (given, Vec::new()),
+        (true, None) => (spread_points(domain, domain.min(4)), Vec::new()),
+        (false, _) => (vec![0], default_points(63)),
     };
     let indexed: Vec<((usize, usize), (usize, usize))> = (0..pairs.len())
         .flat_map(|i| (0..queries.len()).map(move |q| ((2 * i, q), (2 * i + 1, q))))
@@ -653,29 +673,31 @@ fn audit_learner(
     let draw = |input: &(usize, usize), n: u64, chunk_seed: u64| -> Result<Vec<u64>, String> {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(chunk_seed);
         let (sample, query) = (&samples[input.0], queries[input.1]);
-        Python::attach(|py| {
-            (0..n)
-                .map(|_| {
-                    let seed = rng.next_u64();
-                    let output = if per_prediction {
-                        learner
-                            .call_returned(class.as_ref(), sample, seed)
-                            .and_then(|returned| match returned {
-                                Returned::Concept(id) => Ok(u64::from(class.eval(id, query))),
-                                Returned::Predictor(predictor) => {
-                                    predictions(predictor.bind(py), &[query], learner.label())
-                                        .map(|labels| u64::from(labels[0]))
-                                }
-                            })
-                    } else {
-                        learner.call(class.as_ref(), sample, seed)
-                    };
-                    output.map_err(|error| learner.record(error))
-                })
-                .collect()
-        })
+        (0..n)
+            .map(|_| {
+                let seed = rng.next_u64();
+                let output = if per_prediction {
+                    learner
+                        .call_returned(class.as_ref(), sample, seed)
+                        .and_then(|returned| match returned {
+                            Returned::Concept(id) => Ok(u64::from(class.eval(id, query))),
+                            Returned::Predictor(predictor) => Python::attach(|py| {
+                                predictions(predictor.bind(py), &[query], learner.label())
+                                    .map(|labels| u64::from(labels[0]))
+                            }),
+                        })
+                } else {
+                    learner
+                        .call_returned(class.as_ref(), sample, seed)
+                        .and_then(|returned| {
+                            dp_output(returned, class.as_ref(), &restriction, learner.label())
+                        })
+                };
+                output.map_err(|error| learner.record(error))
+            })
+            .collect()
     };
-    let result = py.detach(|| audit_finite_batched(draw, &indexed, &config));
+    let result = learner.serve(py, || audit_finite_batched(draw, &indexed, &config))?;
     match result {
         Ok(inner) => Ok(Audit { inner }),
         Err(error) => Err(learner
@@ -754,6 +776,31 @@ pub(crate) fn register(py: Python<'_>, module: &Bound<'_, PyModule>) -> PyResult
 
 /// `k ≤ domain` points spread evenly over `0..domain`, 0 and the last included: every point
 /// when `k = domain`, `[0]` when `k = 1`, none when `k = 0`.
+/// The audited output of one run under a differential-privacy claim: a concept id below
+/// 2^63 as it is; a predictor (or a concept id from 2^63 on) as its labels on
+/// `restriction`, bit i the label at `restriction[i]`, tagged with bit 63. Either is a
+/// deterministic function of the learner's hypothesis (post-processing), so the
+/// hypothesis is (ε, δ)-DP only if this output is: a refutation of this output refutes the
+/// claim (and a pass says nothing about the hypothesis off the restriction).
+fn dp_output(
+    returned: Returned,
+    class: &dyn privpac_classes::ConceptClass,
+    restriction: &[u64],
+    name: &str,
+) -> PyResult<u64> {
+    let labels = match returned {
+        Returned::Concept(id) if id < 1 << 63 => return Ok(id),
+        Returned::Concept(id) => restriction.iter().map(|&x| class.eval(id, x)).collect(),
+        Returned::Predictor(predictor) => {
+            Python::attach(|py| predictions(predictor.bind(py), restriction, name))?
+        }
+    };
+    Ok(labels
+        .iter()
+        .enumerate()
+        .fold(1 << 63, |bits, (i, &label)| bits | (u64::from(label) << i)))
+}
+
 fn spread_points(domain: u64, k: u64) -> Vec<u64> {
     if k <= 1 {
         return vec![0; k as usize];

@@ -699,8 +699,8 @@ fn k_curve<'py>(
                 |_k: usize| -> privpac_toolkit::Result<Box<dyn privpac_multi::MultiLearner>> {
                     Ok(Box::new(SharedMultiLearner(std::sync::Arc::clone(&own))))
                 };
-            let curve = py
-                .detach(|| {
+            let curve = own
+                .serve(py, || {
                     privpac_toolkit::sample_complexity_curve(
                         &ks,
                         &scenario_for,
@@ -708,7 +708,7 @@ fn k_curve<'py>(
                         config,
                         &mut |_, _| {},
                     )
-                })
+                })?
                 .map_err(|error| own.take_failure().unwrap_or_else(|| errors::lab(error)))?;
             (curve, None, privpac_toolkit::GUARANTEE_CLAIMED)
         }

@@ -15,6 +15,7 @@ mod classes;
 mod data;
 mod errors;
 mod fingerprinting;
+mod interrupt;
 mod lab;
 mod learners;
 mod mechanisms;

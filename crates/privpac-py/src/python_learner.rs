@@ -16,13 +16,16 @@
 //! exact as for concepts; without one, predictors are refused, and
 //! `crate::predictor` estimates their true errors on held-out samples instead.
 //!
-//! Each call takes the GIL; the lab releases it while the search runs. A failure (the
-//! learner raises, returns something that is not an integer, or an id outside the class)
-//! becomes [`privpac_learners::Error::External`] for the engine, and the first such
-//! Python exception is kept so that the binding raises it (or chains it) when the search
-//! ends.
+//! Each call takes the GIL; the lab releases it while the search runs, and while
+//! [`PythonLearner::serve`] runs a search the calls run on the calling thread, which
+//! checks for signals between them (`crate::interrupt`: Ctrl-C stops the search within a
+//! trial). A failure (the learner raises, returns something that is not an integer, or an
+//! id outside the class) becomes [`privpac_learners::Error::External`] for the engine, and
+//! the first such Python exception is kept so that the binding raises it (or chains it)
+//! when the search ends; an exception that is not an `Exception` (`KeyboardInterrupt`,
+//! `SystemExit`) is kept unchanged, stops the remaining calls and is raised as it is.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use numpy::PyArray1;
 use privpac_accounting::Guarantee;
@@ -32,6 +35,7 @@ use pyo3::prelude::*;
 use rand::Rng;
 
 use crate::errors::{Kind, bad_input, raise};
+use crate::interrupt::{MainThread, is_interrupt};
 use crate::predictions::predictions;
 
 /// What a Python learner returned: a concept id of the class, or a predictor.
@@ -46,7 +50,9 @@ pub(crate) enum Returned {
 #[derive(Debug)]
 pub(crate) struct PythonLearner {
     /// The callable: the learner itself, or its bound `fit` method.
-    call: Py<PyAny>,
+    call: Arc<Py<PyAny>>,
+    /// Where the calls run, and whether the run was interrupted.
+    main: Arc<MainThread>,
     name: String,
     guarantee: Guarantee,
     /// The first failure, as the Python exception the binding raises.
@@ -79,7 +85,8 @@ impl PythonLearner {
             .and_then(|name| name.extract::<String>())
             .unwrap_or_else(|_| "learner".into());
         Ok(PythonLearner {
-            call: call.unbind(),
+            call: Arc::new(call.unbind()),
+            main: Arc::default(),
             name: format!("python:{name}"),
             guarantee,
             first: Mutex::new(None),
@@ -108,28 +115,63 @@ impl PythonLearner {
     }
 
     /// The callable: the learner itself, or its bound `fit` method.
-    pub(crate) fn callable(&self) -> &Py<PyAny> {
+    pub(crate) fn callable(&self) -> &Arc<Py<PyAny>> {
         &self.call
     }
 
-    /// The first failure of the learner, if any (taken: a second call gives None).
+    /// Runs `f` under the GIL where the learner's calls run (see [`MainThread::run`]; the
+    /// caller must not hold the GIL).
+    pub(crate) fn run<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(Python<'_>) -> PyResult<R> + Send + 'static,
+    ) -> PyResult<R> {
+        self.main.run(f)
+    }
+
+    /// Runs `work` (a search calling this learner) on a scoped thread while this thread
+    /// serves the learner's calls and checks for signals (see [`MainThread::serve`]):
+    /// `Err` is the exception a signal handler raised between calls.
+    pub(crate) fn serve<R: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce() -> R + Send,
+    ) -> PyResult<R> {
+        self.main.serve(py, work)
+    }
+
+    /// The first failure of the learner, if any (taken: a second call gives None); an
+    /// interrupt (`KeyboardInterrupt`, `SystemExit`) wins over earlier failures.
     pub(crate) fn take_failure(&self) -> Option<PyErr> {
         self.first.lock().ok().and_then(|mut slot| slot.take())
     }
 
-    /// Keeps `error` if it is the first failure, and returns its message.
+    /// Keeps `error` if it is the first failure (or the first interrupt), and returns its
+    /// message.
     pub(crate) fn record(&self, error: PyErr) -> String {
-        let message = Python::attach(|py| {
-            error
+        let (message, interrupt) = Python::attach(|py| {
+            let message = error
                 .value(py)
                 .str()
                 .map(|s| s.to_string())
-                .unwrap_or_default()
+                .unwrap_or_default();
+            (message, is_interrupt(py, &error))
         });
         if let Ok(mut slot) = self.first.lock() {
-            slot.get_or_insert(error);
+            let replace = interrupt
+                && slot
+                    .as_ref()
+                    .is_none_or(|kept| Python::attach(|py| !is_interrupt(py, kept)));
+            if replace {
+                *slot = Some(error);
+            } else {
+                slot.get_or_insert(error);
+            }
         }
-        message
+        if interrupt {
+            format!("interrupted ({message})")
+        } else {
+            message
+        }
     }
 
     fn fail(&self, error: PyErr) -> Error {
@@ -147,10 +189,8 @@ impl PythonLearner {
         sample: &LabeledSample,
         seed: u64,
     ) -> PyResult<u64> {
-        Python::attach(|py| {
-            let out = self.call_raw(py, sample, seed)?;
-            concept_id(&out, class, &self.name)
-        })
+        let out = self.invoke(sample, seed)?;
+        Python::attach(|py| concept_id(out.bind(py), class, &self.name))
     }
 
     /// One call under the GIL: a concept id checked against the class, or a predictor (a
@@ -161,8 +201,9 @@ impl PythonLearner {
         sample: &LabeledSample,
         seed: u64,
     ) -> PyResult<Returned> {
+        let out = self.invoke(sample, seed)?;
         Python::attach(|py| {
-            let out = self.call_raw(py, sample, seed)?;
+            let out = out.into_bound(py);
             if is_predictor(&out)? {
                 return Ok(Returned::Predictor(out.unbind()));
             }
@@ -170,24 +211,35 @@ impl PythonLearner {
         })
     }
 
-    /// The learner's raw result; an exception becomes BadInputError chained to it.
-    fn call_raw<'py>(
-        &self,
-        py: Python<'py>,
-        sample: &LabeledSample,
-        seed: u64,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let points = PyArray1::from_slice(py, sample.points());
-        let labels = PyArray1::from_vec(py, sample.labels().to_vec());
-        self.call
-            .bind(py)
-            .call1((points, labels, seed))
-            .map_err(|cause| {
-                let error = bad_input(format!("the Python learner {} raised: {cause}", self.name));
-                error.set_cause(py, Some(cause));
-                error
-            })
+    /// The learner's raw result, called where [`PythonLearner::run`] runs calls (the
+    /// caller must not hold the GIL); an exception becomes BadInputError chained to it
+    /// (an interrupt is returned unchanged: [`learner_raised`]).
+    fn invoke(&self, sample: &LabeledSample, seed: u64) -> PyResult<Py<PyAny>> {
+        let call = Arc::clone(&self.call);
+        let name = self.name.clone();
+        let points = sample.points().to_vec();
+        let labels = sample.labels().to_vec();
+        self.run(move |py| {
+            let points = PyArray1::from_vec(py, points);
+            let labels = PyArray1::from_vec(py, labels);
+            call.bind(py)
+                .call1((points, labels, seed))
+                .map(Bound::unbind)
+                .map_err(|cause| learner_raised(py, cause, &name))
+        })
     }
+}
+
+/// What the binding makes of an exception the learner `name` raised: BadInputError
+/// chained to it, or, for an interrupt (`KeyboardInterrupt`, `SystemExit`), the exception
+/// itself.
+pub(crate) fn learner_raised(py: Python<'_>, cause: PyErr, name: &str) -> PyErr {
+    if is_interrupt(py, &cause) {
+        return cause;
+    }
+    let error = bad_input(format!("the Python learner {name} raised: {cause}"));
+    error.set_cause(py, Some(cause));
+    error
 }
 
 /// Whether a learner's result is a predictor: not an integer, and callable or with a

@@ -27,7 +27,7 @@ use rand::Rng;
 
 use crate::errors::bad_input;
 use crate::predictions::predictions;
-use crate::python_learner::{PythonLearner, concept_id, is_predictor, table_of};
+use crate::python_learner::{PythonLearner, concept_id, is_predictor, learner_raised, table_of};
 
 /// A Python multi-learner behind the [`MultiLearner`] trait.
 #[derive(Debug)]
@@ -61,6 +61,16 @@ impl PythonMultiLearner {
         self.inner.take_failure()
     }
 
+    /// Runs `work` while this thread serves the learner's calls (see
+    /// [`PythonLearner::serve`]).
+    pub(crate) fn serve<R: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce() -> R + Send,
+    ) -> PyResult<R> {
+        self.inner.serve(py, work)
+    }
+
     /// One call under the GIL: the k hypotheses, concept ids checked against the class,
     /// predictors evaluated on the support (refused without one).
     fn call(
@@ -71,23 +81,23 @@ impl PythonMultiLearner {
     ) -> PyResult<Vec<Predictor>> {
         let name = Learner::name(&self.inner);
         let (n, k) = (sample.len(), sample.k());
-        Python::attach(|py| {
-            let points = PyArray1::from_slice(py, sample.points());
-            let flat: Vec<bool> = (0..n)
-                .flat_map(|i| (0..k).map(move |j| (i, j)))
-                .map(|(i, j)| sample.label(i, j))
-                .collect();
+        let points = sample.points().to_vec();
+        let flat: Vec<bool> = (0..n)
+            .flat_map(|i| (0..k).map(move |j| (i, j)))
+            .map(|(i, j)| sample.label(i, j))
+            .collect();
+        let call = std::sync::Arc::clone(self.inner.callable());
+        let called = name.clone();
+        let out = self.inner.run(move |py| {
+            let points = PyArray1::from_vec(py, points);
             let labels = PyArray1::from_vec(py, flat).reshape([n, k])?;
-            let out = self
-                .inner
-                .callable()
-                .bind(py)
+            call.bind(py)
                 .call1((points, labels, seed))
-                .map_err(|cause| {
-                    let error = bad_input(format!("the Python learner {name} raised: {cause}"));
-                    error.set_cause(py, Some(cause));
-                    error
-                })?;
+                .map(Bound::unbind)
+                .map_err(|cause| learner_raised(py, cause, &called))
+        })?;
+        Python::attach(|py| {
+            let out = out.into_bound(py);
             let shape_error = |shape: String| {
                 bad_input(format!(
                     "the Python multi-learner {name} must return k = {k} concept ids (one per \

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import privpac
-from privpac import BadInputError, InvalidParameterError, PrivpacError
+from privpac import BadInputError, InvalidParameterError
 
 N = 256
 
@@ -299,7 +299,9 @@ def test_audit_learner_errors():
         privpac.audit.audit_learner(
             lambda p, l, s: K, spec, privpac.Privacy(1.0), runs=50, seed=1
         )
-    with pytest.raises(PrivpacError, match="not implemented yet"):
+    # A predictor is audited under a DP claim (by its labels on the domain), so one whose
+    # predictions are not labels is refused as for privpac.sample_complexity.
+    with pytest.raises(BadInputError, match="only 0 and 1"):
         privpac.audit.audit_learner(
             lambda p, l, s: (lambda x: x), spec, privpac.Privacy(1.0), runs=50, seed=1
         )
@@ -400,3 +402,53 @@ def test_audit_learner_audits_per_prediction_claims():
         privpac.audit.audit_learner(
             lambda p, l, s: (lambda x: np.full(len(x), 2)), spec, claim, runs=50, seed=1
         )
+
+
+def test_a_non_private_baseline_claims_none():
+    """guarantee="none" measures a non-private learner of one's own: the report says it is
+    not private and carries no epsilon."""
+
+    def erm(points, labels, seed):
+        return int(points[labels].max()) if labels.any() else 0
+
+    report = privpac.sample_complexity(
+        f"thresholds:{N}", erm, guarantee="none", seed=1, **SEARCH
+    )
+    assert report["guarantee"] == {"kind": "none"}
+    assert "not private" in report["guarantee_text"]
+    assert report["epsilon"] is None
+    assert report["empirical_sample_size"] is not None
+    outcome = privpac.lab.run_trials(f"thresholds:{N}", erm, 64, guarantee="none", seed=1, **SEARCH)
+    assert outcome["successes"] > 0
+    with pytest.raises(InvalidParameterError, match='"none"'):
+        privpac.sample_complexity(f"thresholds:{N}", erm, guarantee="pure", seed=1, **SEARCH)
+
+
+def as_predictor(learner):
+    """The learner returning its threshold as a predictor (a callable on points) instead of
+    a concept id: the same hypothesis, so the same guarantee."""
+
+    def predictor_learner(points, labels, seed):
+        t = learner(points, labels, seed)
+        return lambda xs: np.asarray(xs) <= t
+
+    return predictor_learner
+
+
+def test_audit_learner_audits_predictors_under_a_dp_claim():
+    """Under a differential-privacy claim a predictor's output is its labels on every point
+    of the 16-point domain (post-processing of the hypothesis): the correct exponential
+    mechanism is not refuted (a correct claim is refuted with probability at most
+    1 - confidence = 0.05) and the planted bug (loss 1.86 on the flip at x = 1, as for
+    concept ids) is refuted."""
+    spec = f"thresholds:{K}"
+    good = privpac.audit.audit_learner(
+        as_predictor(exponential_cdf(1.0, 1.0)), spec, privpac.Privacy(1.0), runs=3000, seed=1
+    )
+    assert not good.refutes(1.0), good
+    assert good.epsilon_lower_bound > 0
+    bad = privpac.audit.audit_learner(
+        as_predictor(exponential_cdf(1.0, 0.5)), spec, privpac.Privacy(1.0), runs=3000, seed=1
+    )
+    assert bad.refutes(1.0), bad
+    assert bad.epsilon_lower_bound > 1.0

@@ -136,22 +136,42 @@ pub fn bounds_for_buckets(
     };
     Ok(match spec {
         LearnerSpec::Erm => {
-            // The exact VC dimension needs the class matrix; a class too large for it (the
-            // learner itself may run: thresholds, points and intervals over 2^30 points)
-            // gets no bound rather than an error.
-            let matrix = match materialize(class, DEFAULT_CELL_LIMIT) {
-                Ok(matrix) => matrix,
+            // The exact VC dimension from the class matrix where it fits; a class too
+            // large for it (the learner itself may run: thresholds, points and intervals
+            // over 2^30 points) takes its closed form (exact, or a proven upper bound: the
+            // VC bounds grow with d, so an upper bound on d gives a valid, larger bound),
+            // and no bound when it has none.
+            let (vc, closed) = match materialize(class, DEFAULT_CELL_LIMIT) {
+                Ok(matrix) => (vc_dimension(&matrix, &Budget::default())?.dimension, None),
                 Err(privpac_classes::Error::TooLarge { needed, limit, .. }) => {
-                    return Ok(Bound::NoExplicitConstants {
-                        reason: format!(
-                            "the exact VC dimension needs the class matrix, {needed} cells \
-                             (above the limit of {limit})"
-                        ),
-                    });
+                    let Some(closed) = class.vc_dimension_closed_form() else {
+                        return Ok(Bound::NoExplicitConstants {
+                            reason: format!(
+                                "no closed-form VC dimension is known for {}, and the exact \
+                                 one needs the class matrix, {needed} cells (above the limit \
+                                 of {limit})",
+                                class.name()
+                            ),
+                        });
+                    };
+                    let vc = u32::try_from(closed.dimension).unwrap_or(u32::MAX);
+                    (vc, Some(closed))
                 }
                 Err(other) => return Err(other.into()),
             };
-            let vc = vc_dimension(&matrix, &Budget::default())?.dimension;
+            let explicit = |name: &str, source: &str, size: f64| match &closed {
+                None => explicit(name, source, size),
+                Some(closed) if closed.exact => explicit(
+                    name,
+                    &format!("{source}; {}, closed form", closed.describe()),
+                    size,
+                ),
+                Some(closed) => explicit(
+                    &format!("{name}, with an upper bound on the VC dimension"),
+                    &format!("{source}; {}", closed.describe()),
+                    size,
+                ),
+            };
             match kind {
                 ScenarioKind::Realizable => explicit(
                     "VC bound, realizable",
@@ -307,23 +327,49 @@ mod tests {
         );
     }
 
-    /// ERM on a class too large to materialize (thresholds over 2^40 points) has no bound,
-    /// and no error: the learner itself runs there.
+    /// ERM on a class too large to materialize gets its VC bound from the closed-form VC
+    /// dimension: exact for thresholds over 2^40 points (d = 1, the same bound as a small
+    /// class of VC dimension 1), a labelled upper bound for xor(intervals), and no bound
+    /// (and no error) for a class with no closed form.
     #[test]
-    fn erm_on_a_huge_class_has_no_bound_instead_of_an_error() {
-        let class = Thresholds::new(1 << 40).unwrap();
-        let bound = bounds_for(
-            LearnerSpec::Erm,
-            &class,
-            ScenarioKind::Realizable,
-            1.0,
-            0.1,
-            0.1,
-        )
-        .unwrap();
+    fn erm_on_a_huge_class_uses_the_closed_form_vc_dimension() {
+        let erm = |spec: &str| {
+            let class = privpac_classes::parse_spec(spec).unwrap();
+            bounds_for(
+                LearnerSpec::Erm,
+                class.as_ref(),
+                ScenarioKind::Realizable,
+                1.0,
+                0.1,
+                0.1,
+            )
+            .unwrap()
+        };
+        let huge = erm("thresholds:1099511627776");
+        assert_eq!(huge.sample_size(), erm("thresholds:64").sample_size());
+        assert_eq!(
+            huge.sample_size(),
+            Some(vc_realizable_sample_size(1, 0.1, 0.1).ceil())
+        );
         assert!(
-            matches!(bound, Bound::NoExplicitConstants { ref reason } if reason.contains("class matrix")),
-            "{bound:?}"
+            matches!(&huge, Bound::Explicit { source, .. } if source.contains("VC dimension 1 (thresholds), closed form")),
+            "{huge:?}"
+        );
+        let both = erm("both(intervals:1073741824)");
+        assert_eq!(
+            both.sample_size(),
+            Some(vc_realizable_sample_size(5, 0.1, 0.1).ceil())
+        );
+        assert!(
+            matches!(&both, Bound::Explicit { name, source, .. }
+                if name.contains("upper bound on the VC dimension") && source.contains("at most 5")),
+            "{both:?}"
+        );
+        let unknown = erm("xor(halfspaces:11)");
+        assert!(
+            matches!(&unknown, Bound::NoExplicitConstants { reason }
+                if reason.contains("no closed-form VC dimension") && reason.contains("class matrix")),
+            "{unknown:?}"
         );
     }
 }

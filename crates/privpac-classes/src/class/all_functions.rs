@@ -1,6 +1,7 @@
 //! All functions on a small ordered domain.
 
 use crate::class::ConceptClass;
+use crate::class::closed_form::{ClosedFormVc, Family};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 
@@ -31,6 +32,14 @@ impl AllFunctions {
 }
 
 impl ConceptClass for AllFunctions {
+    /// |X|, exactly: the whole domain is shattered.
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        Some(ClosedFormVc::exact(
+            u64::from(self.size),
+            "all functions: |X|",
+            Some(Family::ContainsZero),
+        ))
+    }
     fn domain(&self) -> &Domain {
         &self.domain
     }

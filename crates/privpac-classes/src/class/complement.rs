@@ -9,6 +9,7 @@
 //! over 2^40 points, interval levels) serves its complement unchanged, and `C ∪ ¬C` is the
 //! two profiles one after the other.
 
+use crate::class::closed_form::{self, ClosedFormVc};
 use crate::class::{ConceptClass, ErrorLevel, ErrorRun, IdRange, dense_len};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
@@ -74,6 +75,10 @@ impl<C: ConceptClass> Not<C> {
 }
 
 impl<C: ConceptClass> ConceptClass for Not<C> {
+    /// `VC(C)` (see [`closed_form::not`]).
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        self.inner.vc_dimension_closed_form().map(closed_form::not)
+    }
     fn domain(&self) -> &Domain {
         self.inner.domain()
     }
@@ -212,6 +217,11 @@ impl<C: ConceptClass> Both<C> {
 }
 
 impl<C: ConceptClass> ConceptClass for Both<C> {
+    /// See [`closed_form::both`].
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        let inner = self.inner.vc_dimension_closed_form()?;
+        Some(closed_form::both(inner, self))
+    }
     fn domain(&self) -> &Domain {
         self.inner.domain()
     }

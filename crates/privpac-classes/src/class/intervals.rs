@@ -1,6 +1,7 @@
 //! Intervals `c_{a,b}(y) = 1 iff a ≤ y ≤ b` over an ordered domain, plus the empty
 //! interval.
 
+use crate::class::closed_form::{ClosedFormVc, Family};
 use crate::class::{ConceptClass, ErrorLevel, check_sample};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
@@ -84,6 +85,11 @@ impl Intervals {
 }
 
 impl ConceptClass for Intervals {
+    /// 2 for N ≥ 2 (1 for N = 1: the empty interval and `[0, 0]`), exactly.
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        let d = if self.size >= 2 { 2 } else { 1 };
+        Some(ClosedFormVc::exact(d, "intervals", Some(Family::Intervals)))
+    }
     fn domain(&self) -> &Domain {
         &self.domain
     }

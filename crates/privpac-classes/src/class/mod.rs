@@ -13,6 +13,7 @@
 //! O(n log n) without materializing |X| counts.
 
 mod all_functions;
+pub mod closed_form;
 mod complement;
 mod halfspaces;
 mod intervals;
@@ -36,6 +37,7 @@ use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 use crate::matrix::ClassMatrix;
 use crate::sample::LabeledSample;
+use closed_form::ClosedFormVc;
 
 /// Largest class for which a dense error profile (one count per concept) is built.
 pub const ERROR_PROFILE_LIMIT: u128 = 1 << 28;
@@ -189,6 +191,13 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
         format!("concept {id}")
     }
 
+    /// The VC dimension from the class's structure, exact or a proven upper bound, for
+    /// classes of any size (no class matrix): see [`crate::closed_form`]. The
+    /// provided form is None (nothing known: compute it from the class matrix).
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        None
+    }
+
     /// Always false: classes have at least one concept. (Present for clippy's
     /// `len_without_is_empty`.)
     fn is_empty(&self) -> bool {
@@ -288,6 +297,9 @@ impl<T: ConceptClass + ?Sized> ConceptClass for &T {
     fn describe(&self, id: u64) -> String {
         (**self).describe(id)
     }
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        (**self).vc_dimension_closed_form()
+    }
     fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
         (**self).error_counts(sample)
     }
@@ -329,6 +341,9 @@ impl<T: ConceptClass + ?Sized> ConceptClass for Box<T> {
     }
     fn describe(&self, id: u64) -> String {
         (**self).describe(id)
+    }
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        (**self).vc_dimension_closed_form()
     }
     fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
         (**self).error_counts(sample)

@@ -1,5 +1,6 @@
 //! `PAR_d`: parities `c_a(y) = ⟨a, y⟩ mod 2` over the hypercube.
 
+use crate::class::closed_form::{ClosedFormVc, Family};
 use crate::class::{ConceptClass, check_sample, dense_len};
 use crate::domain::{Domain, Point};
 use crate::error::Result;
@@ -27,6 +28,14 @@ impl Parities {
 }
 
 impl ConceptClass for Parities {
+    /// d, exactly.
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        Some(ClosedFormVc::exact(
+            u64::from(self.dim),
+            "parities:d",
+            Some(Family::Parities),
+        ))
+    }
     fn domain(&self) -> &Domain {
         &self.domain
     }

@@ -1,5 +1,6 @@
 //! `POINT_X`: the point functions `c_a(x) = 1 iff x = a`.
 
+use crate::class::closed_form::{ClosedFormVc, Family};
 use std::collections::HashMap;
 
 use crate::class::{
@@ -92,6 +93,11 @@ const DENSE_FACTOR: u128 = 4;
 const DENSE_MIN: u128 = 4096;
 
 impl ConceptClass for Points {
+    /// 1 for |X| ≥ 2 (0 for one point), exactly.
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        let d = u64::from(self.domain.size() >= 2);
+        Some(ClosedFormVc::exact(d, "points", Some(Family::Points)))
+    }
     fn domain(&self) -> &Domain {
         &self.domain
     }

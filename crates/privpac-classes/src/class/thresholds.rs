@@ -1,5 +1,6 @@
 //! `THRESH_X`: thresholds `c_t(y) = 1 iff y ≤ t` over an ordered domain.
 
+use crate::class::closed_form::{ClosedFormVc, Family};
 use crate::class::points::push_run;
 use crate::class::{
     ConceptClass, ErrorRun, IdRange, PointInterval, check_sample, dense_len, ranges_between_cuts,
@@ -46,6 +47,15 @@ impl Thresholds {
 }
 
 impl ConceptClass for Thresholds {
+    /// 1 for N ≥ 2 (0 for N = 1: one concept), exactly.
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        let d = u64::from(self.size >= 2);
+        Some(ClosedFormVc::exact(
+            d,
+            "thresholds",
+            Some(Family::Thresholds),
+        ))
+    }
     fn domain(&self) -> &Domain {
         &self.domain
     }

@@ -1,6 +1,7 @@
 //! Class combinators: the XOR class `C⊕ = {f ⊕ g : f, g ∈ C}` and `C ∪ {0}`.
 
 use crate::class::ConceptClass;
+use crate::class::closed_form::{self, ClosedFormVc};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 
@@ -46,6 +47,11 @@ impl<C: ConceptClass> Xor<C> {
 }
 
 impl<C: ConceptClass> ConceptClass for Xor<C> {
+    /// See [`closed_form::xor`].
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        let inner = self.inner.vc_dimension_closed_form()?;
+        Some(closed_form::xor(inner, self))
+    }
     fn domain(&self) -> &Domain {
         self.inner.domain()
     }
@@ -98,6 +104,11 @@ impl<C: ConceptClass> WithZero<C> {
 }
 
 impl<C: ConceptClass> ConceptClass for WithZero<C> {
+    /// See [`closed_form::with_zero`].
+    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+        let inner = self.inner.vc_dimension_closed_form()?;
+        Some(closed_form::with_zero(inner, self))
+    }
     fn domain(&self) -> &Domain {
         self.inner.domain()
     }

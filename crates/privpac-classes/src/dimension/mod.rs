@@ -53,6 +53,8 @@ mod memo;
 mod vc;
 
 #[cfg(test)]
+mod closed_form_tests;
+#[cfg(test)]
 mod tests;
 
 use serde::{Deserialize, Serialize};

@@ -363,7 +363,11 @@ pub(crate) fn sweep_report(
             };
             out.push_str(&format!(
                 "- `{class}`, {learner}: {versus_bound}; log–log slope of n against ε: {}, against α: {}.\n",
-                slope_of("epsilon"),
+                if crate::sweep::uses_epsilon(learner) {
+                    slope_of("epsilon")
+                } else {
+                    "none (it does not use ε: run at one ε per grid block, not swept)".into()
+                },
                 slope_of("alpha"),
             ));
         }

@@ -44,12 +44,15 @@ fn a_good_file_parses_into_its_settings_and_units() {
         }
     );
     let units = sweep.units(Scale::Tiny);
-    assert_eq!(units.len(), 4);
+    // Generic at ε = 1 and 2; ERM, which does not use ε, once (at the block's first ε).
+    assert_eq!(units.len(), 3);
     assert_eq!(
         Value::Object(units[1].clone()),
         json!({"sweep": "epsilon", "class": "thresholds:16", "learner": "generic", "epsilon": 2.0, "alpha": 0.2})
     );
     assert_eq!(units[2]["learner"], "erm");
+    assert_eq!(units[2]["epsilon"], 1.0);
+    assert!(uses_epsilon("generic") && uses_epsilon("stable") && !uses_epsilon("erm"));
 }
 
 #[test]
@@ -274,7 +277,8 @@ fn domains_order_and_zipf_are_checked() {
     )
     .unwrap();
     let units = sweep.units(Scale::Tiny);
-    assert_eq!(units.len(), 8);
+    // Generic at two ε on two domains, ERM (which does not use ε) at one ε on each.
+    assert_eq!(units.len(), 6);
     assert_eq!(
         Value::Object(units[1].clone()),
         json!({"sweep": "epsilon", "class": "thresholds:8", "log2_domain": 3, "learner": "generic", "epsilon": 2.0, "alpha": 0.2, "zipf_exponent": 2.0, "target": 1})
@@ -370,7 +374,8 @@ fn a_file_sweep_runs_sharded_merges_and_writes_its_outputs() {
         })
         .collect();
     let rows = exp.merge(Scale::Tiny, 7, &shards).unwrap();
-    assert_eq!(rows.len(), 4);
+    // Generic at ε = 1 and 2, ERM once (it does not use ε).
+    assert_eq!(rows.len(), 3);
     for row in &rows {
         assert_eq!(row["trials"], 4);
         assert_eq!(row["beta"], 0.2);
@@ -397,6 +402,19 @@ fn a_file_sweep_runs_sharded_merges_and_writes_its_outputs() {
     );
     let report = std::fs::read_to_string(dir.join("out").join("README.md")).unwrap();
     assert!(report.contains("# Experiment `my-sweep`"), "{report}");
+    // ERM is not fitted against ε; the generic learner is.
+    let fit = |learner: &str| {
+        report
+            .lines()
+            .find(|l| l.starts_with(&format!("- `thresholds:16`, {learner}:")))
+            .unwrap_or_else(|| panic!("no fit line for {learner}: {report}"))
+            .to_owned()
+    };
+    assert!(
+        fit("erm").contains("against ε: none (it does not use ε"),
+        "{report}"
+    );
+    assert!(!fit("generic").contains("does not use ε"), "{report}");
     // No temporary files left behind.
     assert_eq!(std::fs::read_dir(dir.join("out")).unwrap().count(), 4);
     // An edited file with the same name does not mix its units with the old results: its
@@ -414,7 +432,7 @@ fn a_file_sweep_runs_sharded_merges_and_writes_its_outputs() {
     let ran = edited
         .run_shard(Scale::Tiny, 7, Shard::whole(), &shards[1], &mut |_, _| {})
         .unwrap();
-    assert_eq!(ran, 4, "units 1 and 3 were stale, 0 and 2 absent");
+    assert_eq!(ran, 3, "unit 1 was stale, 0 and 2 absent");
     // Records of a file sweep are refused by another experiment's merge.
     assert!(crate::merge("sample-complexity", Scale::Tiny, 7, &shards).is_err());
     let _ = std::fs::remove_dir_all(&dir);

@@ -441,7 +441,7 @@ def sample_complexity(
     voters: int = 7,
     vote_epsilon: float = 1.0,
     em_epsilon: float | None = None,
-    guarantee: Privacy | Guarantee | None = None,
+    guarantee: Privacy | Guarantee | Literal["none"] | None = None,
     true_error: Literal["auto", "exact", "estimated"] = "auto",
     holdout: int | None = None,
     confidence: float = 0.95,
@@ -464,7 +464,7 @@ def run_trials(
     voters: int = 7,
     vote_epsilon: float = 1.0,
     em_epsilon: float | None = None,
-    guarantee: Privacy | Guarantee | None = None,
+    guarantee: Privacy | Guarantee | Literal["none"] | None = None,
     true_error: Literal["auto", "exact", "estimated"] = "auto",
     holdout: int | None = None,
     confidence: float = 0.95,
@@ -515,7 +515,7 @@ def k_curve(
     label_noise: float = 0.0,
     trials: int = 100,
     max_size: int = ...,
-    guarantee: Privacy | Guarantee | None = None,
+    guarantee: Privacy | Guarantee | Literal["none"] | None = None,
 ) -> dict[str, Any]: ...
 
 # ----- multi-learning lower bounds (Bun–Nissim–Stemmer §4, §1.3) -----

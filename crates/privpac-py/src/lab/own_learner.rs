@@ -140,13 +140,15 @@ pub(super) fn own_learner<'py>(
         let failed = |error| own.take_failure().unwrap_or_else(|| errors::lab(error));
         let json = match size {
             Some(n) => serde_json::to_string(
-                &py.detach(|| privpac_toolkit::run_trials_at_with(request, shared, n))
-                    .map_err(failed)?,
+                &own.serve(py, || {
+                    privpac_toolkit::run_trials_at_with(request, shared, n)
+                })?
+                .map_err(failed)?,
             ),
             None => serde_json::to_string(
-                &py.detach(|| {
+                &own.serve(py, || {
                     privpac_toolkit::run_sample_complexity_with(request, shared, &mut |_| {})
-                })
+                })?
                 .map_err(failed)?,
             ),
         };
@@ -173,15 +175,15 @@ pub(super) fn own_learner<'py>(
     let shared: Arc<dyn privpac_learners::Learner> = own.clone();
     let failed = |error| own.take_failure().unwrap_or_else(|| errors::lab(error));
     if let Some(n) = size {
-        let outcome = py
-            .detach(|| {
+        let outcome = own
+            .serve(py, || {
                 privpac_toolkit::run_trials_at_evaluated(
                     request,
                     shared,
                     &mut |scenario, n| estimator.evaluate(scenario, n),
                     n,
                 )
-            })
+            })?
             .map_err(failed)?;
         let out = from_json(py, &serde_json::to_string(&outcome).map_err(json_error)?)?;
         out.set_item("guarantee_source", privpac_toolkit::GUARANTEE_CLAIMED)?;
@@ -204,15 +206,15 @@ pub(super) fn own_learner<'py>(
         }
         return Ok(out);
     }
-    let report = py
-        .detach(|| {
+    let report = own
+        .serve(py, || {
             privpac_toolkit::run_sample_complexity_evaluated(
                 request,
                 shared,
                 &mut |scenario, n| estimator.evaluate(scenario, n),
                 &mut |_| {},
             )
-        })
+        })?
         .map_err(failed)?;
     let out = from_json(py, &serde_json::to_string(&report).map_err(json_error)?)?;
     let sizes = estimator.sizes;
@@ -274,17 +276,27 @@ pub(super) fn own_learner<'py>(
     Ok(out)
 }
 
-/// The `guarantee=` of a Python learner: a `Privacy` ((ε, δ)-DP of the hypothesis) or a
-/// `Guarantee`; required.
+/// The `guarantee=` of a Python learner: a `Privacy` ((ε, δ)-DP of the hypothesis), a
+/// `Guarantee`, or the string `"none"`: a non-private baseline of one's own, reported as
+/// `{"kind": "none"}` and "none (not private)" (no ε to check or fit against); required.
 pub(crate) fn claimed_guarantee(
     guarantee: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<privpac_accounting::Guarantee> {
     let Some(guarantee) = guarantee else {
         return Err(invalid(
             "a Python learner needs guarantee=, the guarantee it claims (a privpac.Privacy or \
-             privpac.Guarantee)",
+             privpac.Guarantee, or \"none\" for a non-private baseline)",
         ));
     };
+    if let Ok(word) = guarantee.extract::<String>() {
+        if word == "none" {
+            return Ok(privpac_accounting::Guarantee::None);
+        }
+        return Err(invalid(format!(
+            "guarantee= as a string must be \"none\" (a non-private learner), got {word:?}; \
+             a private learner claims a privpac.Privacy or privpac.Guarantee"
+        )));
+    }
     if let Ok(privacy) = guarantee.extract::<Privacy>() {
         return Ok(privpac_accounting::Guarantee::DifferentialPrivacy(
             privacy.inner,
@@ -294,7 +306,7 @@ pub(crate) fn claimed_guarantee(
         return Ok(claimed.inner);
     }
     Err(pyo3::exceptions::PyTypeError::new_err(format!(
-        "guarantee= must be a privpac.Privacy or privpac.Guarantee, got {}",
+        "guarantee= must be a privpac.Privacy or privpac.Guarantee (or \"none\"), got {}",
         guarantee.get_type().name()?
     )))
 }

@@ -58,10 +58,14 @@ struct MultiLearnReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     not_covered: Option<String>,
     /// The budget each column's run was built with (`{"epsilon", "delta"}`, exact), for a
-    /// learner that splits its budget over the columns (the direct sum); null otherwise.
+    /// learner that splits its budget over the columns (the direct sum), or each column's
+    /// selection ε′ for the sanitizer multi-learner (whose one sanitization is shared by
+    /// all columns and paid once); null otherwise.
     per_column: Option<Privacy>,
     /// The rule the k runs compose by (`basic`, `advanced`, `optimal`, `best`, `pld`,
-    /// `bounded-range (exact)`, `bounded-range (concentration)`); null with `per_column`.
+    /// `bounded-range (exact)`, `bounded-range (concentration)`; for the sanitizer
+    /// multi-learner the rule of its k selections followed by `, plus one sanitization
+    /// shared by all columns`); null with `per_column`.
     composition: Option<String>,
 }
 
