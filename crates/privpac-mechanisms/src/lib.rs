@@ -23,6 +23,8 @@
 //! - Selection: [`ExponentialMechanism`] (general, integer and count-weighted
 //!   [`ScoreLevel`] paths), [`ReportNoisyMax`], [`StableSelection`] (A_dist),
 //!   [`ChoosingMechanism`] ((ε, δ) selection for qualities of bounded growth).
+//! - Ordered data: [`TreeLog`], the interior point problem on domains of up to 2^64 values
+//!   (Kaplan et al. 2020, Algorithm 1), with explicit constants.
 //! - [`SparseVector`] (AboveThreshold and its c-fold version), [`RandomizedResponse`].
 //! - Accounting of the mechanisms' runs: [`ExponentialMechanism::pld_step`] and
 //!   [`exponential_mechanism_range`] (its bounded range, for the bounded-range rules of
@@ -75,6 +77,7 @@
 
 mod error;
 mod exact_bits;
+mod interior_point;
 mod moved;
 mod noise;
 mod randomized_response;
@@ -83,6 +86,7 @@ mod sparse_vector;
 
 pub use error::{Error, Result};
 pub use exact_bits::RandomBits;
+pub use interior_point::{DEFAULT_BASE_BITS, TreeLog, TreeLogParameters};
 #[allow(deprecated)]
 pub use moved::{
     Accountant, CompositionRule, Entry, MAX_BOUNDED_RANGE_COMPOSITIONS, MAX_OPTIMAL_COMPOSITIONS,
