@@ -86,7 +86,7 @@ mod sparse_vector;
 
 pub use error::{Error, Result};
 pub use exact_bits::RandomBits;
-pub use interior_point::{DEFAULT_BASE_BITS, TreeLog, TreeLogParameters};
+pub use interior_point::{DEFAULT_BASE_BITS, MAX_EXACT_BITS, TreeLog, TreeLogParameters};
 #[allow(deprecated)]
 pub use moved::{
     Accountant, CompositionRule, Entry, MAX_BOUNDED_RANGE_COMPOSITIONS, MAX_OPTIMAL_COMPOSITIONS,

@@ -88,11 +88,24 @@
 //! than the plain exponential mechanism over the whole domain (which needs about
 //! `(4/ε)·ln(|X|/β)`) for every `|X| ≤ 2^64`.
 //!
+//! # Checks
+//! [`TreeLog::output_distribution`] computes the exact output distribution on domains of
+//! up to 2^6 values by summing over paths, levels, chosen nodes and candidates. On 8 values
+//! with one recursive level (ε₀ = 0.05, δ₀ = 10⁻⁵, t = 692, n = 2200: a guarantee of about
+//! (2.4, 0.095)) the exact audit over 420 seeded replace-one pairs measures a pure loss of
+//! 0.068: the claim holds with a wide margin, and the negative control (reporting the
+//! per-step ε₀ = 0.05 as the guarantee) fails. The sampler agrees with the exact
+//! distribution (seeded frequency test). Appendix A's Õ((log*|X|)^1.5) refinement is not
+//! implemented: with at most one recursive level at representable sizes it could not
+//! change the measured sample sizes.
+//!
 //! # References
 //! H. Kaplan, K. Ligett, Y. Mansour, M. Naor, U. Stemmer, "Privately learning thresholds:
 //! closing the exponential gap", COLT 2020 (Algorithm 1, Lemmas 11–13).
 
+mod exact;
 mod multiset;
 mod treelog;
 
+pub use exact::MAX_EXACT_BITS;
 pub use treelog::{DEFAULT_BASE_BITS, TreeLog, TreeLogParameters};

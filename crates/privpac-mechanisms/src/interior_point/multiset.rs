@@ -85,6 +85,21 @@ impl Multiset {
         self.count_at_most(y).min(self.count_at_least(y))
     }
 
+    /// The nodes of `level` of the tree over `[0, 2^d)` with positive weight, as
+    /// `(prefix, weight)` in increasing order.
+    pub(crate) fn nodes_at(&self, d: u32, level: u32) -> Vec<(u128, u64)> {
+        let shift = d - level;
+        let mut nodes: Vec<(u128, u64)> = Vec::new();
+        for (value, count) in self.runs() {
+            let node = u128::from(value) >> shift;
+            match nodes.last_mut() {
+                Some((last, total)) if *last == node => *total += count,
+                _ => nodes.push((node, count)),
+            }
+        }
+        nodes
+    }
+
     /// The multiset without its `t` smallest and `t` largest points (empty if `2t ≥ len`).
     pub(crate) fn trimmed(&self, t: u64) -> Multiset {
         let total = self.len();

@@ -73,7 +73,7 @@ pub struct TreeLog {
 }
 
 /// Bits of the padded domain of levels `{0, …, d}`.
-fn level_bits(d: u32) -> u32 {
+pub(crate) fn level_bits(d: u32) -> u32 {
     u64::BITS - u64::from(d).leading_zeros()
 }
 
@@ -372,6 +372,11 @@ impl TreeLog {
     /// # Errors
     /// See the type documentation.
     pub fn run<R: Rng + ?Sized>(&self, sample: &[u64], rng: &mut R) -> Result<u64> {
+        self.validate_sample(sample)?;
+        self.solve(&Multiset::from_points(sample), self.domain_bits, rng)
+    }
+
+    pub(crate) fn validate_sample(&self, sample: &[u64]) -> Result<()> {
         if sample.len() as u64 != self.n {
             return Err(Error::InvalidCount {
                 name: "sample size",
@@ -388,7 +393,52 @@ impl TreeLog {
                 value: x as f64,
             });
         }
-        self.solve(&Multiset::from_points(sample), self.domain_bits, rng)
+        Ok(())
+    }
+
+    pub(crate) fn path_mechanism(&self) -> ExponentialMechanism {
+        self.path
+    }
+
+    pub(crate) fn selection_mechanism(&self) -> ExponentialMechanism {
+        self.selection
+    }
+
+    pub(crate) fn choosing_mechanism(&self) -> Result<ChoosingMechanism> {
+        self.choosing.ok_or(Error::InvalidParameter {
+            name: "recursive level without a choosing mechanism",
+            range: "N > 0",
+            value: 0.0,
+        })
+    }
+
+    /// Step 5: the database of levels as runs, from the path's steps (level, weight of the
+    /// other child) and its last level, for a sample of `len` points.
+    pub(crate) fn levels_database(
+        &self,
+        len: u64,
+        steps: &[(u32, u64)],
+        last: u32,
+        d: u32,
+    ) -> Vec<(u64, u64)> {
+        let target = len.saturating_sub(3 * self.parameters.trim);
+        let mut counts = vec![0u64; d as usize + 1];
+        let mut filled = 0u64;
+        for &(step_level, other) in steps {
+            if filled >= target {
+                break;
+            }
+            let add = other.min(target - filled);
+            counts[step_level as usize] += add;
+            filled += add;
+        }
+        if filled < target {
+            counts[last as usize] += target - filled;
+        }
+        (0..=u64::from(d))
+            .filter(|&l| counts[l as usize] > 0)
+            .map(|l| (l, counts[l as usize]))
+            .collect()
     }
 
     fn solve<R: Rng + ?Sized>(&self, set: &Multiset, d: u32, rng: &mut R) -> Result<u64> {
@@ -427,44 +477,15 @@ impl TreeLog {
             prefix = 2 * prefix + bit as u128;
         }
         // Step 5: the database of levels.
-        let target = set.len().saturating_sub(3 * t);
-        let mut counts = vec![0u64; d as usize + 1];
-        let mut filled = 0u64;
-        for &(step_level, other) in &steps {
-            if filled >= target {
-                break;
-            }
-            let add = other.min(target - filled);
-            counts[step_level as usize] += add;
-            filled += add;
-        }
-        if filled < target {
-            counts[level as usize] += target - filled;
-        }
-        let runs: Vec<(u64, u64)> = (0..=d as u64)
-            .filter(|&l| counts[l as usize] > 0)
-            .map(|l| (l, counts[l as usize]))
-            .collect();
+        let runs = self.levels_database(set.len(), &steps, level, d);
         // Step 6: recursion on the levels.
         let chosen_level = self
             .solve(&Multiset::from_runs(&runs), level_bits(d), rng)?
             .min(u64::from(d)) as u32;
         // Step 7: the choosing mechanism over the positive nodes of that level.
-        let shift = d - chosen_level;
-        let mut nodes: Vec<(u128, u64)> = Vec::new();
-        for (value, count) in hat.runs() {
-            let node = u128::from(value) >> shift;
-            match nodes.last_mut() {
-                Some((last, total)) if *last == node => *total += count,
-                _ => nodes.push((node, count)),
-            }
-        }
+        let nodes = hat.nodes_at(d, chosen_level);
         let weights: Vec<u64> = nodes.iter().map(|&(_, w)| w).collect();
-        let choosing = self.choosing.ok_or(Error::InvalidParameter {
-            name: "recursive level without a choosing mechanism",
-            range: "N > 0",
-            value: 0.0,
-        })?;
+        let choosing = self.choosing_mechanism()?;
         let (node_level, node) = match choosing.choose(&weights, rng)? {
             Some(index) => (chosen_level, nodes[index].0),
             None => (0, 0),
