@@ -309,6 +309,22 @@ impl TreeLog {
         })
     }
 
+    /// Whether the utility proof (module documentation) covers this instance's sample size
+    /// at failure probability β.
+    ///
+    /// # Errors
+    /// As [`TreeLog::min_sample_size`].
+    pub fn utility_holds(&self, beta: f64) -> Result<bool> {
+        if !(beta > 0.0 && beta < 1.0) {
+            return Err(Error::InvalidProbability {
+                name: "beta",
+                range: "(0, 1)",
+                value: beta,
+            });
+        }
+        Ok(self.sample_size_needed(beta)? <= self.n)
+    }
+
     /// The n the utility proof needs with this instance's parameters.
     fn sample_size_needed(&self, beta: f64) -> Result<u64> {
         let (levels, base) = recursion(self.domain_bits, self.parameters.base_bits);
