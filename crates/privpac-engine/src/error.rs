@@ -55,7 +55,7 @@ pub enum Error {
     },
     /// A learner name that no `LearnerSpec` (privpac-toolkit) matches.
     #[error(
-        "unknown learner {name:?} (expected erm, generic, improper-point, stable, private-prediction, voting, relabeling, dagan-feldman or sanitizer[:NAME])"
+        "unknown learner {name:?} (expected erm, generic, improper-point, interior-point, stable, private-prediction, voting, relabeling, dagan-feldman or sanitizer[:NAME])"
     )]
     UnknownLearner {
         /// The rejected name.

@@ -436,6 +436,11 @@ impl Checker<'_> {
                         "the point sanitizer needs δ > 0 and a sweep's learners are pure ε-DP (use sanitizer:mwem, pmw, blr or tree)".into(),
                     );
                 }
+                Ok(LearnerSpec::InteriorPoint) => {
+                    return refuse(
+                        "the interior-point learner needs δ > 0 and a sweep's learners are pure ε-DP".into(),
+                    );
+                }
                 Ok(LearnerSpec::ImproperPoint) => {
                     let classes = levels.iter().flat_map(|l| &l.classes);
                     if let Some(class) = classes

@@ -285,6 +285,57 @@ pub fn improper_point_learner_sample_size_for_buckets(
     })
 }
 
+/// The interior-point threshold learner ([`crate::InteriorPointLearner`]) on thresholds
+/// over `[size]` at target (ε, δ), **realizable** case: with probability at least 1 − β its
+/// true error is at most α once n is at least this many examples; `None` when no bound
+/// exists (TreeLog's parameters cannot be built, or β is below its failure probability).
+///
+/// # Derivation (ours)
+/// 1. *TreeLog finds an interior point.* It receives `2m`, `m = ⌊αn/4⌋`, points and runs
+///    at `(ε/2, δ/(1 + e^{ε/2}))`; from `privpac_mechanisms::TreeLog::min_sample_size` points
+///    on (at confidence β/2; Lemma 13 with the explicit constants of its module) it returns
+///    an interior point except with probability β/2. This needs
+///    `n ≥ 4⌈n_TL/2⌉/α` (checked again at the resulting size).
+/// 2. *Empirical error.* An interior point gives empirical error below `2m/n ≤ α/2` on a
+///    realizable sample (the learner's module documentation).
+/// 3. *Generalization.* Step 1 of [`realizable_generic_learner_sample_size`] (multiplicative
+///    Chernoff and a union bound over the `size` thresholds) at β/2: every threshold with
+///    empirical error at most α/2 has true error at most α once `n ≥ 8·ln(4·size/β)/α`.
+///    (A VC-dimension bound would remove the `ln size`; at `size ≤ 2^64` this term is
+///    small beside step 1's.)
+///
+/// The bound is the maximum of steps 1 and 3.
+///
+/// # Example
+/// ```
+/// let n = privpac_learners::bounds::interior_point_learner_sample_size(1 << 20, 1.0, 1e-6, 0.1, 0.1).unwrap();
+/// assert!(n > 8.0 * (4.0 * 1048576.0f64 / 0.1).ln() / 0.1);
+/// ```
+pub fn interior_point_learner_sample_size(
+    size: u64,
+    epsilon: f64,
+    delta: f64,
+    alpha: f64,
+    beta: f64,
+) -> Option<f64> {
+    let privacy = privpac_accounting::Privacy::new(epsilon, delta).ok()?;
+    let learner = crate::InteriorPointLearner::new(privacy, alpha).ok()?;
+    let bits = crate::interior_point::domain_bits(size);
+    let treelog_privacy = learner.treelog_privacy().ok()?;
+    let n_tl =
+        privpac_mechanisms::TreeLog::min_sample_size(treelog_privacy, bits, beta / 2.0).ok()?;
+    let mut n = (4.0 * n_tl.div_ceil(2) as f64 / alpha).ceil();
+    for _ in 0..64 {
+        let treelog = learner.treelog(size, n as usize).ok()?;
+        if treelog.utility_holds(beta / 2.0).ok()? {
+            break;
+        }
+        n = (n * 1.01).ceil();
+    }
+    let generalization = 8.0 * (4.0 * size as f64 / beta).ln() / alpha;
+    Some(n.max(generalization))
+}
+
 #[cfg(test)]
 mod tests {
     use privpac_accounting::Privacy;

@@ -21,7 +21,10 @@
 //!   [`rand::distr::Distribution`]. The textbook floating-point `Laplace` sampler exists
 //!   only behind the opt-in feature `unsound-float-laplace`, without a privacy claim.
 //! - Selection: [`ExponentialMechanism`] (general, integer and count-weighted
-//!   [`ScoreLevel`] paths), [`ReportNoisyMax`], [`StableSelection`] (A_dist).
+//!   [`ScoreLevel`] paths), [`ReportNoisyMax`], [`StableSelection`] (A_dist),
+//!   [`ChoosingMechanism`] ((ε, δ) selection for qualities of bounded growth).
+//! - Ordered data: [`TreeLog`], the interior point problem on domains of up to 2^64 values
+//!   (Kaplan et al. 2020, Algorithm 1), with explicit constants.
 //! - [`SparseVector`] (AboveThreshold and its c-fold version), [`RandomizedResponse`].
 //! - Accounting of the mechanisms' runs: [`ExponentialMechanism::pld_step`] and
 //!   [`exponential_mechanism_range`] (its bounded range, for the bounded-range rules of
@@ -74,6 +77,7 @@
 
 mod error;
 mod exact_bits;
+mod interior_point;
 mod moved;
 mod noise;
 mod randomized_response;
@@ -82,6 +86,7 @@ mod sparse_vector;
 
 pub use error::{Error, Result};
 pub use exact_bits::RandomBits;
+pub use interior_point::{DEFAULT_BASE_BITS, MAX_EXACT_BITS, TreeLog, TreeLogParameters};
 #[allow(deprecated)]
 pub use moved::{
     Accountant, CompositionRule, Entry, MAX_BOUNDED_RANGE_COMPOSITIONS, MAX_OPTIMAL_COMPOSITIONS,
@@ -106,8 +111,8 @@ pub use randomized_response::{
     RandomizedResponse, epsilon_for_flip_probability, flip_probability_for,
 };
 pub use selection::{
-    COUNTED_PATH_MIN, ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MIN_EPSILON,
-    ReportNoisyMax, SCORE_CLAMP, ScoreLevel, StableSelection, StableSelectionOutcome,
+    COUNTED_PATH_MIN, ChoosingMechanism, ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice,
+    MIN_EPSILON, ReportNoisyMax, SCORE_CLAMP, ScoreLevel, StableSelection, StableSelectionOutcome,
     exponential_mechanism_range,
 };
 pub use sparse_vector::SparseVector;

@@ -250,6 +250,9 @@ pub fn bounds_for_buckets(
                 },
             }
         }
+        LearnerSpec::InteriorPoint => Bound::NoExplicitConstants {
+            reason: "the interior-point learner's bound depends on δ, which this function does not take: see privpac_learners::bounds::interior_point_learner_sample_size".to_string(),
+        },
         other => Bound::NoExplicitConstants {
             reason: format!(
                 "no bound with explicit constants for {other} (see the learner's documentation for its rate)"

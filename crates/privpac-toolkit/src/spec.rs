@@ -11,8 +11,9 @@ use std::str::FromStr;
 use privpac_accounting::Privacy;
 use privpac_classes::{ClassMatrix, ConceptClass, parse_spec_with};
 use privpac_learners::{
-    DaganFeldmanPredictor, Erm, GenericLearner, ImproperPointLearner, Learner, PrivatePrediction,
-    RelabelingPredictor, SanitizerLearner, StableLearner, VotingPredictor,
+    DaganFeldmanPredictor, Erm, GenericLearner, ImproperPointLearner, InteriorPointLearner,
+    Learner, PrivatePrediction, RelabelingPredictor, SanitizerLearner, StableLearner,
+    VotingPredictor,
 };
 use privpac_sanitizers::{
     BlumLigettRoth, Mwem, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
@@ -188,7 +189,7 @@ impl fmt::Display for SanitizerSpec {
     }
 }
 
-/// A learner: `erm`, `generic`, `improper-point`, `stable`, `private-prediction`, `voting`,
+/// A learner: `erm`, `generic`, `improper-point`, `interior-point`, `stable`, `private-prediction`, `voting`,
 /// `relabeling`, `dagan-feldman`, or `sanitizer[:NAME]` (default MWEM). Any other name is [`Error::UnknownLearner`].
 ///
 /// # Example
@@ -224,16 +225,20 @@ pub enum LearnerSpec {
     /// The improper ε-DP point learner (a universal hash onto m buckets, then the
     /// exponential mechanism over the bucket indicators; sample size independent of |X|).
     ImproperPoint,
+    /// The proper (ε, δ)-DP threshold learner through the interior point problem (TreeLog;
+    /// Kaplan et al. 2020). The only basic learner that takes δ > 0 (and needs it).
+    InteriorPoint,
     /// A sanitizer followed by private selection (ε split evenly between the two).
     Sanitizer(SanitizerSpec),
 }
 
 impl LearnerSpec {
     /// The learners without a sanitizer, in the order of the documentation.
-    pub const BASIC: [LearnerSpec; 8] = [
+    pub const BASIC: [LearnerSpec; 9] = [
         LearnerSpec::Erm,
         LearnerSpec::Generic,
         LearnerSpec::ImproperPoint,
+        LearnerSpec::InteriorPoint,
         LearnerSpec::Stable,
         LearnerSpec::PrivatePrediction,
         LearnerSpec::Voting,
@@ -281,6 +286,7 @@ impl LearnerSpec {
             LearnerSpec::Relabeling => "relabeling",
             LearnerSpec::DaganFeldman => "dagan-feldman",
             LearnerSpec::ImproperPoint => "improper-point",
+            LearnerSpec::InteriorPoint => "interior-point",
             LearnerSpec::Sanitizer(_) => return None,
         })
     }
@@ -498,6 +504,9 @@ pub fn build_learner(
         });
     }
     let privacy = Privacy::new(epsilon, params.delta)?;
+    if spec == LearnerSpec::InteriorPoint {
+        return Ok(Box::new(InteriorPointLearner::new(privacy, params.alpha)?));
+    }
     if !privacy.is_pure() {
         return Err(Error::PureOnly {
             learner: spec.to_string(),
@@ -537,9 +546,10 @@ pub fn build_learner(
                 params.flip_probability,
             )?)
         }
-        LearnerSpec::Erm | LearnerSpec::Stable | LearnerSpec::Sanitizer(_) => {
-            Box::new(Erm::default())
-        }
+        LearnerSpec::Erm
+        | LearnerSpec::Stable
+        | LearnerSpec::InteriorPoint
+        | LearnerSpec::Sanitizer(_) => Box::new(Erm::default()),
     })
 }
 

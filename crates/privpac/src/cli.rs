@@ -251,7 +251,8 @@ pub(crate) struct LearnArgs {
     /// dagan-feldman). Not for stable, which is not private (see --em-epsilon).
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) epsilon: Option<f64>,
-    /// Privacy parameter δ (accepted for symmetry; the learners here are pure, so only 0).
+    /// Privacy parameter δ: interior-point needs δ > 0; the other learners here are pure,
+    /// so only 0.
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub(crate) delta: f64,
     /// Labeled data: CSV rows x,y (x a point index, or a bit string for hypercube classes;
@@ -424,7 +425,9 @@ its privacy is proven, its accuracy guarantee is a conjecture), dagan-feldman (D
 Theorem 2 as far as its text can be read: relabel the whole sample, vote, flip; ε is the \
 per-prediction target; accuracy unproven for our parameter rule), improper-point (point \
 functions only: ε-DP, improper, a sample size independent of |X|; Beimel–Nissim–Stemmer's \
-hash buckets, see --buckets), or sanitizer[:NAME] with NAME \
+hash buckets, see --buckets), interior-point (thresholds only: proper and (ε, δ)-DP through \
+TreeLog's interior point, needs --delta > 0; --alpha sets the share of the sample it uses), or \
+sanitizer[:NAME] with NAME \
 one of point, blr, pmw, mwem (default), tree (ε split evenly between the sanitizer and the \
 selection step)";
 

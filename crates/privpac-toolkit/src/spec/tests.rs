@@ -90,6 +90,13 @@ fn building_checks_epsilon_delta_and_counts() {
                 em_epsilon: Some(1.0),
                 ..with(None)
             }
+        } else if spec == LearnerSpec::InteriorPoint {
+            // The one approximately private basic learner: it needs δ > 0.
+            assert!(build_learner(spec, &with(Some(1.0)), 10_000).is_err());
+            LearnerParams {
+                delta: 1e-6,
+                ..with(Some(1.0))
+            }
         } else {
             with(Some(1.0))
         };

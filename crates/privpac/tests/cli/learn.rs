@@ -484,3 +484,50 @@ fn real_valued_hypotheses_are_printed_in_data_units() {
     );
     assert_eq!(columns[1]["hypothesis_in_units"], "1 on x < 60", "{report}");
 }
+
+/// The interior-point learner is the one `learn` learner that takes δ > 0, and it needs
+/// it: without --delta it is a one-line error; with it the guarantee is the (ε, δ) asked
+/// for and the hypothesis is a threshold.
+#[test]
+fn interior_point_learner_takes_delta() {
+    let mut csv = String::from("x,y\n");
+    for i in 0..400u64 {
+        let x = i * 2_748_779_069;
+        csv.push_str(&format!("{x},{}\n", u8::from(x <= 1 << 39)));
+    }
+    let path = data_file("interior_point.csv", &csv);
+    let data = path.to_str().unwrap();
+    let args = |delta: &'static str| {
+        vec![
+            "learn",
+            "--class",
+            "thresholds:1099511627776",
+            "--learner",
+            "interior-point",
+            "--epsilon",
+            "1",
+            "--delta",
+            delta,
+            "--data",
+            data,
+            "--seed",
+            "3",
+            "--json",
+        ]
+    };
+    let output = privpac(&args("0.000001"));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let parsed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(parsed["guarantee"]["epsilon"], 1.0, "{parsed}");
+    assert_eq!(parsed["guarantee"]["delta"], 1e-6, "{parsed}");
+    assert_eq!(parsed["hypothesis"]["kind"], "concept", "{parsed}");
+    let pure = privpac(&args("0"));
+    assert!(!pure.status.success());
+    let stderr = String::from_utf8_lossy(&pure.stderr);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("delta"), "{stderr}");
+}
