@@ -55,10 +55,10 @@ pub mod online;
 
 pub use bucket_hash::{BucketHash, HASH_PRIME, MAX_BUCKETS};
 pub use class::{
-    AllFunctions, Both, ConceptClass, ERROR_PROFILE_LIMIT, ErrorLevel, ErrorRun, ExplicitClass,
-    GridHalfspaces, Intervals, MAX_GRID_SIDE, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE, Not,
-    Parities, Points, Thresholds, WithZero, Xor, brute_force_error_counts, check_concept,
-    materialize, run_length_encode,
+    AllFunctions, Both, ConceptClass, ConceptParts, Consistency, ERROR_PROFILE_LIMIT, ErrorLevel,
+    ErrorRun, ExplicitClass, GridHalfspaces, Intervals, MAX_GRID_SIDE, MAX_INTERVAL_LEVEL_WORK,
+    MAX_INTERVALS_SIZE, Not, Parities, Points, Thresholds, WideErrorLevel, WithZero, Xor,
+    brute_force_error_counts, check_concept, materialize, run_length_encode,
 };
 pub use concept_set::ConceptSet;
 pub use domain::{Domain, Point};

@@ -21,7 +21,7 @@
 //!   [`rand::distr::Distribution`]. The textbook floating-point `Laplace` sampler exists
 //!   only behind the opt-in feature `unsound-float-laplace`, without a privacy claim.
 //! - Selection: [`ExponentialMechanism`] (general, integer and count-weighted
-//!   [`ScoreLevel`] paths), [`ReportNoisyMax`], [`StableSelection`] (A_dist).
+//!   [`ScoreLevel`] paths, and [`WideScoreLevel`] for up to 2^128 candidates), [`ReportNoisyMax`], [`StableSelection`] (A_dist).
 //! - [`SparseVector`] (AboveThreshold and its c-fold version), [`RandomizedResponse`].
 //! - Accounting of the mechanisms' runs: [`ExponentialMechanism::pld_step`] and
 //!   [`exponential_mechanism_range`] (its bounded range, for the bounded-range rules of
@@ -106,9 +106,9 @@ pub use randomized_response::{
     RandomizedResponse, epsilon_for_flip_probability, flip_probability_for,
 };
 pub use selection::{
-    COUNTED_PATH_MIN, ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MIN_EPSILON,
-    ReportNoisyMax, SCORE_CLAMP, ScoreLevel, StableSelection, StableSelectionOutcome,
-    exponential_mechanism_range,
+    COUNTED_PATH_MIN, ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MAX_TOTAL_COUNT,
+    MIN_EPSILON, ReportNoisyMax, SCORE_CLAMP, ScoreLevel, StableSelection, StableSelectionOutcome,
+    WideLevelChoice, WideScoreLevel, exponential_mechanism_range,
 };
 pub use sparse_vector::SparseVector;
 
