@@ -43,7 +43,11 @@ fn interval_wide_levels_hold_up_to_two_to_the_sixty_four_points() {
         ] {
             let pairs: Vec<(u64, bool)> = (0..len)
                 .map(|i| {
-                    let x = if i % 9 == 4 { n / 3 } else { rng.random_range(0..n) };
+                    let x = if i % 9 == 4 {
+                        n / 3
+                    } else {
+                        rng.random_range(0..n)
+                    };
                     let flip = rng.random_range(0..10u32) == 0;
                     (x, (target.0..=target.1).contains(&x) ^ flip)
                 })
@@ -56,16 +60,15 @@ fn interval_wide_levels_hold_up_to_two_to_the_sixty_four_points() {
                 .unwrap();
             assert_eq!(total, class.len(), "N = {n}, n = {len}");
             if let Ok(Some(narrow)) = class.error_levels(&sample) {
-                let narrow: Vec<(u64, u128)> =
-                    narrow.iter().map(|l| (l.errors, u128::from(l.count))).collect();
+                let narrow: Vec<(u64, u128)> = narrow
+                    .iter()
+                    .map(|l| (l.errors, u128::from(l.count)))
+                    .collect();
                 let wide: Vec<(u64, u128)> = levels.iter().map(|l| (l.errors, l.count)).collect();
                 assert_eq!(narrow, wide);
             }
             let mistakes = |parts: ConceptParts| {
-                sample
-                    .iter()
-                    .filter(|&(x, y)| label(parts, x) != y)
-                    .count() as u64
+                sample.iter().filter(|&(x, y)| label(parts, x) != y).count() as u64
             };
             for level in &levels {
                 let mut offsets = vec![0, level.count - 1];
@@ -112,7 +115,10 @@ fn interval_parts_are_the_concepts_of_the_id_walk() {
     let pairs: Vec<(u64, bool)> = (0..100)
         .map(|_| {
             let x = rng.random_range(0..n);
-            (x, (n / 4..=n / 2).contains(&x) ^ (rng.random_range(0..8u32) == 0))
+            (
+                x,
+                (n / 4..=n / 2).contains(&x) ^ (rng.random_range(0..8u32) == 0),
+            )
         })
         .collect();
     let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
@@ -146,14 +152,16 @@ fn parities_are_learned_by_elimination_at_every_dimension() {
     let mut rng = ChaCha8Rng::seed_from_u64(66);
     for dim in [20u32, 40, 64] {
         let class = Parities::new(dim).unwrap();
-        let mask = if dim == 64 { u64::MAX } else { (1u64 << dim) - 1 };
+        let mask = if dim == 64 {
+            u64::MAX
+        } else {
+            (1u64 << dim) - 1
+        };
         for n in [0usize, 5, dim as usize / 2, dim as usize + 40] {
             let target = rng.random::<u64>() & mask;
             let points: Vec<u64> = (0..n).map(|_| rng.random::<u64>() & mask).collect();
-            let pairs: Vec<(u64, bool)> = points
-                .iter()
-                .map(|&x| (x, class.eval(target, x)))
-                .collect();
+            let pairs: Vec<(u64, bool)> =
+                points.iter().map(|&x| (x, class.eval(target, x))).collect();
             let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
             let Some(Consistency::Consistent(id)) = class.smallest_consistent(&sample).unwrap()
             else {

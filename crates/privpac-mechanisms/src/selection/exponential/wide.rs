@@ -8,14 +8,15 @@
 //! integers.
 //!
 //! # Why this is the exponential mechanism
-//! A level `ℓ` holds `c_ℓ` candidates of score `q_ℓ`. The sampler proposes one unit (a
-//! candidate) from the envelope that gives each unit of a level in band `b_ℓ =
-//! min(k_ℓ, 64)` the integer weight `2^(64 − b_ℓ)`, `k_ℓ` the envelope band of the level's
-//! gap (see the parent module), and accepts a unit of level ℓ with probability
-//! `2^-(k_ℓ − b_ℓ) · ŵ_ℓ·2^(k_ℓ)` (fair coins for the part of the band beyond 64, then the
-//! exact dyadic ratio, which lies in (1/2, 1]). A round therefore ends with candidate `j` of
-//! level ℓ with probability `ŵ_ℓ · 2^-64 / T` (T the envelope total), the same for every
-//! candidate of a level, and rejected rounds are independent repetitions. So the output is
+//! A level `ℓ` holds `c_ℓ` candidates of score `q_ℓ`; `k_ℓ` is the envelope band of its gap
+//! (see the parent module: `ŵ_ℓ ≤ 2^-k_ℓ < 2ŵ_ℓ`). With `t_ℓ = bitlen(c_ℓ) − k_ℓ` and `T =
+//! max t_ℓ ≥ 1` (the best level has `k = 0`), the window is `S = 160 − T ∈ [32, 159]`. The
+//! sampler proposes one unit (a candidate) from the envelope that gives each unit of level ℓ
+//! the integer weight `2^(S − b_ℓ)`, `b_ℓ = min(k_ℓ, S)`, and accepts it with probability
+//! `2^-(k_ℓ − b_ℓ) · ŵ_ℓ·2^(k_ℓ)` (fair coins for the part of the band beyond the window,
+//! then the exact dyadic ratio, which lies in (1/2, 1]). A round therefore ends with
+//! candidate `j` of level ℓ with probability `ŵ_ℓ · 2^S / W` (W the envelope total), the
+//! same for every candidate of a level, and rejected rounds are independent repetitions. So the output is
 //! candidate `j` of level ℓ with probability exactly `ŵ_ℓ / Σ_ℓ' c_ℓ'·ŵ_ℓ'`: the level
 //! with probability `c_ℓ·ŵ_ℓ / Σ c·ŵ`, then a uniform member of it. This is the
 //! distribution of the exponential mechanism over the expanded candidate list with the
@@ -23,13 +24,17 @@
 //! whose privacy proof (ε, with the floating-point budget paid out of ε) is the parent
 //! module's word for word: it never used the number of candidates.
 //!
-//! The expected number of rounds is at most 2 (each accept probability exceeds 1/2 of the
-//! envelope), each O(L) for L levels.
+//! Every level's envelope weight is below `2^(T + S) = 2^160`, so the sums fit 256 bits. A
+//! level inside the window is accepted with probability above 1/2 per proposal; the levels
+//! beyond it (`k_ℓ > S`) carry envelope mass at most `Σ c_ℓ·2^-S < 2^(128 − S) = 2^(T − 32)`
+//! (in units where the best level's weight `c·2^-k ≥ 2^(T − 1)`), so the expected number of
+//! rounds is at most `2/(1 − 2^-30)`, each O(L) for L levels, whatever the counts (up to
+//! 2^128) and gaps are.
 
 use rand::Rng;
 
 use super::{
-    ExponentialMechanism, HEAD_BANDS, band, clamp_gap, integer_gap, normalize_log_weights,
+    ExponentialMechanism, band, clamp_gap, integer_gap, normalize_log_weights,
     scale_by_power_of_two,
 };
 use crate::error::{Error, Result};
@@ -55,8 +60,8 @@ pub struct WideLevelChoice {
     pub offset: u128,
 }
 
-/// An unsigned 256-bit integer, just wide enough for the envelope sums
-/// (`count · 2^64` summed over at most 65 bands, count below 2^128).
+/// An unsigned 256-bit integer, wide enough for the envelope sums (each weight below 2^160,
+/// at most 2^64 levels).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 struct U256 {
     // Field order matters: the derived order compares `high` first.
@@ -65,18 +70,22 @@ struct U256 {
 }
 
 impl U256 {
-    /// `value · 2^shift` for `shift ≤ 64`.
+    /// `value · 2^shift` for `shift < 256`, when it fits in 256 bits.
     fn shifted(value: u128, shift: u32) -> U256 {
-        debug_assert!(shift <= 64);
-        if shift == 0 {
-            return U256 {
+        debug_assert!(shift < 256);
+        match shift {
+            0 => U256 {
                 high: 0,
                 low: value,
-            };
-        }
-        U256 {
-            high: value >> (128 - shift),
-            low: value << shift,
+            },
+            1..128 => U256 {
+                high: value >> (128 - shift),
+                low: value << shift,
+            },
+            _ => U256 {
+                high: value << (shift - 128),
+                low: 0,
+            },
         }
     }
 
@@ -97,13 +106,14 @@ impl U256 {
         }
     }
 
-    /// `⌊self / 2^shift⌋` for `shift ≤ 64`, when it fits in 128 bits.
+    /// `⌊self / 2^shift⌋` for `shift < 256`, when it fits in 128 bits.
     fn shr(self, shift: u32) -> u128 {
-        debug_assert!(shift <= 64);
-        if shift == 0 {
-            return self.low;
+        debug_assert!(shift < 256);
+        match shift {
+            0 => self.low,
+            1..128 => (self.low >> shift) | (self.high << (128 - shift)),
+            _ => self.high >> (shift - 128),
         }
-        (self.low >> shift) | (self.high << (128 - shift))
     }
 
     fn bit_length(self) -> u32 {
@@ -174,9 +184,16 @@ impl ExponentialMechanism {
         let lambda = self.lambda;
         let gap = |i: usize| clamp_gap(lambda * integer_gap(best, levels[i].score));
         let bands: Vec<u32> = (0..levels.len()).map(|i| band(gap(i))).collect();
-        let head = |k: u32| k.min(HEAD_BANDS as u32);
-        // Envelope weight of a level: count · 2^(64 − min(k, 64)) in units of 2^-64.
-        let weight = |i: usize| U256::shifted(levels[i].count, HEAD_BANDS as u32 - head(bands[i]));
+        // The window S = 160 − max(bitlen(count) − k) (see the module documentation).
+        let top = (0..levels.len())
+            .map(|i| i64::from(128 - levels[i].count.leading_zeros()) - i64::from(bands[i]))
+            .max()
+            .unwrap_or(1)
+            .clamp(1, 128);
+        let window = (160 - top) as u32;
+        let head = |k: u32| k.min(window);
+        // Envelope weight of a level: count · 2^(S − min(k, S)) in units of 2^-S.
+        let weight = |i: usize| U256::shifted(levels[i].count, window - head(bands[i]));
         let total = (0..levels.len()).fold(U256::default(), |sum, i| sum.add(weight(i)));
         let mut bits = RandomBits::new(rng);
         loop {
@@ -190,10 +207,10 @@ impl ExponentialMechanism {
                 }
                 r = r.sub(w);
             }
-            // r < count · 2^(64 − b): the unit is ⌊r / 2^(64 − b)⌋ < count.
+            // r < count · 2^(S − b): the unit is ⌊r / 2^(S − b)⌋ < count.
             let k = bands[chosen];
-            let offset = r.shr(HEAD_BANDS as u32 - head(k));
-            if k as usize >= HEAD_BANDS && !bits.all_zero_bits(k - HEAD_BANDS as u32) {
+            let offset = r.shr(window - head(k));
+            if k > window && !bits.all_zero_bits(k - window) {
                 continue;
             }
             if bits.bernoulli_f64(scale_by_power_of_two(gap(chosen), k)) {
@@ -242,6 +259,10 @@ mod tests {
 
     #[test]
     fn u256_arithmetic_matches_u128_where_it_fits() {
+        let high = U256::shifted(3, 200);
+        assert_eq!((high.high, high.low), (3 << 72, 0));
+        assert_eq!(high.shr(200), 3);
+        assert_eq!(high.shr(130), 3 << 70);
         for (value, shift) in [(0u128, 0u32), (5, 3), (u64::MAX as u128, 64), (1 << 63, 1)] {
             let x = U256::shifted(value, shift);
             assert_eq!(x.high, 0);
