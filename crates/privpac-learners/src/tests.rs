@@ -13,6 +13,7 @@ use crate::{Erm, ErmMode, Error, GenericLearner, Learner, Predictor};
 mod improper_point;
 mod prediction;
 mod prediction_extremes;
+mod wide;
 
 /// Every labeled sample of size `n` over `domain_size` points.
 fn all_samples(domain_size: u64, n: usize) -> Vec<Vec<(u64, bool)>> {
