@@ -15,6 +15,10 @@
 //! A class that gives its profile as levels ([`ConceptClass::error_levels`]) is checked
 //! there too: the levels against the reference's, and
 //! [`ConceptClass::concept_with_errors`] against every concept of every level in id order.
+//! So are wide levels ([`ConceptClass::wide_error_levels`], the same counts) with
+//! [`ConceptClass::parts_with_errors`] (every member of every level, as a function, equal to
+//! the concept of that offset in id order), and [`ConceptClass::smallest_consistent`] (the
+//! first id with no mistakes, or none).
 //!
 //! Each returns the number of samples checked, or the first [`Mismatch`], which names the
 //! class, the sample and the first concept (or run) that differs. The reference needs a dense
@@ -37,7 +41,9 @@
 
 use rand::{Rng, RngExt};
 
-use crate::class::{ConceptClass, ErrorRun, brute_force_error_counts, run_length_encode};
+use crate::class::{
+    ConceptClass, ConceptParts, Consistency, ErrorRun, brute_force_error_counts, run_length_encode,
+};
 use crate::domain::Point;
 use crate::error::Error;
 use crate::sample::LabeledSample;
@@ -239,14 +245,16 @@ fn check_one<C: ConceptClass + ?Sized>(class: &C, sample: &LabeledSample) -> Res
             reference: reference_runs,
         });
     }
-    check_levels(class, sample, &reference).map_err(|detail| match detail {
-        Ok(detail) => Mismatch::ErrorLevels {
-            class: class.name(),
-            sample: pairs(),
-            detail,
-        },
-        Err((method, error)) => failed(method, error),
-    })?;
+    check_levels(class, sample, &reference)
+        .and_then(|()| check_wide_levels(class, sample, &reference))
+        .map_err(|detail| match detail {
+            Ok(detail) => Mismatch::ErrorLevels {
+                class: class.name(),
+                sample: pairs(),
+                detail,
+            },
+            Err((method, error)) => failed(method, error),
+        })?;
     let ranges = class
         .labeling_ranges(sample.points())
         .map_err(|error| failed("labeling_ranges", error))?;
@@ -341,6 +349,84 @@ fn check_levels<C: ConceptClass + ?Sized>(
             if found != expected {
                 return Err(Ok(format!(
                     "concept_with_errors({errors}, {offset}) is {found:?}, the reference {expected:?}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks `wide_error_levels` and `parts_with_errors` (when the class gives them) against
+/// the reference, member by member as functions on the domain (on the sample's points when
+/// the domain has more than 2^12), and `smallest_consistent` (when the class gives it).
+fn check_wide_levels<C: ConceptClass + ?Sized>(
+    class: &C,
+    sample: &LabeledSample,
+    reference: &[u64],
+) -> Result<(), Result<String, (&'static str, Error)>> {
+    let first_consistent = reference.iter().position(|&errors| errors == 0);
+    if let Some(found) = class
+        .smallest_consistent(sample)
+        .map_err(|error| Err(("smallest_consistent", error)))?
+    {
+        let expected = match first_consistent {
+            Some(id) => Consistency::Consistent(id as u64),
+            None => Consistency::Inconsistent,
+        };
+        if found != expected {
+            return Err(Ok(format!(
+                "smallest_consistent is {found:?}, the reference {expected:?}"
+            )));
+        }
+    }
+    let Some(levels) = class
+        .wide_error_levels(sample)
+        .map_err(|error| Err(("wide_error_levels", error)))?
+    else {
+        return Ok(());
+    };
+    let mut by_errors: std::collections::BTreeMap<u64, Vec<u64>> = Default::default();
+    for (id, &errors) in reference.iter().enumerate() {
+        by_errors.entry(errors).or_default().push(id as u64);
+    }
+    let expected: Vec<(u64, u128)> = by_errors
+        .iter()
+        .map(|(&errors, ids)| (errors, ids.len() as u128))
+        .collect();
+    let found: Vec<(u64, u128)> = levels.iter().map(|l| (l.errors, l.count)).collect();
+    if found != expected {
+        return Err(Ok(format!(
+            "wide_error_levels gives (errors, count) {found:?}, the reference {expected:?}"
+        )));
+    }
+    let domain = class.domain();
+    let points: Vec<Point> = if domain.size() <= 1 << 12 {
+        (0..domain.size() as u64)
+            .filter_map(|index| domain.point_at(index))
+            .collect()
+    } else {
+        sample.points().to_vec()
+    };
+    for (&errors, ids) in &by_errors {
+        for offset in 0..=ids.len() {
+            let found = class
+                .parts_with_errors(sample, errors, offset as u128)
+                .map_err(|error| Err(("parts_with_errors", error)))?;
+            let agrees = match (found, ids.get(offset)) {
+                (None, None) => true,
+                (Some(parts), Some(&id)) => points.iter().all(|&x| {
+                    let label = match parts {
+                        ConceptParts::Empty => false,
+                        ConceptParts::Interval { low, high } => low <= x && x <= high,
+                    };
+                    label == class.eval(id, x)
+                }),
+                _ => false,
+            };
+            if !agrees {
+                return Err(Ok(format!(
+                    "parts_with_errors({errors}, {offset}) is {found:?}, the reference concept {:?}",
+                    ids.get(offset)
                 )));
             }
         }

@@ -116,6 +116,15 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A computation is refused because a mathematical fact stands in its way (not a
+    /// memory cap): the message names the fact.
+    #[error("{what} is out of reach: {reason}")]
+    OutOfReach {
+        /// The computation refused.
+        what: String,
+        /// The mathematical fact that stands in the way.
+        reason: String,
+    },
 }
 
 /// Shorthand for results of this crate.

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::bucket_hash::BucketHash;
-use crate::class::ConceptClass;
+use crate::class::{ConceptClass, ConceptParts};
 use crate::domain::Point;
 
 /// A deterministic hypothesis X → {0,1}. Proper learners output [`Hypothesis::Concept`];
@@ -45,6 +45,27 @@ pub enum Hypothesis {
         /// The bucket labelled 1.
         bucket: u64,
     },
+    /// The indicator of the points `low ≤ x ≤ high` of an ordered domain, named by its ends
+    /// rather than by a concept id: what learners output for intervals over more points
+    /// than 64-bit ids can name (about 2^79 intervals over 2^40 points). Empty when
+    /// `low > high`.
+    Interval {
+        /// The first point labelled 1.
+        low: Point,
+        /// The last point labelled 1.
+        high: Point,
+    },
+}
+
+/// A concept named by its parts as a hypothesis: the empty concept is
+/// [`Hypothesis::Constant`] 0, an interval [`Hypothesis::Interval`].
+impl From<ConceptParts> for Hypothesis {
+    fn from(parts: ConceptParts) -> Self {
+        match parts {
+            ConceptParts::Empty => Hypothesis::Constant { label: false },
+            ConceptParts::Interval { low, high } => Hypothesis::Interval { low, high },
+        }
+    }
 }
 
 impl Hypothesis {
@@ -61,6 +82,7 @@ impl Hypothesis {
                 .binary_search(&x)
                 .map_or(*default, |i| labels.get(i).copied().unwrap_or(*default)),
             Hypothesis::HashBucket { hash, bucket } => hash.bucket(x) == *bucket,
+            Hypothesis::Interval { low, high } => *low <= x && x <= *high,
         }
     }
 
@@ -113,6 +135,15 @@ impl Hypothesis {
                 hash.multiplier(),
                 hash.offset()
             ),
+            Hypothesis::Interval { low, high } if low > high => "empty interval (all zeros)".into(),
+            Hypothesis::Interval { low, high } => {
+                let domain = class.domain();
+                format!(
+                    "1 on [{}, {}]",
+                    domain.format_point(*low),
+                    domain.format_point(*high)
+                )
+            }
         }
     }
 }
@@ -137,12 +168,22 @@ mod tests {
                 hash: BucketHash::new(5, 3, 2).unwrap(),
                 bucket: 1,
             },
+            Hypothesis::Interval { low: 3, high: 6 },
         ];
         assert!(hypotheses[0].eval(&class, 4) && !hypotheses[0].eval(&class, 5));
         assert!(hypotheses[2].eval(&class, 7) && !hypotheses[2].eval(&class, 3));
         assert_eq!(hypotheses[0].probability_of_one(&class, 4), 1.0);
         assert_eq!(hypotheses[0].probability_of_label(&class, 5, true), 0.0);
         assert_eq!(hypotheses[1].probability_of_label(&class, 5, true), 1.0);
+        let inside: Vec<u64> = (0..10).filter(|&x| hypotheses[4].eval(&class, x)).collect();
+        assert_eq!(inside, vec![3, 4, 5, 6]);
+        assert_eq!(hypotheses[4].describe(&class), "1 on [3, 6]");
+        let empty = Hypothesis::Interval { low: 4, high: 3 };
+        assert!((0..10).all(|x| !empty.eval(&class, x)));
+        assert_eq!(
+            serde_json::to_string(&hypotheses[4]).unwrap(),
+            r#"{"kind":"interval","low":3,"high":6}"#
+        );
         for h in &hypotheses {
             let json = serde_json::to_string(h).unwrap();
             let back: Hypothesis = serde_json::from_str(&json).unwrap();

@@ -486,9 +486,41 @@ impl Structure {
                     disagree
                 })
             }
+            Hypothesis::Interval { low, high } => {
+                let disagree = self.mass(&self.interval_difference(*low, *high, inner_target)?);
+                Some(if target_complemented {
+                    1.0 - disagree
+                } else {
+                    disagree
+                })
+            }
             #[allow(unreachable_patterns)]
             _ => None,
         }
+    }
+
+    /// The symmetric difference of the interval hypothesis `[low, high]` (empty when
+    /// `low > high`; named by its ends, for intervals beyond 64-bit ids) and inner concept
+    /// `target`'s positives, or `None` over the hypercube: the two sorted endpoint pairs,
+    /// as in [`Self::difference`].
+    fn interval_difference(&self, low: u64, high: u64, target: u64) -> Option<Set> {
+        if matches!(self.shape, Shape::Parities { .. }) {
+            return None;
+        }
+        let target_set = self.concept_set(target);
+        if low > high {
+            return Some(target_set);
+        }
+        let (a0, a1) = (low, high.saturating_add(1));
+        Some(match target_set {
+            Set::Ranges([(b0, b1), _]) => {
+                let mut e = [a0, a1, b0, b1];
+                e.sort_unstable();
+                Set::Ranges([(e[0], e[1]), (e[2], e[3])])
+            }
+            Set::Empty => Set::Ranges([(a0, a1), (0, 0)]),
+            Set::ParityOnes(_) => return None,
+        })
     }
 
     /// Draws one point index (= point: the recognized domains enumerate points as
@@ -873,5 +905,82 @@ mod tests {
             let scenario = Scenario::new(not_points, ExampleDistribution::Uniform, 9, 0.0).unwrap();
             assert!(scenario.has_fast_true_errors());
         }
+    }
+}
+
+/// Interval hypotheses named by their ends ([`Hypothesis::Interval`], what learners output
+/// for intervals beyond 64-bit ids): their closed-form true error equals the same interval's
+/// by id and the O(|X|) reference, exactly, on every interval of small domains, plain and
+/// complemented targets, under every structured distribution.
+#[cfg(test)]
+mod interval_pair_tests {
+    use privpac_classes::{Both, ConceptClass, Hypothesis, Intervals};
+    use privpac_learners::Predictor;
+
+    use crate::{ExampleDistribution, Scenario};
+
+    #[test]
+    fn interval_pairs_match_their_ids_and_the_reference() {
+        for size in [1u64, 2, 5, 9] {
+            let intervals = Intervals::new(size).unwrap();
+            let distributions = [
+                ExampleDistribution::Uniform,
+                ExampleDistribution::PointMass {
+                    point: size / 2,
+                    mass: 0.3,
+                },
+                ExampleDistribution::Zipf { exponent: 1.1 },
+            ];
+            let both_len = 2 * intervals.len() as u64;
+            for distribution in distributions {
+                for target in (0..both_len).step_by(3) {
+                    let class: Box<dyn ConceptClass> =
+                        Box::new(Both::new(Intervals::new(size).unwrap()).unwrap());
+                    let scenario = Scenario::new(class, distribution.clone(), target, 0.1).unwrap();
+                    assert!(scenario.has_fast_true_errors());
+                    // The empty interval, by id 0 and as a pair with low > high.
+                    let mut pairs = vec![(0u64, Hypothesis::Interval { low: 1, high: 0 })];
+                    for a in 0..size {
+                        for b in a..size {
+                            let id = intervals.id_of(a, b);
+                            pairs.push((id, Hypothesis::Interval { low: a, high: b }));
+                        }
+                    }
+                    for (id, pair) in pairs {
+                        let by_pair = scenario.true_error(&Predictor::from(pair.clone()));
+                        let by_id = scenario.true_error(&Hypothesis::Concept { id }.into());
+                        let reference = scenario.reference_true_error(&pair.clone().into());
+                        assert!(
+                            (by_pair - by_id).abs() < 1e-12 && (by_pair - reference).abs() < 1e-9,
+                            "{distribution:?}, target {target}, {pair:?}: {by_pair} {by_id} {reference}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Over 2^40 points (about 2^79 intervals) the true error of a pair is the mass of the
+    /// symmetric difference: `[N/4, N/2]` against the target `[a, b]` by id.
+    #[test]
+    fn interval_pairs_have_exact_errors_over_two_to_the_forty_points() {
+        let size = 1u64 << 40;
+        let intervals = Intervals::new(size).unwrap();
+        let (a, b) = (1u64 << 23, 1u64 << 39);
+        let target = intervals.checked_id_of(a, b).unwrap();
+        let scenario = Scenario::new(
+            Box::new(Intervals::new(size).unwrap()),
+            ExampleDistribution::Uniform,
+            target,
+            0.0,
+        )
+        .unwrap();
+        assert!(scenario.has_fast_true_errors());
+        let h = Hypothesis::Interval {
+            low: size / 4,
+            high: size / 2,
+        };
+        let expected = (size / 4 - a) as f64 / size as f64;
+        assert!((scenario.true_error(&h.into()) - expected).abs() < 1e-15);
     }
 }

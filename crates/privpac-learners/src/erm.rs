@@ -1,7 +1,7 @@
 //! Non-private baselines: empirical risk minimization over the class.
 
 use privpac_accounting::Guarantee;
-use privpac_classes::{ConceptClass, ErrorRun, Hypothesis, LabeledSample};
+use privpac_classes::{ConceptClass, Consistency, ErrorRun, Hypothesis, LabeledSample};
 use rand::Rng;
 
 use crate::error::{Error, Result};
@@ -29,6 +29,18 @@ pub enum ErmMode {
 /// # Running time
 /// One error profile (O(n log n) for thresholds and points, O(n + d·2^d) for parities,
 /// O(|C|·n) by brute force otherwise) plus a pass over its runs.
+///
+/// Two structured shortcuts give the same answer without a profile:
+/// * classes with a consistency test ([`ConceptClass::smallest_consistent`]: parities, by
+///   Gaussian elimination over GF(2) in O(n·d) at every d ≤ 64) answer directly when a
+///   consistent concept exists (the smallest consistent id is the first concept with 0
+///   mistakes). When none exists the profile is needed; for parities above 2^28 concepts
+///   it is refused, since the fewest mistakes is then maximum-likelihood decoding of a
+///   binary linear code, NP-hard (Berlekamp–McEliece–van Tilborg 1978).
+/// * classes above [`privpac_mechanisms::MAX_TOTAL_COUNT`] (2^60) concepts with wide
+///   levels ([`ConceptClass::wide_error_levels`]: intervals over more than about 2^30.5
+///   points) return the first concept of the lowest level in the class's order by its
+///   parts ([`Hypothesis::Interval`]), since its id may not fit 64 bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Erm {
     /// Realizable or agnostic.
@@ -42,6 +54,24 @@ impl Learner for Erm {
         sample: &LabeledSample,
         _rng: &mut dyn Rng,
     ) -> Result<Predictor> {
+        if class.len() > u128::from(privpac_mechanisms::MAX_TOTAL_COUNT)
+            && let Some(levels) = class.wide_error_levels(sample)?
+        {
+            let lowest = levels.first().ok_or(Error::EmptySample)?;
+            if self.mode == ErmMode::Realizable && lowest.errors > 0 {
+                return Err(Error::NotRealizable {
+                    class: class.name(),
+                    best: lowest.errors,
+                });
+            }
+            let parts = class
+                .parts_with_errors(sample, lowest.errors, 0)?
+                .ok_or(Error::EmptySample)?; // unreachable: every level has a member
+            return Ok(Hypothesis::from(parts).into());
+        }
+        if let Some(Consistency::Consistent(id)) = class.smallest_consistent(sample)? {
+            return Ok(Hypothesis::Concept { id }.into());
+        }
         // Classes that give levels (intervals): the first concept of the lowest level in id
         // order, the first concept of the first best run.
         let best = match class.error_levels(sample)? {

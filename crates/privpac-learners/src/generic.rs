@@ -2,8 +2,10 @@
 //! mistakes.
 
 use privpac_accounting::{Guarantee, Privacy};
-use privpac_classes::{ConceptClass, ErrorLevel, ErrorRun, Hypothesis, LabeledSample};
-use privpac_mechanisms::{ExponentialMechanism, ScoreLevel};
+use privpac_classes::{
+    ConceptClass, ErrorLevel, ErrorRun, Hypothesis, LabeledSample, WideErrorLevel,
+};
+use privpac_mechanisms::{ExponentialMechanism, MAX_TOTAL_COUNT, ScoreLevel, WideScoreLevel};
 use rand::Rng;
 
 use crate::error::{Error, Result};
@@ -38,6 +40,18 @@ use crate::predictor::Predictor;
 /// way and the class finds the chosen concept in id order, the concept the runs would give;
 /// intervals over 2^30 points cost O(n log n + m·r) for m distinct points and r distinct
 /// prefix sums.
+///
+/// # Classes beyond 2^60 concepts
+/// A class with more than [`MAX_TOTAL_COUNT`] (2^60) concepts that gives wide levels
+/// ([`ConceptClass::wide_error_levels`]: intervals over up to 2^64 − 1 points, about 2^127
+/// concepts) is sampled by [`GenericLearner::learn_by_wide_levels`]: a level `e` (a number
+/// of mistakes, `c_e` concepts) with probability `c_e·exp(−ε·e/2) / Σ_e' c_e'·exp(−ε·e'/2)`
+/// ([`ExponentialMechanism::select_wide_levels`]), then a uniform member of it, named by its
+/// parts ([`Hypothesis::Interval`]). Each concept `c` with `e` mistakes is then output with
+/// probability `(c_e·exp(−ε·e/2)/Z)·(1/c_e) = exp(−ε·errors(c)/2)/Z`: exactly the
+/// exponential mechanism over the whole class, so the privacy proof above applies
+/// unchanged (the same floating-point budget; the tests compare the output distribution
+/// with the dense mechanism's on small domains and check the ratio on neighbouring samples).
 ///
 /// # Errors
 /// [`Error::Mechanism`] for invalid ε or a class above 2^60 concepts; the class's errors.
@@ -98,6 +112,57 @@ impl GenericLearner {
             .zip(probabilities)
             .map(|(level, p)| (level.score.unsigned_abs(), level.count, p))
             .collect())
+    }
+
+    /// The wide-levels path of [`Learner::learn`] (used there above 2^60 concepts), at any
+    /// class size, or `None` when the class gives no wide levels: a level by
+    /// [`ExponentialMechanism::select_wide_levels`], then the member the class names for the
+    /// chosen offset ([`ConceptClass::parts_with_errors`]). Public so that its output
+    /// distribution can be audited on small domains.
+    ///
+    /// # Errors
+    /// As for [`Learner::learn`].
+    pub fn learn_by_wide_levels(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+        rng: &mut dyn Rng,
+    ) -> Result<Option<Predictor>> {
+        let Some(class_levels) = class.wide_error_levels(sample)? else {
+            return Ok(None);
+        };
+        let levels = wide_score_levels(&class_levels)?;
+        let choice = self.mechanism.select_wide_levels(&levels, rng)?;
+        let level = levels.get(choice.level).ok_or(Error::EmptySample)?;
+        let parts = class
+            .parts_with_errors(sample, level.score.unsigned_abs(), choice.offset)?
+            .ok_or(Error::EmptySample)?; // unreachable: the offset is below the count
+        Ok(Some(Hypothesis::from(parts).into()))
+    }
+
+    /// The exact probability of each wide level (`(errors, number of concepts,
+    /// probability)`, sorted by errors) of [`Self::learn_by_wide_levels`], or `None` when
+    /// the class gives no wide levels.
+    ///
+    /// # Errors
+    /// As for [`Learner::learn`].
+    pub fn wide_level_distribution(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+    ) -> Result<Option<Vec<(u64, u128, f64)>>> {
+        let Some(class_levels) = class.wide_error_levels(sample)? else {
+            return Ok(None);
+        };
+        let levels = wide_score_levels(&class_levels)?;
+        let probabilities = self.mechanism.wide_level_probabilities(&levels)?;
+        Ok(Some(
+            levels
+                .iter()
+                .zip(probabilities)
+                .map(|(level, p)| (level.score.unsigned_abs(), level.count, p))
+                .collect(),
+        ))
     }
 
     /// The exact output distribution over concept ids (for small classes; tests and
@@ -186,6 +251,24 @@ fn score_levels(levels: &[ErrorLevel]) -> Result<Vec<ScoreLevel>> {
         .collect()
 }
 
+/// The score levels of a class's wide error levels ([`ConceptClass::wide_error_levels`]).
+fn wide_score_levels(levels: &[WideErrorLevel]) -> Result<Vec<WideScoreLevel>> {
+    levels
+        .iter()
+        .map(|level| {
+            let score = i64::try_from(level.errors).map_err(|_| Error::InvalidParameter {
+                name: "number of mistakes",
+                requirement: "below 2^63",
+                value: level.errors as f64,
+            })?;
+            Ok(WideScoreLevel {
+                score: -score,
+                count: level.count,
+            })
+        })
+        .collect()
+}
+
 /// (mistakes, concepts) per level in increasing order of mistakes, by sorting the runs'
 /// counts: the path of [`levels_of`] for a wide range of counts.
 fn totals_by_sorting(runs: &[ErrorRun]) -> Vec<(u64, u64)> {
@@ -208,6 +291,12 @@ impl Learner for GenericLearner {
         sample: &LabeledSample,
         rng: &mut dyn Rng,
     ) -> Result<Predictor> {
+        // Beyond the narrow path's 2^60 candidates: wide levels, concepts by their parts.
+        if class.len() > u128::from(MAX_TOTAL_COUNT)
+            && let Some(predictor) = self.learn_by_wide_levels(class, sample, rng)?
+        {
+            return Ok(predictor);
+        }
         // Classes whose runs are too many (intervals) give their levels and find the chosen
         // concept themselves, in the id order of the walk below (so both paths give the
         // same seeded outputs).

@@ -15,6 +15,7 @@ mod prediction;
 mod prediction_extremes;
 mod sanitized_structure;
 mod structured;
+mod wide;
 
 /// Every labeled sample of size `n` over `domain_size` points.
 fn all_samples(domain_size: u64, n: usize) -> Vec<Vec<(u64, bool)>> {

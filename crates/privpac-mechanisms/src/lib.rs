@@ -21,8 +21,9 @@
 //!   [`rand::distr::Distribution`]. The textbook floating-point `Laplace` sampler exists
 //!   only behind the opt-in feature `unsound-float-laplace`, without a privacy claim.
 //! - Selection: [`ExponentialMechanism`] (general, integer and count-weighted
-//!   [`ScoreLevel`] paths), [`ReportNoisyMax`], [`StableSelection`] (A_dist),
-//!   [`ChoosingMechanism`] ((ε, δ) selection for qualities of bounded growth).
+//!   [`ScoreLevel`] paths, and [`WideScoreLevel`] for up to 2^128 candidates),
+//!   [`ReportNoisyMax`], [`StableSelection`] (A_dist), [`ChoosingMechanism`] ((ε, δ)
+//!   selection for qualities of bounded growth).
 //! - Ordered data: [`TreeLog`], the interior point problem on domains of up to 2^64 values
 //!   (Kaplan et al. 2020, Algorithm 1), with explicit constants.
 //! - [`SparseVector`] (AboveThreshold and its c-fold version), [`RandomizedResponse`].
@@ -112,8 +113,8 @@ pub use randomized_response::{
 };
 pub use selection::{
     COUNTED_PATH_MIN, ChoosingMechanism, ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice,
-    MIN_EPSILON, ReportNoisyMax, SCORE_CLAMP, ScoreLevel, StableSelection, StableSelectionOutcome,
-    exponential_mechanism_range,
+    MAX_TOTAL_COUNT, MIN_EPSILON, ReportNoisyMax, SCORE_CLAMP, ScoreLevel, StableSelection,
+    StableSelectionOutcome, WideLevelChoice, WideScoreLevel, exponential_mechanism_range,
 };
 pub use sparse_vector::SparseVector;
 

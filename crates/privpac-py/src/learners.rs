@@ -197,8 +197,8 @@ impl Hypothesis {
         self.learner.clone()
     }
 
-    /// The hypothesis's kind: "concept", "constant", "table", "hash-bucket", "flipped" or
-    /// "noisy-vote".
+    /// The hypothesis's kind: "concept", "constant", "table", "hash-bucket", "interval",
+    /// "flipped" or "noisy-vote".
     #[getter]
     fn kind(&self) -> &'static str {
         match &self.inner {
@@ -207,6 +207,7 @@ impl Hypothesis {
                 RustHypothesis::Constant { .. } => "constant",
                 RustHypothesis::Table { .. } => "table",
                 RustHypothesis::HashBucket { .. } => "hash-bucket",
+                RustHypothesis::Interval { .. } => "interval",
             },
             RustPredictor::Flipped { .. } => "flipped",
             RustPredictor::NoisyVote { .. } => "noisy-vote",

@@ -43,7 +43,9 @@
 //!   per label from `StableLearner::concept_distribution` and the exact flip (differences
 //!   taken before rounding, so a claim of 10⁻¹⁸ is measurable); `StableLearner`: its
 //!   uniform-stability β by `prediction_stability`.
-//! - `GenericLearner` (`concept_distribution`), `ImproperPointLearner`
+//! - `GenericLearner` (`concept_distribution`, and on intervals over 2–4 points its
+//!   wide-levels path, `wide_level_distribution` expanded member by member with
+//!   `parts_with_errors`), `ImproperPointLearner`
 //!   (`output_distribution` for random hashes, up to `MAX_LISTED_BUCKETS` buckets) and the
 //!   Blum–Ligett–Roth sanitizer (`output_distribution`): pure ε over every sample of a tiny
 //!   domain and every neighbour.
@@ -109,8 +111,8 @@ use privpac_audit::{
     prediction_stability,
 };
 use privpac_classes::{
-    BucketHash, ConceptClass, Domain, HASH_PRIME, Hypothesis, Intervals, LabeledSample, Points,
-    Thresholds, WithZero,
+    BucketHash, ConceptClass, ConceptParts, Domain, HASH_PRIME, Hypothesis, Intervals,
+    LabeledSample, Points, Thresholds, WithZero,
 };
 use privpac_learners::{
     DaganFeldmanPredictor, GenericLearner, ImproperPointLearner, Learner, MAX_LISTED_BUCKETS,
@@ -415,6 +417,7 @@ properties! {
     dagan_feldman_audit, dagan_feldman_audit_long: 40, 30, pipeline_case(4), dagan_feldman;
     private_prediction_audit, private_prediction_audit_long: 60, 50, flip_case(), private_prediction;
     generic_learner_audit, generic_learner_audit_long: 60, 50, pure_case(), generic;
+    generic_wide_levels_audit, generic_wide_levels_audit_long: 40, 50, pure_case(), generic_wide;
     improper_point_learner_audit, improper_point_learner_audit_long: 40, 50, pure_case(), improper_point;
     blum_ligett_roth_audit, blum_ligett_roth_audit_long: 30, 50, pure_case(), blr;
     report_noisy_max_pair_audit, report_noisy_max_pair_audit_long:

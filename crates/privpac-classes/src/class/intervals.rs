@@ -1,8 +1,9 @@
 //! Intervals `c_{a,b}(y) = 1 iff a ≤ y ≤ b` over an ordered domain, plus the empty
-//! interval.
+//! interval, at every size up to 2^64 − 1 points: their error profile as levels (128-bit
+//! counts), and the member of a level named by its ends.
 
 use crate::class::closed_form::{ClosedFormVc, Family};
-use crate::class::{ConceptClass, ErrorLevel, check_sample};
+use crate::class::{ConceptClass, ConceptParts, ErrorLevel, WideErrorLevel, check_sample};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 use crate::sample::LabeledSample;
@@ -20,35 +21,32 @@ use crate::sample::LabeledSample;
 /// negatives minus positives per point), and there are `L_i·R_j` of them (`L_i` choices of
 /// `a` in `(x_{i−1}, x_i]`, `R_j` of `b` in `[x_j, x_{j+1})`); intervals containing no
 /// sample point make P. [`ConceptClass::concept_with_errors`] finds the concept of a level
-/// in id order in O(m + r + log N), so the generic learner and ERM run on intervals over
-/// 2^30 points (the exponential mechanism accepts up to 2^60 candidates).
+/// in id order in O(m + r + log N).
+///
+/// # Sizes beyond 64-bit ids
+/// Every N up to `u64::MAX` is accepted (`len()` is below 2^127). Ids name the intervals
+/// `0..2^64` of the order only; the whole class is reached through
+/// [`ConceptClass::wide_error_levels`] (the same levels with `u128` counts) and
+/// [`ConceptClass::parts_with_errors`] (the same walk in id order, returning the ends
+/// `(a, b)`), which the generic learner and ERM use above 2^60 concepts.
+/// [`ConceptClass::error_levels`] refuses a sample whose levels do not fit `u64`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Intervals {
     domain: Domain,
     size: u64,
 }
 
-/// Largest supported N: the largest with `1 + N(N+1)/2 ≤ u64::MAX`, so that every interval
-/// has a `u64` id (about 2^32.5; 2^40 points would need 2^79 ids). The exponential
-/// mechanism takes at most 2^60 candidates, so the generic learner runs up to about
-/// N = 2^30.5 and refuses larger classes with a typed error; ERM runs up to this limit.
+/// The largest N with `1 + N(N+1)/2 ≤ u64::MAX`, so that every interval has a `u64` id
+/// (about 2^32.5; 2^40 points have 2^79 intervals). Larger classes are accepted; their
+/// intervals beyond id `u64::MAX` are reached by their ends (see [`Intervals`]).
 pub const MAX_INTERVALS_SIZE: u64 = 6_074_000_999;
 
 impl Intervals {
-    /// Intervals over `[size]`.
+    /// Intervals over `[size]`, any size up to `u64::MAX`.
     ///
     /// # Errors
-    /// [`Error::InvalidDomain`] for size 0, [`Error::InvalidClass`] above
-    /// [`MAX_INTERVALS_SIZE`] (about 2^32.5).
+    /// [`Error::InvalidDomain`] for size 0.
     pub fn new(size: u64) -> Result<Self> {
-        if size > MAX_INTERVALS_SIZE {
-            return Err(Error::InvalidClass {
-                reason: format!(
-                    "intervals support at most {MAX_INTERVALS_SIZE} points (about 2^32.5: the \
-                     1 + N(N+1)/2 concept ids must fit in 64 bits), got {size}"
-                ),
-            });
-        }
         Ok(Intervals {
             domain: Domain::ordered(size)?,
             size,
@@ -116,27 +114,80 @@ impl ConceptClass for Intervals {
     }
 
     /// Levels in O(n log n + m·r), see [`Intervals`]; always `Some`.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when a level counts more than `u64::MAX` intervals (N above
+    /// [`MAX_INTERVALS_SIZE`]; [`ConceptClass::wide_error_levels`] gives those).
     fn error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<ErrorLevel>>> {
-        Ok(Some(Profile::new(self, sample)?.levels()?))
+        Profile::new(self, sample)?
+            .levels()?
+            .into_iter()
+            .map(|level| {
+                let count = u64::try_from(level.count).map_err(|_| Error::TooLarge {
+                    what: "interval error level with 64-bit count (use the wide levels)",
+                    needed: level.count,
+                    unit: "intervals",
+                    limit: u128::from(u64::MAX),
+                })?;
+                Ok(ErrorLevel {
+                    errors: level.errors,
+                    count,
+                })
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(Some)
     }
 
-    /// In id order, O(n log n + m + r + log N); see [`Intervals`].
+    /// In id order, O(n log n + m + r + log N); see [`Intervals`]. `None` also when the
+    /// interval's id is beyond `u64::MAX`.
     fn concept_with_errors(
         &self,
         sample: &LabeledSample,
         errors: u64,
         offset: u64,
     ) -> Result<Option<u64>> {
-        Ok(Profile::new(self, sample)?.concept(self, errors, offset))
+        Ok(
+            match Profile::new(self, sample)?.locate(errors, u128::from(offset)) {
+                Some(ConceptParts::Empty) => Some(0),
+                Some(ConceptParts::Interval { low, high }) => self.checked_id_of(low, high),
+                None => None,
+            },
+        )
+    }
+
+    /// The levels with `u128` counts, at every N; always `Some`.
+    fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
+        Ok(Some(Profile::new(self, sample)?.levels()?))
+    }
+
+    /// The walk of [`ConceptClass::concept_with_errors`], returning the interval's ends.
+    fn parts_with_errors(
+        &self,
+        sample: &LabeledSample,
+        errors: u64,
+        offset: u128,
+    ) -> Result<Option<ConceptParts>> {
+        Ok(Profile::new(self, sample)?.locate(errors, offset))
     }
 }
 
 impl Intervals {
     /// The id of the interval `[a, b]` (`a ≤ b < N`): `1 + S(a) + (b − a)` with
     /// `S(a) = a·N − a(a − 1)/2` the intervals before row `a`.
+    /// (For N above [`MAX_INTERVALS_SIZE`] the id may not fit: see [`Self::checked_id_of`].)
     pub fn id_of(&self, a: u64, b: u64) -> u64 {
+        self.wide_id_of(a, b) as u64
+    }
+
+    /// The id of `[a, b]` if it fits in `u64`.
+    pub fn checked_id_of(&self, a: u64, b: u64) -> Option<u64> {
+        u64::try_from(self.wide_id_of(a, b)).ok()
+    }
+
+    /// The id of `[a, b]` as a `u128` (below 2^127 for every N).
+    fn wide_id_of(&self, a: u64, b: u64) -> u128 {
         let (a, b, n) = (u128::from(a), u128::from(b), u128::from(self.size));
-        (1 + a * n - a * a.saturating_sub(1) / 2 + (b - a)) as u64
+        1 + a * n - a * a.saturating_sub(1) / 2 + (b - a)
     }
 }
 
@@ -219,8 +270,8 @@ impl Profile {
     }
 
     /// The intervals with no sample point inside, plus the empty interval: `P` mistakes.
-    fn empty_content(&self) -> u64 {
-        let triangle = |g: u64| (u128::from(g) * (u128::from(g) + 1) / 2) as u64;
+    fn empty_content(&self) -> u128 {
+        let triangle = |g: u64| u128::from(g) * (u128::from(g) + 1) / 2;
         let mut total = 1;
         let mut start = 0; // the first point of the current gap
         for &x in &self.points {
@@ -230,7 +281,8 @@ impl Profile {
         total + triangle(self.size - start)
     }
 
-    fn levels(&self) -> Result<Vec<ErrorLevel>> {
+    /// The levels with `u128` counts (each below 2^127: they sum to `len()`).
+    fn levels(&self) -> Result<Vec<WideErrorLevel>> {
         let work = self.m() as u128 * self.width as u128;
         if work > MAX_INTERVAL_LEVEL_WORK {
             return Err(Error::TooLarge {
@@ -242,10 +294,10 @@ impl Profile {
         }
         // d = c[j+1] − c[i] ranges over [low − high, high − low].
         let span = self.width as i64 - 1;
-        let mut counts = vec![0u64; 2 * self.width - 1];
+        let mut counts = vec![0u128; 2 * self.width - 1];
         counts[span as usize] += self.empty_content();
-        // weights[v] = Σ_{i ≤ j, c[i] = low + v} L_i, built as j grows; [first, last] its
-        // non-zero range.
+        // weights[v] = Σ_{i ≤ j, c[i] = low + v} L_i (at most N: the L_i are disjoint
+        // ranges of a), built as j grows; [first, last] its non-zero range.
         let mut weights = vec![0u64; self.width];
         let (mut first, mut last) = (self.width, 0);
         for j in 0..self.m() {
@@ -253,12 +305,12 @@ impl Profile {
             weights[v] += self.left(j);
             first = first.min(v);
             last = last.max(v);
-            let right = self.right(j);
+            let right = u128::from(self.right(j));
             let end = self.prefix[j + 1] - self.low; // c[j+1] − low
             for (v, &weight) in weights.iter().enumerate().take(last + 1).skip(first) {
                 if weight != 0 {
-                    // d = c[j+1] − c[i] = end − v; its slot is d + span.
-                    counts[(end - v as i64 + span) as usize] += weight * right;
+                    // d = c[j+1] − c[i] = end − v; its slot is d + span. L·R < 2^128.
+                    counts[(end - v as i64 + span) as usize] += u128::from(weight) * right;
                 }
             }
         }
@@ -266,7 +318,7 @@ impl Profile {
             .iter()
             .enumerate()
             .filter(|&(_, &count)| count > 0)
-            .map(|(slot, &count)| ErrorLevel {
+            .map(|(slot, &count)| WideErrorLevel {
                 // P + d ≥ 0: an interval never makes fewer than zero mistakes.
                 errors: (self.positives as i64 + slot as i64 - span) as u64,
                 count,
@@ -274,20 +326,21 @@ impl Profile {
             .collect())
     }
 
-    /// The id of index `offset` in id order among the concepts with `errors` mistakes, or
-    /// `None` if the level has no such index.
-    fn concept(&self, class: &Intervals, errors: u64, mut offset: u64) -> Option<u64> {
+    /// The interval of index `offset` in id order among the concepts with `errors`
+    /// mistakes, or `None` if the level has no such index.
+    fn locate(&self, errors: u64, mut offset: u128) -> Option<ConceptParts> {
         let d = i64::try_from(errors).ok()? - self.positives as i64;
         let at_p = d == 0;
         if at_p {
             if offset == 0 {
-                return Some(0); // the empty interval comes first
+                return Some(ConceptParts::Empty); // the empty interval comes first
             }
             offset -= 1;
         }
+        let interval = |low: u64, high: u64| Some(ConceptParts::Interval { low, high });
         let m = self.m();
-        // k[i] = Σ_{j ≥ i, c[j+1] − c[i] = d} R_j: the intervals of row a (a in block i)
-        // that reach a sample point and make `errors` mistakes.
+        // k[i] = Σ_{j ≥ i, c[j+1] − c[i] = d} R_j (at most N): the intervals of row a (a in
+        // block i) that reach a sample point and make `errors` mistakes.
         let mut by_value = vec![0u64; self.width];
         let mut k = vec![0u64; m];
         for i in (0..m).rev() {
@@ -302,37 +355,38 @@ impl Profile {
             let l = u128::from(self.left(i));
             let ki = u128::from(ki);
             // Row a = lo + q has (p[i] − a)·[d = 0] + k_i concepts: p[i] − a = l − 1 − q.
+            // The cumulative count of rows q' < q is at most |C| < 2^127.
             let extra = if at_p { 1 } else { 0 };
             let cumulative = |q: u128| q * ki + extra * (q * (l - 1) - triangle(q));
             let total = cumulative(l);
-            if u128::from(offset) >= total {
-                offset -= total as u64;
+            if offset >= total {
+                offset -= total;
                 continue;
             }
             // The largest q ≤ l with cumulative(q) ≤ offset (cumulative is non-decreasing).
             let (mut q_low, mut q_high) = (0u128, l);
             while q_low < q_high {
                 let middle = (q_low + q_high).div_ceil(2);
-                if cumulative(middle) <= u128::from(offset) {
+                if cumulative(middle) <= offset {
                     q_low = middle;
                 } else {
                     q_high = middle - 1;
                 }
             }
             let a = lo + q_low as u64;
-            let mut rest = offset - cumulative(q_low) as u64;
-            let before = self.points[i] - a; // b in [a, p[i]): no sample point inside
+            let mut rest = offset - cumulative(q_low);
+            let before = u128::from(self.points[i] - a); // b in [a, p[i]): no sample point
             if at_p {
                 if rest < before {
-                    return Some(class.id_of(a, a + rest));
+                    return interval(a, a + rest as u64);
                 }
                 rest -= before;
             }
             for j in i..m {
                 if self.prefix[j + 1] - self.prefix[i] == d {
-                    let right = self.right(j);
+                    let right = u128::from(self.right(j));
                     if rest < right {
-                        return Some(class.id_of(a, self.points[j] + rest));
+                        return interval(a, self.points[j] + rest as u64);
                     }
                     rest -= right;
                 }
@@ -347,19 +401,19 @@ impl Profile {
         let l = u128::from(self.size - lo);
         // Row a = lo + q has N − a = l − q concepts.
         let cumulative = |q: u128| q * l - triangle(q);
-        if u128::from(offset) >= cumulative(l) {
+        if offset >= cumulative(l) {
             return None;
         }
         let (mut q_low, mut q_high) = (0u128, l);
         while q_low < q_high {
             let middle = (q_low + q_high).div_ceil(2);
-            if cumulative(middle) <= u128::from(offset) {
+            if cumulative(middle) <= offset {
                 q_low = middle;
             } else {
                 q_high = middle - 1;
             }
         }
         let a = lo + q_low as u64;
-        Some(class.id_of(a, a + (offset - cumulative(q_low) as u64)))
+        interval(a, a + (offset - cumulative(q_low)) as u64)
     }
 }

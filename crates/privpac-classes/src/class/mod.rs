@@ -168,6 +168,41 @@ impl PointInterval {
     }
 }
 
+/// A level of an error profile whose count may exceed `u64` (intervals over 2^64 points
+/// have about 2^127 concepts): [`ConceptClass::wide_error_levels`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WideErrorLevel {
+    /// The number of mistakes.
+    pub errors: u64,
+    /// How many concepts make that many mistakes (≥ 1).
+    pub count: u128,
+}
+
+/// A concept named by its parts rather than by an id, for classes with more concepts than
+/// 64-bit ids name ([`ConceptClass::parts_with_errors`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConceptParts {
+    /// The concept that labels every point 0 (the empty interval).
+    Empty,
+    /// The indicator of `low ≤ x ≤ high` (`low ≤ high`) over an ordered domain.
+    Interval {
+        /// The first point labelled 1.
+        low: Point,
+        /// The last point labelled 1.
+        high: Point,
+    },
+}
+
+/// What [`ConceptClass::smallest_consistent`] finds: the smallest id of a concept with no
+/// mistakes on the sample, or the proof that none exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consistency {
+    /// The smallest id of a concept consistent with the sample.
+    Consistent(u64),
+    /// No concept of the class is consistent with the sample.
+    Inconsistent,
+}
+
 /// A finite concept class over a finite domain.
 pub trait ConceptClass: std::fmt::Debug + Send + Sync {
     /// The domain the concepts label.
@@ -278,6 +313,45 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
     fn labeling_ranges(&self, _points: &[Point]) -> Result<Option<Vec<IdRange>>> {
         Ok(None)
     }
+
+    /// The smallest id of a concept with no mistakes on `sample`, or
+    /// [`Consistency::Inconsistent`], for classes with an algebraic consistency test that
+    /// needs no error profile (parities: Gaussian elimination over GF(2)), or `None` (the
+    /// provided answer). When consistent, this is the concept ERM returns from the profile.
+    ///
+    /// # Errors
+    /// As for [`Self::error_counts`] (a sample outside the domain).
+    fn smallest_consistent(&self, _sample: &LabeledSample) -> Result<Option<Consistency>> {
+        Ok(None)
+    }
+
+    /// The error profile as levels with 128-bit counts, in increasing order of mistakes,
+    /// for classes with more concepts than 64-bit ids name, or `None` (the provided
+    /// answer). A class that returns them also answers [`Self::parts_with_errors`];
+    /// the counts sum to `len()`.
+    ///
+    /// # Errors
+    /// As for [`Self::error_counts`].
+    fn wide_error_levels(&self, _sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
+        Ok(None)
+    }
+
+    /// The concept of index `offset` (in the class's order) among those with exactly
+    /// `errors` mistakes on `sample`, named by its parts (an interval's ends) rather than by
+    /// an id (`Hypothesis::from` turns them into a hypothesis), for classes that return [`Self::wide_error_levels`].
+    /// `None` (the provided answer) when the class has no wide levels, or when `offset` is
+    /// not below the level's count.
+    ///
+    /// # Errors
+    /// As for [`Self::error_counts`].
+    fn parts_with_errors(
+        &self,
+        _sample: &LabeledSample,
+        _errors: u64,
+        _offset: u128,
+    ) -> Result<Option<ConceptParts>> {
+        Ok(None)
+    }
 }
 
 /// A borrowed class is a class (so combinators such as [`Xor`] can wrap `&dyn ConceptClass`).
@@ -323,6 +397,20 @@ impl<T: ConceptClass + ?Sized> ConceptClass for &T {
     fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
         (**self).labeling_ranges(points)
     }
+    fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
+        (**self).wide_error_levels(sample)
+    }
+    fn smallest_consistent(&self, sample: &LabeledSample) -> Result<Option<Consistency>> {
+        (**self).smallest_consistent(sample)
+    }
+    fn parts_with_errors(
+        &self,
+        sample: &LabeledSample,
+        errors: u64,
+        offset: u128,
+    ) -> Result<Option<ConceptParts>> {
+        (**self).parts_with_errors(sample, errors, offset)
+    }
 }
 
 /// An owned, boxed class is a class (the form [`crate::parse_spec`] returns).
@@ -367,6 +455,20 @@ impl<T: ConceptClass + ?Sized> ConceptClass for Box<T> {
     }
     fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
         (**self).labeling_ranges(points)
+    }
+    fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
+        (**self).wide_error_levels(sample)
+    }
+    fn smallest_consistent(&self, sample: &LabeledSample) -> Result<Option<Consistency>> {
+        (**self).smallest_consistent(sample)
+    }
+    fn parts_with_errors(
+        &self,
+        sample: &LabeledSample,
+        errors: u64,
+        offset: u128,
+    ) -> Result<Option<ConceptParts>> {
+        (**self).parts_with_errors(sample, errors, offset)
     }
 }
 
@@ -509,3 +611,5 @@ pub fn check_concept<C: ConceptClass + ?Sized>(class: &C, id: u64) -> Result<()>
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wide_tests;

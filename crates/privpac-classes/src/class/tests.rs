@@ -371,14 +371,18 @@ fn interval_bounds_match_the_enumeration() {
 /// the largest size whose ids fit in `u64` (|C| ≈ 2^64 − 2^31.4): the levels sum to |C|,
 /// and the concepts `concept_with_errors` returns make exactly their level's number of
 /// mistakes (counted by `eval` on the sample), in increasing id order, at the first, last
-/// and seeded offsets of every level; one past the end is `None`. One more point is refused.
+/// and seeded offsets of every level; one past the end is `None`. One more point is accepted,
+/// and its last intervals have no `u64` id.
 #[test]
 fn interval_levels_hold_on_two_to_the_thirty_points_and_at_the_largest_size() {
     use rand::{RngExt, SeedableRng};
-    assert!(matches!(
-        Intervals::new(crate::MAX_INTERVALS_SIZE + 1),
-        Err(Error::InvalidClass { .. })
-    ));
+    // One more point: the class exists (every size up to 2^64 − 1 does), and its last
+    // intervals have no 64-bit id.
+    let beyond = Intervals::new(crate::MAX_INTERVALS_SIZE + 1).unwrap();
+    assert!(beyond.len() > u128::from(u64::MAX));
+    let end = crate::MAX_INTERVALS_SIZE;
+    assert_eq!(beyond.checked_id_of(end, end), None);
+    assert_eq!(beyond.checked_id_of(0, end), Some(end + 1));
     let largest = Intervals::new(crate::MAX_INTERVALS_SIZE).unwrap();
     assert!(largest.len() <= u128::from(u64::MAX));
     let last = (largest.len() - 1) as u64;

@@ -55,6 +55,9 @@ use crate::exact_bits::RandomBits;
 use privpac_accounting::rounding::add_up;
 use privpac_accounting::{PldStep, Privacy, Private};
 
+mod wide;
+pub use wide::{WideLevelChoice, WideScoreLevel};
+
 /// Log-weights below `-SCORE_CLAMP` (relative to the best candidate) are clamped to it.
 pub const SCORE_CLAMP: f64 = 700.0;
 /// The budget η for floating-point deviation of a log-weight; the mechanism runs at
@@ -69,8 +72,10 @@ const HEAD_BANDS: usize = 64;
 /// scores by value when their span allows (see there).
 pub const COUNTED_PATH_MIN: usize = 1 << 16;
 
-/// Largest total count the count-weighted path supports (keeps envelope sums in `u128`).
-const MAX_TOTAL_COUNT: u64 = 1 << 60;
+/// Largest total count the count-weighted path [`ExponentialMechanism::select_levels`]
+/// supports (keeps envelope sums in `u128`); [`ExponentialMechanism::select_wide_levels`]
+/// takes up to `2^128 − 1`.
+pub const MAX_TOTAL_COUNT: u64 = 1 << 60;
 
 /// A group of candidates that share one integer score, for the count-weighted path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

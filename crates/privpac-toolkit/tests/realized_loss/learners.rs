@@ -476,6 +476,39 @@ pub(super) fn generic(case: PureCase) -> Result<bool, TestCaseError> {
     Ok(true)
 }
 
+/// The generic learner's wide-levels path (a level by count·exp(−ε·errors/2), then a uniform
+/// member named by its ends; the path of intervals beyond 2^60 concepts) on intervals over 2
+/// to 4 points: its exact distribution over concepts, each member of a level getting the
+/// level's probability over its count.
+pub(super) fn generic_wide(case: PureCase) -> Result<bool, TestCaseError> {
+    let class = Intervals::new(2 + case.class as u64 % 3).unwrap();
+    let Ok(learner) = Privacy::pure(case.epsilon)
+        .map_err(|_| ())
+        .and_then(|p| GenericLearner::new(p).map_err(|_| ()))
+    else {
+        return Ok(false);
+    };
+    let Some(claimed) = reported_epsilon(learner.guarantee(case.n)) else {
+        return Ok(false);
+    };
+    pure_loss("generic (wide levels)", &case, &class, claimed, &|s| {
+        let mut p = vec![0.0; class.len() as usize];
+        for (errors, count, probability) in
+            learner.wide_level_distribution(&class, s).unwrap().unwrap()
+        {
+            for offset in 0..count {
+                let id = match class.parts_with_errors(s, errors, offset).unwrap().unwrap() {
+                    ConceptParts::Empty => 0,
+                    ConceptParts::Interval { low, high } => class.id_of(low, high),
+                };
+                p[id as usize] = probability / count as f64;
+            }
+        }
+        p
+    })?;
+    Ok(true)
+}
+
 pub(super) fn improper_point(case: PureCase) -> Result<bool, TestCaseError> {
     let class: Box<dyn ConceptClass> = Box::new(Points::new(Domain::Ordered {
         size: 2 + case.class as u64 % 3,

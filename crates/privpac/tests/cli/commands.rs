@@ -451,6 +451,82 @@ fn agnostic_sample_complexity_means_excess_error_and_reports_opt() {
     assert_eq!(parsed["bound"]["kind"], "explicit", "{parsed}");
 }
 
+/// Intervals over 2^40 points (about 2^79 concepts, beyond 64-bit ids): refused before
+/// ("intervals support at most 6074000999 points"); now ERM and the generic learner are
+/// measured (the target is an id: the interval [2^23, 2^39]), and parities over {0,1}^40 by
+/// ERM (Gaussian elimination) while the generic learner's refusal names the obstacle.
+#[test]
+fn sample_complexity_runs_on_intervals_over_two_to_the_forty_points_and_parities_by_elimination() {
+    for learner in ["erm", "generic"] {
+        let parsed = json_of(&[
+            "sample-complexity",
+            "--class",
+            "intervals:1099511627776",
+            "--learner",
+            learner,
+            "--epsilon",
+            "1",
+            "--alpha",
+            "0.1",
+            "--beta",
+            "0.2",
+            "--trials",
+            "20",
+            "--seed",
+            "1",
+            "--target",
+            "9223337402234306561",
+            "--json",
+        ]);
+        assert!(
+            parsed["empirical_sample_size"].as_f64().unwrap() > 0.0,
+            "{parsed}"
+        );
+        assert!(parsed["success_rate"].as_f64().unwrap() >= 0.8, "{parsed}");
+    }
+    let parsed = json_of(&[
+        "sample-complexity",
+        "--class",
+        "parities:40",
+        "--learner",
+        "erm",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.2",
+        "--trials",
+        "20",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(
+        parsed["empirical_sample_size"].as_f64().unwrap() > 0.0,
+        "{parsed}"
+    );
+    assert!(parsed["success_rate"].as_f64().unwrap() >= 0.8, "{parsed}");
+    check_error(
+        &[
+            "sample-complexity",
+            "--class",
+            "parities:40",
+            "--learner",
+            "generic",
+            "--epsilon",
+            "1",
+            "--alpha",
+            "0.1",
+            "--beta",
+            "0.2",
+            "--trials",
+            "20",
+            "--seed",
+            "1",
+        ],
+        "#P-hard",
+    );
+}
+
 /// Intervals over 2^30 points (2^59 concepts) with the generic learner: refused before
 /// ("dense error profile needs 576460752840294401 concepts"), measured now, below the
 /// realizable bound.
