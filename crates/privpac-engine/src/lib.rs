@@ -44,6 +44,7 @@ pub mod limits;
 mod multi;
 mod sample_complexity;
 mod scenario;
+pub mod stopping;
 pub mod structured;
 mod trials;
 

@@ -78,7 +78,7 @@ pub use erm::{Erm, ErmMode};
 pub use error::{Error, Result};
 pub use generic::GenericLearner;
 pub use improper_point::{ImproperPointLearner, MAX_LISTED_BUCKETS};
-pub use learner::Learner;
+pub use learner::{ErrorFloor, Learner};
 pub use predictor::Predictor;
 pub use relabeling::RelabelingPredictor;
 pub use sanitized_cover::{SanitizedCover, order_support_size, proved_support_size, xor_vc_bound};

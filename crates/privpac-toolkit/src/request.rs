@@ -67,6 +67,11 @@ pub struct SampleComplexityRequest {
     /// required by `stable`, optional for `private-prediction` (solved when absent).
     #[serde(default)]
     pub em_epsilon: Option<f64>,
+    /// The privacy target δ of an (ε, δ) learner (`sanitizer:point`, any sanitizer learner
+    /// given δ; default 0, pure): the learner's reported guarantee is within (ε, δ). The
+    /// pure learners refuse δ > 0 as they do in `learn`.
+    #[serde(default)]
+    pub delta: f64,
     /// Accuracy α: a trial succeeds when the excess error (true error − OPT) is at most α;
     /// OPT is the label noise (0 when realizable).
     pub alpha: f64,
@@ -115,6 +120,7 @@ impl SampleComplexityRequest {
             learner: learner.into(),
             epsilon: Some(epsilon),
             em_epsilon: None,
+            delta: 0.0,
             alpha,
             beta,
             distribution: DistributionChoice::Uniform,
@@ -227,6 +233,9 @@ impl Learner for SharedLearner {
     fn guarantee(&self, examples: usize) -> Guarantee {
         self.0.guarantee(examples)
     }
+    fn error_floor(&self, examples: usize) -> Option<privpac_learners::ErrorFloor> {
+        self.0.error_floor(examples)
+    }
     fn name(&self) -> String {
         self.0.name()
     }
@@ -284,7 +293,7 @@ impl Prepared {
         let params = LearnerParams {
             epsilon: request.epsilon,
             em_epsilon: request.em_epsilon,
-            delta: 0.0,
+            delta: request.delta,
             subset_size: request.subset_size,
             flip_probability: request.flip_probability,
             voters: request.voters,

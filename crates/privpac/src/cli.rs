@@ -363,8 +363,9 @@ pub(crate) struct SampleComplexityArgs {
     /// reported with its 95% confidence interval when two or more k are given.
     #[arg(long, value_delimiter = ',')]
     pub(crate) k: Option<Vec<usize>>,
-    /// Privacy parameter δ of the total guarantee (with --k only; parity and point need
-    /// δ > 0).
+    /// Privacy parameter δ: of an (ε, δ) learner's guarantee (sanitizer:point needs δ > 0;
+    /// the pure learners refuse δ > 0), or with --k of the total guarantee (parity and point
+    /// need δ > 0).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub(crate) delta: f64,
     #[command(flatten)]
