@@ -79,7 +79,8 @@ pub struct SampleComplexityRequest {
     pub beta: f64,
     /// The distribution of examples.
     pub distribution: DistributionChoice,
-    /// The target concept id (default: the middle of the class).
+    /// The target concept id (default: [`crate::default_target`], a concept no constant
+    /// hypothesis approximates under the uniform distribution).
     pub target: Option<u64>,
     /// Probability that a label is flipped (0: realizable, > 0: agnostic).
     pub label_noise: f64,
@@ -264,7 +265,7 @@ impl Prepared {
         let class = request.class.parse::<ClassSpec>()?.build()?;
         let target = request
             .target
-            .unwrap_or_else(|| crate::middle_target(class.as_ref()));
+            .unwrap_or_else(|| crate::default_target(class.as_ref()));
         let distribution = match request.distribution {
             DistributionChoice::Uniform => ExampleDistribution::Uniform,
             DistributionChoice::Zipf => ExampleDistribution::Zipf { exponent: 1.0 },

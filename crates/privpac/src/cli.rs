@@ -343,7 +343,11 @@ pub(crate) struct SampleComplexityArgs {
     /// distribution the all-zero hypothesis already has error 1/|X|), uniform otherwise].
     #[arg(long, value_enum)]
     pub(crate) distribution: Option<DistributionName>,
-    /// The target concept id (default: the middle of the class).
+    /// The target concept id (default: the middle of the class when at least a quarter of
+    /// the domain takes each label, as for thresholds and parities, else the most balanced
+    /// of 64 concepts evenly spaced in id order: for intervals one covering about half the
+    /// domain, for both(thresholds:N) a threshold near N/2; so a constant hypothesis does
+    /// not solve the default scenario at α below 1/4).
     #[arg(long)]
     pub(crate) target: Option<u64>,
     /// Probability η that a label is flipped (0: realizable; > 0: agnostic: OPT = η is
