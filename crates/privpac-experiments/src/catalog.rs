@@ -441,9 +441,27 @@ pub(super) fn run_sample_complexity_unit(
         empirical_sample_complexity_observed(&scenario, &builder, config, &mut |outcome| {
             last = Some(outcome.clone());
         });
+    // A search that concluded α is out of reach (a proven error floor, or a plateau) is
+    // recorded as not reached up to the last size it tried, with the reason.
+    let (searched, stopped) = match searched {
+        Err(privpac_toolkit::Error::Unreachable { alpha, reason }) => {
+            let tried = last.as_ref().map_or(0, |o| o.sample_size);
+            (
+                Err(privpac_toolkit::Error::SampleComplexityNotReached {
+                    max_size: tried,
+                    target: 1.0 - beta,
+                }),
+                Some(format!("accuracy α = {alpha} is out of reach: {reason}")),
+            )
+        }
+        other => (other, None),
+    };
     let found = match searched {
         Ok(found) => found,
         Err(privpac_toolkit::Error::SampleComplexityNotReached { max_size, .. }) => {
+            if let Some(reason) = stopped {
+                row.insert("stopped".into(), json!(reason));
+            }
             // A measured fact, not a failure of the run: no size up to the search's
             // limit reached success 1 − β. The row says so; plots and fits skip it.
             insert_settings(&mut row, &settings);
