@@ -29,6 +29,7 @@ use privpac_classes::online::{Adversary, Halving, OnlineLearner, Soa, TieRule, r
 use privpac_classes::{DEFAULT_CELL_LIMIT, materialize};
 use serde_json::{Map, Value, json};
 
+mod coverage;
 mod multi_label;
 mod reports;
 
@@ -74,6 +75,10 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
     ExperimentInfo {
         name: "sanitizer-error",
         summary: "maximum query error against the database size n for every sanitizer",
+    },
+    ExperimentInfo {
+        name: "coverage",
+        summary: "every single-concept learner on points, thresholds, both(thresholds), intervals and parities at several domain sizes: per cell the outcome, n and the seconds a sample-complexity search takes within a time budget",
     },
     ExperimentInfo {
         name: "tracing-attack",
@@ -131,7 +136,16 @@ pub(crate) fn report(
     seed: u64,
     rows: &[Map<String, Value>],
 ) -> String {
-    reports::report(info, scale, seed, rows, multi_label::report)
+    reports::report(info, scale, seed, rows, other_sections)
+}
+
+/// The report sections of the experiments `reports` does not describe.
+fn other_sections(name: &str, rows: &[Map<String, Value>]) -> String {
+    if name == coverage::NAME {
+        coverage::report(rows)
+    } else {
+        multi_label::report(name, rows)
+    }
 }
 
 pub(super) use multi_label::run_k_curve_unit;
@@ -263,6 +277,7 @@ pub(super) fn units(name: &str, scale: Scale) -> Vec<Map<String, Value>> {
             }
             units
         }
+        coverage::NAME => coverage::units(scale),
         _ => multi_label::units(name, scale),
     }
 }
@@ -289,6 +304,9 @@ pub(super) fn run_unit(
     };
     if multi_label::NAMES.contains(&name) {
         return multi_label::run_unit(name, scale, unit, seed, index);
+    }
+    if name == coverage::NAME {
+        return coverage::run_unit(scale, unit, seed, index);
     }
     let mut row = unit.clone();
     row.insert("unit".into(), json!(index));
@@ -670,6 +688,8 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<Figur
                 log_y: false,
             });
         }
+        // The coverage table is a table: no figure.
+        coverage::NAME => {}
         _ => return multi_label::plots(name, rows),
     }
     Ok(plots)
