@@ -35,7 +35,9 @@ const BALANCE_GRID: u64 = 256;
 /// under the uniform distribution. The middle concept ([`middle_target`]) when at least a
 /// quarter of a grid of [`BALANCE_GRID`] evenly spaced points (the whole domain when it is
 /// smaller) takes each label, as for thresholds and parities; otherwise the most balanced
-/// of 64 concepts evenly spaced in id order and the middle one (ties to the smaller id).
+/// of 64 concepts evenly spaced in id order (ties keep the middle concept, then the
+/// earlier candidate; on point functions, where every concept is equally unbalanced, the
+/// middle one stays).
 ///
 /// So on a class with a concept near balance (thresholds, intervals, both(…) and not(…)
 /// of them, parities) a constant hypothesis errs on about a quarter of the domain or more
@@ -76,7 +78,8 @@ pub fn default_target(class: &dyn ConceptClass) -> u64 {
     let mut best = (balance(middle), middle);
     for id in candidates {
         let b = balance(id);
-        if b > best.0 || (b == best.0 && id < best.1) {
+        // Strictly better only: ties keep the middle concept, then the earlier candidate.
+        if b > best.0 {
             best = (b, id);
         }
     }
@@ -682,6 +685,9 @@ mod tests {
             )),
             Box::new(Parities::new(10).unwrap()),
         ];
+        // Point functions: every concept is as unbalanced as the next; the middle stays.
+        let points = privpac_classes::Points::new(privpac_classes::Domain::Ordered { size: 256 });
+        assert_eq!(default_target(&points), middle_target(&points));
         for class in classes {
             let name = class.name();
             let target = default_target(class.as_ref());

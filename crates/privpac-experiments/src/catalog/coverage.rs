@@ -232,7 +232,7 @@ pub(super) fn report(rows: &[Map<String, Value>]) -> String {
          (n found), `unreachable` (the learner's proven error floor exceeds α, or the success rate plateaued below 1 − β; the reason \
          says which), `not reached` (no size up to 2^20 reached 1 − β), `over budget`, `refused` (the learner or class refused the \
          cell; the reason is its error). Seconds are wall-clock on the machine that ran the unit.\n\n## Summary\n\n\
-         | log₂|X| | measured | unreachable | not reached | over budget | refused |\n|---|---:|---:|---:|---:|---:|\n",
+         | log₂ of the domain size | measured | unreachable | not reached | over budget | refused |\n|---|---:|---:|---:|---:|---:|\n",
     );
     let mut sizes: Vec<u64> = rows
         .iter()
