@@ -688,8 +688,7 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<Figur
                 log_y: false,
             });
         }
-        // The coverage table is a table: no figure.
-        coverage::NAME => {}
+        coverage::NAME => plots.push(coverage::figure(rows)),
         _ => return multi_label::plots(name, rows),
     }
     Ok(plots)

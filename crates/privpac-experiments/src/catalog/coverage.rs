@@ -216,6 +216,44 @@ fn cell(
         .map(|found| found.sample_size)
 }
 
+/// The figure: each measured cell's n against the learner's position in [`LEARNERS`]
+/// (1 = erm … 13 = sanitizer:tree), one series per class and domain size; cells without
+/// an n are absent (the report's table gives their outcome).
+pub(super) fn figure(rows: &[Map<String, Value>]) -> crate::plot::Figure {
+    let text = |r: &Map<String, Value>, key: &str| {
+        r.get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mut names: Vec<String> = rows.iter().map(|r| text(r, "class")).collect();
+    names.dedup();
+    let series = names
+        .iter()
+        .map(|class| {
+            let points = rows
+                .iter()
+                .filter(|r| &text(r, "class") == class)
+                .filter_map(|r| {
+                    let n = r.get("sample_size")?.as_f64()?;
+                    let position = LEARNERS.iter().position(|l| *l == text(r, "learner"))?;
+                    Some(((position + 1) as f64, n))
+                })
+                .collect();
+            crate::plot::Series::measured(class.clone(), points)
+        })
+        .collect();
+    crate::plot::Figure {
+        file: "n-by-learner.svg".into(),
+        title: "coverage: the measured cells' n by learner (ε = 1, β = 0.2)".into(),
+        x_label: "learner (1 = erm, 2 = generic, 3 = improper-point, 4 = stable, 5 = private-prediction, 6 = voting, 7 = relabeling, 8 = dagan-feldman, 9–13 = sanitizer point, blr, pmw, mwem, tree)".into(),
+        y_label: "examples n".into(),
+        series,
+        log_x: false,
+        log_y: true,
+    }
+}
+
 /// The report's sections: setup, a summary per domain size and the cells.
 pub(super) fn report(rows: &[Map<String, Value>]) -> String {
     let text = |r: &Map<String, Value>, key: &str| {
