@@ -13,7 +13,7 @@ use privpac_learners::ErrorFloor;
 use crate::error::{Error, Result};
 use crate::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS, check_count};
 use crate::scenario::Scenario;
-use crate::stopping::{PlateauContext, StopReason, floor_stop, plateau};
+use crate::stopping::{Observed, PlateauContext, StopReason, floor_stop, plateau};
 use crate::trials::{TrialConfig, TrialOutcome, run_trials, wilson_interval};
 
 /// How to search.
@@ -333,7 +333,7 @@ fn search_core(
         Ok(evaluation)
     };
     // The doubling's sizes that ran, for the plateau rule.
-    let mut history: Vec<TrialOutcome> = Vec::new();
+    let mut history: Vec<Observed> = Vec::new();
     let mut low = 0; // largest size known to fail (0: none tried)
     let mut high = config.start;
     let mut best = loop {
@@ -343,7 +343,12 @@ fn search_core(
             break outcome;
         }
         if let Evaluation::Ran(outcome) = evaluation {
-            history.push(outcome);
+            history.push(Observed {
+                sample_size: outcome.sample_size,
+                trials: outcome.trials,
+                successes: outcome.successes,
+                mean_error: outcome.mean_error,
+            });
             if let Some(reason) = plateau_context.and_then(|context| plateau(&history, context)) {
                 return Err(Error::Unreachable {
                     alpha: config.alpha,

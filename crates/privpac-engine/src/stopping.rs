@@ -30,7 +30,20 @@
 use privpac_learners::ErrorFloor;
 use serde::Serialize;
 
-use crate::trials::TrialOutcome;
+/// What the plateau rule reads of one size's trials (the fields of
+/// [`crate::TrialOutcome`] it needs; kept here so that this module, which the error type
+/// uses, depends on no module that uses the error type).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Observed {
+    /// Examples per trial.
+    pub(crate) sample_size: usize,
+    /// Trials run.
+    pub(crate) trials: usize,
+    /// Trials that succeeded.
+    pub(crate) successes: usize,
+    /// The mean true error.
+    pub(crate) mean_error: f64,
+}
 
 /// Doublings the plateau rule looks back over (3: the last four sizes, a factor 8 in n).
 pub const PLATEAU_WINDOW: usize = 3;
@@ -163,13 +176,13 @@ impl PlateauContext {
 
 /// The plateau rule (module documentation) over the doubling's outcomes so far, in order,
 /// sizes the learner refused left out. `Some` means stop.
-pub(crate) fn plateau(history: &[TrialOutcome], context: PlateauContext) -> Option<StopReason> {
+pub(crate) fn plateau(history: &[Observed], context: PlateauContext) -> Option<StopReason> {
     let len = history.len();
     if len < PLATEAU_WINDOW + 1 {
         return None;
     }
     let start = len - PLATEAU_WINDOW - 1;
-    let excess = |o: &TrialOutcome| o.mean_error - context.opt;
+    let excess = |o: &Observed| o.mean_error - context.opt;
     // 1. learning has begun at or before the window's first size.
     if !history[..=start].iter().any(|o| excess(o) <= context.onset) {
         return None;
@@ -219,13 +232,11 @@ mod tests {
         );
     }
 
-    fn outcome(n: usize, successes: usize, mean_error: f64) -> TrialOutcome {
-        TrialOutcome {
+    fn outcome(n: usize, successes: usize, mean_error: f64) -> Observed {
+        Observed {
             sample_size: n,
             trials: 20,
             successes,
-            success_rate: successes as f64 / 20.0,
-            interval: (0.0, 1.0),
             mean_error,
         }
     }
