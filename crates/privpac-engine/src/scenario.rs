@@ -33,7 +33,7 @@ const BALANCE_GRID: u64 = 256;
 
 /// The default target of a scenario: a concept that no constant hypothesis approximates
 /// under the uniform distribution. The middle concept ([`middle_target`]) when at least a
-/// quarter of a grid of [`BALANCE_GRID`] evenly spaced points (the whole domain when it is
+/// quarter of a grid of 256 evenly spaced points (the whole domain when it is
 /// smaller) takes each label, as for thresholds and parities; otherwise the most balanced
 /// of 64 concepts evenly spaced in id order (ties keep the middle concept, then the
 /// earlier candidate; on point functions, where every concept is equally unbalanced, the

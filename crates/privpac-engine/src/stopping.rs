@@ -1,6 +1,6 @@
 //! When a sample-complexity search stops early because the accuracy is out of reach: a
 //! learner's proven error floor above α ([`privpac_learners::Learner::error_floor`]), or a
-//! success rate that has plateaued below 1 − β ([`plateau`], a one-sided exact binomial
+//! success rate that has plateaued below 1 − β (the plateau rule below, a one-sided exact binomial
 //! test with a stated false-stop rate).
 //!
 //! **The plateau rule.** The search doubles n; after a failing size it looks at the last
