@@ -160,6 +160,22 @@ pub enum Error {
         /// The target success rate 1 − β.
         target: f64,
     },
+    /// A time budget given to a measurement ran out (checked between sizes of a search).
+    #[error("no answer within the time budget of {seconds} s")]
+    TimeBudget {
+        /// The budget in seconds.
+        seconds: f64,
+    },
+    /// The search concluded that the accuracy α is out of reach for this learner on this
+    /// scenario, before its largest size: a proven error floor above α, or a success rate
+    /// that plateaued below 1 − β (see [`crate::stopping`]).
+    #[error("accuracy α = {alpha} is out of reach: {reason}")]
+    Unreachable {
+        /// α.
+        alpha: f64,
+        /// Why, with the numbers the decision rests on.
+        reason: crate::stopping::StopReason,
+    },
 }
 
 /// Shorthand for results of this crate.

@@ -44,6 +44,7 @@ pub mod limits;
 mod multi;
 mod sample_complexity;
 mod scenario;
+pub mod stopping;
 pub mod structured;
 mod trials;
 
@@ -60,7 +61,7 @@ pub use sample_complexity::{
     empirical_sample_complexity_observed, empirical_sample_complexity_sized, evaluate_sized,
     search_sample_sizes,
 };
-pub use scenario::{Scenario, ScenarioKind, middle_target};
+pub use scenario::{Scenario, ScenarioKind, default_target, middle_target};
 pub use trials::{TrialConfig, TrialOutcome, run_trials, trial_rng, wilson_interval};
 
 /// The examples of the crate's README, compiled and run by `cargo test --doc`.

@@ -23,9 +23,67 @@ pub enum ScenarioKind {
     Agnostic,
 }
 
-/// The default target of a scenario: the concept in the middle of the class's order.
+/// The concept in the middle of the class's order.
 pub fn middle_target(class: &dyn ConceptClass) -> u64 {
     (class.len() / 2) as u64
+}
+
+/// Points of the grid [`default_target`] measures balance on.
+const BALANCE_GRID: u64 = 256;
+
+/// The default target of a scenario: a concept that no constant hypothesis approximates
+/// under the uniform distribution. The middle concept ([`middle_target`]) when at least a
+/// quarter of a grid of 256 evenly spaced points (the whole domain when it is
+/// smaller) takes each label, as for thresholds and parities; otherwise the most balanced
+/// of 64 concepts evenly spaced in id order (ties keep the middle concept, then the
+/// earlier candidate; on point functions, where every concept is equally unbalanced, the
+/// middle one stays).
+///
+/// So on a class with a concept near balance (thresholds, intervals, both(…) and not(…)
+/// of them, parities) a constant hypothesis errs on about a quarter of the domain or more
+/// under the uniform distribution, and the default scenario is not solved by a constant
+/// at α below that: for intervals over N points the interval covers about half of the
+/// domain (the old middle id, [75, 97] of 256 points, covered 9%, which the all-zero
+/// hypothesis solves at α = 0.1), and for both(thresholds:N) a threshold near N/2 (the old
+/// middle id was the all-ones concept). On point functions every concept has mass 1/N
+/// under the uniform distribution, so the front ends put mass 2α on the target instead.
+pub fn default_target(class: &dyn ConceptClass) -> u64 {
+    let domain = class.domain();
+    let size = domain.size();
+    // The i-th point of the domain in its order (a listed domain's i-th point).
+    let point = |i: u64| match domain {
+        privpac_classes::Domain::Explicit { points } => points[i as usize],
+        _ => i,
+    };
+    let grid: Vec<Point> = if size <= u128::from(BALANCE_GRID) {
+        (0..size as u64).map(point).collect()
+    } else {
+        (0..BALANCE_GRID)
+            .map(|i| {
+                point(((2 * u128::from(i) + 1) * size / (2 * u128::from(BALANCE_GRID))) as u64)
+            })
+            .collect()
+    };
+    // The smaller label count on the grid.
+    let balance = |id: u64| {
+        let ones = grid.iter().filter(|&&x| class.eval(id, x)).count();
+        ones.min(grid.len() - ones)
+    };
+    let middle = middle_target(class);
+    if class.is_empty() || 4 * balance(middle) >= grid.len() {
+        return middle;
+    }
+    let len = class.len();
+    let candidates = (0..64u128).map(|j| (len * j / 64) as u64).chain([middle]);
+    let mut best = (balance(middle), middle);
+    for id in candidates {
+        let b = balance(id);
+        // Strictly better only: ties keep the middle concept, then the earlier candidate.
+        if b > best.0 {
+            best = (b, id);
+        }
+    }
+    best.1
 }
 
 /// A learning problem: `class`, points drawn from `distribution`, labels from concept
@@ -601,5 +659,54 @@ mod tests {
         // Target {0}, hypothesis [0, 2^29 − 1]: they disagree on 2^29 − 1 of 2^30 points.
         let error = scenario.true_error(&Hypothesis::Concept { id: (1 << 29) - 1 }.into());
         assert_eq!(error, ((1u64 << 29) - 1) as f64 / (1u64 << 30) as f64);
+    }
+
+    /// The default targets are not solved by a constant at α = 0.1 under the uniform
+    /// distribution (the constants' excess error is at least 0.2), and stay the middle
+    /// concept where that already holds (thresholds, parities).
+    #[test]
+    fn default_targets_are_not_solved_by_a_constant() {
+        use privpac_classes::{Both, Intervals, Not, Parities};
+        let classes: Vec<Box<dyn ConceptClass>> = vec![
+            Box::new(Thresholds::new(256).unwrap()),
+            Box::new(Thresholds::new(1 << 40).unwrap()),
+            Box::new(Intervals::new(256).unwrap()),
+            Box::new(Intervals::new(1 << 30).unwrap()),
+            Box::new(
+                Both::new(Box::new(Thresholds::new(256).unwrap()) as Box<dyn ConceptClass>)
+                    .unwrap(),
+            ),
+            Box::new(
+                Both::new(Box::new(Thresholds::new(1 << 20).unwrap()) as Box<dyn ConceptClass>)
+                    .unwrap(),
+            ),
+            Box::new(Not::new(
+                Box::new(Intervals::new(1000).unwrap()) as Box<dyn ConceptClass>
+            )),
+            Box::new(Parities::new(10).unwrap()),
+        ];
+        // Point functions: every concept is as unbalanced as the next; the middle stays.
+        let points = privpac_classes::Points::new(privpac_classes::Domain::Ordered { size: 256 });
+        assert_eq!(default_target(&points), middle_target(&points));
+        for class in classes {
+            let name = class.name();
+            let target = default_target(class.as_ref());
+            let keeps_middle = name.starts_with("thresholds") || name.starts_with("parities");
+            assert_eq!(
+                target == middle_target(class.as_ref()),
+                keeps_middle,
+                "{name}"
+            );
+            let scenario = Scenario::new(class, ExampleDistribution::Uniform, target, 0.0).unwrap();
+            for label in [false, true] {
+                let excess = scenario
+                    .try_excess_error(&Hypothesis::Constant { label }.into())
+                    .unwrap();
+                assert!(
+                    excess >= 0.2,
+                    "{name}, target {target}: constant {label} errs {excess}"
+                );
+            }
+        }
     }
 }

@@ -29,6 +29,7 @@ use privpac_classes::online::{Adversary, Halving, OnlineLearner, Soa, TieRule, r
 use privpac_classes::{DEFAULT_CELL_LIMIT, materialize};
 use serde_json::{Map, Value, json};
 
+mod coverage;
 mod multi_label;
 mod reports;
 
@@ -74,6 +75,10 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
     ExperimentInfo {
         name: "sanitizer-error",
         summary: "maximum query error against the database size n for every sanitizer",
+    },
+    ExperimentInfo {
+        name: "coverage",
+        summary: "every single-concept learner on points, thresholds, both(thresholds), intervals and parities at several domain sizes: per cell the outcome, n and the seconds a sample-complexity search takes within a time budget",
     },
     ExperimentInfo {
         name: "tracing-attack",
@@ -131,7 +136,16 @@ pub(crate) fn report(
     seed: u64,
     rows: &[Map<String, Value>],
 ) -> String {
-    reports::report(info, scale, seed, rows, multi_label::report)
+    reports::report(info, scale, seed, rows, other_sections)
+}
+
+/// The report sections of the experiments `reports` does not describe.
+fn other_sections(name: &str, rows: &[Map<String, Value>]) -> String {
+    if name == coverage::NAME {
+        coverage::report(rows)
+    } else {
+        multi_label::report(name, rows)
+    }
 }
 
 pub(super) use multi_label::run_k_curve_unit;
@@ -263,6 +277,7 @@ pub(super) fn units(name: &str, scale: Scale) -> Vec<Map<String, Value>> {
             }
             units
         }
+        coverage::NAME => coverage::units(scale),
         _ => multi_label::units(name, scale),
     }
 }
@@ -289,6 +304,9 @@ pub(super) fn run_unit(
     };
     if multi_label::NAMES.contains(&name) {
         return multi_label::run_unit(name, scale, unit, seed, index);
+    }
+    if name == coverage::NAME {
+        return coverage::run_unit(scale, unit, seed, index);
     }
     let mut row = unit.clone();
     row.insert("unit".into(), json!(index));
@@ -441,9 +459,27 @@ pub(super) fn run_sample_complexity_unit(
         empirical_sample_complexity_observed(&scenario, &builder, config, &mut |outcome| {
             last = Some(outcome.clone());
         });
+    // A search that concluded α is out of reach (a proven error floor, or a plateau) is
+    // recorded as not reached up to the last size it tried, with the reason.
+    let (searched, stopped) = match searched {
+        Err(privpac_toolkit::Error::Unreachable { alpha, reason }) => {
+            let tried = last.as_ref().map_or(0, |o| o.sample_size);
+            (
+                Err(privpac_toolkit::Error::SampleComplexityNotReached {
+                    max_size: tried,
+                    target: 1.0 - beta,
+                }),
+                Some(format!("accuracy α = {alpha} is out of reach: {reason}")),
+            )
+        }
+        other => (other, None),
+    };
     let found = match searched {
         Ok(found) => found,
         Err(privpac_toolkit::Error::SampleComplexityNotReached { max_size, .. }) => {
+            if let Some(reason) = stopped {
+                row.insert("stopped".into(), json!(reason));
+            }
             // A measured fact, not a failure of the run: no size up to the search's
             // limit reached success 1 − β. The row says so; plots and fits skip it.
             insert_settings(&mut row, &settings);
@@ -652,6 +688,7 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<Figur
                 log_y: false,
             });
         }
+        coverage::NAME => plots.push(coverage::figure(rows)),
         _ => return multi_label::plots(name, rows),
     }
     Ok(plots)

@@ -36,7 +36,7 @@ use rand::Rng;
 
 use crate::cover::ScoredCover;
 use crate::error::{Error, Result};
-use crate::learner::Learner;
+use crate::learner::{ErrorFloor, Learner};
 use crate::predictor::Predictor;
 use crate::voting::VotingPredictor;
 
@@ -512,6 +512,19 @@ impl Learner for DaganFeldmanPredictor {
     /// `examples ≤ t` (the learner refuses such samples).
     fn guarantee(&self, examples: usize) -> Guarantee {
         Guarantee::per_prediction(self.prediction_epsilon(examples)).unwrap_or(Guarantee::None)
+    }
+
+    /// The vote's floor `η_v` ([`VotingPredictor::floor`]) through the final flip with
+    /// probability η: `η + (1 − 2η)·η_v` ([`ErrorFloor::flipped`]; the η* of the guarantee).
+    fn error_floor(&self, examples: usize) -> Option<ErrorFloor> {
+        let vote = self.voting.error_floor(examples)?;
+        Some(ErrorFloor {
+            flip: ErrorFloor::flipped(self.flip_probability, vote.flip),
+            source: format!(
+                "the final flip with probability η = {} of a vote that keeps each label with probability at least {:.6}",
+                self.flip_probability, vote.flip
+            ),
+        })
     }
 
     fn name(&self) -> String {

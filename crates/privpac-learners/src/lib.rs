@@ -80,7 +80,7 @@ pub use error::{Error, Result};
 pub use generic::GenericLearner;
 pub use improper_point::{ImproperPointLearner, MAX_LISTED_BUCKETS};
 pub use interior_point::InteriorPointLearner;
-pub use learner::Learner;
+pub use learner::{ErrorFloor, Learner};
 pub use predictor::Predictor;
 pub use relabeling::RelabelingPredictor;
 pub use sanitized_cover::{

@@ -19,7 +19,7 @@ use rand::Rng;
 
 use crate::cover::ScoredCover;
 use crate::error::{Error, Result};
-use crate::learner::Learner;
+use crate::learner::{ErrorFloor, Learner};
 use crate::predictor::Predictor;
 use crate::voting::VotingPredictor;
 
@@ -346,6 +346,11 @@ impl Learner for RelabelingPredictor {
     /// `examples ≤ t` (the learner refuses such samples).
     fn guarantee(&self, examples: usize) -> Guarantee {
         Guarantee::per_prediction(self.prediction_epsilon(examples)).unwrap_or(Guarantee::None)
+    }
+
+    /// The final vote's floor ([`VotingPredictor`]'s `error_floor`).
+    fn error_floor(&self, examples: usize) -> Option<ErrorFloor> {
+        self.voting.error_floor(examples)
     }
 
     fn name(&self) -> String {

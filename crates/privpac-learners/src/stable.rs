@@ -21,7 +21,7 @@ use rand::Rng;
 
 use crate::cover::{Labelings, ScoredCover};
 use crate::error::{Error, Result};
-use crate::learner::Learner;
+use crate::learner::{ErrorFloor, Learner};
 use crate::predictor::Predictor;
 
 /// The uniformly stable learner: random subset `T` of `subset_size` examples, cover of C
@@ -329,6 +329,18 @@ impl Learner for PrivatePrediction {
     /// is infinite.
     fn guarantee(&self, examples: usize) -> Guarantee {
         Guarantee::per_prediction(self.prediction_epsilon(examples)).unwrap_or(Guarantee::None)
+    }
+
+    /// Every prediction is the stable hypothesis's label flipped by an exact Bernoulli(η)
+    /// coin, so each label has probability at least η at every point.
+    fn error_floor(&self, _examples: usize) -> Option<ErrorFloor> {
+        Some(ErrorFloor {
+            flip: self.flip_probability,
+            source: format!(
+                "randomized response on every prediction flips it with probability η = {}",
+                self.flip_probability
+            ),
+        })
     }
 
     fn name(&self) -> String {

@@ -13,7 +13,7 @@ use rand::Rng;
 
 use crate::erm::best_run;
 use crate::error::{Error, Result};
-use crate::learner::Learner;
+use crate::learner::{ErrorFloor, Learner};
 use crate::predictor::Predictor;
 
 /// Splits the sample into `k` contiguous blocks by position, runs ERM (fewest mistakes,
@@ -217,6 +217,20 @@ impl Learner for VotingPredictor {
 
     fn guarantee(&self, _examples: usize) -> Guarantee {
         Guarantee::per_prediction(self.prediction_epsilon()).unwrap_or(Guarantee::None)
+    }
+
+    /// Both labels keep probability at least [`Self::floor`] = `1/(1 + e^{εk/2})` at every
+    /// point (the vote margin is at most k; the sampler runs at a slightly smaller ε, which
+    /// only raises the minority label's probability), lowered by one part in 10⁶ to cover
+    /// the rounding of `exp`.
+    fn error_floor(&self, _examples: usize) -> Option<ErrorFloor> {
+        Some(ErrorFloor {
+            flip: self.floor() * (1.0 - 1e-6),
+            source: format!(
+                "the noisy vote of {} voters at ε = {} keeps each label with probability at least 1/(1 + e^(εk/2))",
+                self.voters, self.epsilon
+            ),
+        })
     }
 
     fn name(&self) -> String {

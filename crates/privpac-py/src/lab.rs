@@ -127,6 +127,7 @@ fn request(
         learner: learner.into(),
         epsilon,
         em_epsilon,
+        delta: 0.0,
         alpha,
         beta,
         distribution: distribution(distribution_name)?,

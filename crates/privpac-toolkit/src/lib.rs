@@ -73,7 +73,7 @@ pub use privpac_engine::{
     ConstantBaseline, Error, ExampleDistribution, HEAVY_MASSES, KCurve, KPoint, LogLogFit,
     MAX_COLUMNS, MAX_EXACT_DOMAIN, MAX_LISTED_DOMAIN, MultiScenario, MultiTargets, Result,
     SampleComplexity, Scenario, ScenarioKind, SearchConfig, TrialConfig, TrialOutcome, TrivialK,
-    check_count, empirical_multi_sample_complexity, empirical_sample_complexity,
+    check_count, default_target, empirical_multi_sample_complexity, empirical_sample_complexity,
     empirical_sample_complexity_observed, empirical_sample_complexity_sized, fit_log_log, limits,
     middle_target, multi_trial_rng, run_multi_trials, run_trials, sample_complexity_curve,
     structured, trial_rng, wilson_interval,

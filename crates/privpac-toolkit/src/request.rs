@@ -67,6 +67,11 @@ pub struct SampleComplexityRequest {
     /// required by `stable`, optional for `private-prediction` (solved when absent).
     #[serde(default)]
     pub em_epsilon: Option<f64>,
+    /// The privacy target δ of an (ε, δ) learner (`sanitizer:point`, any sanitizer learner
+    /// given δ; default 0, pure): the learner's reported guarantee is within (ε, δ). The
+    /// pure learners refuse δ > 0 as they do in `learn`.
+    #[serde(default)]
+    pub delta: f64,
     /// Accuracy α: a trial succeeds when the excess error (true error − OPT) is at most α;
     /// OPT is the label noise (0 when realizable).
     pub alpha: f64,
@@ -74,7 +79,8 @@ pub struct SampleComplexityRequest {
     pub beta: f64,
     /// The distribution of examples.
     pub distribution: DistributionChoice,
-    /// The target concept id (default: the middle of the class).
+    /// The target concept id (default: [`crate::default_target`], a concept no constant
+    /// hypothesis approximates under the uniform distribution).
     pub target: Option<u64>,
     /// Probability that a label is flipped (0: realizable, > 0: agnostic).
     pub label_noise: f64,
@@ -115,6 +121,7 @@ impl SampleComplexityRequest {
             learner: learner.into(),
             epsilon: Some(epsilon),
             em_epsilon: None,
+            delta: 0.0,
             alpha,
             beta,
             distribution: DistributionChoice::Uniform,
@@ -227,6 +234,9 @@ impl Learner for SharedLearner {
     fn guarantee(&self, examples: usize) -> Guarantee {
         self.0.guarantee(examples)
     }
+    fn error_floor(&self, examples: usize) -> Option<privpac_learners::ErrorFloor> {
+        self.0.error_floor(examples)
+    }
     fn name(&self) -> String {
         self.0.name()
     }
@@ -255,7 +265,7 @@ impl Prepared {
         let class = request.class.parse::<ClassSpec>()?.build()?;
         let target = request
             .target
-            .unwrap_or_else(|| crate::middle_target(class.as_ref()));
+            .unwrap_or_else(|| crate::default_target(class.as_ref()));
         let distribution = match request.distribution {
             DistributionChoice::Uniform => ExampleDistribution::Uniform,
             DistributionChoice::Zipf => ExampleDistribution::Zipf { exponent: 1.0 },
@@ -284,7 +294,7 @@ impl Prepared {
         let params = LearnerParams {
             epsilon: request.epsilon,
             em_epsilon: request.em_epsilon,
-            delta: 0.0,
+            delta: request.delta,
             subset_size: request.subset_size,
             flip_probability: request.flip_probability,
             voters: request.voters,

@@ -347,7 +347,11 @@ pub(crate) struct SampleComplexityArgs {
     /// distribution the all-zero hypothesis already has error 1/|X|), uniform otherwise].
     #[arg(long, value_enum)]
     pub(crate) distribution: Option<DistributionName>,
-    /// The target concept id (default: the middle of the class).
+    /// The target concept id (default: the middle of the class when at least a quarter of
+    /// the domain takes each label, as for thresholds and parities, else the most balanced
+    /// of 64 concepts evenly spaced in id order: for intervals one covering about half the
+    /// domain, for both(thresholds:N) a threshold near N/2; so a constant hypothesis does
+    /// not solve the default scenario at α below 1/4).
     #[arg(long)]
     pub(crate) target: Option<u64>,
     /// Probability η that a label is flipped (0: realizable; > 0: agnostic: OPT = η is
@@ -367,8 +371,9 @@ pub(crate) struct SampleComplexityArgs {
     /// reported with its 95% confidence interval when two or more k are given.
     #[arg(long, value_delimiter = ',')]
     pub(crate) k: Option<Vec<usize>>,
-    /// Privacy parameter δ of the total guarantee (with --k only; parity and point need
-    /// δ > 0).
+    /// Privacy parameter δ: of an (ε, δ) learner's guarantee (sanitizer:point needs δ > 0;
+    /// the pure learners refuse δ > 0), or with --k of the total guarantee (parity and point
+    /// need δ > 0).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub(crate) delta: f64,
     #[command(flatten)]

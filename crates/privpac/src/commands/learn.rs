@@ -190,11 +190,6 @@ impl Render for SampleComplexityReport {
 /// `privpac sample-complexity` for one concept (without `--k`; `mod.rs` sends `--k` to
 /// `multi_learn::sample_complexity_k`).
 pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<()> {
-    if args.delta != 0.0 {
-        bail!(
-            "--delta applies to multi-learners (with --k); the single-concept learners here are pure"
-        );
-    }
     privpac_toolkit::check_count("--trials", args.trials, MAX_TRIALS)?;
     privpac_toolkit::check_count("--max-size", args.max_size, MAX_SAMPLE_SIZE)?;
     let request = SampleComplexityRequest {
@@ -202,6 +197,7 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
         learner: learner_spec(&args.learner, args.epsilon, args.tuning.em_epsilon)?.to_string(),
         epsilon: args.epsilon,
         em_epsilon: args.tuning.em_epsilon,
+        delta: args.delta,
         alpha: args.alpha,
         beta: args.beta,
         distribution: match DistributionName::or_default_for(args.distribution, &args.class) {

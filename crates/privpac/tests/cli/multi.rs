@@ -274,7 +274,7 @@ fn sample_complexity_with_k_fits_a_slope_and_checks_counts() {
     let mut pure = with(&base, &["--k", "2"]);
     pure[8] = "0";
     check_error(&pure, "needs approximate differential privacy");
-    // --delta without --k is refused for the single-concept learners.
+    // --delta without --k is for (ε, δ) learners: a pure one refuses it (issue 38 §3).
     check_error(
         &[
             "sample-complexity",
@@ -291,7 +291,7 @@ fn sample_complexity_with_k_fits_a_slope_and_checks_counts() {
             "--beta",
             "0.1",
         ],
-        "--delta applies to multi-learners",
+        "generic is pure ε-DP; δ must be 0",
     );
 }
 
