@@ -696,7 +696,7 @@ mod tests {
         let cube = SyntheticDatabase::from_points(huge.domain(), vec![1]).unwrap();
         assert!(matches!(
             max_query_error(&huge, &[1], &cube),
-            Err(Error::Class(privpac_classes::Error::TooLarge { .. }))
+            Err(Error::Class(privpac_classes::Error::OutOfReach { .. }))
         ));
         assert_eq!(
             SyntheticDatabase::from_points(&domain, vec![]),
