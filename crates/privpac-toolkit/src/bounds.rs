@@ -91,6 +91,45 @@ pub fn bounds_for(
     bounds_for_buckets(spec, class, kind, epsilon, alpha, beta, None)
 }
 
+/// The interior-point learner's bound at (ε, δ): realizable thresholds over `[N]` only,
+/// from `privpac_learners::bounds::interior_point_learner_sample_size` (TreeLog's explicit
+/// constants plus the generalization step). [`Bound::NoExplicitConstants`] when the
+/// scenario is agnostic, the class is not over an ordered domain, or the constants give
+/// no finite size (for example δ = 0).
+pub fn interior_point_bound(
+    class: &dyn ConceptClass,
+    kind: ScenarioKind,
+    epsilon: f64,
+    delta: f64,
+    alpha: f64,
+    beta: f64,
+) -> Bound {
+    let none = |reason: String| Bound::NoExplicitConstants { reason };
+    let privpac_classes::Domain::Ordered { size } = *class.domain() else {
+        return none(format!(
+            "the interior-point learner's bound is for thresholds over an ordered domain, not {}",
+            class.name()
+        ));
+    };
+    if kind == ScenarioKind::Agnostic {
+        return none(
+            "the interior-point learner's bound is for the realizable case only".to_string(),
+        );
+    }
+    match privpac_learners::bounds::interior_point_learner_sample_size(
+        size, epsilon, delta, alpha, beta,
+    ) {
+        Some(sample_size) => Bound::Explicit {
+            name: "interior-point learner (TreeLog), realizable".to_string(),
+            source: "Kaplan et al. 2020, Algorithm 1 and Lemmas 11-13, with privpac's explicit constants".to_string(),
+            sample_size,
+        },
+        None => none(format!(
+            "the interior-point learner's constants give no finite sample size at ε = {epsilon}, δ = {delta}"
+        )),
+    }
+}
+
 /// [`bounds_for`] for the learner as built with `buckets` hash buckets (the improper point
 /// learner's `--buckets`; None: the default `⌈16/(αβ)⌉`). For another m the bound is
 /// `privpac_learners::bounds::improper_point_learner_sample_size_for_buckets`, and
@@ -266,6 +305,33 @@ mod tests {
     use privpac_classes::Thresholds;
 
     use super::*;
+
+    /// The interior-point learner's bound is the learners crate's explicit one at the
+    /// request's δ (realizable thresholds), and none where its derivation gives none.
+    #[test]
+    fn interior_point_bound_takes_delta() {
+        let class = Thresholds::new(1 << 20).unwrap();
+        let at = |kind, delta| interior_point_bound(&class, kind, 1.0, delta, 0.1, 0.1);
+        let expected = privpac_learners::bounds::interior_point_learner_sample_size(
+            1 << 20,
+            1.0,
+            1e-6,
+            0.1,
+            0.1,
+        )
+        .unwrap();
+        assert_eq!(
+            at(ScenarioKind::Realizable, 1e-6).sample_size(),
+            Some(expected)
+        );
+        assert_eq!(at(ScenarioKind::Realizable, 0.0).sample_size(), None);
+        assert_eq!(at(ScenarioKind::Agnostic, 1e-6).sample_size(), None);
+        let cube = privpac_classes::Parities::new(4).unwrap();
+        assert!(matches!(
+            interior_point_bound(&cube, ScenarioKind::Realizable, 1.0, 1e-6, 0.1, 0.1),
+            Bound::NoExplicitConstants { .. }
+        ));
+    }
 
     #[test]
     fn realizable_generic_bound_depends_on_epsilon_and_agnostic_is_larger() {

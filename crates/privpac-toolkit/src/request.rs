@@ -311,15 +311,25 @@ impl Prepared {
             Err(Error::Learner(privpac_learners::Error::SampleTooSmall { .. })) => spec.to_string(),
             Err(error) => return Err(error),
         };
-        let bound = bounds_for_buckets(
-            spec,
-            scenario.class(),
-            scenario.kind(),
-            request.epsilon.unwrap_or(f64::NAN),
-            request.alpha,
-            request.beta,
-            request.buckets,
-        )?;
+        let bound = match spec {
+            LearnerSpec::InteriorPoint => crate::bounds::interior_point_bound(
+                scenario.class(),
+                scenario.kind(),
+                request.epsilon.unwrap_or(f64::NAN),
+                request.delta,
+                request.alpha,
+                request.beta,
+            ),
+            _ => bounds_for_buckets(
+                spec,
+                scenario.class(),
+                scenario.kind(),
+                request.epsilon.unwrap_or(f64::NAN),
+                request.alpha,
+                request.beta,
+                request.buckets,
+            )?,
+        };
         Ok(Prepared {
             source: Source::Spec(spec, params),
             scenario,
