@@ -240,7 +240,8 @@ impl Hypothesis {
 /// and `dagan-feldman`, whose inner parameters are solved for it at `fit`), `em_epsilon`
 /// (the stable learners' exponential-mechanism ε, a tuning knob and not a guarantee:
 /// required by `stable`, which is not private and refuses `epsilon`; optional for
-/// `private-prediction`), `delta` (0; only sanitizer learners accept δ > 0), `subset_size`
+/// `private-prediction`), `delta` (0; only the sanitizer learners and `interior-point` accept δ > 0, and
+/// `interior-point` needs it), `subset_size`
 /// (default ⌈√n⌉ for `stable`, solved for `private-prediction`), `flip_probability` (0.1), `voters` (7), `vote_epsilon` (1.0), and the
 /// sanitizer knobs `alpha` (0.1), `rounds` (20), `database_size` (4); `improper-point` is
 /// built for accuracy `alpha` and failure probability `beta` (0.1) with ⌈16/(αβ)⌉ hash
@@ -250,7 +251,8 @@ impl Hypothesis {
 /// Guarantees (reported by `guarantee(n)` and on every hypothesis): `generic` is ε-DP
 /// (the exponential mechanism over the class, Kasiviswanathan et al. 2008); `improper-point`
 /// is ε-DP (Beimel–Nissim–Stemmer's hash buckets; point functions only); `sanitizer` is
-/// (ε, δ)-DP (Bun–Nissim–Stemmer 2016, Theorem 2.23 / Algorithm 2); `stable` is uniformly
+/// (ε, δ)-DP (Bun–Nissim–Stemmer 2016, Theorem 2.23 / Algorithm 2); `interior-point` is
+/// (ε, δ)-DP (TreeLog, Kaplan et al. 2020, through the interior point reduction; thresholds only); `stable` is uniformly
 /// β-stable; `private-prediction`, `voting`, `relabeling` and `dagan-feldman` are ε-DP per
 /// prediction; `erm` has none.
 ///

@@ -20,13 +20,13 @@ def sample(n_per_point=10, cut=5):
 
 @pytest.mark.parametrize("spec", ["erm", "generic", "stable", "private-prediction", "voting",
                                   "relabeling", "dagan-feldman", "sanitizer:tree",
-                                  "sanitizer:point"])
+                                  "sanitizer:point", "interior-point"])
 def test_learners_match_the_cli(cli, write_csv, spec):
     points, labels = sample()
     data = write_csv("data.csv", zip(points, labels), header="x,y")
     args = ["learn", "--class", CLASS, "--learner", spec, "--data", data, "--seed", 11]
     kwargs = {}
-    if spec == "sanitizer:point":  # the point-function sanitizer needs δ > 0
+    if spec in ("sanitizer:point", "interior-point"):  # (ε, δ)-DP learners: they need δ > 0
         args += ["--delta", "1e-6"]
         kwargs["delta"] = 1e-6
     if spec == "stable":  # not private: its mechanism's ε, never a target
