@@ -42,7 +42,7 @@ mod multi_spec;
 mod request;
 mod spec;
 
-pub use bounds::{Bound, bounds_for, bounds_for_buckets};
+pub use bounds::{Bound, bounds_for, bounds_for_buckets, interior_point_bound};
 pub use data::{
     Column, ColumnSelection, ColumnsError, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DataOptions,
     DataTable, LabelMatrix, ReadLimits, RowShape, parse_labeled_csv, parse_points_csv,

@@ -312,7 +312,7 @@ impl Prepared {
             Err(error) => return Err(error),
         };
         let bound = match spec {
-            LearnerSpec::InteriorPoint => crate::bounds::interior_point_bound(
+            LearnerSpec::InteriorPoint => crate::interior_point_bound(
                 scenario.class(),
                 scenario.kind(),
                 request.epsilon.unwrap_or(f64::NAN),
