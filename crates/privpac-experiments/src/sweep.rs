@@ -119,8 +119,70 @@ pub struct Sweep {
     pub zipf: Option<(f64, u64)>,
     /// Another distribution of examples (the `distribution` key; a Zipf one is `zipf`).
     pub distribution: Option<FileDistribution>,
-    /// The tiny, quick and full levels.
+    /// The tiny, quick and full levels (an empty level for a scale that failed its checks
+    /// in [`Sweep::parse_for`], whose error `broken` keeps).
     levels: [Level; 3],
+    /// The scales [`Sweep::parse_for`] did not need whose levels fail their checks, with
+    /// the error (line, key, message): running them is refused with it.
+    broken: Vec<Broken>,
+}
+
+/// A scale whose level fails its checks, with the error's file, line, key and message.
+pub(crate) type Broken = (Scale, String, usize, String, String);
+
+/// The tiny, quick and full levels, each checked by `check` from its table of `raw`; a
+/// level failing its checks is an error if it is `needed` (or `needed` is `None`), else
+/// `empty()` in its place with its error in the list of broken scales.
+pub(crate) fn scale_levels<R, L>(
+    needed: Option<Scale>,
+    check: impl Fn(Scale, Option<&R>) -> Result<L>,
+    raw: Option<[Option<&R>; 3]>,
+    empty: impl Fn() -> L,
+) -> Result<([L; 3], Vec<Broken>)> {
+    let raw = raw.unwrap_or([None; 3]);
+    let mut broken = Vec::new();
+    let mut levels = Vec::new();
+    for (scale, table) in [Scale::Tiny, Scale::Quick, Scale::Full].into_iter().zip(raw) {
+        match check(scale, table) {
+            Ok(level) => levels.push(level),
+            Err(Error::BadExperimentFile {
+                origin,
+                line,
+                key,
+                message,
+            }) if needed.is_some_and(|n| n != scale) => {
+                broken.push((scale, origin, line, key, message));
+                levels.push(empty());
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let mut levels = levels.into_iter();
+    match (levels.next(), levels.next(), levels.next()) {
+        (Some(t), Some(q), Some(f)) => Ok(([t, q, f], broken)),
+        _ => unreachable!("one level per scale"),
+    }
+}
+
+/// The error of `scale` if it is among the `broken` ones (see [`Sweep::check_scale`]).
+pub(crate) fn check_broken(broken: &[Broken], scale: Scale) -> Result<()> {
+    match broken.iter().find(|b| b.0 == scale) {
+        None => Ok(()),
+        Some((_, origin, line, key, message)) => Err(Error::BadExperimentFile {
+            origin: origin.clone(),
+            line: *line,
+            key: key.clone(),
+            message: message.clone(),
+        }),
+    }
+}
+
+/// The `broken` scales with their errors ("line N, key `K`: in the full scale: …").
+pub(crate) fn describe_broken(broken: &[Broken]) -> Vec<(Scale, String)> {
+    broken
+        .iter()
+        .map(|(scale, _, line, key, message)| (*scale, format!("line {line}, key `{key}`: {message}")))
+        .collect()
 }
 
 #[derive(Deserialize)]
@@ -479,7 +541,20 @@ impl Checker<'_> {
         Ok(())
     }
 
+    /// The level of `scale`, checked; its errors start "in the SCALE scale: ".
     fn level(
+        &self,
+        scale: Scale,
+        raw: Option<&RawLevel>,
+        top: &RawFile,
+        learners: usize,
+        max_units: (usize, std::ops::Range<usize>),
+    ) -> Result<Level> {
+        self.level_unscoped(scale, raw, top, learners, max_units)
+            .map_err(|e| in_scale(scale, e))
+    }
+
+    fn level_unscoped(
         &self,
         scale: Scale,
         raw: Option<&RawLevel>,
@@ -501,9 +576,7 @@ impl Checker<'_> {
             origin: self.origin.into(),
             line: 1,
             key: key.into(),
-            message: format!(
-                "missing for scale {scale} (give it at the top level or in [scale.{scale}])"
-            ),
+            message: format!("missing (give it at the top level or in [scale.{scale}])"),
         };
         let (classes, log2_domains) = match (classes, domains) {
             (Some(_), Some(d)) => {
@@ -614,7 +687,7 @@ impl Checker<'_> {
         self.within_max_units(
             units,
             &max_units,
-            &format!("the grid of scale {scale} expands"),
+            "the grid expands",
         )?;
         Ok(Level {
             classes,
@@ -633,6 +706,38 @@ impl Sweep {
     /// keys, wrong types, specs that do not parse, values out of range, a grid expanding
     /// into more than `max_units` units.
     pub fn parse(text: &str, origin: &str) -> Result<Sweep> {
+        Sweep::parse_scales(text, origin, None)
+    }
+
+    /// Parses and checks an experiment file's text for a run at `scale`: as
+    /// [`Sweep::parse`], but the levels of the other scales may fail their checks (a quick
+    /// run of a file whose full level is broken runs). [`Sweep::broken_scales`] lists
+    /// them, and [`Sweep::check_scale`] refuses them with their error.
+    ///
+    /// # Errors
+    /// Those of [`Sweep::parse`], for the keys every scale shares and for the level of
+    /// `scale` (whose errors start "in the SCALE scale: ").
+    pub fn parse_for(text: &str, origin: &str, scale: Scale) -> Result<Sweep> {
+        Sweep::parse_scales(text, origin, Some(scale))
+    }
+
+    /// The scales whose levels failed their checks in [`Sweep::parse_for`], each with
+    /// its error message ("in the full scale: …", at line N, key K).
+    pub fn broken_scales(&self) -> Vec<(Scale, String)> {
+        describe_broken(&self.broken)
+    }
+
+    /// Whether `scale` can run.
+    ///
+    /// # Errors
+    /// The [`Error::BadExperimentFile`] of its level when [`Sweep::parse_for`] parsed the
+    /// file for another scale and this one's level fails its checks.
+    pub fn check_scale(&self, scale: Scale) -> Result<()> {
+        check_broken(&self.broken, scale)
+    }
+
+    /// Parses, checking every level (`needed` = `None`) or only that of `needed`.
+    fn parse_scales(text: &str, origin: &str, needed: Option<Scale>) -> Result<Sweep> {
         let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
         let c = Checker { origin, text };
         if let Some(kind) = &raw.kind
@@ -717,30 +822,24 @@ impl Sweep {
         };
         let learners = raw.learners.get_ref().len();
         let scales = raw.scale.as_ref();
-        let levels = [
-            c.level(
-                Scale::Tiny,
-                scales.and_then(|s| s.tiny.as_ref()),
-                &raw,
-                learners,
-                (max_units, max_span.clone()),
-            )?,
-            c.level(
-                Scale::Quick,
-                scales.and_then(|s| s.quick.as_ref()),
-                &raw,
-                learners,
-                (max_units, max_span.clone()),
-            )?,
-            c.level(
-                Scale::Full,
-                scales.and_then(|s| s.full.as_ref()),
-                &raw,
-                learners,
-                (max_units, max_span),
-            )?,
-        ];
-        c.learners_fit(raw.learners.get_ref(), &levels)?;
+        // The refusals that concern no scale's classes (improper-point's are per level).
+        c.learners_fit(raw.learners.get_ref(), &[])?;
+        let (levels, broken) = scale_levels(
+            needed,
+            |scale, level| {
+                let level = c.level(scale, level, &raw, learners, (max_units, max_span.clone()))?;
+                c.learners_fit(raw.learners.get_ref(), std::slice::from_ref(&level))
+                    .map_err(|e| in_scale(scale, e))?;
+                Ok(level)
+            },
+            scales.map(|s| [s.tiny.as_ref(), s.quick.as_ref(), s.full.as_ref()]),
+            || Level {
+                classes: Vec::new(),
+                log2_domains: None,
+                trials: 0,
+                grid: Vec::new(),
+            },
+        )?;
         Ok(Sweep {
             name: name.clone(),
             summary: raw
@@ -764,6 +863,7 @@ impl Sweep {
             zipf,
             distribution,
             levels,
+            broken,
         })
     }
 
@@ -865,6 +965,24 @@ impl Sweep {
             }
         }
         units
+    }
+}
+
+/// `e` with its message starting "in the SCALE scale: ".
+pub(crate) fn in_scale(scale: Scale, e: Error) -> Error {
+    match e {
+        Error::BadExperimentFile {
+            origin,
+            line,
+            key,
+            message,
+        } => Error::BadExperimentFile {
+            origin,
+            line,
+            key,
+            message: format!("in the {scale} scale: {message}"),
+        },
+        other => other,
     }
 }
 
