@@ -142,7 +142,10 @@ pub(crate) fn scale_levels<R, L>(
     let raw = raw.unwrap_or([None; 3]);
     let mut broken = Vec::new();
     let mut levels = Vec::new();
-    for (scale, table) in [Scale::Tiny, Scale::Quick, Scale::Full].into_iter().zip(raw) {
+    for (scale, table) in [Scale::Tiny, Scale::Quick, Scale::Full]
+        .into_iter()
+        .zip(raw)
+    {
         match check(scale, table) {
             Ok(level) => levels.push(level),
             Err(Error::BadExperimentFile {
@@ -181,7 +184,9 @@ pub(crate) fn check_broken(broken: &[Broken], scale: Scale) -> Result<()> {
 pub(crate) fn describe_broken(broken: &[Broken]) -> Vec<(Scale, String)> {
     broken
         .iter()
-        .map(|(scale, _, line, key, message)| (*scale, format!("line {line}, key `{key}`: {message}")))
+        .map(|(scale, _, line, key, message)| {
+            (*scale, format!("line {line}, key `{key}`: {message}"))
+        })
         .collect()
 }
 
@@ -684,11 +689,7 @@ impl Checker<'_> {
         let units = per_class_learner
             .saturating_mul(classes.len())
             .saturating_mul(learners);
-        self.within_max_units(
-            units,
-            &max_units,
-            "the grid expands",
-        )?;
+        self.within_max_units(units, &max_units, "the grid expands")?;
         Ok(Level {
             classes,
             log2_domains,

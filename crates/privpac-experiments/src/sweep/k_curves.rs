@@ -328,11 +328,7 @@ impl Checker<'_> {
             16,
         )?;
         let units = ks.get_ref().len().saturating_mul(curves);
-        self.within_max_units(
-            units,
-            &max_units,
-            "the curves expand",
-        )?;
+        self.within_max_units(units, &max_units, "the curves expand")?;
         Ok(KLevel {
             ks: ks.get_ref().clone(),
             trials,

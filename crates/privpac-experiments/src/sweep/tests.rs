@@ -486,16 +486,24 @@ fn an_error_in_the_quick_level_names_the_quick_scale() {
         assert!(message.starts_with("in the quick scale: "), "{message}");
     }
     // A level missing a key says which scale lacks it.
-    let text = format!("{}\n[scale.tiny]\ntrials = 4\n", TINY.replace("trials = 4\n", ""));
+    let text = format!(
+        "{}\n[scale.tiny]\ntrials = 4\n",
+        TINY.replace("trials = 4\n", "")
+    );
     let (_, key, message) = error_of(Sweep::parse_for(&text, "f.toml", Scale::Quick));
     assert_eq!(key, "trials");
-    assert!(message.starts_with("in the quick scale: missing"), "{message}");
+    assert!(
+        message.starts_with("in the quick scale: missing"),
+        "{message}"
+    );
     // The same file runs at the tiny scale, whose table gives the trials.
     let sweep = Sweep::parse_for(&text, "f.toml", Scale::Tiny).unwrap();
     assert_eq!(sweep.settings(Scale::Tiny).trials, 4);
     // A grid too large for max_units at the quick scale only (the limit counts 2 × 2
     // units at the other scales, 3 × 2 at the quick one).
-    let text = format!("max_units = 4\n{TINY}\n[[scale.quick.grid]]\nepsilon = [1.0, 2.0, 4.0]\nalpha = [0.2]\n");
+    let text = format!(
+        "max_units = 4\n{TINY}\n[[scale.quick.grid]]\nepsilon = [1.0, 2.0, 4.0]\nalpha = [0.2]\n"
+    );
     let (_, key, message) = error_of(Sweep::parse_for(&text, "f.toml", Scale::Quick));
     assert_eq!(key, "max_units");
     assert!(message.starts_with("in the quick scale: "), "{message}");
@@ -522,13 +530,8 @@ fn an_experiment_read_for_one_scale_refuses_to_run_a_broken_one() {
     let (_, _, message) = error_of(experiment.run_unit(Scale::Full, 1, 0));
     assert!(message.starts_with("in the full scale: "), "{message}");
     let results = dir.join("units.jsonl");
-    let (_, _, message) = error_of(experiment.run_shard_with(
-        Scale::Full,
-        1,
-        Shard::whole(),
-        &results,
-        &mut |_| {},
-    ));
+    let (_, _, message) =
+        error_of(experiment.run_shard_with(Scale::Full, 1, Shard::whole(), &results, &mut |_| {}));
     assert!(message.starts_with("in the full scale: "), "{message}");
     assert!(!results.exists(), "refused before anything runs");
     let (_, _, message) = error_of(experiment.merge(Scale::Full, 1, &[]));
