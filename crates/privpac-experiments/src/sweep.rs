@@ -14,7 +14,10 @@
 //!
 //! Unknown keys and bad values are errors naming the key and the line; a grid expanding
 //! into more than `max_units` units (at most [`MAX_UNITS`]) is refused at parse time,
-//! before anything runs.
+//! before anything runs. An error in the level of one scale (its classes, trials, grid)
+//! starts "in the SCALE scale: "; [`Sweep::parse`] checks every level, and
+//! [`Sweep::parse_for`] only the level of the scale to run, keeping the others' errors
+//! ([`Sweep::broken_scales`]) to refuse them if asked to run ([`Sweep::check_scale`]).
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -125,69 +128,6 @@ pub struct Sweep {
     /// The scales [`Sweep::parse_for`] did not need whose levels fail their checks, with
     /// the error (line, key, message): running them is refused with it.
     broken: Vec<Broken>,
-}
-
-/// A scale whose level fails its checks, with the error's file, line, key and message.
-pub(crate) type Broken = (Scale, String, usize, String, String);
-
-/// The tiny, quick and full levels, each checked by `check` from its table of `raw`; a
-/// level failing its checks is an error if it is `needed` (or `needed` is `None`), else
-/// `empty()` in its place with its error in the list of broken scales.
-pub(crate) fn scale_levels<R, L>(
-    needed: Option<Scale>,
-    check: impl Fn(Scale, Option<&R>) -> Result<L>,
-    raw: Option<[Option<&R>; 3]>,
-    empty: impl Fn() -> L,
-) -> Result<([L; 3], Vec<Broken>)> {
-    let raw = raw.unwrap_or([None; 3]);
-    let mut broken = Vec::new();
-    let mut levels = Vec::new();
-    for (scale, table) in [Scale::Tiny, Scale::Quick, Scale::Full]
-        .into_iter()
-        .zip(raw)
-    {
-        match check(scale, table) {
-            Ok(level) => levels.push(level),
-            Err(Error::BadExperimentFile {
-                origin,
-                line,
-                key,
-                message,
-            }) if needed.is_some_and(|n| n != scale) => {
-                broken.push((scale, origin, line, key, message));
-                levels.push(empty());
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    let mut levels = levels.into_iter();
-    match (levels.next(), levels.next(), levels.next()) {
-        (Some(t), Some(q), Some(f)) => Ok(([t, q, f], broken)),
-        _ => unreachable!("one level per scale"),
-    }
-}
-
-/// The error of `scale` if it is among the `broken` ones (see [`Sweep::check_scale`]).
-pub(crate) fn check_broken(broken: &[Broken], scale: Scale) -> Result<()> {
-    match broken.iter().find(|b| b.0 == scale) {
-        None => Ok(()),
-        Some((_, origin, line, key, message)) => Err(Error::BadExperimentFile {
-            origin: origin.clone(),
-            line: *line,
-            key: key.clone(),
-            message: message.clone(),
-        }),
-    }
-}
-
-/// The `broken` scales with their errors ("line N, key `K`: in the full scale: …").
-pub(crate) fn describe_broken(broken: &[Broken]) -> Vec<(Scale, String)> {
-    broken
-        .iter()
-        .map(|(scale, _, line, key, message)| {
-            (*scale, format!("line {line}, key `{key}`: {message}"))
-        })
-        .collect()
 }
 
 #[derive(Deserialize)]
@@ -969,24 +909,6 @@ impl Sweep {
     }
 }
 
-/// `e` with its message starting "in the SCALE scale: ".
-pub(crate) fn in_scale(scale: Scale, e: Error) -> Error {
-    match e {
-        Error::BadExperimentFile {
-            origin,
-            line,
-            key,
-            message,
-        } => Error::BadExperimentFile {
-            origin,
-            line,
-            key,
-            message: format!("in the {scale} scale: {message}"),
-        },
-        other => other,
-    }
-}
-
 /// Whether the learner `spec` uses ε: every learner but ERM (the stable learner's ε is its
 /// exponential mechanism's `em_epsilon`, a parameter it uses). A learner that does not is
 /// run at one ε per grid block and not fitted against ε in the report.
@@ -995,6 +917,9 @@ pub(crate) fn uses_epsilon(spec: &str) -> bool {
 }
 
 mod k_curves;
+mod levels;
+
+pub(crate) use levels::{Broken, check_broken, describe_broken, in_scale, scale_levels};
 
 pub(crate) use k_curves::declared_kind;
 pub use k_curves::{CurveDef, CurveScenario, KCurveSweep, KLevel, MAX_K};
