@@ -412,6 +412,21 @@ impl Experiment {
     /// # Errors
     /// Those of [`Sweep::read`], [`KCurveSweep::parse`] and [`Experiment::from_sweep`].
     pub fn from_file(path: &Path) -> Result<Self> {
+        Experiment::read_file(path, None)
+    }
+
+    /// Reads an experiment file for a run at `scale` (as [`Experiment::from_file`], with
+    /// [`Sweep::parse_for`] or [`KCurveSweep::parse_for`]): only the level of `scale` must
+    /// pass its checks; the others' errors are in [`Experiment::broken_scales`].
+    ///
+    /// # Errors
+    /// Those of [`Experiment::from_file`], for the shared keys and the level of `scale`.
+    pub fn from_file_for(path: &Path, scale: Scale) -> Result<Self> {
+        Experiment::read_file(path, Some(scale))
+    }
+
+    /// Reads an experiment file, checking every level (`scale` = `None`) or that of `scale`.
+    fn read_file(path: &Path, scale: Option<Scale>) -> Result<Self> {
         let origin = path.display().to_string();
         let text =
             String::from_utf8(read_results_bytes(path)?).map_err(|_| Error::BadExperimentFile {
@@ -421,9 +436,40 @@ impl Experiment {
                 message: "not UTF-8 text".into(),
             })?;
         if sweep::declared_kind(&text).as_deref() == Some("k-curves") {
-            return Experiment::from_k_curves(KCurveSweep::parse(&text, &origin)?, &origin);
+            let sweep = match scale {
+                Some(scale) => KCurveSweep::parse_for(&text, &origin, scale)?,
+                None => KCurveSweep::parse(&text, &origin)?,
+            };
+            return Experiment::from_k_curves(sweep, &origin);
         }
-        Experiment::from_sweep(Sweep::parse(&text, &origin)?, &origin)
+        let sweep = match scale {
+            Some(scale) => Sweep::parse_for(&text, &origin, scale)?,
+            None => Sweep::parse(&text, &origin)?,
+        };
+        Experiment::from_sweep(sweep, &origin)
+    }
+
+    /// The scales of a file read by [`Experiment::from_file_for`] whose levels fail their
+    /// checks, with their errors (which name the scale); they cannot run.
+    pub fn broken_scales(&self) -> Vec<(Scale, String)> {
+        match &self.def {
+            Def::Catalog(_) => Vec::new(),
+            Def::File(sweep) => sweep.broken_scales(),
+            Def::KCurves(sweep) => sweep.broken_scales(),
+        }
+    }
+
+    /// Whether `scale` can run: run, resume and merge refuse a broken scale (see
+    /// [`Experiment::broken_scales`]).
+    ///
+    /// # Errors
+    /// The [`Error::BadExperimentFile`] of the level of `scale`.
+    pub fn check_scale(&self, scale: Scale) -> Result<()> {
+        match &self.def {
+            Def::Catalog(_) => Ok(()),
+            Def::File(sweep) => sweep.check_scale(scale),
+            Def::KCurves(sweep) => sweep.check_scale(scale),
+        }
     }
 
     /// The name (results files, output directory).
@@ -504,6 +550,7 @@ impl Experiment {
     /// # Errors
     /// [`Error::UnitOutOfRange`], the unit's own errors.
     pub fn run_unit(&self, scale: Scale, seed: u64, unit: usize) -> Result<UnitRecord> {
+        self.check_scale(scale)?;
         let units = self.units(scale);
         let params = units.get(unit).ok_or(Error::UnitOutOfRange {
             unit,
@@ -569,6 +616,7 @@ impl Experiment {
         results: &Path,
         events: &mut dyn FnMut(ShardEvent<'_>),
     ) -> Result<usize> {
+        self.check_scale(scale)?;
         let (_lock, stale_lock) = ResultsLock::acquire(results)?;
         if let Some(stale_lock) = &stale_lock {
             events(ShardEvent::StaleLock(stale_lock));
@@ -633,6 +681,7 @@ impl Experiment {
     /// # Errors
     /// As [`merge`].
     pub fn merge(&self, scale: Scale, seed: u64, files: &[PathBuf]) -> Result<Vec<Row>> {
+        self.check_scale(scale)?;
         let name = self.name();
         let expected = self.record_params(scale);
         let total = expected.len();

@@ -14,7 +14,10 @@
 //!
 //! Unknown keys and bad values are errors naming the key and the line; a grid expanding
 //! into more than `max_units` units (at most [`MAX_UNITS`]) is refused at parse time,
-//! before anything runs.
+//! before anything runs. An error in the level of one scale (its classes, trials, grid)
+//! starts "in the SCALE scale: "; [`Sweep::parse`] checks every level, and
+//! [`Sweep::parse_for`] only the level of the scale to run, keeping the others' errors
+//! ([`Sweep::broken_scales`]) to refuse them if asked to run ([`Sweep::check_scale`]).
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -119,8 +122,12 @@ pub struct Sweep {
     pub zipf: Option<(f64, u64)>,
     /// Another distribution of examples (the `distribution` key; a Zipf one is `zipf`).
     pub distribution: Option<FileDistribution>,
-    /// The tiny, quick and full levels.
+    /// The tiny, quick and full levels (an empty level for a scale that failed its checks
+    /// in [`Sweep::parse_for`], whose error `broken` keeps).
     levels: [Level; 3],
+    /// The scales [`Sweep::parse_for`] did not need whose levels fail their checks, with
+    /// the error (line, key, message): running them is refused with it.
+    broken: Vec<Broken>,
 }
 
 #[derive(Deserialize)]
@@ -479,7 +486,20 @@ impl Checker<'_> {
         Ok(())
     }
 
+    /// The level of `scale`, checked; its errors start "in the SCALE scale: ".
     fn level(
+        &self,
+        scale: Scale,
+        raw: Option<&RawLevel>,
+        top: &RawFile,
+        learners: usize,
+        max_units: (usize, std::ops::Range<usize>),
+    ) -> Result<Level> {
+        self.level_unscoped(scale, raw, top, learners, max_units)
+            .map_err(|e| in_scale(scale, e))
+    }
+
+    fn level_unscoped(
         &self,
         scale: Scale,
         raw: Option<&RawLevel>,
@@ -501,9 +521,7 @@ impl Checker<'_> {
             origin: self.origin.into(),
             line: 1,
             key: key.into(),
-            message: format!(
-                "missing for scale {scale} (give it at the top level or in [scale.{scale}])"
-            ),
+            message: format!("missing (give it at the top level or in [scale.{scale}])"),
         };
         let (classes, log2_domains) = match (classes, domains) {
             (Some(_), Some(d)) => {
@@ -611,11 +629,7 @@ impl Checker<'_> {
         let units = per_class_learner
             .saturating_mul(classes.len())
             .saturating_mul(learners);
-        self.within_max_units(
-            units,
-            &max_units,
-            &format!("the grid of scale {scale} expands"),
-        )?;
+        self.within_max_units(units, &max_units, "the grid expands")?;
         Ok(Level {
             classes,
             log2_domains,
@@ -633,6 +647,38 @@ impl Sweep {
     /// keys, wrong types, specs that do not parse, values out of range, a grid expanding
     /// into more than `max_units` units.
     pub fn parse(text: &str, origin: &str) -> Result<Sweep> {
+        Sweep::parse_scales(text, origin, None)
+    }
+
+    /// Parses and checks an experiment file's text for a run at `scale`: as
+    /// [`Sweep::parse`], but the levels of the other scales may fail their checks (a quick
+    /// run of a file whose full level is broken runs). [`Sweep::broken_scales`] lists
+    /// them, and [`Sweep::check_scale`] refuses them with their error.
+    ///
+    /// # Errors
+    /// Those of [`Sweep::parse`], for the keys every scale shares and for the level of
+    /// `scale` (whose errors start "in the SCALE scale: ").
+    pub fn parse_for(text: &str, origin: &str, scale: Scale) -> Result<Sweep> {
+        Sweep::parse_scales(text, origin, Some(scale))
+    }
+
+    /// The scales whose levels failed their checks in [`Sweep::parse_for`], each with
+    /// its error message ("in the full scale: …", at line N, key K).
+    pub fn broken_scales(&self) -> Vec<(Scale, String)> {
+        describe_broken(&self.broken)
+    }
+
+    /// Whether `scale` can run.
+    ///
+    /// # Errors
+    /// The [`Error::BadExperimentFile`] of its level when [`Sweep::parse_for`] parsed the
+    /// file for another scale and this one's level fails its checks.
+    pub fn check_scale(&self, scale: Scale) -> Result<()> {
+        check_broken(&self.broken, scale)
+    }
+
+    /// Parses, checking every level (`needed` = `None`) or only that of `needed`.
+    fn parse_scales(text: &str, origin: &str, needed: Option<Scale>) -> Result<Sweep> {
         let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
         let c = Checker { origin, text };
         if let Some(kind) = &raw.kind
@@ -717,30 +763,24 @@ impl Sweep {
         };
         let learners = raw.learners.get_ref().len();
         let scales = raw.scale.as_ref();
-        let levels = [
-            c.level(
-                Scale::Tiny,
-                scales.and_then(|s| s.tiny.as_ref()),
-                &raw,
-                learners,
-                (max_units, max_span.clone()),
-            )?,
-            c.level(
-                Scale::Quick,
-                scales.and_then(|s| s.quick.as_ref()),
-                &raw,
-                learners,
-                (max_units, max_span.clone()),
-            )?,
-            c.level(
-                Scale::Full,
-                scales.and_then(|s| s.full.as_ref()),
-                &raw,
-                learners,
-                (max_units, max_span),
-            )?,
-        ];
-        c.learners_fit(raw.learners.get_ref(), &levels)?;
+        // The refusals that concern no scale's classes (improper-point's are per level).
+        c.learners_fit(raw.learners.get_ref(), &[])?;
+        let (levels, broken) = scale_levels(
+            needed,
+            |scale, level| {
+                let level = c.level(scale, level, &raw, learners, (max_units, max_span.clone()))?;
+                c.learners_fit(raw.learners.get_ref(), std::slice::from_ref(&level))
+                    .map_err(|e| in_scale(scale, e))?;
+                Ok(level)
+            },
+            scales.map(|s| [s.tiny.as_ref(), s.quick.as_ref(), s.full.as_ref()]),
+            || Level {
+                classes: Vec::new(),
+                log2_domains: None,
+                trials: 0,
+                grid: Vec::new(),
+            },
+        )?;
         Ok(Sweep {
             name: name.clone(),
             summary: raw
@@ -764,6 +804,7 @@ impl Sweep {
             zipf,
             distribution,
             levels,
+            broken,
         })
     }
 
@@ -876,6 +917,9 @@ pub(crate) fn uses_epsilon(spec: &str) -> bool {
 }
 
 mod k_curves;
+mod levels;
+
+pub(crate) use levels::{Broken, check_broken, describe_broken, in_scale, scale_levels};
 
 pub(crate) use k_curves::declared_kind;
 pub use k_curves::{CurveDef, CurveScenario, KCurveSweep, KLevel, MAX_K};

@@ -96,6 +96,8 @@ pub struct KCurveSweep {
     /// The curves, in unit order.
     pub curves: Vec<CurveDef>,
     levels: [KLevel; 3],
+    /// The scales [`KCurveSweep::parse_for`] did not need whose levels fail their checks.
+    broken: Vec<super::Broken>,
 }
 
 #[derive(Deserialize)]
@@ -304,9 +306,7 @@ impl Checker<'_> {
             origin: self.origin.into(),
             line: 1,
             key: key.into(),
-            message: format!(
-                "missing for scale {scale} (give it at the top level or in [scale.{scale}])"
-            ),
+            message: format!("missing (give it at the top level or in [scale.{scale}])"),
         };
         let ks = raw
             .and_then(|r| r.k.as_ref())
@@ -328,11 +328,7 @@ impl Checker<'_> {
             16,
         )?;
         let units = ks.get_ref().len().saturating_mul(curves);
-        self.within_max_units(
-            units,
-            &max_units,
-            &format!("the curves of scale {scale} expand"),
-        )?;
+        self.within_max_units(units, &max_units, "the curves expand")?;
         Ok(KLevel {
             ks: ks.get_ref().clone(),
             trials,
@@ -351,6 +347,36 @@ impl KCurveSweep {
     /// keys, wrong types, specs that do not parse, values out of range, a table cell with
     /// no upper bound, repeated curve ids, more units than `max_units`.
     pub fn parse(text: &str, origin: &str) -> Result<KCurveSweep> {
+        KCurveSweep::parse_scales(text, origin, None)
+    }
+
+    /// As [`KCurveSweep::parse`] for a run at `scale`: the levels of the other scales may
+    /// fail their checks (see [`crate::Sweep::parse_for`]).
+    ///
+    /// # Errors
+    /// Those of [`KCurveSweep::parse`], for the shared keys and the level of `scale`
+    /// (whose errors start "in the SCALE scale: ").
+    pub fn parse_for(text: &str, origin: &str, scale: Scale) -> Result<KCurveSweep> {
+        KCurveSweep::parse_scales(text, origin, Some(scale))
+    }
+
+    /// The scales whose levels failed their checks in [`KCurveSweep::parse_for`], with
+    /// their errors.
+    pub fn broken_scales(&self) -> Vec<(Scale, String)> {
+        super::describe_broken(&self.broken)
+    }
+
+    /// Whether `scale` can run.
+    ///
+    /// # Errors
+    /// The [`Error::BadExperimentFile`] of its level if [`KCurveSweep::parse_for`] left
+    /// it broken.
+    pub fn check_scale(&self, scale: Scale) -> Result<()> {
+        super::check_broken(&self.broken, scale)
+    }
+
+    /// Parses, checking every level (`needed` = `None`) or only that of `needed`.
+    fn parse_scales(text: &str, origin: &str, needed: Option<Scale>) -> Result<KCurveSweep> {
         let raw: RawFile = toml::from_str(text).map_err(|e| super::toml_error(text, origin, &e))?;
         let c = Checker { origin, text };
         if raw.kind.get_ref() != "k-curves" {
@@ -387,29 +413,20 @@ impl KCurveSweep {
         }
         let scales = raw.scale.as_ref();
         let n = curves.len();
-        let levels = [
-            c.k_level(
-                Scale::Tiny,
-                scales.and_then(|s| s.tiny.as_ref()),
-                &raw,
-                n,
-                (max_units, max_span.clone()),
-            )?,
-            c.k_level(
-                Scale::Quick,
-                scales.and_then(|s| s.quick.as_ref()),
-                &raw,
-                n,
-                (max_units, max_span.clone()),
-            )?,
-            c.k_level(
-                Scale::Full,
-                scales.and_then(|s| s.full.as_ref()),
-                &raw,
-                n,
-                (max_units, max_span),
-            )?,
-        ];
+        let (levels, broken) = super::scale_levels(
+            needed,
+            |scale, level| {
+                c.k_level(scale, level, &raw, n, (max_units, max_span.clone()))
+                    .map_err(|e| super::in_scale(scale, e))
+            },
+            scales.map(|s| [s.tiny.as_ref(), s.quick.as_ref(), s.full.as_ref()]),
+            || KLevel {
+                ks: Vec::new(),
+                trials: 0,
+                start: 0,
+                max_size: 0,
+            },
+        )?;
         Ok(KCurveSweep {
             summary: raw
                 .summary
@@ -422,6 +439,7 @@ impl KCurveSweep {
             beta: *raw.beta.get_ref(),
             curves,
             levels,
+            broken,
         })
     }
 

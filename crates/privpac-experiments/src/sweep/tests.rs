@@ -437,3 +437,104 @@ fn a_file_sweep_runs_sharded_merges_and_writes_its_outputs() {
     assert!(crate::merge("sample-complexity", Scale::Tiny, 7, &shards).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The error of `result`, or a panic naming what came instead.
+fn error_of<T: std::fmt::Debug>(result: Result<T>) -> (usize, String, String) {
+    match result {
+        Err(Error::BadExperimentFile {
+            line, key, message, ..
+        }) => (line, key, message),
+        other => panic!("expected a BadExperimentFile, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_file_whose_full_level_is_broken_runs_at_the_quick_and_tiny_scales() {
+    let text = format!("{TINY}\n[scale.full]\ntrials = 0\n");
+    // Checking every scale names the broken one.
+    let (_, key, message) = bad(&text);
+    assert_eq!(key, "trials");
+    assert!(message.starts_with("in the full scale: "), "{message}");
+    for scale in [Scale::Tiny, Scale::Quick] {
+        let sweep = Sweep::parse_for(&text, "f.toml", scale).unwrap();
+        assert_eq!(sweep.units(scale).len(), 3);
+        assert_eq!(sweep.settings(scale).trials, 4);
+        sweep.check_scale(scale).unwrap();
+        let broken = sweep.broken_scales();
+        assert_eq!(broken.len(), 1);
+        assert_eq!(broken[0].0, Scale::Full);
+        assert!(broken[0].1.contains("in the full scale"), "{broken:?}");
+        // The broken scale is refused with its own error, not run as empty.
+        let (line, key, message) = error_of(sweep.check_scale(Scale::Full));
+        assert_eq!((line, key.as_str()), (text.lines().count(), "trials"));
+        assert!(message.starts_with("in the full scale: "), "{message}");
+    }
+    // A run at the full scale is refused.
+    let (_, _, message) = error_of(Sweep::parse_for(&text, "f.toml", Scale::Full));
+    assert!(message.starts_with("in the full scale: "), "{message}");
+}
+
+#[test]
+fn an_error_in_the_quick_level_names_the_quick_scale() {
+    let text = format!("{TINY}\n[scale.quick]\nclasses = [\"thresholds:x\"]\n");
+    for result in [
+        Sweep::parse(&text, "f.toml"),
+        Sweep::parse_for(&text, "f.toml", Scale::Quick),
+    ] {
+        let (_, key, message) = error_of(result);
+        assert_eq!(key, "classes");
+        assert!(message.starts_with("in the quick scale: "), "{message}");
+    }
+    // A level missing a key says which scale lacks it.
+    let text = format!(
+        "{}\n[scale.tiny]\ntrials = 4\n",
+        TINY.replace("trials = 4\n", "")
+    );
+    let (_, key, message) = error_of(Sweep::parse_for(&text, "f.toml", Scale::Quick));
+    assert_eq!(key, "trials");
+    assert!(
+        message.starts_with("in the quick scale: missing"),
+        "{message}"
+    );
+    // The same file runs at the tiny scale, whose table gives the trials.
+    let sweep = Sweep::parse_for(&text, "f.toml", Scale::Tiny).unwrap();
+    assert_eq!(sweep.settings(Scale::Tiny).trials, 4);
+    // A grid too large for max_units at the quick scale only (the limit counts 2 × 2
+    // units at the other scales, 3 × 2 at the quick one).
+    let text = format!(
+        "max_units = 4\n{TINY}\n[[scale.quick.grid]]\nepsilon = [1.0, 2.0, 4.0]\nalpha = [0.2]\n"
+    );
+    let (_, key, message) = error_of(Sweep::parse_for(&text, "f.toml", Scale::Quick));
+    assert_eq!(key, "max_units");
+    assert!(message.starts_with("in the quick scale: "), "{message}");
+    assert_eq!(
+        Sweep::parse_for(&text, "f.toml", Scale::Tiny)
+            .unwrap()
+            .units(Scale::Tiny)
+            .len(),
+        3
+    );
+}
+
+#[test]
+fn an_experiment_read_for_one_scale_refuses_to_run_a_broken_one() {
+    let dir = std::env::temp_dir().join(format!("privpac-broken-scale-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("sweep.toml");
+    std::fs::write(&path, format!("{TINY}\n[scale.full]\ntrials = 0\n")).unwrap();
+    let (_, _, message) = error_of(Experiment::from_file(&path));
+    assert!(message.starts_with("in the full scale: "), "{message}");
+    let experiment = Experiment::from_file_for(&path, Scale::Tiny).unwrap();
+    assert_eq!(experiment.units(Scale::Tiny).len(), 3);
+    assert_eq!(experiment.broken_scales().len(), 1);
+    let (_, _, message) = error_of(experiment.run_unit(Scale::Full, 1, 0));
+    assert!(message.starts_with("in the full scale: "), "{message}");
+    let results = dir.join("units.jsonl");
+    let (_, _, message) =
+        error_of(experiment.run_shard_with(Scale::Full, 1, Shard::whole(), &results, &mut |_| {}));
+    assert!(message.starts_with("in the full scale: "), "{message}");
+    assert!(!results.exists(), "refused before anything runs");
+    let (_, _, message) = error_of(experiment.merge(Scale::Full, 1, &[]));
+    assert!(message.starts_with("in the full scale: "), "{message}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

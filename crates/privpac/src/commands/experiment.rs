@@ -103,13 +103,23 @@ fn out_dir(args: &ExperimentArgs, name: &str, scale: Scale) -> PathBuf {
     })
 }
 
-/// A catalogue name, or an experiment file (a name ending in `.toml`).
-fn experiment(name_or_file: &str) -> anyhow::Result<Experiment> {
-    Ok(if name_or_file.ends_with(".toml") {
-        Experiment::from_file(Path::new(name_or_file))?
-    } else {
-        Experiment::named(name_or_file)?
-    })
+/// A catalogue name, or an experiment file (a name ending in `.toml`) read for a run at
+/// the scale of `args`: only that scale's level must be valid; the others' errors are a
+/// warning on stderr.
+fn experiment(args: &ExperimentArgs, name_or_file: &str) -> anyhow::Result<Experiment> {
+    if !name_or_file.ends_with(".toml") {
+        return Ok(Experiment::named(name_or_file)?);
+    }
+    file_experiment(args, name_or_file)
+}
+
+/// The experiment file `file`, read for a run at the scale of `args` (see [`experiment`]).
+fn file_experiment(args: &ExperimentArgs, file: &str) -> anyhow::Result<Experiment> {
+    let experiment = Experiment::from_file_for(Path::new(file), scale(args)?)?;
+    for (scale, error) in experiment.broken_scales() {
+        eprintln!("warning: {file}: the {scale} scale cannot run: {error}");
+    }
+    Ok(experiment)
 }
 
 pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
@@ -135,7 +145,7 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
                 [name, files @ ..] if !files.is_empty() => (name, files),
                 _ => bail!("usage: privpac experiment merge NAME|FILE.toml RESULTS..."),
             };
-            let experiment = experiment(name)?;
+            let experiment = experiment(args, name)?;
             let seed = args.common.seed.or(experiment.default_seed()).unwrap_or(1);
             let scale = scale(args)?;
             let files: Vec<PathBuf> = files.iter().map(PathBuf::from).collect();
@@ -161,7 +171,7 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
             )
         }
         "run" => match &args.args[1..] {
-            [file] => run_experiment(args, &Experiment::from_file(Path::new(file))?),
+            [file] => run_experiment(args, &file_experiment(args, file)?),
             _ => bail!("usage: privpac experiment run FILE.toml"),
         },
         name => {
@@ -171,7 +181,7 @@ pub(crate) fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
             if args.args.len() > 1 {
                 bail!("one experiment per run (got {})", args.args.join(" "));
             }
-            run_experiment(args, &experiment(name)?)
+            run_experiment(args, &experiment(args, name)?)
         }
     }
 }

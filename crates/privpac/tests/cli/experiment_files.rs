@@ -171,3 +171,43 @@ fn bad_experiment_files_are_one_line_errors_naming_the_key_and_line() {
     assert!(!root.join("out").exists());
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn a_file_whose_full_level_is_broken_runs_at_the_tiny_scale_with_a_warning() {
+    let root = std::env::temp_dir().join(format!("privpac-expfile-scale-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let file = root.join("sweep.toml").to_string_lossy().into_owned();
+    std::fs::write(&file, format!("{TINY}\n[scale.full]\ntrials = 0\n")).unwrap();
+    let out = root.join("out").to_string_lossy().into_owned();
+    let output = privpac(&[
+        "experiment",
+        "run",
+        &file,
+        "--scale",
+        "tiny",
+        "--out",
+        &out,
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(report["units_run"], 3);
+    assert!(
+        stderr.contains("warning") && stderr.contains("in the full scale: "),
+        "{stderr}"
+    );
+    // The full scale itself is refused, naming it.
+    check_error(
+        &["experiment", "run", &file, "--out", &out],
+        "in the full scale: ",
+    );
+    // An error in the quick level names the quick scale.
+    std::fs::write(&file, format!("{TINY}\n[scale.quick]\ntrials = 0\n")).unwrap();
+    check_error(
+        &["experiment", "run", &file, "--quick", "--out", &out],
+        "in the quick scale: ",
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

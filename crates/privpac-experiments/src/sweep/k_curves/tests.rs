@@ -218,3 +218,24 @@ fn a_user_k_curves_file_runs_and_writes_its_outputs() {
     ));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_k_curves_file_whose_full_level_is_broken_runs_at_the_quick_scale() {
+    let text = format!("{TINY}\n[scale.full]\nk = [0]\n");
+    let (_, key, message) = bad(&text);
+    assert_eq!(key, "k");
+    assert!(message.starts_with("in the full scale: "), "{message}");
+    let sweep = KCurveSweep::parse_for(&text, "f.toml", Scale::Quick).unwrap();
+    assert_eq!(sweep.units(Scale::Quick).len(), 2);
+    assert_eq!(sweep.broken_scales()[0].0, Scale::Full);
+    assert!(sweep.check_scale(Scale::Full).is_err());
+    // An error in the quick level names the quick scale.
+    let text = format!("{TINY}\n[scale.quick]\ntrials = 0\n");
+    match KCurveSweep::parse_for(&text, "f.toml", Scale::Quick) {
+        Err(Error::BadExperimentFile { key, message, .. }) => {
+            assert_eq!(key, "trials");
+            assert!(message.starts_with("in the quick scale: "), "{message}");
+        }
+        other => panic!("expected a BadExperimentFile, got {other:?}"),
+    }
+}
