@@ -231,7 +231,24 @@ pub(super) fn grouped_bounds(
     // The residual's spread is at most h·√(k·ln(1/δ_e)/2) (Hoeffding) and usually far less:
     // start at a grid that meets the target when the spread is a tenth of Hoeffding's.
     let target = epsilon_error.unwrap_or(0.05);
-    let h = (target / (2.0 + 0.5 * (10.0 * count).sqrt())).min(0.05);
+    let mut h = (target / (2.0 + 0.5 * (10.0 * count).sqrt())).min(0.05);
+    // With the default (relative) accuracy and a large ε, that grid is far finer than
+    // needed (64 distinct steps of ε near 800 asked 0.05 where 1% of ε is 8, on a transform
+    // of 2^19 cells): a probe on a grid 64 times coarser (a transform 64 times shorter)
+    // estimates ε, and the search starts from the grid that should reach a tenth of the
+    // accuracy then wanted (the gap shrinks about linearly with the grid). Only the
+    // starting grid changes: every grid's bounds are rigorous, and the search below still
+    // refines until the accuracy is met.
+    if epsilon_error.is_none() {
+        let coarse = h * 64.0;
+        if let Ok((probe, _)) = bounds_on_grid(&groups, delta, coarse, false, Variant::Rigorous)
+            && probe.lower > 5.0
+            && probe.gap() > 0.0
+        {
+            let wanted = default_epsilon_error(probe.lower);
+            h = (coarse * 0.1 * wanted / probe.gap()).clamp(h, coarse);
+        }
+    }
     // One two-atom step, however often: on the lattice of its two losses the residual is a
     // constant, and a coarse grid is exact up to rounding.
     let lattice = on_lattice(&groups, delta, 0.0);

@@ -460,3 +460,31 @@ fn a_delta_prime_beside_the_steps_own_delta_is_answered() {
     );
     assert!(b.delta >= 1e-10 + 1e-12);
 }
+
+/// The slow corner of issue 37 §6, smaller: distinct subsampled discrete Laplace steps of
+/// sensitivities 1 to 190 have ε in the hundreds, where the default accuracy (1% of ε) is
+/// met from a coarse probe's grid. The default-accuracy bounds must meet that accuracy and
+/// agree (overlap) with the bounds on a much finer grid, both being rigorous.
+#[test]
+fn large_epsilon_default_accuracy_overlaps_a_fine_grid() {
+    let steps: Vec<PldStep> = (0..8u64)
+        .map(|i| {
+            PldStep::discrete_laplace(1.0, 1 + 27 * i)
+                .unwrap()
+                .poisson_subsampled(0.01)
+                .unwrap()
+        })
+        .collect();
+    let bounds = pld_steps_bounds(&steps, 1e-6, None).unwrap();
+    assert!(bounds.lower > 5.0, "{bounds:?}");
+    assert!(bounds.lower <= bounds.upper, "{bounds:?}");
+    assert!(
+        bounds.gap() <= default_epsilon_error(bounds.lower),
+        "{bounds:?}"
+    );
+    let fine = pld_steps_bounds_on_grid(&steps, 1e-6, 1e-3).unwrap();
+    assert!(
+        bounds.lower <= fine.upper && fine.lower <= bounds.upper,
+        "{bounds:?} vs {fine:?}"
+    );
+}
