@@ -741,12 +741,29 @@ fn names<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
 }
 
 /// The experiment `name` names: an experiment file when it ends in `.toml`, else a
-/// catalogue name.
-fn experiment(py: Python<'_>, name: &str) -> PyResult<privpac_experiments::Experiment> {
+/// catalogue name. A file is checked for `scale` only (a broken level of another scale does
+/// not stop it, as for `privpac experiment run FILE --scale SCALE`); without a scale (the
+/// functions that do not depend on one), for the first of quick, tiny and full whose level
+/// is sound (the error of the check of every level, naming its scale, when none is).
+fn experiment(
+    py: Python<'_>,
+    name: &str,
+    scale: Option<privpac_experiments::Scale>,
+) -> PyResult<privpac_experiments::Experiment> {
+    use privpac_experiments::{Experiment, Scale};
     let found = if name.ends_with(".toml") {
-        privpac_experiments::Experiment::from_file(std::path::Path::new(name))
+        let path = std::path::Path::new(name);
+        match scale {
+            Some(scale) => Experiment::from_file_for(path, scale),
+            None => Experiment::from_file(path).or_else(|strict| {
+                [Scale::Quick, Scale::Tiny, Scale::Full]
+                    .into_iter()
+                    .find_map(|scale| Experiment::from_file_for(path, scale).ok())
+                    .ok_or(strict)
+            }),
+        }
     } else {
-        privpac_experiments::Experiment::named(name)
+        Experiment::named(name)
     };
     found.map_err(|e| experiment_error(py, e))
 }
@@ -760,7 +777,8 @@ fn experiment(py: Python<'_>, name: &str) -> PyResult<privpac_experiments::Exper
 #[pyfunction]
 #[pyo3(signature = (name, scale = "quick"))]
 fn units<'py>(py: Python<'py>, name: &str, scale: &str) -> PyResult<Bound<'py, PyAny>> {
-    let units = experiment(py, name)?.units(self::scale(scale)?);
+    let scale = self::scale(scale)?;
+    let units = experiment(py, name, Some(scale))?.units(scale);
     from_json(py, &serde_json::to_string(&units).map_err(json_error)?)
 }
 
@@ -771,7 +789,7 @@ fn units<'py>(py: Python<'py>, name: &str, scale: &str) -> PyResult<Bound<'py, P
 /// Raises InvalidParameterError for an unknown name or a bad experiment file.
 #[pyfunction]
 fn default_seed(py: Python<'_>, name: &str) -> PyResult<u64> {
-    Ok(experiment(py, name)?.default_seed().unwrap_or(1))
+    Ok(experiment(py, name, None)?.default_seed().unwrap_or(1))
 }
 
 /// run_unit(name, scale, seed, unit) -> dict: runs work unit `unit` of the experiment with
@@ -797,7 +815,7 @@ fn run_unit<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let seed = seed.0;
     let scale = self::scale(scale)?;
-    let experiment = experiment(py, name)?;
+    let experiment = experiment(py, name, Some(scale))?;
     let record = py
         .detach(|| experiment.run_unit(scale, seed, unit))
         .map_err(|e| experiment_error(py, e))?;
@@ -841,7 +859,7 @@ fn merge<'py>(
         (None, Some(record)) => record.seed,
         (None, None) => return Err(bad_input("no records and no seed")),
     };
-    let rows = experiment(py, &name)?
+    let rows = experiment(py, &name, Some(scale))?
         .merge_records(scale, seed, records)
         .map_err(|e| experiment_error(py, e))?;
     from_json(py, &serde_json::to_string(&rows).map_err(json_error)?)
@@ -868,7 +886,7 @@ fn write_outputs(
     let scale = self::scale(scale)?;
     let rows: Vec<privpac_experiments::Row> = serde_json::from_str(&to_json(rows, "rows")?)
         .map_err(|e| bad_input(format!("rows: {e}")))?;
-    let experiment = experiment(py, name)?;
+    let experiment = experiment(py, name, Some(scale))?;
     let written = py
         .detach(|| experiment.write_outputs(scale, seed, &rows, &out_dir))
         .map_err(|e| experiment_error(py, e))?;
@@ -894,7 +912,7 @@ fn figures<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let rows: Vec<privpac_experiments::Row> = serde_json::from_str(&to_json(rows, "rows")?)
         .map_err(|e| bad_input(format!("rows: {e}")))?;
-    let figures = experiment(py, name)?
+    let figures = experiment(py, name, None)?
         .figures(&rows)
         .map_err(|e| experiment_error(py, e))?;
     from_json(py, &serde_json::to_string(&figures).map_err(json_error)?)

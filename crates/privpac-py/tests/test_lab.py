@@ -253,3 +253,37 @@ def test_sample_complexity_curve_example(tmp_path):
         return
     module["main"](str(tmp_path / "curve.png"))
     assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+BROKEN_FULL = """name = "py-broken-full"
+seed = 4
+learners = ["generic"]
+beta = 0.2
+search = { start = 2, max_size = 4096 }
+figures = ["epsilon"]
+classes = ["thresholds:16"]
+trials = 4
+
+[[grid]]
+name = "epsilon"
+epsilon = [1.0, 2.0]
+alpha = [0.2]
+
+[scale.full]
+trials = 0
+"""
+
+
+def test_a_file_whose_full_level_is_broken_runs_at_the_tiny_scale(tmp_path):
+    # As `privpac experiment run FILE --scale tiny`: only the level that runs is checked,
+    # and an error names the scale it is in.
+    path = str(tmp_path / "broken-full.toml")
+    Path(path).write_text(BROKEN_FULL)
+    units = experiment.units(path, "tiny")
+    assert len(units) == 2
+    assert experiment.default_seed(path) == 4
+    records = [experiment.run_unit(path, "tiny", 4, unit) for unit in range(len(units))]
+    rows = experiment.merge(records, path)
+    assert len(rows) == 2
+    with pytest.raises(InvalidParameterError, match="in the full scale: "):
+        experiment.units(path, "full")
