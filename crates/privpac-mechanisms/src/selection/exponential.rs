@@ -390,17 +390,17 @@ impl ExponentialMechanism {
     /// # Errors
     /// As for [`Self::select_levels`].
     pub fn level_probabilities(&self, levels: &[ScoreLevel]) -> Result<Vec<f64>> {
-        let best = validate_levels(levels)?;
-        let log_weights = levels
+        // The narrow checks (and their error, the 2^60 cap) first; the weights are the wide
+        // path's, which takes the same levels with wider counts.
+        validate_levels(levels)?;
+        let wide: Vec<WideScoreLevel> = levels
             .iter()
-            .map(|level| {
-                (level.count as f64).ln() - clamp_gap(self.lambda * integer_gap(best, level.score))
+            .map(|level| WideScoreLevel {
+                score: level.score,
+                count: u128::from(level.count),
             })
             .collect();
-        Ok(normalize_log_weights(log_weights)
-            .into_iter()
-            .map(f64::exp)
-            .collect())
+        self.wide_level_probabilities(&wide)
     }
 }
 
