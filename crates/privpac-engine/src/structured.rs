@@ -348,8 +348,9 @@ impl Structure {
     /// index range or the complement of one, so the number of members voting 1 (and the
     /// target's label) is constant between consecutive endpoints; each of these at most
     /// 2k + 3 segments adds its mass times the vote's probability of the wrong label
-    /// there ([`Predictor::vote_probability`], the sampler's own probability). `None` on
-    /// the hypercube and for members that are not concepts of the class.
+    /// there ([`Predictor::vote_probability`], the sampler's own probability). Members
+    /// named by their ends ([`Hypothesis::Interval`]) and constants are ranges too. `None`
+    /// on the hypercube and for other members.
     fn vote_disagreement(
         &self,
         class: &dyn ConceptClass,
@@ -372,13 +373,19 @@ impl Structure {
         let mut events: Vec<(u64, i64)> = Vec::with_capacity(2 * members.len());
         let mut ones_at_zero: i64 = 0;
         for member in members {
-            let Hypothesis::Concept { id } = member else {
-                return None;
+            let (a, b, complemented) = match member {
+                Hypothesis::Concept { id } if u128::from(*id) < class.len() => range_of(*id)?,
+                // Intervals named by their ends (learners' output beyond 64-bit ids), the
+                // constants: index ranges too, whatever the class.
+                Hypothesis::Interval { low, high } if low <= high && *low < self.size => {
+                    (*low, high.saturating_add(1).min(self.size), false)
+                }
+                Hypothesis::Interval { .. } | Hypothesis::Constant { label: false } => {
+                    (0, 0, false)
+                }
+                Hypothesis::Constant { label: true } => (0, 0, true),
+                _ => return None,
             };
-            if u128::from(*id) >= class.len() {
-                return None;
-            }
-            let (a, b, complemented) = range_of(*id)?;
             let sign = if complemented { -1 } else { 1 };
             if complemented {
                 ones_at_zero += 1;

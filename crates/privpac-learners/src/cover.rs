@@ -10,14 +10,23 @@
 //! labelings in order of their smallest concept id, with that id as representative, so a
 //! learner gives the same output for the same random bits on either path (checked
 //! exactly in the tests below).
+//!
+//! Classes whose concepts are not runs of ids (intervals, indexed a-major, where a
+//! labeling of the points is a rectangle of ends) give their
+//! [`ConceptClass::labeling_cells`] instead, already scored on the sample and listed in
+//! the order of their smallest concepts; grouping them by labeling gives the same cover
+//! again, with each representative named by its id when it fits 64 bits and by its parts
+//! ([`privpac_classes::Hypothesis::Interval`]) beyond (intervals over more than about
+//! 2^32.5 points).
 
 use std::collections::HashMap;
 
 use privpac_classes::{
-    ConceptClass, ErrorRun, IdRange, LabeledSample, Point, PointInterval, sorted_distinct,
+    ConceptClass, ErrorRun, Hypothesis, IdRange, LabeledSample, LabelingCell, Point, PointInterval,
+    sorted_distinct,
 };
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// The labelings of a cover: bit-packed as in [`Labelings::keys`] (dense construction), or
 /// as canonical [`PointInterval`]s of ranks among the sorted distinct points (structured).
@@ -31,10 +40,12 @@ enum Keys {
 }
 
 /// The cover of a class on a few points, with the two scores the learners use.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ScoredCover {
-    /// One concept per labeling of the points: the smallest id inducing it, increasing.
-    pub(crate) representatives: Vec<u64>,
+    /// One concept per labeling of the points: the smallest inducing it (as
+    /// [`Hypothesis::Concept`] with its id, or by its parts when the id does not fit 64
+    /// bits), in increasing order.
+    pub(crate) representatives: Vec<Hypothesis>,
     /// The labelings.
     keys: Keys,
     /// The mistakes on the sample of each representative.
@@ -46,25 +57,73 @@ pub(crate) struct ScoredCover {
 impl ScoredCover {
     /// The cover of the class on `points`, scored on `sample`: from the class's labeling
     /// ranges and error runs when it gives ranges (time O(r·t + n log n) for r ranges and
-    /// the runs' own cost, independent of |C|), else from the dense error profile and
+    /// the runs' own cost, independent of |C|), else from its labeling cells when it
+    /// gives cells (intervals: O(n log n + t²)), else from the dense error profile and
     /// [`Labelings`] (classes up to the dense-profile limit).
     ///
     /// # Errors
-    /// The class's errors (a point outside the domain; the dense-profile limit when the
-    /// class gives no ranges).
+    /// The class's errors (a point outside the domain; the cell limit; the dense-profile
+    /// limit when the class gives neither ranges nor cells);
+    /// [`Error::Unnamable`] for a cell whose first concept has neither a 64-bit id nor
+    /// parts (a complemented interval beyond 64-bit ids).
     pub(crate) fn new(
         class: &dyn ConceptClass,
         points: &[Point],
         sample: &LabeledSample,
     ) -> Result<Self> {
-        match class.labeling_ranges(points)? {
-            Some(ranges) => Ok(Self::from_ranges(
+        if let Some(ranges) = class.labeling_ranges(points)? {
+            return Ok(Self::from_ranges(
                 points,
                 &ranges,
                 &class.error_runs(sample)?,
-            )),
-            None => Ok(Self::dense(class, points, &class.error_counts(sample)?)),
+            ));
         }
+        if let Some(cells) = class.labeling_cells(points, sample)? {
+            return Self::from_cells(class, points, &cells);
+        }
+        Ok(Self::dense(class, points, &class.error_counts(sample)?))
+    }
+
+    /// The structured construction from `cells` listed in order of their first concepts,
+    /// already scored: the first cell of every labeling gives the representative and its
+    /// mistakes, the fewest mistakes is the minimum over the labeling's cells.
+    fn from_cells(
+        class: &dyn ConceptClass,
+        points: &[Point],
+        cells: &[LabelingCell],
+    ) -> Result<Self> {
+        let sorted = sorted_distinct(points);
+        let mut index: HashMap<PointInterval, usize> = HashMap::new();
+        let mut sets = Vec::new();
+        let mut cover = ScoredCover {
+            representatives: Vec::new(),
+            keys: Keys::Bits(Vec::new()),
+            representative_errors: Vec::new(),
+            fewest_errors: Vec::new(),
+        };
+        for cell in cells {
+            let key = cell.positives.canonical(sorted.len());
+            if let Some(&slot) = index.get(&key) {
+                cover.fewest_errors[slot] = cover.fewest_errors[slot].min(cell.fewest_errors);
+                continue;
+            }
+            let representative = match (cell.first, cell.parts) {
+                (Some(id), _) => Hypothesis::Concept { id },
+                (None, Some(parts)) => Hypothesis::from(parts),
+                (None, None) => {
+                    return Err(Error::Unnamable {
+                        class: class.name(),
+                    });
+                }
+            };
+            index.insert(key, sets.len());
+            sets.push(key);
+            cover.representatives.push(representative);
+            cover.representative_errors.push(cell.first_errors);
+            cover.fewest_errors.push(cell.fewest_errors);
+        }
+        cover.keys = Keys::Intervals { sorted, sets };
+        Ok(cover)
     }
 
     /// The dense construction, from the error profile `errors` (one count per concept).
@@ -76,7 +135,11 @@ impl ScoredCover {
         }
         ScoredCover {
             representative_errors: labelings.first.iter().map(|&c| errors[c]).collect(),
-            representatives: labelings.first.iter().map(|&c| c as u64).collect(),
+            representatives: labelings
+                .first
+                .iter()
+                .map(|&c| Hypothesis::Concept { id: c as u64 })
+                .collect(),
             keys: Keys::Bits(labelings.keys),
             fewest_errors: fewest,
         }
@@ -117,7 +180,9 @@ impl ScoredCover {
                 None => {
                     index.insert(key, sets.len());
                     sets.push(key);
-                    cover.representatives.push(range.first);
+                    cover
+                        .representatives
+                        .push(Hypothesis::Concept { id: range.first });
                     cover.representative_errors.push(at_first);
                     cover.fewest_errors.push(fewest);
                 }
@@ -230,8 +295,10 @@ mod tests {
             Box::new(Both::new(Thresholds::new(n).unwrap()).unwrap()),
             Box::new(Both::new(points()).unwrap()),
             Box::new(Not::new(Both::new(Thresholds::new(n).unwrap()).unwrap())),
-            // No ranges: the structured constructor falls back to the dense one.
+            // Cells instead of ranges.
             Box::new(Intervals::new(n).unwrap()),
+            Box::new(Not::new(Intervals::new(n).unwrap())),
+            Box::new(Both::new(Intervals::new(n).unwrap()).unwrap()),
         ]
     }
 
@@ -288,7 +355,8 @@ mod tests {
             let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
             let points = [last / 2 + 1, 5, last / 2];
             let cover = ScoredCover::new(&class, &points, &sample).unwrap();
-            assert_eq!(cover.representatives, vec![0, 5, last / 2, last / 2 + 1]);
+            let ids = [0, 5, last / 2, last / 2 + 1].map(|id| Hypothesis::Concept { id });
+            assert_eq!(cover.representatives, ids);
             // Thresholds 0..5 miss both positives; 5 one; last/2 none; last/2 + 1 one negative.
             assert_eq!(cover.representative_errors, vec![2, 1, 0, 1]);
             // Fewest: the last group runs to the end, where the last negative is also hit,

@@ -30,7 +30,7 @@
 //! (Lemma 8's conditions, the setting of Theorem 2) could be read.
 
 use privpac_accounting::{Guarantee, Privacy};
-use privpac_classes::{ConceptClass, LabeledSample, Point};
+use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
 use privpac_mechanisms::{ExponentialMechanism, RandomBits};
 use rand::Rng;
 
@@ -402,7 +402,7 @@ impl DaganFeldmanPredictor {
         let chosen = self
             .mechanism
             .select_integer(&cover.representative_scores(), rng)?;
-        relabel(class, sample, cover.representatives[chosen])
+        relabel(class, sample, &cover.representatives[chosen])
     }
 
     /// Answers one query with a fresh run, drawing the vote and the flip with exact
@@ -478,7 +478,7 @@ impl DaganFeldmanPredictor {
             .mechanism
             .log_probabilities_integer(&cover.representative_scores())?;
         let mut total = 0.0;
-        for (&h, log_p) in cover.representatives.iter().zip(log_probabilities) {
+        for (h, log_p) in cover.representatives.iter().zip(log_probabilities) {
             let relabeled = relabel(class, sample, h)?;
             total += log_p.exp() * self.voting.prediction_probability(class, &relabeled, x)?;
         }
@@ -538,9 +538,13 @@ impl Learner for DaganFeldmanPredictor {
     }
 }
 
-/// The sample with every label replaced by concept h's label, positions kept.
-fn relabel(class: &dyn ConceptClass, sample: &LabeledSample, h: u64) -> Result<LabeledSample> {
-    let labels = sample.points().iter().map(|&x| class.eval(h, x)).collect();
+/// The sample with every label replaced by hypothesis h's label, positions kept.
+fn relabel(
+    class: &dyn ConceptClass,
+    sample: &LabeledSample,
+    h: &Hypothesis,
+) -> Result<LabeledSample> {
+    let labels = sample.points().iter().map(|&x| h.eval(class, x)).collect();
     Ok(LabeledSample::new(
         class.domain(),
         sample.points().to_vec(),

@@ -54,6 +54,15 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A concept the learner would output has neither a 64-bit id nor parts the class
+    /// names it by (a complemented interval over more than about 2^32.5 points).
+    #[error(
+        "{class}: the concept to output has no 64-bit id, and the class does not name it by its parts"
+    )]
+    Unnamable {
+        /// The class name.
+        class: String,
+    },
     /// A learner parameter is out of range.
     #[error("{name} must be {requirement}, got {value}")]
     InvalidParameter {

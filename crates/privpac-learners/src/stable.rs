@@ -15,7 +15,7 @@
 
 use privpac_accounting::{Guarantee, Privacy, rounding};
 use privpac_classes::combinatorics::{binomial, next_combination};
-use privpac_classes::{ConceptClass, Hypothesis, LabeledSample, Point};
+use privpac_classes::{ConceptClass, LabeledSample, Point};
 use privpac_mechanisms::{ExponentialMechanism, RandomBits};
 use rand::Rng;
 
@@ -150,14 +150,11 @@ impl Learner for StableLearner {
         let t = self.subset_size.min(sample.len());
         let indices = rand::seq::index::sample(rng, sample.len(), t);
         let points: Vec<Point> = indices.iter().map(|i| sample.points()[i]).collect();
-        let cover = ScoredCover::new(class, &points, sample)?;
+        let mut cover = ScoredCover::new(class, &points, sample)?;
         let chosen = self
             .mechanism
             .select_integer(&cover.representative_scores(), rng)?;
-        Ok(Hypothesis::Concept {
-            id: cover.representatives[chosen],
-        }
-        .into())
+        Ok(cover.representatives.swap_remove(chosen).into())
     }
 
     /// Uniform stability [`Self::stability`] at `examples` (not differential privacy).

@@ -51,8 +51,9 @@ use crate::predictor::Predictor;
 /// `4(OPT + α)`.
 ///
 /// # Running time
-/// k error profiles of blocks of n/k examples, compressed (runs, or levels for intervals),
-/// so independent of |X| on the structured classes.
+/// k error profiles of blocks of n/k examples, compressed (runs, or levels for intervals,
+/// with 128-bit counts above 2^60 intervals: [`Self::member_hypotheses`]), so independent
+/// of |X| on the structured classes, intervals over up to 2^64 − 1 points included.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VotingPredictor {
     epsilon: f64,
@@ -123,6 +124,39 @@ impl VotingPredictor {
     /// [`Error::SampleTooSmall`] when the sample has fewer examples than voters; errors of
     /// the class's error profile.
     pub fn members(&self, class: &dyn ConceptClass, sample: &LabeledSample) -> Result<Vec<u64>> {
+        self.blocks(class, sample)?
+            .iter()
+            .map(|part| block_erm(class, part))
+            .collect()
+    }
+
+    /// The voting members as hypotheses: [`Self::members`] as [`Hypothesis::Concept`]s,
+    /// except on classes above [`privpac_mechanisms::MAX_TOTAL_COUNT`] (2^60) concepts
+    /// with wide levels ([`ConceptClass::wide_error_levels`]: intervals over more than
+    /// about 2^30.5 points), where each block's ERM is the first concept of the lowest
+    /// level named by its parts ([`Hypothesis::Interval`], as [`crate::Erm`] outputs it),
+    /// since its id may not fit 64 bits. The same concepts as [`Self::members`] wherever
+    /// both run.
+    ///
+    /// # Errors
+    /// As for [`Self::members`].
+    pub fn member_hypotheses(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+    ) -> Result<Vec<Hypothesis>> {
+        self.blocks(class, sample)?
+            .iter()
+            .map(|part| block_hypothesis(class, part))
+            .collect()
+    }
+
+    /// The k contiguous blocks of the sample.
+    fn blocks(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+    ) -> Result<Vec<LabeledSample>> {
         let n = sample.len();
         if n < self.voters {
             return Err(Error::SampleTooSmall {
@@ -134,12 +168,11 @@ impl VotingPredictor {
         (0..self.voters)
             .map(|block| {
                 let (start, end) = (block * n / self.voters, (block + 1) * n / self.voters);
-                let part = LabeledSample::new(
+                Ok(LabeledSample::new(
                     domain,
                     sample.points()[start..end].to_vec(),
                     (start..end).map(|i| sample.labels()[i]).collect(),
-                )?;
-                block_erm(class, &part)
+                )?)
             })
             .collect()
     }
@@ -206,11 +239,7 @@ impl Learner for VotingPredictor {
             return Err(Error::EmptySample);
         }
         Ok(Predictor::NoisyVote {
-            members: self
-                .members(class, sample)?
-                .into_iter()
-                .map(|id| Hypothesis::Concept { id })
-                .collect(),
+            members: self.member_hypotheses(class, sample)?,
             epsilon: self.epsilon,
         })
     }
@@ -251,6 +280,24 @@ fn block_erm(class: &dyn ConceptClass, part: &LabeledSample) -> Result<u64> {
     best_run(&class.error_runs(part)?)
         .map(|run| run.first)
         .ok_or(Error::EmptySample)
+}
+
+/// ERM on one block as a hypothesis: [`block_erm`]'s concept, or above 2^60 concepts on
+/// a class with wide levels the first concept of the lowest wide level by its parts (the
+/// concept [`block_erm`] names by id wherever that id fits).
+fn block_hypothesis(class: &dyn ConceptClass, part: &LabeledSample) -> Result<Hypothesis> {
+    if class.len() > u128::from(privpac_mechanisms::MAX_TOTAL_COUNT)
+        && let Some(levels) = class.wide_error_levels(part)?
+    {
+        let lowest = levels.first().ok_or(Error::EmptySample)?;
+        let parts = class
+            .parts_with_errors(part, lowest.errors, 0)?
+            .ok_or(Error::EmptySample)?; // unreachable: every level has a member
+        return Ok(Hypothesis::from(parts));
+    }
+    Ok(Hypothesis::Concept {
+        id: block_erm(class, part)?,
+    })
 }
 
 /// The scores (votes) of labels 0 and 1 at x.

@@ -10,7 +10,7 @@
 //! two profiles one after the other.
 
 use crate::class::closed_form::{self, ClosedFormVc};
-use crate::class::{ConceptClass, ErrorLevel, ErrorRun, IdRange, dense_len};
+use crate::class::{ConceptClass, ErrorLevel, ErrorRun, IdRange, LabelingCell, dense_len};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 use crate::sample::LabeledSample;
@@ -140,6 +140,31 @@ impl<C: ConceptClass> ConceptClass for Not<C> {
                 })
                 .collect()
         }))
+    }
+
+    /// The inner class's cells on the flipped sample (the same mistakes, concept by
+    /// concept) with their labelings complemented; the concepts keep their ids but are no
+    /// longer named by the inner class's parts.
+    fn labeling_cells(
+        &self,
+        points: &[Point],
+        sample: &LabeledSample,
+    ) -> Result<Option<Vec<LabelingCell>>> {
+        let flipped = flipped(self.inner.domain(), sample)?;
+        Ok(self
+            .inner
+            .labeling_cells(points, &flipped)?
+            .map(|cells| cells.into_iter().map(complemented).collect()))
+    }
+}
+
+/// A cell of the inner class as a cell of its complement scored on the flipped sample:
+/// the same ids, the labeling complemented, no parts.
+fn complemented(cell: LabelingCell) -> LabelingCell {
+    LabelingCell {
+        parts: None,
+        positives: cell.positives.complement(),
+        ..cell
     }
 }
 
@@ -303,6 +328,28 @@ impl<C: ConceptClass> ConceptClass for Both<C> {
             positives: range.positives.complement(),
         });
         Ok(Some(plain.iter().copied().chain(shifted).collect()))
+    }
+
+    /// The inner class's cells on the sample, then its cells on the flipped sample with
+    /// ids shifted by `|C|` and labelings complemented (ids increase along the list;
+    /// grouping by labeling merges the coincidences).
+    fn labeling_cells(
+        &self,
+        points: &[Point],
+        sample: &LabeledSample,
+    ) -> Result<Option<Vec<LabelingCell>>> {
+        let Some(mut cells) = self.inner.labeling_cells(points, sample)? else {
+            return Ok(None);
+        };
+        let flipped = flipped(self.inner.domain(), sample)?;
+        let Some(complements) = self.inner.labeling_cells(points, &flipped)? else {
+            return Ok(None);
+        };
+        cells.extend(complements.into_iter().map(|cell| LabelingCell {
+            first: cell.first.map(|id| id + self.inner_len),
+            ..complemented(cell)
+        }));
+        Ok(Some(cells))
     }
 
     /// The inner levels of both halves merged, when the inner class has levels.

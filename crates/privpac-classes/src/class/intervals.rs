@@ -3,7 +3,10 @@
 //! counts), and the member of a level named by its ends.
 
 use crate::class::closed_form::{ClosedFormVc, Family};
-use crate::class::{ConceptClass, ConceptParts, ErrorLevel, WideErrorLevel, check_sample};
+use crate::class::{
+    ConceptClass, ConceptParts, ErrorLevel, LabelingCell, WideErrorLevel, check_sample,
+    interval_cells,
+};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 use crate::sample::LabeledSample;
@@ -158,6 +161,17 @@ impl ConceptClass for Intervals {
     /// The levels with `u128` counts, at every N; always `Some`.
     fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
         Ok(Some(Profile::new(self, sample)?.levels()?))
+    }
+
+    /// The rectangles of ends that label `points` alike, scored on `sample`, in
+    /// O(n log n + m²) for m distinct points (see `interval_cells`); always `Some` up to
+    /// [`crate::MAX_INTERVAL_CELLS`] cells.
+    fn labeling_cells(
+        &self,
+        points: &[Point],
+        sample: &LabeledSample,
+    ) -> Result<Option<Vec<LabelingCell>>> {
+        interval_cells::cells(self, points, sample).map(Some)
     }
 
     /// The walk of [`ConceptClass::concept_with_errors`], returning the interval's ends.

@@ -16,6 +16,7 @@ mod all_functions;
 pub mod closed_form;
 mod complement;
 mod halfspaces;
+mod interval_cells;
 mod intervals;
 mod matrix_class;
 mod parities;
@@ -26,6 +27,7 @@ mod xor;
 pub use all_functions::AllFunctions;
 pub use complement::{Both, Not};
 pub use halfspaces::{GridHalfspaces, MAX_GRID_SIDE};
+pub use interval_cells::MAX_INTERVAL_CELLS;
 pub use intervals::{Intervals, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE};
 pub use matrix_class::ExplicitClass;
 pub use parities::Parities;
@@ -193,6 +195,24 @@ pub enum ConceptParts {
     },
 }
 
+/// The concepts of a class that label a list of points alike and form one block of the
+/// class's structure (a rectangle of interval ends), with their scores on a sample:
+/// an item of [`ConceptClass::labeling_cells`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LabelingCell {
+    /// The smallest id of the cell's concepts, when it fits in `u64`.
+    pub first: Option<u64>,
+    /// The same concept named by its parts, when the class names concepts by parts
+    /// ([`ConceptClass::parts_with_errors`]).
+    pub parts: Option<ConceptParts>,
+    /// The points the cell's concepts label 1, as ranks among the sorted distinct points.
+    pub positives: PointInterval,
+    /// The mistakes on the sample of the cell's first concept.
+    pub first_errors: u64,
+    /// The fewest mistakes on the sample of any concept of the cell.
+    pub fewest_errors: u64,
+}
+
 /// What [`ConceptClass::smallest_consistent`] finds: the smallest id of a concept with no
 /// mistakes on the sample, or the proof that none exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -325,6 +345,29 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
         Ok(None)
     }
 
+    /// The concepts cut into cells on each of which every concept labels `points` the same
+    /// way, listed in increasing order of their smallest concept (each cell's first
+    /// concept is the smallest of the cell), with each cell's first concept's mistakes on
+    /// `sample` and its fewest; or `None` (the provided answer) for classes without such a
+    /// structure. Two cells may carry the same labeling (compare
+    /// [`PointInterval::canonical`] forms); grouping the cells by labeling gives the
+    /// class's dichotomies on `points` with the smallest concept inducing each and the
+    /// fewest mistakes among its concepts, as [`Self::labeling_ranges`] with
+    /// [`Self::error_runs`] do for classes whose cells are runs of ids. Intervals answer
+    /// at every size up to 2^64 − 1 points (a cell is a rectangle of ends, see
+    /// [`Intervals`]), with `m(m + 1)/2 + 1` cells for m distinct points.
+    ///
+    /// # Errors
+    /// [`Error::PointOutsideDomain`] for a point or example outside the domain;
+    /// [`Error::TooLarge`] above a class's cell limit ([`MAX_INTERVAL_CELLS`]).
+    fn labeling_cells(
+        &self,
+        _points: &[Point],
+        _sample: &LabeledSample,
+    ) -> Result<Option<Vec<LabelingCell>>> {
+        Ok(None)
+    }
+
     /// The error profile as levels with 128-bit counts, in increasing order of mistakes,
     /// for classes with more concepts than 64-bit ids name, or `None` (the provided
     /// answer). A class that returns them also answers [`Self::parts_with_errors`];
@@ -397,6 +440,13 @@ impl<T: ConceptClass + ?Sized> ConceptClass for &T {
     fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
         (**self).labeling_ranges(points)
     }
+    fn labeling_cells(
+        &self,
+        points: &[Point],
+        sample: &LabeledSample,
+    ) -> Result<Option<Vec<LabelingCell>>> {
+        (**self).labeling_cells(points, sample)
+    }
     fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
         (**self).wide_error_levels(sample)
     }
@@ -455,6 +505,13 @@ impl<T: ConceptClass + ?Sized> ConceptClass for Box<T> {
     }
     fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
         (**self).labeling_ranges(points)
+    }
+    fn labeling_cells(
+        &self,
+        points: &[Point],
+        sample: &LabeledSample,
+    ) -> Result<Option<Vec<LabelingCell>>> {
+        (**self).labeling_cells(points, sample)
     }
     fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
         (**self).wide_error_levels(sample)

@@ -1,11 +1,13 @@
 //! The structured covers change no learner's output: with the same seed, the stable,
 //! private-prediction, relabeling and Dagan–Feldman learners return exactly the same
-//! predictor on a class and on the same class with its `labeling_ranges` hidden (which
-//! forces the dense construction), on small domains where both run; and they run on
-//! thresholds over 2^40 points, where the dense construction is refused.
+//! predictor on a class and on the same class with its `labeling_ranges` and
+//! `labeling_cells` hidden (which forces the dense construction), on small domains where
+//! both run (thresholds, points, intervals and their complements); and they run on
+//! thresholds and intervals over 2^40 points, where the dense construction is refused.
 
 use privpac_classes::{
-    Both, ConceptClass, Domain, ErrorLevel, ErrorRun, LabeledSample, Not, Point, Points, Thresholds,
+    Both, ConceptClass, Domain, ErrorLevel, ErrorRun, Intervals, LabeledSample, Not, Point, Points,
+    Thresholds,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -15,7 +17,8 @@ use crate::{
     VotingPredictor,
 };
 
-/// A class with every method forwarded except `labeling_ranges` (left at `None`).
+/// A class with every method forwarded except `labeling_ranges` and `labeling_cells`
+/// (left at `None`).
 #[derive(Debug)]
 struct Dense<'a>(&'a dyn ConceptClass);
 
@@ -74,6 +77,9 @@ fn structured_and_dense_covers_give_the_same_predictors() {
             Box::new(Points::new(Domain::ordered(size).unwrap())),
             Box::new(Not::new(Thresholds::new(size).unwrap())),
             Box::new(Both::new(Thresholds::new(size).unwrap()).unwrap()),
+            Box::new(Intervals::new(size).unwrap()),
+            Box::new(Not::new(Intervals::new(size).unwrap())),
+            Box::new(Both::new(Intervals::new(size).unwrap()).unwrap()),
         ];
         let n = data.random_range(6usize..30);
         let pairs: Vec<(u64, bool)> = (0..n)

@@ -1,0 +1,150 @@
+//! The labelings of a few points by intervals, two-dimensionally: the cells of
+//! [`ConceptClass::labeling_cells`] for [`Intervals`] at every size up to 2^64 − 1 points.
+//!
+//! Intervals are indexed a-major (`(a, b)` with `a` increasing, then `b`), so the concepts
+//! that label the points alike are not runs of consecutive ids (the job of
+//! [`ConceptClass::labeling_ranges`]) but rectangles of ends: with the distinct points
+//! `q_0 < … < q_{m−1}`, the intervals `[a, b]` that contain exactly `q_i … q_j` are
+//! `a ∈ (q_{i−1}, q_i]`, `b ∈ [q_j, q_{j+1})`, and the rest (the empty interval and the
+//! intervals inside the gaps between the points) label every point 0. On a sample with
+//! `P` positives and `D(x) = Σ_{examples at points ≤ x} (negative − positive)`, the
+//! interval `[a, b]` makes `P + D(b) − D(a − 1)` mistakes, and `a` and `b` range
+//! independently over a rectangle, so the fewest mistakes of a cell is
+//! `P + min_b D(b) − max_a D(a − 1)`, and of the all-zero cell `P` plus the smallest
+//! (non-positive) sum of `negative − positive` over a run of sample points inside one gap.
+
+use crate::class::{
+    ConceptClass, ConceptParts, Intervals, LabelingCell, PointInterval, check_sample,
+    sorted_distinct,
+};
+use crate::domain::Point;
+use crate::error::{Error, Result};
+use crate::sample::LabeledSample;
+
+/// The most cells [`ConceptClass::labeling_cells`] lists for intervals: `m(m + 1)/2 + 1`
+/// cells for m distinct points, so about 2900 distinct points (a few hundred megabytes in
+/// a learner's cover). Larger subsets are a typed error.
+pub const MAX_INTERVAL_CELLS: u128 = 1 << 22;
+
+/// The cells of `class` on `points`, scored on `sample` (see the module docs): the
+/// all-zero cell first (its first concept is id 0, the empty interval), then the cells of
+/// `q_i … q_j` with `i` increasing, then `j`, which is the order of their smallest ids.
+/// O(n log n + m log n + m²).
+pub(crate) fn cells(
+    class: &Intervals,
+    points: &[Point],
+    sample: &LabeledSample,
+) -> Result<Vec<LabelingCell>> {
+    class.domain().check_all(points)?;
+    check_sample(class.domain(), sample)?;
+    let q = sorted_distinct(points);
+    let m = q.len();
+    let count = m as u128 * (m as u128 + 1) / 2 + 1;
+    if count > MAX_INTERVAL_CELLS {
+        return Err(Error::TooLarge {
+            what: "labelings of the points by intervals",
+            needed: count,
+            unit: "cells",
+            limit: MAX_INTERVAL_CELLS,
+        });
+    }
+    // The sample's distinct points s_k, their weights w_k = negatives − positives, and the
+    // prefix sums d_k = D(s_k).
+    let mut examples: Vec<(Point, bool)> = sample.iter().collect();
+    examples.sort_unstable();
+    let mut s: Vec<Point> = Vec::new();
+    let mut w: Vec<i64> = Vec::new();
+    let mut positives: i64 = 0;
+    for (x, y) in examples {
+        if s.last() != Some(&x) {
+            s.push(x);
+            w.push(0);
+        }
+        let last = w.len() - 1;
+        if y {
+            positives += 1;
+            w[last] -= 1;
+        } else {
+            w[last] += 1;
+        }
+    }
+    let mut d = Vec::with_capacity(w.len());
+    let mut running = 0i64;
+    for &weight in &w {
+        running += weight;
+        d.push(running);
+    }
+    // #{k : s_k ≤ x} and #{k : s_k < x}.
+    let at_most = |x: Point| s.partition_point(|&p| p <= x);
+    let below = |x: Point| s.partition_point(|&p| p < x);
+    let prefix = |x: Point| match at_most(x) {
+        0 => 0,
+        k => d[k - 1],
+    };
+    let at_q: Vec<i64> = q.iter().map(|&x| prefix(x)).collect();
+    // max_a D(a − 1) over a ∈ (q_{i−1}, q_i]: D at q_{i−1} (or D(−1) = 0) and at the sample
+    // points strictly between.
+    let max_left: Vec<i64> = (0..m)
+        .map(|i| {
+            let (start, value) = if i == 0 {
+                (0, 0)
+            } else {
+                (at_most(q[i - 1]), at_q[i - 1])
+            };
+            d[start..below(q[i])]
+                .iter()
+                .fold(value, |acc, &v| acc.max(v))
+        })
+        .collect();
+    // min_b D(b) over b ∈ [q_j, q_{j+1}) (or to the last point of the domain).
+    let min_right: Vec<i64> = (0..m)
+        .map(|j| {
+            let end = if j + 1 < m { below(q[j + 1]) } else { s.len() };
+            d[at_most(q[j])..end]
+                .iter()
+                .fold(at_q[j], |acc, &v| acc.min(v))
+        })
+        .collect();
+    // The all-zero cell: the smallest sum over a run of sample points inside one gap
+    // (Kadane's scan, restarted at every point of `q`), or 0 (the empty interval).
+    let mut best_inside = 0i64;
+    let mut current = 0i64;
+    let mut gap = usize::MAX;
+    for (k, &x) in s.iter().enumerate() {
+        let rank = q.partition_point(|&p| p < x);
+        if q.get(rank) == Some(&x) {
+            gap = usize::MAX;
+            current = 0;
+            continue;
+        }
+        if rank != gap {
+            gap = rank;
+            current = 0;
+        }
+        current = current.min(0) + w[k];
+        best_inside = best_inside.min(current);
+    }
+    let mistakes = |value: i64| (positives + value) as u64;
+    let mut cells = Vec::with_capacity(count as usize);
+    cells.push(LabelingCell {
+        first: Some(0),
+        parts: Some(ConceptParts::Empty),
+        positives: PointInterval::plain(0, 0),
+        first_errors: mistakes(0),
+        fewest_errors: mistakes(best_inside),
+    });
+    for i in 0..m {
+        let low = if i == 0 { 0 } else { q[i - 1] + 1 };
+        let before = if i == 0 { 0 } else { at_q[i - 1] };
+        for j in i..m {
+            cells.push(LabelingCell {
+                first: class.checked_id_of(low, q[j]),
+                parts: Some(ConceptParts::Interval { low, high: q[j] }),
+                positives: PointInterval::plain(i, j + 1),
+                first_errors: mistakes(at_q[j] - before),
+                fewest_errors: mistakes(min_right[j] - max_left[i]),
+            });
+        }
+    }
+    Ok(cells)
+}
