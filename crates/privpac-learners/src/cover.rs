@@ -22,8 +22,8 @@
 use std::collections::HashMap;
 
 use privpac_classes::{
-    ConceptClass, ErrorRun, Hypothesis, IdRange, LabeledSample, LabelingCell, Point, PointInterval,
-    sorted_distinct,
+    ConceptClass, ConceptParts, ErrorRun, Hypothesis, IdRange, LabeledSample, LabelingCell, Point,
+    PointInterval, sorted_distinct,
 };
 
 use crate::error::{Error, Result};
@@ -37,15 +37,36 @@ enum Keys {
         sorted: Vec<Point>,
         sets: Vec<PointInterval>,
     },
+    /// Cells with pairwise distinct labelings, one per labeling, kept as the class gave
+    /// them (the representatives and scores are read from them: no copies).
+    Cells {
+        sorted: Vec<Point>,
+        cells: Vec<LabelingCell>,
+    },
+}
+
+/// A concept of a cover, by its id or (beyond 64-bit ids) by its parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Representative {
+    Id(u64),
+    Parts(ConceptParts),
+}
+
+impl Representative {
+    fn hypothesis(self) -> Hypothesis {
+        match self {
+            Representative::Id(id) => Hypothesis::Concept { id },
+            Representative::Parts(parts) => Hypothesis::from(parts),
+        }
+    }
 }
 
 /// The cover of a class on a few points, with the two scores the learners use.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ScoredCover {
-    /// One concept per labeling of the points: the smallest inducing it (as
-    /// [`Hypothesis::Concept`] with its id, or by its parts when the id does not fit 64
-    /// bits), in increasing order.
-    pub(crate) representatives: Vec<Hypothesis>,
+    /// One concept per labeling of the points: the smallest inducing it (by its id, or by
+    /// its parts when the id does not fit 64 bits), in increasing order.
+    representatives: Vec<Representative>,
     /// The labelings.
     keys: Keys,
     /// The mistakes on the sample of each representative.
@@ -79,7 +100,7 @@ impl ScoredCover {
             ));
         }
         if let Some(cells) = class.labeling_cells(points, sample)? {
-            return Self::from_cells(class, points, &cells);
+            return Self::from_cells(class, points, cells);
         }
         Ok(Self::dense(class, points, &class.error_counts(sample)?))
     }
@@ -87,34 +108,56 @@ impl ScoredCover {
     /// The structured construction from `cells` listed in order of their first concepts,
     /// already scored: the first cell of every labeling gives the representative and its
     /// mistakes, the fewest mistakes is the minimum over the labeling's cells.
+    /// When the canonical labelings increase strictly along the list (intervals' cells),
+    /// they are distinct and the cells are kept as they are.
     fn from_cells(
         class: &dyn ConceptClass,
         points: &[Point],
-        cells: &[LabelingCell],
+        cells: Vec<LabelingCell>,
     ) -> Result<Self> {
         let sorted = sorted_distinct(points);
-        let mut index: HashMap<PointInterval, usize> = HashMap::new();
-        let mut sets = Vec::new();
-        let mut cover = ScoredCover {
-            representatives: Vec::new(),
-            keys: Keys::Bits(Vec::new()),
-            representative_errors: Vec::new(),
-            fewest_errors: Vec::new(),
-        };
-        for cell in cells {
+        if cells
+            .iter()
+            .any(|cell| cell.first.is_none() && cell.parts.is_none())
+        {
+            return Err(Error::Unnamable {
+                class: class.name(),
+            });
+        }
+        let mut previous = None;
+        let increasing = cells.iter().all(|cell| {
             let key = cell.positives.canonical(sorted.len());
-            if let Some(&slot) = index.get(&key) {
+            let key = Some((key.start, key.end, key.complemented));
+            let ordered = previous < key;
+            previous = key;
+            ordered
+        });
+        if increasing {
+            return Ok(ScoredCover {
+                representatives: Vec::new(),
+                keys: Keys::Cells { sorted, cells },
+                representative_errors: Vec::new(),
+                fewest_errors: Vec::new(),
+            });
+        }
+        let mut index = LabelingIndex::new(sorted.len(), cells.len());
+        let mut sets = Vec::with_capacity(cells.len());
+        let mut cover = ScoredCover {
+            representatives: Vec::with_capacity(cells.len()),
+            keys: Keys::Bits(Vec::new()),
+            representative_errors: Vec::with_capacity(cells.len()),
+            fewest_errors: Vec::with_capacity(cells.len()),
+        };
+        for cell in &cells {
+            let key = cell.positives.canonical(sorted.len());
+            if let Some(slot) = index.get(key) {
                 cover.fewest_errors[slot] = cover.fewest_errors[slot].min(cell.fewest_errors);
                 continue;
             }
             let representative = match (cell.first, cell.parts) {
-                (Some(id), _) => Hypothesis::Concept { id },
-                (None, Some(parts)) => Hypothesis::from(parts),
-                (None, None) => {
-                    return Err(Error::Unnamable {
-                        class: class.name(),
-                    });
-                }
+                (Some(id), _) => Representative::Id(id),
+                (None, Some(parts)) => Representative::Parts(parts),
+                (None, None) => unreachable!("checked above"),
             };
             index.insert(key, sets.len());
             sets.push(key);
@@ -138,7 +181,7 @@ impl ScoredCover {
             representatives: labelings
                 .first
                 .iter()
-                .map(|&c| Hypothesis::Concept { id: c as u64 })
+                .map(|&c| Representative::Id(c as u64))
                 .collect(),
             keys: Keys::Bits(labelings.keys),
             fewest_errors: fewest,
@@ -180,9 +223,7 @@ impl ScoredCover {
                 None => {
                     index.insert(key, sets.len());
                     sets.push(key);
-                    cover
-                        .representatives
-                        .push(Hypothesis::Concept { id: range.first });
+                    cover.representatives.push(Representative::Id(range.first));
                     cover.representative_errors.push(at_first);
                     cover.fewest_errors.push(fewest);
                 }
@@ -192,10 +233,36 @@ impl ScoredCover {
         cover
     }
 
+    /// The representative of labeling `slot` as a hypothesis: [`Hypothesis::Concept`]
+    /// with its id, or by its parts ([`Hypothesis::Interval`]) when the id does not fit
+    /// 64 bits.
+    pub(crate) fn representative(&self, slot: usize) -> Hypothesis {
+        match &self.keys {
+            Keys::Cells { cells, .. } => {
+                let cell = &cells[slot];
+                match (cell.first, cell.parts) {
+                    (Some(id), _) => Representative::Id(id),
+                    (None, Some(parts)) => Representative::Parts(parts),
+                    (None, None) => unreachable!("refused by the constructor"),
+                }
+            }
+            _ => self.representatives[slot],
+        }
+        .hypothesis()
+    }
+
     /// The labels of labeling `slot` on the points it was built from (in their order).
     pub(crate) fn labels(&self, slot: usize, points: &[Point]) -> Vec<bool> {
         match &self.keys {
             Keys::Bits(keys) => unpack(&keys[slot], points.len()),
+            Keys::Cells { sorted, cells } => points
+                .iter()
+                .map(|x| {
+                    cells[slot]
+                        .positives
+                        .contains(sorted.binary_search(x).unwrap_or(0))
+                })
+                .collect(),
             Keys::Intervals { sorted, sets } => points
                 .iter()
                 .map(|x| sets[slot].contains(sorted.binary_search(x).unwrap_or(0)))
@@ -205,12 +272,68 @@ impl ScoredCover {
 
     /// The scores `−(mistakes of the representative)` (stable, Dagan–Feldman).
     pub(crate) fn representative_scores(&self) -> Vec<i64> {
-        negate(&self.representative_errors)
+        match &self.keys {
+            Keys::Cells { cells, .. } => negate(cells.iter().map(|cell| cell.first_errors)),
+            _ => negate(self.representative_errors.iter().copied()),
+        }
     }
 
     /// The scores `−(fewest mistakes of a concept inducing the labeling)` (relabeling).
     pub(crate) fn fewest_scores(&self) -> Vec<i64> {
-        negate(&self.fewest_errors)
+        match &self.keys {
+            Keys::Cells { cells, .. } => negate(cells.iter().map(|cell| cell.fewest_errors)),
+            _ => negate(self.fewest_errors.iter().copied()),
+        }
+    }
+}
+
+/// The slots of labelings by their canonical [`PointInterval`] among `distinct` ranks: a
+/// table indexed by `(start, end, complemented)` when it is at most a few times the
+/// number of cells (intervals' cells are about `distinct²/2`), else a hash map.
+enum LabelingIndex {
+    Table { side: usize, slots: Vec<u32> },
+    Map(HashMap<PointInterval, usize>),
+}
+
+impl LabelingIndex {
+    const EMPTY: u32 = u32::MAX;
+
+    fn new(distinct: usize, cells: usize) -> Self {
+        let side = distinct + 1;
+        let entries = side.saturating_mul(side).saturating_mul(2);
+        if entries <= cells.saturating_mul(8).max(1024) && cells < Self::EMPTY as usize {
+            LabelingIndex::Table {
+                side,
+                slots: vec![Self::EMPTY; entries],
+            }
+        } else {
+            LabelingIndex::Map(HashMap::with_capacity(cells))
+        }
+    }
+
+    fn position(side: usize, key: PointInterval) -> usize {
+        (key.start * side + key.end) * 2 + usize::from(key.complemented)
+    }
+
+    fn get(&self, key: PointInterval) -> Option<usize> {
+        match self {
+            LabelingIndex::Table { side, slots } => {
+                let slot = slots[Self::position(*side, key)];
+                (slot != Self::EMPTY).then_some(slot as usize)
+            }
+            LabelingIndex::Map(map) => map.get(&key).copied(),
+        }
+    }
+
+    fn insert(&mut self, key: PointInterval, slot: usize) {
+        match self {
+            LabelingIndex::Table { side, slots } => {
+                slots[Self::position(*side, key)] = slot as u32;
+            }
+            LabelingIndex::Map(map) => {
+                map.insert(key, slot);
+            }
+        }
     }
 }
 
@@ -219,10 +342,9 @@ fn run_last(run: &ErrorRun) -> u64 {
     run.first + (run.len - 1)
 }
 
-fn negate(errors: &[u64]) -> Vec<i64> {
+fn negate(errors: impl Iterator<Item = u64>) -> Vec<i64> {
     errors
-        .iter()
-        .map(|&m| -(i64::try_from(m).unwrap_or(i64::MAX)))
+        .map(|m| -(i64::try_from(m).unwrap_or(i64::MAX)))
         .collect()
 }
 
@@ -322,13 +444,18 @@ mod tests {
                 let dense = ScoredCover::dense(class.as_ref(), &points, &errors);
                 let structured = ScoredCover::new(class.as_ref(), &points, &sample).unwrap();
                 let what = format!("{} on {pairs:?}, {points:?}", class.name());
-                assert_eq!(structured.representatives, dense.representatives, "{what}");
+                let count = dense.representatives.len();
+                let hypotheses = |cover: &ScoredCover| -> Vec<Hypothesis> {
+                    (0..count).map(|slot| cover.representative(slot)).collect()
+                };
+                assert_eq!(hypotheses(&structured), hypotheses(&dense), "{what}");
                 assert_eq!(
-                    structured.representative_errors, dense.representative_errors,
+                    structured.representative_scores(),
+                    dense.representative_scores(),
                     "{what}"
                 );
-                assert_eq!(structured.fewest_errors, dense.fewest_errors, "{what}");
-                for slot in 0..dense.representatives.len() {
+                assert_eq!(structured.fewest_scores(), dense.fewest_scores(), "{what}");
+                for slot in 0..count {
                     assert_eq!(
                         structured.labels(slot, &points),
                         dense.labels(slot, &points),
@@ -355,7 +482,7 @@ mod tests {
             let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
             let points = [last / 2 + 1, 5, last / 2];
             let cover = ScoredCover::new(&class, &points, &sample).unwrap();
-            let ids = [0, 5, last / 2, last / 2 + 1].map(|id| Hypothesis::Concept { id });
+            let ids = [0, 5, last / 2, last / 2 + 1].map(Representative::Id);
             assert_eq!(cover.representatives, ids);
             // Thresholds 0..5 miss both positives; 5 one; last/2 none; last/2 + 1 one negative.
             assert_eq!(cover.representative_errors, vec![2, 1, 0, 1]);

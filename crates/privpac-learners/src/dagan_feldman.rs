@@ -402,7 +402,7 @@ impl DaganFeldmanPredictor {
         let chosen = self
             .mechanism
             .select_integer(&cover.representative_scores(), rng)?;
-        relabel(class, sample, &cover.representatives[chosen])
+        relabel(class, sample, &cover.representative(chosen))
     }
 
     /// Answers one query with a fresh run, drawing the vote and the flip with exact
@@ -478,8 +478,8 @@ impl DaganFeldmanPredictor {
             .mechanism
             .log_probabilities_integer(&cover.representative_scores())?;
         let mut total = 0.0;
-        for (h, log_p) in cover.representatives.iter().zip(log_probabilities) {
-            let relabeled = relabel(class, sample, h)?;
+        for (slot, log_p) in log_probabilities.into_iter().enumerate() {
+            let relabeled = relabel(class, sample, &cover.representative(slot))?;
             total += log_p.exp() * self.voting.prediction_probability(class, &relabeled, x)?;
         }
         Ok(total.clamp(0.0, 1.0))

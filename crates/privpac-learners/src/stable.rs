@@ -150,11 +150,11 @@ impl Learner for StableLearner {
         let t = self.subset_size.min(sample.len());
         let indices = rand::seq::index::sample(rng, sample.len(), t);
         let points: Vec<Point> = indices.iter().map(|i| sample.points()[i]).collect();
-        let mut cover = ScoredCover::new(class, &points, sample)?;
+        let cover = ScoredCover::new(class, &points, sample)?;
         let chosen = self
             .mechanism
             .select_integer(&cover.representative_scores(), rng)?;
-        Ok(cover.representatives.swap_remove(chosen).into())
+        Ok(cover.representative(chosen).into())
     }
 
     /// Uniform stability [`Self::stability`] at `examples` (not differential privacy).

@@ -140,6 +140,7 @@ impl PointInterval {
     /// exactly when their canonical forms are: the empty set as `0..0`, a complement that
     /// is one interval (of an empty, leading or trailing interval) as that interval; what
     /// stays complemented is two non-empty pieces, never an interval.
+    #[inline]
     pub fn canonical(self, distinct: usize) -> Self {
         let (start, end) = (self.start.min(distinct), self.end.min(distinct));
         let (start, end, complemented) = if !self.complemented {
@@ -165,6 +166,7 @@ impl PointInterval {
     }
 
     /// Whether rank `rank` is in the set.
+    #[inline]
     pub fn contains(&self, rank: usize) -> bool {
         (self.start <= rank && rank < self.end) != self.complemented
     }
