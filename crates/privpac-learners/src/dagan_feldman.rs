@@ -123,7 +123,10 @@ use crate::voting::VotingPredictor;
 /// classes that give [`ConceptClass::labeling_ranges`] (thresholds, point functions, their
 /// complements and `both(…)`, at every domain size) the cover takes O(t² + n log n) from
 /// the ranges and the compressed profile, the same cover and scores as the dense
-/// construction (so the same output distribution); other classes pay O(|C|·(n + t)) for
+/// construction (so the same output distribution); intervals, not(intervals) and
+/// both(intervals) give [`ConceptClass::labeling_cells`] instead (rectangles of ends;
+/// O(n log n + t²), intervals at every size up to 2^64 − 1 points), again the same cover
+/// and scores; other classes pay O(|C|·(n + t)) for
 /// a dense profile and the labelings of all |C| concepts, up to the dense-profile limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DaganFeldmanPredictor {

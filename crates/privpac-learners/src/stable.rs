@@ -52,7 +52,12 @@ use crate::predictor::Predictor;
 /// their complements and `both(…)`, at every domain size): O(t² + n log n), the cover of
 /// the ranges on T scored from the compressed error profile (see `crate::cover`); the
 /// cover and scores are exactly those of the dense construction, so the output
-/// distribution is the same. Other classes: O(|C|·(n + t)) from the dense error profile
+/// distribution is the same. Intervals, not(intervals) and both(intervals) give
+/// [`ConceptClass::labeling_cells`] instead (the concepts that label T alike are a
+/// rectangle of ends, already scored): O(n log n + t²) at every size up to 2^64 − 1
+/// points, the same cover and scores, with the output by its ends
+/// ([`Hypothesis::Interval`](privpac_classes::Hypothesis::Interval)) where its id does
+/// not fit 64 bits. Other classes: O(|C|·(n + t)) from the dense error profile
 /// and the labelings of C on T, up to the dense-profile limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StableLearner {

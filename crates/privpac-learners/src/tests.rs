@@ -16,6 +16,7 @@ mod prediction_extremes;
 mod sanitized_structure;
 mod structured;
 mod wide;
+mod wide_covers;
 
 /// Every labeled sample of size `n` over `domain_size` points.
 fn all_samples(domain_size: u64, n: usize) -> Vec<Vec<(u64, bool)>> {

@@ -669,6 +669,8 @@ pub fn check_concept<C: ConceptClass + ?Sized>(class: &C, id: u64) -> Result<()>
 }
 
 #[cfg(test)]
+mod cells_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod wide_tests;
