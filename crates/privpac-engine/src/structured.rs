@@ -705,8 +705,8 @@ mod tests {
             }
         }
 
-        /// A noisy vote of 1 to 7 concepts drawn from the seed (repeats allowed), with ε in
-        /// (0.05, 3).
+        /// A noisy vote of 1 to 7 members drawn from the seed (repeats allowed: concepts,
+        /// intervals by their ends, constants), with ε in (0.05, 3).
         pub(super) fn noisy_vote(seed: u64, concepts: u64, spread: f64) -> Predictor {
             let mut state = seed;
             let mut next = || {
@@ -717,9 +717,16 @@ mod tests {
             };
             let k = 1 + next() % 7;
             Predictor::NoisyVote {
-                members: (0..k)
-                    .map(|_| Hypothesis::Concept {
-                        id: next() % concepts,
+                members: (0..k) // with intervals by their ends and constants among them
+                    .map(|_| match (next() % 5, next(), next() % 700) {
+                        (0, low, high) => Hypothesis::Interval {
+                            low: low % 700,
+                            high,
+                        },
+                        (1, bit, _) => Hypothesis::Constant {
+                            label: bit % 2 == 1,
+                        },
+                        (_, id, _) => Hypothesis::Concept { id: id % concepts },
                     })
                     .collect(),
                 epsilon: 0.05 + 5.9 * spread,

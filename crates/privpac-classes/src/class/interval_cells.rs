@@ -1,9 +1,10 @@
 //! The labelings of a few points by intervals, two-dimensionally: the cells of
-//! [`ConceptClass::labeling_cells`] for [`Intervals`] at every size up to 2^64 − 1 points.
+//! [`crate::ConceptClass::labeling_cells`] for [`crate::Intervals`] at every size up to
+//! 2^64 − 1 points.
 //!
 //! Intervals are indexed a-major (`(a, b)` with `a` increasing, then `b`), so the concepts
 //! that label the points alike are not runs of consecutive ids (the job of
-//! [`ConceptClass::labeling_ranges`]) but rectangles of ends: with the distinct points
+//! [`crate::ConceptClass::labeling_ranges`]) but rectangles of ends: with the distinct points
 //! `q_0 < … < q_{m−1}`, the intervals `[a, b]` that contain exactly `q_i … q_j` are
 //! `a ∈ (q_{i−1}, q_i]`, `b ∈ [q_j, q_{j+1})`, and the rest (the empty interval and the
 //! intervals inside the gaps between the points) label every point 0. On a sample with
@@ -13,30 +14,29 @@
 //! `P + min_b D(b) − max_a D(a − 1)`, and of the all-zero cell `P` plus the smallest
 //! (non-positive) sum of `negative − positive` over a run of sample points inside one gap.
 
-use crate::class::{
-    ConceptClass, ConceptParts, Intervals, LabelingCell, PointInterval, check_sample,
-    sorted_distinct,
-};
-use crate::domain::Point;
+use crate::class::{ConceptParts, LabelingCell, PointInterval, check_sample, sorted_distinct};
+use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 use crate::sample::LabeledSample;
 
-/// The most cells [`ConceptClass::labeling_cells`] lists for intervals: `m(m + 1)/2 + 1`
+/// The most cells [`crate::ConceptClass::labeling_cells`] lists for intervals: `m(m + 1)/2 + 1`
 /// cells for m distinct points, so about 2900 distinct points (a few hundred megabytes in
 /// a learner's cover). Larger subsets are a typed error.
 pub const MAX_INTERVAL_CELLS: u128 = 1 << 22;
 
-/// The cells of `class` on `points`, scored on `sample` (see the module docs): the
+/// The cells of the intervals over `domain` on `points`, scored on `sample` (see the
+/// module docs), with `id_of(a, b)` the id of `[a, b]` when it fits 64 bits: the
 /// all-zero cell first (its first concept is id 0, the empty interval), then the cells of
 /// `q_i … q_j` with `i` increasing, then `j`, which is the order of their smallest ids.
 /// O(n log n + m log n + m²).
 pub(crate) fn cells(
-    class: &Intervals,
+    domain: &Domain,
+    id_of: impl Fn(Point, Point) -> Option<u64>,
     points: &[Point],
     sample: &LabeledSample,
 ) -> Result<Vec<LabelingCell>> {
-    class.domain().check_all(points)?;
-    check_sample(class.domain(), sample)?;
+    domain.check_all(points)?;
+    check_sample(domain, sample)?;
     let q = sorted_distinct(points);
     let m = q.len();
     let count = m as u128 * (m as u128 + 1) / 2 + 1;
@@ -138,7 +138,7 @@ pub(crate) fn cells(
         let before = if i == 0 { 0 } else { at_q[i - 1] };
         for j in i..m {
             cells.push(LabelingCell {
-                first: class.checked_id_of(low, q[j]),
+                first: id_of(low, q[j]),
                 parts: Some(ConceptParts::Interval { low, high: q[j] }),
                 positives: PointInterval::plain(i, j + 1),
                 first_errors: mistakes(at_q[j] - before),

@@ -171,7 +171,13 @@ impl ConceptClass for Intervals {
         points: &[Point],
         sample: &LabeledSample,
     ) -> Result<Option<Vec<LabelingCell>>> {
-        interval_cells::cells(self, points, sample).map(Some)
+        interval_cells::cells(
+            &self.domain,
+            |a, b| self.checked_id_of(a, b),
+            points,
+            sample,
+        )
+        .map(Some)
     }
 
     /// The walk of [`ConceptClass::concept_with_errors`], returning the interval's ends.
