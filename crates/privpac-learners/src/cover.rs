@@ -108,8 +108,9 @@ impl ScoredCover {
     /// The structured construction from `cells` listed in order of their first concepts,
     /// already scored: the first cell of every labeling gives the representative and its
     /// mistakes, the fewest mistakes is the minimum over the labeling's cells.
-    /// When the canonical labelings increase strictly along the list (intervals' cells),
-    /// they are distinct and the cells are kept as they are.
+    /// When the canonical labelings, or those of their complements, increase strictly
+    /// along the list (the cells of intervals and of not(intervals)), they are distinct and
+    /// the cells are kept as they are.
     fn from_cells(
         class: &dyn ConceptClass,
         points: &[Point],
@@ -124,15 +125,24 @@ impl ScoredCover {
                 class: class.name(),
             });
         }
-        let mut previous = None;
-        let increasing = cells.iter().all(|cell| {
-            let key = cell.positives.canonical(sorted.len());
-            let key = Some((key.start, key.end, key.complemented));
-            let ordered = previous < key;
-            previous = key;
-            ordered
-        });
-        if increasing {
+        // Complementing is a bijection on sets, so cells whose complemented labelings
+        // increase strictly (not(intervals)) are distinct too.
+        let increasing = |complement: bool| {
+            let mut previous = None;
+            cells.iter().all(|cell| {
+                let set = if complement {
+                    cell.positives.complement()
+                } else {
+                    cell.positives
+                };
+                let key = set.canonical(sorted.len());
+                let key = Some((key.start, key.end, key.complemented));
+                let ordered = previous < key;
+                previous = key;
+                ordered
+            })
+        };
+        if increasing(false) || increasing(true) {
             return Ok(ScoredCover {
                 representatives: Vec::new(),
                 keys: Keys::Cells { sorted, cells },
