@@ -41,6 +41,7 @@ use crate::rounding::{add_up, mul_up};
 mod bucket;
 mod chernoff;
 mod edges;
+mod enumerate;
 mod fast;
 mod fft;
 mod limit;
