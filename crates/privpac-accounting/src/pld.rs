@@ -45,6 +45,7 @@ mod enumerate;
 mod fast;
 mod fft;
 mod limit;
+mod near_one;
 mod pieces;
 mod spectrum;
 mod steps;
@@ -363,6 +364,9 @@ pub fn pld_steps_bounds(
     let (groups, target) = fast::prepare(steps, delta_prime)?;
     if delta_prime == 0.0 {
         return edges::zero_slack_bounds(&groups, target);
+    }
+    if let Some(b) = near_one::near_one_bounds(&groups, target, epsilon_error, pld_steps_bounds) {
+        return Ok(b);
     }
     let transformed = if groups.len() > bucket::BUCKETING_THRESHOLD {
         bucket::bucketed_bounds(&groups, target, epsilon_error, None)

@@ -16,7 +16,8 @@
 //! pair dominates every adaptive composition of the steps, and is attained by running
 //! randomized response with δ for each step).
 //!
-//! *Enumeration.* When `Π(k_i + 1) ≤` [`ENUMERATED_TERMS`] and `Σ k_i ε_i ≤ 10⁶`, every
+//! *Enumeration.* When `Π(k_i + 1) ≤` [`ENUMERATED_TERMS`], every `k_i ≤`
+//! [`ENUMERATED_MAX`] and `Σ k_i ε_i ≤ 10⁶`, every
 //! count vector ℓ is visited: `ln P(ℓ)` is summed from per-step logarithms (nothing
 //! underflows at large ε), and each term of H and of its complement is formed in log
 //! space. Errors: (i) the computed `L(ℓ)` (g products and g − 1 additions for g distinct
@@ -58,6 +59,10 @@ use crate::rounding::mul_up;
 /// Most count vectors (`Π(k_i + 1)`) [`enumerated_bounds`] visits.
 pub(super) const ENUMERATED_TERMS: u64 = 1 << 17;
 
+/// Most copies of one distinct step enumerated (longer runs of one step are left to the
+/// transforms, whose lattice bounds are accurate there).
+pub(super) const ENUMERATED_MAX: u64 = 10_000;
+
 /// The relative error allowed on each enumerated sum (see the module docs).
 const ENUMERATED_ERROR: f64 = 1e-7;
 
@@ -85,7 +90,11 @@ impl Losses {
         for &(epsilon, k) in steps {
             count = count.checked_mul(k.checked_add(1)?)?;
             top = crate::rounding::add_up(top, mul_up(k as f64, epsilon));
-            if count > ENUMERATED_TERMS || !epsilon.is_finite() || epsilon < 0.0 {
+            if count > ENUMERATED_TERMS
+                || k > ENUMERATED_MAX
+                || !epsilon.is_finite()
+                || epsilon < 0.0
+            {
                 return None;
             }
         }
