@@ -332,7 +332,12 @@ pub fn pld_composition(guarantees: &[Privacy], delta_prime: f64, interval: f64) 
 ///
 /// At δ′ = 0 the bounds are in closed form (no grid): the steps' amplified ε summed (upper)
 /// and their largest losses summed (lower; 0 when a step has a δ of its own, see
-/// [`AccuracyLimit::NoSlackBesideOwnDelta`]). When the bounds miss the accuracy,
+/// [`AccuracyLimit::NoSlackBesideOwnDelta`]). Where the transforms miss the accuracy, lists
+/// of few distinct (ε, δ) steps are bounded by enumerating their composed canonical pairs
+/// (Kairouz–Oh–Viswanath Theorem 3.3 over a product; with steps of other kinds, those
+/// steps alone give a lower bound), and steps subsampled at a rate within 10⁻⁹ of 1 are
+/// bounded through the same steps without subsampling (the steps' pairs dominate; see
+/// [`AccuracyLimit::RateNearOne`]). When the bounds miss the accuracy,
 /// [`PldBounds::limited_by`] says why.
 ///
 /// # Errors

@@ -30,9 +30,10 @@
 //! `ln k_i!` (below 1.4·10⁶ for k_i < 2^17) and of `ℓ_i ε_i` (below 10⁶) per step, at most
 //! 17 steps (each k_i ≥ 1, so `2^g ≤ Π(k_i + 1) ≤ 2^17`): below 5·10⁻⁸ in all, a relative
 //! error below that on each term after `exp`. (iii) `ln(−expm1(−x))` and `exp` add a few
-//! ulps, the excess's rounding a relative 2⁻⁵³ on x (and `x·f′(x)/f(x) ≤ 1` for both
-//! `1 − e^{−x}` and `e^{−x}`' logarithm up to `x ≤ 2·10⁶`, below 3·10⁻¹⁰), and summing
-//! at most 2^17 positive terms a relative 2^17·2⁻⁵³. Each sum is therefore within a
+//! ulps; the excess's rounding (a relative 2⁻⁵³ on x) changes `1 − e^{−x}` by at most the
+//! same relative amount (`x·f′(x)/f(x) ≤ 1`) and `e^{−x}` by a factor `e^{±x·2⁻⁵³}`, within
+//! 3·10⁻¹⁰ for `x ≤ 2·10⁶`; and summing at most 2^17 positive terms adds a relative
+//! 2^17·2⁻⁵³. Each sum is therefore within a
 //! relative [`ENUMERATED_ERROR`] = 10⁻⁷, plus an absolute `(N + 2)·10⁻³⁰⁰` for the N terms
 //! that may underflow.
 //!
@@ -98,7 +99,7 @@ impl Losses {
                 return None;
             }
         }
-        if !(top <= TOTAL_LOSS_MAX) {
+        if top.is_nan() || top > TOTAL_LOSS_MAX {
             return None;
         }
         let mut loss = vec![0.0];

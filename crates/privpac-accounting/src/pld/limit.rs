@@ -48,11 +48,13 @@ impl std::fmt::Display for AccuracyLimit {
             }
             AccuracyLimit::DeltaNearOne => {
                 "delta within 1e-4 of 1: the allowances for the tails (shares of the spare \
-                 delta) exceed 1 - delta, so the lower bound is lost"
+                 delta) exceed 1 - delta, so the transforms lose the lower bound (any lower \
+                 bound shown comes from the list's (epsilon, delta) steps alone)"
             }
             AccuracyLimit::LargeLoss => {
                 "a step's largest loss is above 36: its pair's mass at the low loss is below \
-                 the transforms' relative precision, so the lower bound is lost"
+                 the transforms' relative precision, so they lose the lower bound (any lower \
+                 bound shown comes from the list's (epsilon, delta) steps alone)"
             }
             AccuracyLimit::GridLimit => "the finest grid that fits in memory was reached",
         })

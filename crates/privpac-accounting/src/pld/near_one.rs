@@ -76,7 +76,7 @@ pub(super) fn near_one_bounds(
     let keep_lo = target.keep().0;
     // Upper bound: the base list's δ at slack δ′ − own_gain/K is at most the list's δ.
     let slack_up = target.slack - own_gain / keep_lo * (1.0 + 1e-12) - target.slack * 1e-15;
-    if !(slack_up > 0.0) {
+    if slack_up.is_nan() || slack_up <= 0.0 {
         return None;
     }
     let up = bounds(&base, slack_up, epsilon_error).ok()?;
@@ -130,7 +130,7 @@ mod tests {
     /// docs), so the bounds must bracket `ε₁(δ)` to within 10⁻¹².
     #[test]
     fn one_step_at_the_largest_rate_below_one() {
-        assert!(RATE < 1.0 && 1.0 - RATE < 2e-16);
+        const { assert!(RATE < 1.0 && 1.0 - RATE < 2e-16) };
         let step = PldStep::private(Privacy::pure(1.0).unwrap())
             .poisson_subsampled(RATE)
             .unwrap();
