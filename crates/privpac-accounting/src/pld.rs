@@ -370,7 +370,12 @@ pub fn pld_steps_bounds(
     if delta_prime == 0.0 {
         return edges::zero_slack_bounds(&groups, target);
     }
-    if let Some(b) = near_one::near_one_bounds(&groups, target, epsilon_error, pld_steps_bounds) {
+    // Near-one rates: the unsubsampled steps' bounds, unless they miss the accuracy (a
+    // large `Σ k_i(1 − q_i)` beside δ costs the lower bound); then the transforms' too.
+    let near = near_one::near_one_bounds(&groups, target, epsilon_error, pld_steps_bounds);
+    if let Some(b) = near
+        && b.limited_by.is_none()
+    {
         return Ok(b);
     }
     let transformed = if groups.len() > bucket::BUCKETING_THRESHOLD {
@@ -378,7 +383,19 @@ pub fn pld_steps_bounds(
     } else {
         fast::grouped_bounds(&groups, target, epsilon_error, true)
     };
-    edges::completed(transformed, &groups, target, epsilon_error)
+    let completed = edges::completed(transformed, &groups, target, epsilon_error);
+    match (near, completed) {
+        (Some(n), Ok(c)) => {
+            let both = n.intersection(c);
+            let wanted = epsilon_error.unwrap_or_else(|| default_epsilon_error(both.lower));
+            Ok(PldBounds {
+                limited_by: (both.gap() > wanted).then_some(AccuracyLimit::RateNearOne),
+                ..both
+            })
+        }
+        (Some(n), Err(_)) => Ok(n),
+        (None, completed) => completed,
+    }
 }
 
 /// Bounds on ε(δ) for the list of steps on the grid `interval` rounded down to two

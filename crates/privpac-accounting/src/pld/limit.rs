@@ -12,7 +12,8 @@ pub enum AccuracyLimit {
     /// A sampling rate within 10⁻⁹ of 1: such steps are bounded through the same steps
     /// without subsampling, whose lower bound is taken at δ raised by `Σ k_i(1 − q_i)`
     /// (the subsampled pair's loss `±ln(1 − q)` is too wide for the transforms' grids); the
-    /// accuracy is missed when that raise (or the unsubsampled list) costs it.
+    /// accuracy is missed when that raise (or the unsubsampled list) costs it and the
+    /// transforms, run then as well, do not close the gap either.
     RateNearOne,
     /// The spare δ (δ′ beside the steps' own δ) is below 10⁻²⁸⁰: the floor of the slack
     /// the transforms add for underflow.

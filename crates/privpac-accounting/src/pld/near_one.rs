@@ -28,6 +28,12 @@
 //! 10⁻¹¹ of δ for the lower), and the δ each call reports is checked against the list's δ
 //! (the upper bound's at most it, the lower bound's at least `δ + η` after removing its own
 //! rounding), falling back to the transforms when a check fails.
+//!
+//! *When η is not small.* Beside a δ′ of the order of `Σ k_i(1 − q_i)` the lower bound
+//! loses the accuracy; [`crate::pld_steps_bounds`] then also runs the transforms and
+//! intersects the two rigorous bounds. That is cheap for the usual such case (many steps
+//! at a rate near `1 − 10⁻⁹`) and as slow as before when a rate is far closer to 1 and δ′
+//! is tiny beside `Σ k_i(1 − q_i)`.
 
 use super::fast::{PldBounds, Target, lower_applies_to_mechanisms};
 use super::limit::AccuracyLimit;
@@ -195,6 +201,37 @@ mod tests {
         assert!(
             b.lower <= reference.upper && reference.lower - 1e-9 <= b.upper,
             "{b:?} vs {reference:?}"
+        );
+        assert!(
+            b.gap() <= default_epsilon_error(b.lower) && b.limited_by.is_none(),
+            "{b:?}"
+        );
+    }
+    /// A thousand 0.01-DP steps at rate `1 − 9·10⁻¹⁰`: `Σ k(1 − q) = 9·10⁻⁷` is close to
+    /// δ′ = 10⁻⁶, so the unsubsampled steps' lower bound (taken at δ + 9·10⁻⁷) misses the
+    /// accuracy and names `RateNearOne`; the accountant then intersects with the transforms
+    /// (cheap at this rate) and meets it. The exact ε is at most the unsubsampled steps'
+    /// (dominance), which optimal composition bounds from above.
+    #[test]
+    fn a_large_distance_from_one_falls_back_to_the_transforms() {
+        let step = PldStep::private(Privacy::pure(0.01).unwrap())
+            .poisson_subsampled(1.0 - 9e-10)
+            .unwrap();
+        let steps = vec![step; 1000];
+        let (groups, target) = crate::pld::fast::prepare(&steps, 1e-6).unwrap();
+        let near = super::near_one_bounds(&groups, target, None, pld_steps_bounds).unwrap();
+        assert_eq!(
+            near.limited_by,
+            Some(crate::AccuracyLimit::RateNearOne),
+            "{near:?}"
+        );
+        let b = pld_steps_bounds(&steps, 1e-6, None).unwrap();
+        let optimal = crate::optimal_composition(Privacy::pure(0.01).unwrap(), 1000, 1e-6)
+            .unwrap()
+            .epsilon();
+        assert!(
+            near.lower <= b.lower && b.upper <= near.upper && b.lower <= optimal,
+            "{b:?} {near:?} {optimal}"
         );
         assert!(
             b.gap() <= default_epsilon_error(b.lower) && b.limited_by.is_none(),
