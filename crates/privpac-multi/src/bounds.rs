@@ -635,7 +635,7 @@ mod corollary_3_10_tests {
     /// 2^24), for k = 1 and k = 64; the explicit bound is the maximum of its terms and
     /// finite up to 2^64 − 1 points.
     #[test]
-    fn the_tree_stays_the_default_where_it_runs() {
+    fn the_quantile_sanitizer_loses_to_the_tree_where_the_tree_runs() {
         let total = Privacy::new(1.0, 1e-6).unwrap();
         for k in [1usize, 64] {
             for bits in [8u32, 16, 24] {

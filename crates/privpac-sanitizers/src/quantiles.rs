@@ -15,6 +15,11 @@
 //! 4. release the multiset `D̂` of `2m` points: `0` once, each `y_j` twice, `N − 1` once.
 //!
 //! `D̂` answers `c_t(D̂) = (1/2 + #{j : y_j ≤ t})/m` for `t < N − 1` and 1 at `t = N − 1`.
+//! Below 2m points (w = 0, empty windows) no call is made and the release is the
+//! data-independent `{0, N − 1}` (every `t < N − 1` answered 1/2): n is public, so this is
+//! private for every n, and the accuracy claim below is only made from
+//! [`QuantileSanitizer::min_sample_size`] points on. (The lab's sample-size searches start
+//! at a few points; an error there would stop them.)
 //! The windows are disjoint (`r_{j+1} − r_j ≥ ⌊n/m⌋ ≥ 2w`) and lie in `[0, n)`
 //! (`r_1 ≥ 2w` and `r_k + w ≤ n − n/m + n/(2m) ≤ n`); the privacy proof needs neither.
 //!
@@ -142,9 +147,9 @@ const EXACT_TUPLE_LIMIT: u128 = 1 << 16;
 /// `0 < α < 1`, [`Error::TooLarge`] for more than [`MAX_QUANTILES`] quantiles,
 /// [`Error::Accounting`] if no split fits the target. Sanitizing:
 /// [`Error::UnsupportedDomain`] unless the domain is ordered, [`Error::EmptyData`],
-/// [`Error::Class`] for a point outside the domain, [`Error::InvalidParameter`] for fewer
-/// than 2m points, [`Error::Mechanism`] from TreeLog (e.g. a budget too small for its
-/// calibration).
+/// [`Error::Class`] for a point outside the domain, [`Error::Mechanism`] from TreeLog (e.g.
+/// a budget too small for its calibration). Fewer than 2m points are not an error: the
+/// release is then data-independent (module documentation).
 ///
 /// # Example
 /// ```
@@ -383,6 +388,13 @@ impl QuantileSanitizer {
             // One point: every answer is 1, exactly, whatever the data.
             return Ok((SyntheticDatabase::from_points(domain, vec![0])?, Vec::new()));
         }
+        if self.half_window(sorted.len() as u64) == 0 {
+            // Empty windows: the data-independent release (module documentation).
+            return Ok((
+                SyntheticDatabase::from_points(domain, vec![0, size - 1])?,
+                Vec::new(),
+            ));
+        }
         let treelog = self.interior_point(size, sorted.len() as u64)?;
         let mut outputs = Vec::with_capacity(self.calls() as usize);
         for window in self.windows(&sorted) {
@@ -407,7 +419,7 @@ impl QuantileSanitizer {
     ) -> Result<BTreeMap<Vec<Point>, f64>> {
         let (size, sorted) = Self::checked_sorted(domain, data)?;
         let mut out = BTreeMap::new();
-        if size == 1 {
+        if size == 1 || self.half_window(sorted.len() as u64) == 0 {
             out.insert(Vec::new(), 1.0);
             return Ok(out);
         }

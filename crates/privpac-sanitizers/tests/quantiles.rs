@@ -153,7 +153,12 @@ fn edge_cases_and_errors() {
     );
     let class = Thresholds::new(16).unwrap();
     assert!(sanitizer.sanitize(&class, &[], &mut rng).is_err());
-    assert!(sanitizer.sanitize(&class, &[1, 2, 3], &mut rng).is_err()); // fewer than 2m
+    // Fewer than 2m = 10 points: the data-independent release {0, 15}, the same on any data.
+    for data in [[1, 2, 3], [15, 15, 0]] {
+        let (synthetic, outputs) = sanitizer.run(class.domain(), &data, &mut rng).unwrap();
+        assert!(outputs.is_empty());
+        assert_eq!(synthetic.points(), Some(&[0, 15][..]));
+    }
     assert!(sanitizer.sanitize(&class, &[16; 20], &mut rng).is_err()); // outside [16]
     assert!(QuantileSanitizer::new(Privacy::pure(1.0).unwrap(), 0.2).is_err());
     assert!(QuantileSanitizer::new(target, 0.0).is_err());
