@@ -426,7 +426,8 @@ impl Checker<'_> {
     }
 
     /// Refuses, before anything runs, a learner that would fail in every unit of a level:
-    /// `sanitizer:point` (it needs δ > 0, and a sweep's learners are pure ε-DP), and
+    /// `sanitizer:point`, `sanitizer:treelog-quantiles` and `interior-point` (they need
+    /// δ > 0, and a sweep's learners are pure ε-DP), and
     /// `improper-point` beside a class that is not `points:N`.
     fn learners_fit(&self, learners: &[Spanned<String>], levels: &[Level]) -> Result<()> {
         for learner in learners {
@@ -446,6 +447,11 @@ impl Checker<'_> {
                 Ok(LearnerSpec::InteriorPoint) => {
                     return refuse(
                         "the interior-point learner needs δ > 0 and a sweep's learners are pure ε-DP".into(),
+                    );
+                }
+                Ok(LearnerSpec::Sanitizer(SanitizerSpec::TreelogQuantiles)) => {
+                    return refuse(
+                        "the TreeLog quantile sanitizer needs δ > 0 and a sweep's learners are pure ε-DP".into(),
                     );
                 }
                 Ok(LearnerSpec::ImproperPoint) => {

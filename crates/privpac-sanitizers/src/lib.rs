@@ -24,6 +24,9 @@
 //!   histogram, with exponential-mechanism or sparse-vector query selection; MWEM replays
 //!   its measurements by default ([`MwemVariant`]).
 //! - [`ThresholdSanitizer`]: `THRESH_X` by the binary-tree mechanism; pure ε.
+//! - [`QuantileSanitizer`]: `THRESH_X` from ⌈1/α⌉ − 1 interior-point calls (TreeLog) on
+//!   rank windows (approximate quantiles); (ε, δ) composed by the accountant, running time
+//!   independent of |X| (domains up to 2^64 points), at most ⌈1/α⌉ + 1 distinct points out.
 //! - [`PiecewiseDistribution`] and [`Mwem::run_threshold_xor`]: MWEM on the XOR class of
 //!   thresholds over `[N]` (all intervals between two cut points) with a synthetic
 //!   distribution of O(T) uniform pieces, for N up to [`ORDERED_XOR_LIMIT`]
@@ -84,6 +87,7 @@ mod mwem;
 mod ordered;
 mod pieces;
 mod point_function;
+mod quantiles;
 mod synthetic;
 mod threshold;
 
@@ -97,6 +101,7 @@ pub use mwem::{
 pub use ordered::{ORDERED_XOR_LIMIT, OrderedMwemRun};
 pub use pieces::PiecewiseDistribution;
 pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
+pub use quantiles::{MAX_QUANTILES, QuantileSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
 

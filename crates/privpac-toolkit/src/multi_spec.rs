@@ -111,7 +111,9 @@ impl fmt::Display for MultiLearnerSpec {
 ///   total.
 /// * `generic:SANITIZER`: `SanitizerMultiLearner::for_total` (ε/2 to the sanitizer;
 ///   pure-only sanitizers — BLR, MWEM, the tree — are built with δ = 0, also inside a
-///   direct sum of sanitizer learners).
+///   direct sum of sanitizer learners); `generic:treelog-quantiles` is
+///   `SanitizerMultiLearner::corollary_3_10` (the sanitizer at α/10 for thresholds, α =
+///   `params.sanitizer.alpha` the learner's accuracy).
 /// * `parity`, `point`: the whole budget to the one learner.
 ///
 /// # Errors
@@ -193,6 +195,11 @@ pub fn build_multi_learner(
                 (built, None) => Box::new(built?),
             }
         }
+        // Corollary 3.10's construction: the quantile sanitizer at α/10 for thresholds (α/5
+        // for C⊕), so that `--alpha` is the learner's accuracy and the bound applies.
+        MultiLearnerSpec::Generic(SanitizerSpec::TreelogQuantiles) => Box::new(
+            SanitizerMultiLearner::corollary_3_10(total, k, params.sanitizer.alpha)?,
+        ),
         MultiLearnerSpec::Generic(sanitizer) => {
             let failure: RefCell<Option<Error>> = RefCell::new(None);
             let built =

@@ -198,7 +198,7 @@ pub(crate) struct ExperimentArgs {
 /// Parameters of the sanitizers (shared by `sanitize` and `learn --learner sanitizer:NAME`).
 #[derive(Debug, Args, Clone, Copy)]
 pub(crate) struct SanitizerOptions {
-    /// Target accuracy α for the point and PMW sanitizers.
+    /// Target accuracy α for the point, PMW and treelog-quantiles sanitizers.
     #[arg(long, default_value_t = 0.1)]
     pub(crate) alpha: f64,
     /// Rounds T of MWEM.
@@ -221,7 +221,7 @@ pub(crate) struct SanitizeArgs {
     /// Privacy parameter ε.
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) epsilon: f64,
-    /// Privacy parameter δ (the point sanitizer needs δ > 0).
+    /// Privacy parameter δ (the point and treelog-quantiles sanitizers need δ > 0).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub(crate) delta: f64,
     /// Data: CSV with one point per line (a second column, e.g. a label, is ignored), or `-`
@@ -433,8 +433,8 @@ functions only: ε-DP, improper, a sample size independent of |X|; Beimel–Niss
 hash buckets, see --buckets), interior-point (thresholds only: proper and (ε, δ)-DP through \
 TreeLog's interior point, needs --delta > 0; --alpha sets the share of the sample it uses), or \
 sanitizer[:NAME] with NAME \
-one of point, blr, pmw, mwem (default), tree (ε split evenly between the sanitizer and the \
-selection step)";
+one of point, blr, pmw, mwem (default), tree, treelog-quantiles (ε split evenly between the \
+sanitizer and the selection step)";
 
 /// Class specs accepted by --class.
 const CLASS_HELP: &str = "Class spec: points:N, thresholds:N, intervals:N, parities:D, \

@@ -774,3 +774,83 @@ fn multi_learn_reports_the_per_column_budget_and_composition() {
     );
     assert!(text.contains("per column: none"), "{text}");
 }
+
+/// `generic:treelog-quantiles` on thresholds is Corollary 3.10's construction: it learns,
+/// reports a guarantee within the total, and prints Corollary 3.10's explicit bound (from
+/// the proof with this sanitizer) beside the printed one, each labelled; other learners
+/// and classes have no such field.
+#[test]
+fn multi_learn_prints_corollary_3_10_for_the_quantile_sanitizer() {
+    let mut csv = String::from("x,y1,y2\n");
+    for i in 0..3000u64 {
+        let x = (i * 37 + i / 7) % 64;
+        csv.push_str(&format!(
+            "{x},{},{}\n",
+            u8::from(x <= 20),
+            u8::from(x <= 40)
+        ));
+    }
+    let path = data_file("corollary-3-10.csv", &csv);
+    let data = path.to_str().unwrap();
+    let args = |learner: &'static str, class: &'static str| {
+        vec![
+            "multi-learn",
+            "--class",
+            class,
+            "--learner",
+            learner,
+            "--epsilon",
+            "2",
+            "--delta",
+            "1e-6",
+            "--alpha",
+            "0.5",
+            "--data",
+            data,
+            "--seed",
+            "5",
+        ]
+    };
+    let mut json = args("generic:treelog-quantiles", "thresholds:64");
+    json.push("--json");
+    let parsed = json_of(&json);
+    assert!(parsed["epsilon"].as_f64().unwrap() <= 2.0, "{parsed}");
+    assert!(parsed["delta"].as_f64().unwrap() <= 1e-6, "{parsed}");
+    let bound = &parsed["corollary_3_10"];
+    assert_eq!(bound["k"], 2, "{parsed}");
+    let derived = bound["derived_sample_size"].as_f64().unwrap();
+    let terms = [
+        "sanitizer_examples",
+        "selection_examples",
+        "convergence_examples",
+    ]
+    .map(|t| bound[t].as_f64().unwrap());
+    assert_eq!(
+        derived,
+        terms.iter().copied().fold(0.0, f64::max),
+        "{bound}"
+    );
+    assert!(bound["printed_o_form"].as_f64().unwrap() > 0.0, "{bound}");
+    assert!(
+        bound["derived_label"]
+            .as_str()
+            .unwrap()
+            .contains("quantile sanitizer")
+    );
+    assert!(
+        bound["printed_label"]
+            .as_str()
+            .unwrap()
+            .contains("as printed")
+    );
+    let text = privpac(&args("generic:treelog-quantiles", "thresholds:64"));
+    assert!(text.status.success());
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("Corollary 3.10 at k = 2") && text.contains("as printed"),
+        "{text}"
+    );
+    let mut other = args("generic:tree", "thresholds:64");
+    other.push("--json");
+    assert!(json_of(&other).get("corollary_3_10").is_none());
+}
