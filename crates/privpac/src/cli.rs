@@ -400,8 +400,9 @@ pub(crate) struct MultiLearnArgs {
     pub(crate) delta: f64,
     /// k-labeled data: CSV rows x,y1,...,yk (x a point index, or a bit string for hypercube
     /// classes; labels 0 or 1), optional header line x,y1,...,yk; k is the number of label
-    /// columns (with --columns FEATURE,LABEL1,...,LABELk: the number of labels named). `-`
-    /// reads standard input; a UTF-8 byte-order mark is skipped.
+    /// columns (with --columns FEATURE,LABEL1,...,LABELk: the number of labels named; the
+    /// output then names each column by its name in the header, else y1…yk). `-` reads
+    /// standard input; a UTF-8 byte-order mark is skipped.
     #[arg(long)]
     pub(crate) data: std::path::PathBuf,
     #[command(flatten)]
