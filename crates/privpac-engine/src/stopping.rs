@@ -7,10 +7,13 @@
 //! [`PLATEAU_WINDOW`] + 1 sizes of the doubling (a factor 2^[`PLATEAU_WINDOW`] in n) that the
 //! learner ran (sizes it refused as too small do not count) and stops when all of these hold:
 //! 1. *learning has begun*: some size at or before the window's first had a mean excess
-//!    error at most the onset level `min(1.5α, e₀/2)`, with `e₀` the smaller excess error
+//!    error at most the onset level `min(1.5α, e₀/4)`, with `e₀` the smaller excess error
 //!    of the two constant hypotheses (a learner still guessing, such as the exponential
 //!    mechanism over a large class on a small sample, has not begun, however flat its
-//!    curve);
+//!    curve; a uniformly random threshold already errs e₀/2 in mean against the middle
+//!    threshold, so the onset sits at half of that, below what a guess reaches by chance:
+//!    an interior-point learner guessing on 10 trials at tiny n, with a mean excess error
+//!    of 0.21 against e₀/2 = 0.25, once passed the old onset `e₀/2`);
 //! 2. *no more successes*: the success rate at the last size is at most the one at the
 //!    first;
 //! 3. *evidence that more data stopped helping*, one of ([`PlateauEvidence`]):
@@ -198,7 +201,7 @@ pub(crate) struct PlateauContext {
     pub(crate) target: f64,
     /// OPT (subtracted from each outcome's mean true error).
     pub(crate) opt: f64,
-    /// The onset level `min(1.5α, e₀/2)`.
+    /// The onset level `min(1.5α, e₀/4)`.
     pub(crate) onset: f64,
 }
 
@@ -206,7 +209,7 @@ impl PlateauContext {
     /// The context for α, β, OPT and the constants' smaller excess error `e₀` (None when
     /// unknown: the onset is then 1.5α).
     pub(crate) fn new(alpha: f64, beta: f64, opt: f64, constant_excess: Option<f64>) -> Self {
-        let onset = constant_excess.map_or(1.5 * alpha, |e| (1.5 * alpha).min(e / 2.0));
+        let onset = constant_excess.map_or(1.5 * alpha, |e| (1.5 * alpha).min(e / 4.0));
         PlateauContext {
             alpha,
             target: 1.0 - beta,
@@ -309,6 +312,10 @@ mod tests {
         ));
         // Flat but still guessing (mean excess 0.3 > the onset): go on.
         assert_eq!(plateau(&flat(2, 0.3), context), None);
+        // Guessing at the level of a random threshold by chance (0.21 < e₀/2 = 0.25, above
+        // the onset e₀/4 = 0.125 at α = 0.2): go on.
+        let wide = PlateauContext::new(0.2, 0.2, 0.0, Some(0.5));
+        assert_eq!(plateau(&flat(2, 0.21), wide), None);
         // Flat at 12/20: not significantly below 0.8 at γ = 10⁻⁴ (Pr[Bin(20, .8) ≤ 12] ≈ 0.03).
         assert_eq!(plateau(&flat(12, 0.11), context), None);
         // Improving successes: go on.
