@@ -284,6 +284,54 @@ pub fn read_multi_labeled<R: std::io::BufRead>(
     )?)
 }
 
+/// [`read_multi_labeled`], with the label columns' names: the header's names when the
+/// file has a header (`x,y1,…,yk`, or the names of the columns selected by
+/// [`DataOptions::columns`]), else `y1`, …, `yk`.
+///
+/// # Errors
+/// As for [`read_multi_labeled`].
+///
+/// # Example
+/// ```
+/// use privpac_classes::Domain;
+/// let options = privpac_toolkit::DataOptions {
+///     columns: Some("age,sick,smokes".parse()?),
+///     ..Default::default()
+/// };
+/// let text = "id,age,smokes,sick\n1,3,1,0\n2,5,0,0\n";
+/// let (sample, names) =
+///     privpac_toolkit::read_multi_labeled_named(text.as_bytes(), &Domain::ordered(8)?, &options)?;
+/// assert_eq!((sample.len(), names), (2, vec!["sick".to_string(), "smokes".to_string()]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_multi_labeled_named<R: std::io::BufRead>(
+    reader: R,
+    domain: &Domain,
+    options: &DataOptions,
+) -> Result<(MultiLabeledSample, Vec<String>)> {
+    let table = read_table(reader, domain, RowShape::LabeledAny, options)?;
+    let k = table.labels.k();
+    let names = table
+        .label_names
+        .unwrap_or_else(|| (1..=k).map(|j| format!("y{j}")).collect());
+    let sample =
+        MultiLabeledSample::from_bit_columns(domain, table.points, k, table.labels.into_words())?;
+    Ok((sample, names))
+}
+
+/// [`read_multi_labeled_named`] on a data file (`-` for standard input, as for
+/// [`read_multi_labeled_csv_with`]).
+///
+/// # Errors
+/// As for [`read_multi_labeled_csv`].
+pub fn read_multi_labeled_csv_named(
+    path: &Path,
+    domain: &Domain,
+    options: &DataOptions,
+) -> Result<(MultiLabeledSample, Vec<String>)> {
+    read_multi_labeled_named(open_data(path)?, domain, options)
+}
+
 /// Reads and parses a k-labeled data file (see [`parse_multi_labeled_csv`]) with the
 /// default limits.
 ///

@@ -347,13 +347,17 @@ pub(crate) struct SampleComplexityArgs {
     /// distribution the all-zero hypothesis already has error 1/|X|), uniform otherwise].
     #[arg(long, value_enum)]
     pub(crate) distribution: Option<DistributionName>,
-    /// The target concept id (default: the middle of the class when at least a quarter of
-    /// the domain takes each label, as for thresholds and parities, else the most balanced
-    /// of 64 concepts evenly spaced in id order: for intervals one covering about half the
-    /// domain, for both(thresholds:N) a threshold near N/2; so a constant hypothesis does
-    /// not solve the default scenario at α below 1/4).
+    /// The target concept: a concept id, or for the ordered classes the concept itself:
+    /// threshold:T (1 on x ≤ T, thresholds:N), point:P (1 only at x = P, points:N),
+    /// interval:LOW,HIGH (1 on LOW ≤ x ≤ HIGH, inclusive) or interval:empty (intervals:N;
+    /// an interval whose id is above 2^64 − 1, far right over more than about 6·10^9
+    /// points, is refused: not implemented). Default: the middle of the class when at least
+    /// a quarter of the domain takes each label, as for thresholds and parities, else the
+    /// most balanced of 64 concepts evenly spaced in id order: for intervals one covering
+    /// about half the domain, for both(thresholds:N) a threshold near N/2; so a constant
+    /// hypothesis does not solve the default scenario at α below 1/4.
     #[arg(long)]
-    pub(crate) target: Option<u64>,
+    pub(crate) target: Option<privpac_toolkit::TargetSpec>,
     /// Probability η that a label is flipped (0: realizable; > 0: agnostic: OPT = η is
     /// reported, success means true error at most OPT + α, and the agnostic bound, which is
     /// for that accuracy, is shown).
@@ -396,8 +400,9 @@ pub(crate) struct MultiLearnArgs {
     pub(crate) delta: f64,
     /// k-labeled data: CSV rows x,y1,...,yk (x a point index, or a bit string for hypercube
     /// classes; labels 0 or 1), optional header line x,y1,...,yk; k is the number of label
-    /// columns (with --columns FEATURE,LABEL1,...,LABELk: the number of labels named). `-`
-    /// reads standard input; a UTF-8 byte-order mark is skipped.
+    /// columns (with --columns FEATURE,LABEL1,...,LABELk: the number of labels named; the
+    /// output then names each column by its name in the header, else y1…yk). `-` reads
+    /// standard input; a UTF-8 byte-order mark is skipped.
     #[arg(long)]
     pub(crate) data: std::path::PathBuf,
     #[command(flatten)]

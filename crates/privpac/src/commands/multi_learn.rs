@@ -10,7 +10,7 @@ use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
 use privpac_toolkit::{
     ClassSpec, ExampleDistribution, KCurve, MultiLearnerSpec, MultiScenario, MultiTargets,
     ScenarioKind, SearchConfig, build_multi_learner, describe_in_units,
-    read_multi_labeled_csv_with, sample_complexity_curve,
+    read_multi_labeled_csv_named, sample_complexity_curve,
 };
 use serde::Serialize;
 
@@ -22,8 +22,11 @@ use crate::output::{Render, Table, emit, progress};
 /// One label column's result.
 #[derive(Debug, Serialize)]
 struct ColumnReport {
-    /// The column (1-based, as y1, …, yk in the data).
+    /// The column (1-based: the j-th label column read).
     column: usize,
+    /// The column's name: its name in the file's header (with `--columns`, the header's
+    /// name of the column selected), or `y1`, …, `yk` for a file without a header.
+    name: String,
     hypothesis: Predictor,
     hypothesis_text: String,
     /// With `--bounds`/`--bins`: the hypothesis as a statement about the raw values;
@@ -195,7 +198,7 @@ impl Render for MultiLearnReport {
         let mut table = Table::new(&["column", "hypothesis", "empirical error"]);
         for c in &self.columns {
             table.row(vec![
-                format!("y{}", c.column),
+                c.name.clone(),
                 match &c.hypothesis_in_units {
                     Some(units) => format!("{units}   (on the bins: {})", c.hypothesis_text),
                     None => c.hypothesis_text.clone(),
@@ -245,7 +248,7 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
     let total = Privacy::new(args.epsilon, args.delta)?;
     let class = args.class.parse::<ClassSpec>()?.build()?;
     let options = data_options(&args.data_file, class.domain())?;
-    let sample = read_multi_labeled_csv_with(&args.data, class.domain(), &options)?;
+    let (sample, names) = read_multi_labeled_csv_named(&args.data, class.domain(), &options)?;
     let params = learner_params(Some(args.epsilon), args.delta, args.tuning, args.options);
     let learner = build_multi_learner(spec, total, sample.k(), &params, sample.len())?;
     let hypotheses = learner.learn(class.as_ref(), &sample, &mut rng(&args.common))?;
@@ -253,10 +256,12 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
     let (per_column, composition) = column_split(learner.as_ref(), sample.k());
     let columns = hypotheses
         .into_iter()
+        .zip(names)
         .enumerate()
-        .map(|(j, h)| {
+        .map(|(j, (h, name))| {
             Ok(ColumnReport {
                 column: j + 1,
+                name,
                 hypothesis_text: h.describe(class.as_ref()),
                 hypothesis_in_units: options
                     .real
