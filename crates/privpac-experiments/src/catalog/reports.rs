@@ -300,6 +300,7 @@ pub(crate) fn sweep_report(
         "log2_domain",
         "learner",
         "epsilon",
+        "delta",
         "alpha",
     ]
     .into_iter()
