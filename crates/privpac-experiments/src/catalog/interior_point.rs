@@ -15,7 +15,7 @@
 
 use serde_json::{Map, Value};
 
-use super::reports::{not_reached_note, table};
+use super::reports::{not_reached_note, table, with_delta_text};
 use super::{get_f64, get_str, series};
 use crate::Result;
 use crate::plot::Figure;
@@ -82,7 +82,7 @@ pub(super) fn report(sweep: &Sweep, rows: &[Map<String, Value>]) -> String {
         "## Setup\n\nThresholds over |X| = 2^k points (the last entry 2^64 − 1, the largest ordered domain), Zipf distribution \
          Pr[x] ∝ (x + 1)^(−2), target threshold 1, realizable; ε = 1, α = {alpha}, β = {}, {trials} trials per size. \
          At α = 0.1 only thresholds 1 and 2 are α-accurate, so a learner must single out 2 of |X| + 1 concepts. Learners: \
-         `interior-point` (proper, (ε, δ)-DP with δ = {} (its `delta` column): TreeLog of Kaplan, Ligett, Mansour, Naor and Stemmer 2020 \
+         `interior-point` (proper, (ε, δ)-DP with δ = {:e} (its `delta` column): TreeLog of Kaplan, Ligett, Mansour, Naor and Stemmer 2020 \
          on the m = ⌊αn/4⌋ largest positives and smallest negatives), `generic` (pure ε-DP: the exponential mechanism over the \
          thresholds, scored by empirical error; its exact sampler takes at most 2^60 candidates and thresholds give no wide levels, \
          so it is run up to {generic_cap}) and `sanitizer:tree` (pure ε-DP: the binary-tree threshold sanitizer at ε/2, then the \
@@ -110,7 +110,7 @@ pub(super) fn report(sweep: &Sweep, rows: &[Map<String, Value>]) -> String {
             * 8.125
             / 1e6,
         table(
-            rows,
+            &with_delta_text(rows),
             &[
                 "learner",
                 "log2_domain",
@@ -218,9 +218,17 @@ pub(super) fn report(sweep: &Sweep, rows: &[Map<String, Value>]) -> String {
          mechanism must single out 2 of |X| + 1 candidates. The interior-point learner's n depends on |X| only through log*|X|, \
          but it pays TreeLog's constants: its input is only m = ⌊αn/4⌋ points per side, and TreeLog splits its budget over its \
          levels' exponential mechanisms and a choosing mechanism whose noisy test and trimming need on the order of \
-         ln(1/δ)/ε points each (every constant is in `privpac_mechanisms::TreeLog`'s module doc). A slope of a few examples \
-         per doubling needs log|X| in the thousands to make up a gap of that size.\n",
+         ln(1/δ)/ε points each (every constant is in `privpac_mechanisms::TreeLog`'s module doc). {}\n",
         generic_fit.map_or("–".to_string(), |(_, b)| format!("{b:.2}")),
+        match (generic_fit, generic_at(last_k)) {
+            (Some((_, b)), Some(g)) if b > 0.0 && g < last_n => format!(
+                "At {b:.2} examples per doubling, the generic learner takes about {:.0} more doublings of |X| beyond {} to \
+                 need the {last_n} examples TreeLog needs there.",
+                (last_n - g) / b,
+                domain(last_k),
+            ),
+            _ => String::new(),
+        },
     ));
     out
 }
