@@ -83,6 +83,7 @@ mod histogram;
 mod mwem;
 mod ordered;
 mod pieces;
+mod pmw;
 mod point_function;
 mod synthetic;
 mod threshold;
@@ -90,12 +91,10 @@ mod threshold;
 pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCORE_WORK_LIMIT};
 pub use error::{Error, Result};
 pub use histogram::{HISTOGRAM_LIMIT, QUERY_MATRIX_LIMIT};
-pub use mwem::{
-    DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant, PMW_PASS_LIMIT,
-    PMW_WORK_LIMIT, PmwRun, PrivateMultiplicativeWeights,
-};
+pub use mwem::{DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant};
 pub use ordered::{ORDERED_XOR_LIMIT, OrderedMwemRun};
 pub use pieces::PiecewiseDistribution;
+pub use pmw::{PMW_PASS_LIMIT, PMW_WORK_LIMIT, PmwRun, PrivateMultiplicativeWeights};
 pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};

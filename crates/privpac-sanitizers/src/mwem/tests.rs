@@ -5,6 +5,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
+use crate::pmw::PrivateMultiplicativeWeights;
 
 #[test]
 fn integer_scores_are_exact_floors() {
