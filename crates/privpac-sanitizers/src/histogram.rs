@@ -133,6 +133,49 @@ impl QueryMatrix {
         })
     }
 
+    /// The membership matrix of the XOR class of `inner` (every pair, queries in
+    /// [`privpac_classes::Xor`]'s id order `i·|C| + j`), from the matrix of `inner`'s own
+    /// concepts: on a group of 8 points the byte of `c_i ⊕ c_j` is the XOR of the bytes of
+    /// `c_i` and `c_j`. The matrix equals [`Self::build`] on `Xor::new(inner)` with the
+    /// queries `0..|C|²` (a unit test compares them byte for byte), in `|C|·|X|` calls to
+    /// `eval` instead of `2|C|²·|X|`.
+    ///
+    /// # Errors
+    /// As [`Self::build`] on the XOR class ([`Error::Class`] if `|C|²` exceeds 2^64).
+    pub(crate) fn build_xor(inner: &dyn ConceptClass, algorithm: &'static str) -> Result<Self> {
+        let xor = privpac_classes::Xor::new(inner)?;
+        let n_points = histogram_len(xor.domain(), algorithm)?;
+        let cells = xor.len().saturating_mul(n_points as u128);
+        if cells > QUERY_MATRIX_LIMIT {
+            return Err(Error::TooLarge {
+                what: "query matrix",
+                needed: cells,
+                unit: "bits (queries × domain points)",
+                limit: QUERY_MATRIX_LIMIT,
+            });
+        }
+        let width = inner.len() as usize; // |C|² · |X| ≤ 2^31, so |C| < 2^31
+        let ids: Vec<u64> = (0..width as u64).collect();
+        let base = Self::build(inner, &ids, algorithm)?;
+        let n_queries = width * width;
+        let mut bytes = vec![0u8; base.bytes.len() / width.max(1) * n_queries];
+        bytes
+            .par_chunks_mut(n_queries)
+            .zip(base.bytes.par_chunks(width))
+            .for_each(|(out, row)| {
+                for (i, &a) in row.iter().enumerate() {
+                    for (slot, &b) in out[i * width..(i + 1) * width].iter_mut().zip(row) {
+                        *slot = a ^ b;
+                    }
+                }
+            });
+        Ok(QueryMatrix {
+            n_points,
+            n_queries,
+            bytes,
+        })
+    }
+
     /// Number of queries.
     pub(crate) fn n_queries(&self) -> usize {
         self.n_queries
@@ -319,6 +362,32 @@ mod tests {
         let parities = Parities::new(6).unwrap();
         let weights: Vec<f64> = (0..64).map(|_| rng.random::<f64>()).collect();
         check(&parities, &(0..64).collect::<Vec<_>>(), &weights);
+    }
+
+    #[test]
+    fn xor_matrix_equals_the_matrix_of_the_xor_class() {
+        use privpac_classes::{Intervals, Parities, Points, Thresholds, Xor};
+        let classes: Vec<Box<dyn ConceptClass>> = vec![
+            Box::new(Thresholds::new(1).unwrap()),
+            Box::new(Thresholds::new(13).unwrap()),
+            Box::new(Points::new(Domain::ordered(9).unwrap())),
+            Box::new(Intervals::new(6).unwrap()),
+            Box::new(Parities::new(3).unwrap()),
+        ];
+        for class in &classes {
+            let xor = Xor::new(class.as_ref()).unwrap();
+            let ids: Vec<u64> = (0..xor.len() as u64).collect();
+            let dense = QueryMatrix::build(&xor, &ids, "test").unwrap();
+            let fast = QueryMatrix::build_xor(class.as_ref(), "test").unwrap();
+            assert_eq!(fast.n_points, dense.n_points, "{}", class.name());
+            assert_eq!(fast.n_queries, dense.n_queries, "{}", class.name());
+            assert_eq!(fast.bytes, dense.bytes, "{}", class.name());
+        }
+        let big = Thresholds::new(1 << 12).unwrap();
+        assert!(matches!(
+            QueryMatrix::build_xor(&big, "test"),
+            Err(Error::TooLarge { .. })
+        ));
     }
 
     #[test]

@@ -126,6 +126,25 @@ pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
     /// A short name for reports.
     fn name(&self) -> String;
 
+    /// Sanitizes `data` for the XOR class `C ⊕ C` of `inner` (the query class of the
+    /// sanitizer learners): the same as [`Self::sanitize`] on
+    /// [`privpac_classes::Xor::new`]`(inner)`, which the provided implementation calls.
+    /// MWEM and private multiplicative weights override it to build their query matrix
+    /// from `inner`'s concepts (`|C|·|X|` evaluations instead of `2|C|²·|X|`), with the
+    /// same output for the same generator. Same guarantee as [`Self::sanitize`].
+    ///
+    /// # Errors
+    /// As [`Self::sanitize`]; [`Error::Class`] if `|C|²` exceeds 2^64.
+    fn sanitize_xor(
+        &self,
+        inner: &dyn ConceptClass,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Result<SyntheticDatabase> {
+        let xor = privpac_classes::Xor::new(inner)?;
+        self.sanitize(&xor, data, rng)
+    }
+
     /// Sanitizes `data` (points of `[N]`) for the XOR class of thresholds (or of
     /// `both(thresholds)`) over `[N]`, the C⊕ the sanitizer learners use for those classes,
     /// without materializing it:

@@ -502,14 +502,27 @@ impl Mwem {
             });
         }
         let domain = class.domain();
+        histogram_len(domain, "MWEM")?;
+        let matrix = QueryMatrix::build(class, queries, "MWEM")?;
+        self.run_on(domain, &matrix, queries, data, rng)
+    }
+
+    /// [`Self::run`] on a query matrix already built (`queries` are its rows' ids).
+    fn run_on<R: Rng + ?Sized>(
+        &self,
+        domain: &privpac_classes::Domain,
+        matrix: &QueryMatrix,
+        queries: &[u64],
+        data: &[Point],
+        rng: &mut R,
+    ) -> Result<MwemRun> {
         let len = histogram_len(domain, "MWEM")?;
         let passes = match self.variant {
             MwemVariant::Replay { passes } => passes,
             MwemVariant::AverageOfIterates => 0,
         };
         let counts = data_histogram(domain, len, data)?;
-        let matrix = QueryMatrix::build(class, queries, "MWEM")?;
-        let truth = data_answers(&matrix, &counts);
+        let truth = data_answers(matrix, &counts);
         let n = data.len() as f64;
         let mut weights = vec![1.0 / len as f64; len];
         let mut average = match self.variant {
@@ -530,13 +543,13 @@ impl Mwem {
             let pick = self.selection.select_integer(&scores, rng)?;
             let q = candidates.remove(pick);
             let noisy = truth[q].saturating_add(self.measurement.sample(rng));
-            multiplicative_update(&matrix, &mut weights, q, noisy as f64 / n, answers[q]);
+            multiplicative_update(matrix, &mut weights, q, noisy as f64 / n, answers[q]);
             measured.push(queries[q]);
             measurements.push(noisy);
             history.push((q, noisy as f64 / n));
             // Post-processing of the released pairs only (see "Privacy").
             if let Some(cells) = cells.as_mut() {
-                cells.split(&matrix, q);
+                cells.split(matrix, q);
                 cells.replay(&mut weights, &history, passes);
             }
             if self.variant == MwemVariant::AverageOfIterates {
@@ -632,6 +645,31 @@ impl Sanitizer for Mwem {
     ) -> Result<SyntheticDatabase> {
         let queries = all_concepts(class, "MWEM")?;
         self.sanitize_queries(class, &queries, data, rng)
+    }
+
+    /// [`Self::sanitize`] on the XOR class, its query matrix built from `inner`'s (the
+    /// same matrix, so the same output for the same generator).
+    fn sanitize_xor(
+        &self,
+        inner: &dyn ConceptClass,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Result<SyntheticDatabase> {
+        let xor = privpac_classes::Xor::new(inner)?;
+        let queries = all_concepts(&xor, "MWEM")?;
+        if data.is_empty() {
+            return Err(Error::EmptyData);
+        }
+        if self.rounds > queries.len() {
+            return Err(Error::TooManyRounds {
+                rounds: self.rounds,
+                queries: queries.len(),
+            });
+        }
+        let matrix = QueryMatrix::build_xor(inner, "MWEM")?;
+        Ok(self
+            .run_on(xor.domain(), &matrix, &queries, data, rng)?
+            .synthetic)
     }
 
     /// [`Mwem::run_threshold_xor`]'s synthetic distribution.

@@ -225,10 +225,23 @@ impl PrivateMultiplicativeWeights {
             return Err(Error::EmptyData);
         }
         let domain = class.domain();
+        histogram_len(domain, "private multiplicative weights")?;
+        let matrix = QueryMatrix::build(class, queries, "private multiplicative weights")?;
+        self.run_on(domain, &matrix, queries, data, rng)
+    }
+
+    /// [`Self::run`] on a query matrix already built (`queries` are its rows' ids).
+    fn run_on<R: Rng + ?Sized>(
+        &self,
+        domain: &privpac_classes::Domain,
+        matrix: &QueryMatrix,
+        queries: &[u64],
+        data: &[Point],
+        rng: &mut R,
+    ) -> Result<PmwRun> {
         let len = histogram_len(domain, "private multiplicative weights")?;
         let counts = data_histogram(domain, len, data)?;
-        let matrix = QueryMatrix::build(class, queries, "private multiplicative weights")?;
-        let truth = data_answers(&matrix, &counts);
+        let truth = data_answers(matrix, &counts);
         let n = data.len() as f64;
         let c = self.max_updates(domain.size());
         let work = u128::from(c).saturating_mul(len as u128);
@@ -328,6 +341,25 @@ impl Sanitizer for PrivateMultiplicativeWeights {
     ) -> Result<SyntheticDatabase> {
         let queries = all_concepts(class, "private multiplicative weights")?;
         self.sanitize_queries(class, &queries, data, rng)
+    }
+
+    /// [`Self::sanitize`] on the XOR class, its query matrix built from `inner`'s (the
+    /// same matrix, so the same output for the same generator).
+    fn sanitize_xor(
+        &self,
+        inner: &dyn ConceptClass,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Result<SyntheticDatabase> {
+        let xor = privpac_classes::Xor::new(inner)?;
+        let queries = all_concepts(&xor, "private multiplicative weights")?;
+        if data.is_empty() {
+            return Err(Error::EmptyData);
+        }
+        let matrix = QueryMatrix::build_xor(inner, "private multiplicative weights")?;
+        Ok(self
+            .run_on(xor.domain(), &matrix, &queries, data, rng)?
+            .synthetic)
     }
 
     /// The refusal when a pass over the XOR class would ask more than
