@@ -207,9 +207,8 @@ impl SanitizedCover {
         };
         let mut support = match synthetic.support_points(support_size) {
             Some(points) => points,
-            None => (0..support_size)
-                .map(|_| synthetic.sample(rng))
-                .collect::<std::result::Result<Vec<Point>, _>>()
+            None => synthetic
+                .sample_many(support_size, rng)
                 .map_err(|e| Error::Sanitizer(e.to_string()))?,
         };
         support.sort_unstable();
