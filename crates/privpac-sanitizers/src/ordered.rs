@@ -77,12 +77,66 @@ fn score_runs(dist: &PiecewiseDistribution, sorted: &[Point]) -> Vec<(u64, u64, 
     for (k, &u) in cuts.iter().enumerate() {
         let v = cuts.get(k + 1).copied().unwrap_or(size + 1); // segment [u, v)
         let below = sorted.partition_point(|&x| x < u) as i64;
-        let floor_at = |g: u64| (n * dist.mass_below_with(&cumulative, g)).floor() as i64;
+        // [u, v) lies in one piece (piece starts are cuts), where P is the piece's fixed
+        // formula: the same value as `mass_below_with` (which finds the same piece).
+        let piece = dist.piece_of(u.min(size));
+        let (start, len, mass) = (
+            dist.starts[piece],
+            dist.end(piece) - dist.starts[piece],
+            dist.masses[piece],
+        );
+        let floor_at = |g: u64| (n * (cumulative[piece] + dist.fraction(piece, g))).floor() as i64;
         let mut g = u;
         while g < v {
             let value = floor_at(g);
-            // The last cut point of [g, v) with the same floor (monotone: binary search).
-            let (mut lo, mut hi) = (g, v - 1);
+            // The last cut point of [g, v) with the same floor. P is linear on the piece, so
+            // the next step is near `start + ((value + 1)/n − C)·len/m`; that guess only
+            // brackets a search that evaluates the exact formula (monotone in g), so the
+            // runs are those of the exact H whatever the guess.
+            let guess = if mass > 0.0 {
+                let x =
+                    start as f64 + ((value + 1) as f64 / n - cumulative[piece]) * len as f64 / mass;
+                if x.is_finite() {
+                    (x.max(0.0) as u64).saturating_sub(1)
+                } else {
+                    v - 1
+                }
+            } else {
+                v - 1
+            };
+            let guess = guess.clamp(g, v - 1);
+            // Gallop from the guess to a bracket lo ≤ answer < hi + 1, then bisect.
+            let (mut lo, mut hi);
+            if floor_at(guess) == value {
+                lo = guess;
+                let mut step = 1u64;
+                loop {
+                    let next = lo.saturating_add(step);
+                    if next >= v {
+                        hi = v - 1;
+                        break;
+                    }
+                    if floor_at(next) == value {
+                        lo = next;
+                        step = step.saturating_mul(2);
+                    } else {
+                        hi = next - 1;
+                        break;
+                    }
+                }
+            } else {
+                hi = guess - 1; // guess > g, since floor_at(g) == value
+                let mut step = 1u64;
+                loop {
+                    let next = hi.saturating_sub(step).max(g);
+                    if floor_at(next) == value {
+                        lo = next;
+                        break;
+                    }
+                    hi = next - 1;
+                    step = step.saturating_mul(2);
+                }
+            }
             while lo < hi {
                 let mid = lo + (hi - lo).div_ceil(2);
                 if floor_at(mid) == value {

@@ -116,7 +116,7 @@ impl PiecewiseDistribution {
     }
 
     /// `masses[i]·(x − start)/len` for x in piece i (or at its end).
-    fn fraction(&self, i: usize, x: u64) -> f64 {
+    pub(crate) fn fraction(&self, i: usize, x: u64) -> f64 {
         let start = self.starts[i];
         let len = self.end(i) - start;
         self.masses[i] * ((x - start) as f64 / len as f64)
