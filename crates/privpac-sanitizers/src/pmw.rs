@@ -11,7 +11,7 @@ use rand::Rng;
 
 use crate::Sanitizer;
 use crate::error::{Error, Result};
-use crate::histogram::{QueryMatrix, data_histogram, histogram_len};
+use crate::histogram::{GroupTables, QueryMatrix, data_histogram, histogram_len};
 use crate::mwem::{all_concepts, data_answers, floor_abs_gap};
 use crate::pieces::PiecewiseDistribution;
 use crate::synthetic::SyntheticDatabase;
@@ -84,10 +84,12 @@ pub const PMW_WORK_LIMIT: u128 = 1 << 36;
 /// on the sanitization) draws m points i.i.d. from it, which is post-processing.
 ///
 /// # Running time
-/// Query matrix `|Q|·|X|` evaluations; per update (at most c) an O(|X|) reweighting, then
-/// answers one query at a time (O(|X|)) for the next 32 questions and one full product
-/// `O(|X|/8·(256 + |Q|))` after that; O(1) sparse-vector work per question, at most
-/// `(c + 1)·|Q|` questions.
+/// Query matrix `|Q|·|X|` evaluations (`|C|·|X|` for the XOR class,
+/// [`Sanitizer::sanitize_xor`]); per update (at most c) an O(|X|) reweighting, then
+/// answers one query at a time (O(|X|)) for the next 32 questions, then the full product's
+/// subset-sum tables (O(32·|X|)), from which every later question of the stretch reads its
+/// answer in O(|X|/8) (the same values as the full product, bit for bit); O(1)
+/// sparse-vector work per question, at most `(c + 1)·|Q|` questions.
 ///
 /// # Errors
 /// Construction: [`Error::InvalidParameter`] unless `0 < α ≤ 1`. Sanitizing:
@@ -260,7 +262,9 @@ impl PrivateMultiplicativeWeights {
         let mut weights = vec![1.0 / len as f64; len];
         // Answers on the current histogram: all at once after a quiet stretch, one query at a
         // time (O(|X|)) right after updates, when the next update may come at any query.
-        let mut answers: Option<Vec<f64>> = Some(matrix.answers(&weights));
+        // The full product's values are read from its subset-sum tables, query by query, so
+        // a pass that updates often does not pay |Q| additions per update.
+        let mut answers: Option<GroupTables> = Some(matrix.tables(&weights));
         let mut single_answers = 0usize;
         let mut updates = Vec::new();
         let mut passes = 0;
@@ -274,10 +278,10 @@ impl PrivateMultiplicativeWeights {
                     break 'passes;
                 }
                 if answers.is_none() && single_answers >= LAZY_SINGLE_ANSWERS {
-                    answers = Some(matrix.answers(&weights));
+                    answers = Some(matrix.tables(&weights));
                 }
                 let current = match &answers {
-                    Some(all) => all[q],
+                    Some(tables) => tables.answer(matrix, q),
                     None => {
                         single_answers += 1;
                         matrix.answer_one(&weights, q)
