@@ -26,8 +26,13 @@
 //! - [`ThresholdSanitizer`]: `THRESH_X` by the binary-tree mechanism; pure ε.
 //! - [`PiecewiseDistribution`] and [`Mwem::run_threshold_xor`]: MWEM on the XOR class of
 //!   thresholds over `[N]` (all intervals between two cut points) with a synthetic
-//!   distribution of O(T) uniform pieces, for N up to [`ORDERED_XOR_LIMIT`]
-//!   ([`Sanitizer::sanitize_threshold_xor`] is the trait's entry point).
+//!   distribution of O(T) uniform pieces, for N up to [`ORDERED_XOR_LIMIT`] = 2^62 (score
+//!   levels in `u128`, the wide exponential mechanism above 2^60 pairs)
+//!   ([`Sanitizer::sanitize_threshold_xor`] is the trait's entry point; the tree sanitizer
+//!   answers it too, with its dense output cut into pieces, up to
+//!   [`THRESHOLD_DOMAIN_LIMIT`] points).
+//! - [`Sanitizer::sanitize_xor`]: any sanitizer on the XOR class `C ⊕ C`; MWEM and private
+//!   multiplicative weights build its query matrix from C's rows.
 //! - [`Error`] and [`Result`].
 //!
 //! # Design decisions
