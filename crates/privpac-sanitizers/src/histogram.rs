@@ -263,7 +263,9 @@ impl QueryMatrix {
         GroupTables { chunks }
     }
 
-    /// `Σ_{x ∈ q} w_x` for the single query `q` (deterministic, O(|X|)).
+    /// `Σ_{x ∈ q} w_x` for the single query `q` (deterministic, O(|X|)); tests compare the
+    /// fast paths with it.
+    #[cfg(test)]
     pub(crate) fn answer_one(&self, weights: &[f64], q: usize) -> f64 {
         let nq = self.n_queries;
         let partials: Vec<f64> = weights
