@@ -263,9 +263,7 @@ impl QueryMatrix {
         GroupTables { chunks }
     }
 
-    /// `Σ_{x ∈ q} w_x` for the single query `q` (deterministic, O(|X|)); tests compare the
-    /// fast paths with it.
-    #[cfg(test)]
+    /// `Σ_{x ∈ q} w_x` for the single query `q` (deterministic, O(|X|)).
     pub(crate) fn answer_one(&self, weights: &[f64], q: usize) -> f64 {
         let nq = self.n_queries;
         let partials: Vec<f64> = weights

@@ -239,7 +239,7 @@ impl PiecewiseDistribution {
             return Self::uniform(0);
         }
         let total: f64 = weights.iter().sum();
-        if !(total > 0.0 && total.is_finite()) || weights.iter().any(|&w| !(w >= 0.0)) {
+        if !(total > 0.0 && total.is_finite()) || weights.iter().any(|w| w.is_nan() || *w < 0.0) {
             return Err(Error::EmptySynthetic);
         }
         let (mut starts, mut masses) = (Vec::new(), Vec::new());

@@ -16,6 +16,10 @@ use crate::mwem::{all_concepts, data_answers, floor_abs_gap};
 use crate::pieces::PiecewiseDistribution;
 use crate::synthetic::SyntheticDatabase;
 
+/// After an update, private multiplicative weights answers this many queries one at a time
+/// before recomputing all answers at once.
+const LAZY_SINGLE_ANSWERS: usize = 32;
+
 /// Most sparse-vector questions per pass that [`PrivateMultiplicativeWeights`] accepts on
 /// the XOR class of a threshold class ([`Sanitizer::sanitize_threshold_xor`]).
 pub const PMW_PASS_LIMIT: u128 = 1 << 26;
@@ -81,10 +85,11 @@ pub const PMW_WORK_LIMIT: u128 = 1 << 36;
 ///
 /// # Running time
 /// Query matrix `|Q|·|X|` evaluations (`|C|·|X|` for the XOR class,
-/// [`Sanitizer::sanitize_xor`]); per update (at most c) an O(|X|) reweighting and the
-/// full product's subset-sum tables (O(32·|X|)), from which every question reads its
-/// answer in O(|X|/8) (the full product's values, bit for bit); O(1) sparse-vector work
-/// per question, at most `(c + 1)·|Q|` questions.
+/// [`Sanitizer::sanitize_xor`]); per update (at most c) an O(|X|) reweighting, then
+/// answers one query at a time (O(|X|)) for the next 32 questions, then the full product's
+/// subset-sum tables (O(32·|X|)), from which every later question of the stretch reads its
+/// answer in O(|X|/8) (the same values as the full product, bit for bit); O(1)
+/// sparse-vector work per question, at most `(c + 1)·|Q|` questions.
 ///
 /// # Errors
 /// Construction: [`Error::InvalidParameter`] unless `0 < α ≤ 1`. Sanitizing:
@@ -255,11 +260,12 @@ impl PrivateMultiplicativeWeights {
         let mut svt = SparseVector::new(self.svt_privacy()?, 1, threshold, c, rng)?;
         let eta = self.learning_rate();
         let mut weights = vec![1.0 / len as f64; len];
-        // Answers on the current histogram, read query by query from the full product's
-        // subset-sum tables (bit for bit the product's values), rebuilt after each update in
-        // O(32·|X|): a pass that updates often pays neither |Q| additions nor O(|X|) per
-        // question after each update.
-        let mut tables: GroupTables = matrix.tables(&weights);
+        // Answers on the current histogram: all at once after a quiet stretch, one query at a
+        // time (O(|X|)) right after updates, when the next update may come at any query.
+        // The full product's values are read from its subset-sum tables, query by query, so
+        // a pass that updates often does not pay |Q| additions per update.
+        let mut answers: Option<GroupTables> = Some(matrix.tables(&weights));
+        let mut single_answers = 0usize;
         let mut updates = Vec::new();
         let mut passes = 0;
         let mut exhausted = false;
@@ -271,7 +277,16 @@ impl PrivateMultiplicativeWeights {
                     exhausted = true;
                     break 'passes;
                 }
-                let current = tables.answer(matrix, q);
+                if answers.is_none() && single_answers >= LAZY_SINGLE_ANSWERS {
+                    answers = Some(matrix.tables(&weights));
+                }
+                let current = match &answers {
+                    Some(tables) => tables.answer(matrix, q),
+                    None => {
+                        single_answers += 1;
+                        matrix.answer_one(&weights, q)
+                    }
+                };
                 let error = floor_abs_gap(n * current, truth[q]);
                 if svt.query(error, rng)? {
                     any_above = true;
@@ -282,7 +297,8 @@ impl PrivateMultiplicativeWeights {
                         ((-eta).exp(), 1.0)
                     };
                     matrix.reweight(&mut weights, q, inside, outside);
-                    tables = matrix.tables(&weights);
+                    answers = None;
+                    single_answers = 0;
                     updates.push(queries[q]);
                 }
             }
