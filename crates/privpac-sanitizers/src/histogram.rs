@@ -266,21 +266,27 @@ impl QueryMatrix {
     /// `Σ_{x ∈ q} w_x` for the single query `q` (deterministic, O(|X|)).
     pub(crate) fn answer_one(&self, weights: &[f64], q: usize) -> f64 {
         let nq = self.n_queries;
+        // One chunk's sum: the members' weights in increasing point order (only the set
+        // bits of each group are visited; the additions and their order are unchanged).
+        let chunk_sum = |(w, b): (&[f64], &[u8])| {
+            let mut sum = 0.0;
+            for (group, row) in w.chunks(8).zip(b.chunks(nq)) {
+                let mut bits = row[q];
+                while bits != 0 {
+                    sum += group[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                }
+            }
+            sum
+        };
+        if weights.len() <= 8 * GROUPS_PER_CHUNK {
+            // A single chunk: the same value as the parallel sum below, without its dispatch.
+            return chunk_sum((weights, &self.bytes));
+        }
         let partials: Vec<f64> = weights
             .par_chunks(8 * GROUPS_PER_CHUNK)
             .zip(self.bytes.par_chunks(nq * GROUPS_PER_CHUNK))
-            .map(|(w, b)| {
-                let mut sum = 0.0;
-                for (group, row) in w.chunks(8).zip(b.chunks(nq)) {
-                    let bits = row[q];
-                    for (j, &value) in group.iter().enumerate() {
-                        if bits >> j & 1 == 1 {
-                            sum += value;
-                        }
-                    }
-                }
-                sum
-            })
+            .map(chunk_sum)
             .collect();
         partials.iter().sum()
     }
@@ -489,6 +495,33 @@ mod tests {
                     a.to_bits(),
                     "N = {size}, q = {q}"
                 );
+            }
+        }
+    }
+
+    /// A single answer adds the members' weights in point order within each chunk of
+    /// groups, then the chunks' sums: bit for bit, on one chunk and on several.
+    #[test]
+    fn single_answers_add_the_members_in_point_order() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        for size in [7u64, 1000, 1024, 3001] {
+            let class = Thresholds::new(size).unwrap();
+            let ids: Vec<u64> = (0..50u64).map(|i| (i * 7919) % size).collect();
+            let matrix = QueryMatrix::build(&class, &ids, "test").unwrap();
+            let weights: Vec<f64> = (0..size).map(|_| rng.random::<f64>()).collect();
+            for (q, &id) in ids.iter().enumerate() {
+                let chunk = 8 * GROUPS_PER_CHUNK;
+                let mut total = 0.0f64;
+                for (c, w) in weights.chunks(chunk).enumerate() {
+                    let mut sum = 0.0f64;
+                    for (k, &v) in w.iter().enumerate() {
+                        if class.eval(id, (c * chunk + k) as u64) {
+                            sum += v;
+                        }
+                    }
+                    total = if c == 0 { sum } else { total + sum };
+                }
+                assert_eq!(matrix.answer_one(&weights, q).to_bits(), total.to_bits());
             }
         }
     }
