@@ -1,7 +1,8 @@
 //! Benches of the learners and the lab: the generic private learner with the fast error
 //! profile against brute-force scoring, the private-prediction learners against the
 //! generic learner on the same data, and the sanitize → small database → cover step against
-//! the cover of the whole synthetic support. (The trial runner is benched in `lab.rs`.)
+//! the cover of the whole synthetic support, and the (ε, δ) interior-point learner (TreeLog)
+//! at n = 10^6 on 2^64 − 1 points. (The trial runner is benched in `lab.rs`.)
 
 use std::hint::black_box;
 
@@ -10,8 +11,8 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use privpac_accounting::Privacy;
 use privpac_classes::{ConceptClass, Thresholds, brute_force_error_counts};
 use privpac_learners::{
-    DaganFeldmanPredictor, GenericLearner, Learner, PrivatePrediction, RelabelingPredictor,
-    SanitizedCover, StableLearner, VotingPredictor,
+    DaganFeldmanPredictor, GenericLearner, InteriorPointLearner, Learner, PrivatePrediction,
+    RelabelingPredictor, SanitizedCover, StableLearner, VotingPredictor,
 };
 use privpac_mechanisms::ExponentialMechanism;
 use privpac_sanitizers::{Mwem, Sanitizer};
@@ -171,9 +172,32 @@ fn sanitized_cover(c: &mut Criterion) {
     group.finish();
 }
 
+/// One run of the interior-point learner ((ε, δ) = (1, 10^-6), α = 0.1) on thresholds over
+/// 2^64 − 1 points with 10^6 uniform examples (target in the middle): splitting the sample
+/// by label, sorting, and TreeLog on the 2⌊αn/4⌋ = 50 000 points it keeps, with nodes as
+/// prefixes (no tree is materialized). The target is under a second.
+fn interior_point(c: &mut Criterion) {
+    const N: usize = 1_000_000;
+    let mut group = c.benchmark_group("interior_point_learner");
+    group.sample_size(10);
+    let class = Thresholds::new(u64::MAX).expect("valid");
+    let sample = labeled_sample(&class, u64::MAX / 2, u64::MAX, N);
+    let learner =
+        InteriorPointLearner::new(Privacy::new(1.0, 1e-6).expect("valid"), 0.1).expect("valid");
+    let mut rng = bench_rng();
+    group.bench_function(BenchmarkId::new("n_1e6_domain_2^64-1", N), |b| {
+        b.iter(|| {
+            learner
+                .learn(&class, black_box(&sample), &mut rng)
+                .expect("learns")
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = learners;
     config = config();
-    targets = generic_learner, private_prediction, structured_covers, sanitized_cover
+    targets = generic_learner, private_prediction, structured_covers, sanitized_cover, interior_point
 }
 criterion_main!(learners);

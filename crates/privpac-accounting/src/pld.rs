@@ -41,9 +41,11 @@ use crate::rounding::{add_up, mul_up};
 mod bucket;
 mod chernoff;
 mod edges;
+mod enumerate;
 mod fast;
 mod fft;
 mod limit;
+mod near_one;
 mod pieces;
 mod spectrum;
 mod steps;
@@ -330,7 +332,12 @@ pub fn pld_composition(guarantees: &[Privacy], delta_prime: f64, interval: f64) 
 ///
 /// At δ′ = 0 the bounds are in closed form (no grid): the steps' amplified ε summed (upper)
 /// and their largest losses summed (lower; 0 when a step has a δ of its own, see
-/// [`AccuracyLimit::NoSlackBesideOwnDelta`]). When the bounds miss the accuracy,
+/// [`AccuracyLimit::NoSlackBesideOwnDelta`]). Where the transforms miss the accuracy, lists
+/// of few distinct (ε, δ) steps are bounded by enumerating their composed canonical pairs
+/// (Kairouz–Oh–Viswanath Theorem 3.3 over a product; with steps of other kinds, those
+/// steps alone give a lower bound), and steps subsampled at a rate within 10⁻⁹ of 1 are
+/// bounded through the same steps without subsampling (the steps' pairs dominate; see
+/// [`AccuracyLimit::RateNearOne`]). When the bounds miss the accuracy,
 /// [`PldBounds::limited_by`] says why.
 ///
 /// # Errors
@@ -363,12 +370,32 @@ pub fn pld_steps_bounds(
     if delta_prime == 0.0 {
         return edges::zero_slack_bounds(&groups, target);
     }
+    // Near-one rates: the unsubsampled steps' bounds, unless they miss the accuracy (a
+    // large `Σ k_i(1 − q_i)` beside δ costs the lower bound); then the transforms' too.
+    let near = near_one::near_one_bounds(&groups, target, epsilon_error, pld_steps_bounds);
+    if let Some(b) = near
+        && b.limited_by.is_none()
+    {
+        return Ok(b);
+    }
     let transformed = if groups.len() > bucket::BUCKETING_THRESHOLD {
         bucket::bucketed_bounds(&groups, target, epsilon_error, None)
     } else {
         fast::grouped_bounds(&groups, target, epsilon_error, true)
     };
-    edges::completed(transformed, &groups, target, epsilon_error)
+    let completed = edges::completed(transformed, &groups, target, epsilon_error);
+    match (near, completed) {
+        (Some(n), Ok(c)) => {
+            let both = n.intersection(c);
+            let wanted = epsilon_error.unwrap_or_else(|| default_epsilon_error(both.lower));
+            Ok(PldBounds {
+                limited_by: (both.gap() > wanted).then_some(AccuracyLimit::RateNearOne),
+                ..both
+            })
+        }
+        (Some(n), Err(_)) => Ok(n),
+        (None, completed) => completed,
+    }
 }
 
 /// Bounds on ε(δ) for the list of steps on the grid `interval` rounded down to two

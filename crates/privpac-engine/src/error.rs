@@ -68,7 +68,9 @@ pub enum Error {
         name: String,
     },
     /// A sanitizer name that no `SanitizerSpec` (privpac-toolkit) matches.
-    #[error("unknown sanitizer {name:?} (expected point, blr, pmw, mwem or tree)")]
+    #[error(
+        "unknown sanitizer {name:?} (expected point, blr, pmw, mwem, tree or treelog-quantiles)"
+    )]
     UnknownSanitizer {
         /// The rejected name.
         name: String,

@@ -626,6 +626,72 @@ mod tests {
         assert_eq!(first, run());
     }
 
+    /// ERM whose labels are flipped with a probability that shrinks slowly with n and
+    /// drops below α only from 2^12 examples: `0.1 + 0.0025·(12 − log₂ n)` below 2^12
+    /// (so the true error, at least the flip, exceeds α = 0.1 at every smaller size, while
+    /// the mean excess error falls by only 0.0075 per factor 8 once ERM is exact enough),
+    /// then 0.05. Its success appears late. It claims no floor.
+    #[derive(Debug)]
+    struct LateSuccess;
+
+    impl LateSuccess {
+        const FROM: usize = 1 << 12;
+
+        fn flip(n: usize) -> f64 {
+            if n >= Self::FROM {
+                0.05
+            } else {
+                0.1 + 0.0025 * f64::from(12 - n.max(1).ilog2())
+            }
+        }
+    }
+
+    impl Learner for LateSuccess {
+        fn learn(
+            &self,
+            class: &dyn privpac_classes::ConceptClass,
+            sample: &privpac_classes::LabeledSample,
+            rng: &mut dyn rand::Rng,
+        ) -> privpac_learners::Result<privpac_learners::Predictor> {
+            Ok(privpac_learners::Predictor::Flipped {
+                base: Box::new(Erm::default().learn(class, sample, rng)?),
+                flip_probability: Self::flip(sample.len()),
+            })
+        }
+        fn guarantee(&self, _: usize) -> privpac_accounting::Guarantee {
+            privpac_accounting::Guarantee::None
+        }
+        fn name(&self) -> String {
+            "late-success".into()
+        }
+    }
+
+    /// A learner that fails at every size below 2^12 (0 successes: its flip alone exceeds
+    /// α) with a mean error that still decreases is not stopped by the plateau rule (the
+    /// old rule stopped it at 2^11 with "0 of 20 successes … no better than 0"): the search
+    /// keeps doubling and finds n in (2^11, 2^12], for three seeds.
+    #[test]
+    fn a_learner_whose_success_appears_late_is_not_stopped() {
+        let scenario = large_scenario(Box::new(Thresholds::new(1 << 20).unwrap()));
+        for seed in 0..3 {
+            let found = empirical_sample_complexity(&scenario, &LateSuccess, search_config(seed))
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            assert!(
+                found.sample_size > LateSuccess::FROM / 2 && found.sample_size <= LateSuccess::FROM,
+                "seed {seed}: {}",
+                found.sample_size
+            );
+            // Every size below 2^12 failed completely: zero successes, as the old rule saw.
+            assert!(
+                found
+                    .evaluations
+                    .iter()
+                    .filter(|o| o.sample_size < LateSuccess::FROM)
+                    .all(|o| o.successes == 0)
+            );
+        }
+    }
+
     /// Learners that reach α = 0.1 at 1 − β = 0.8 are never stopped by the plateau rule:
     /// ERM and the generic learner (whose curve is flat while the exponential mechanism is
     /// still guessing among 2^40 thresholds) on thresholds and points over 2^40 points and

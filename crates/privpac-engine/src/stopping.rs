@@ -1,31 +1,49 @@
 //! When a sample-complexity search stops early because the accuracy is out of reach: a
 //! learner's proven error floor above α ([`privpac_learners::Learner::error_floor`]), or a
 //! success rate that has plateaued below 1 − β (the plateau rule below, a one-sided exact binomial
-//! test with a stated false-stop rate).
+//! test with a stated false-stop rate, on top of evidence that more data stopped helping).
 //!
 //! **The plateau rule.** The search doubles n; after a failing size it looks at the last
 //! [`PLATEAU_WINDOW`] + 1 sizes of the doubling (a factor 2^[`PLATEAU_WINDOW`] in n) that the
 //! learner ran (sizes it refused as too small do not count) and stops when all of these hold:
 //! 1. *learning has begun*: some size at or before the window's first had a mean excess
-//!    error at most the onset level `min(1.5α, e₀/2)`, with `e₀` the smaller excess error
+//!    error at most the onset level `min(1.5α, e₀/4)`, with `e₀` the smaller excess error
 //!    of the two constant hypotheses (a learner still guessing, such as the exponential
 //!    mechanism over a large class on a small sample, has not begun, however flat its
-//!    curve);
-//! 2. *no improvement across the window*: the success count at the last size is at most
-//!    the one at the first, and the mean excess error at the last size is at least the
-//!    first's minus α/10 (eight times the data bought less than a tenth of α);
-//! 3. *the success rate at the last size is below 1 − β*: the exact binomial tail
+//!    curve; a uniformly random threshold already errs e₀/2 in mean against the middle
+//!    threshold, so the onset sits at half of that, below what a guess reaches by chance:
+//!    an interior-point learner guessing on 10 trials at tiny n, with a mean excess error
+//!    of 0.21 against e₀/2 = 0.25, once passed the old onset `e₀/2`);
+//! 2. *no more successes*: the success rate at the last size is at most the one at the
+//!    first;
+//! 3. *evidence that more data stopped helping*, one of ([`PlateauEvidence`]):
+//!    - *a positive rate that does not improve* ([`PlateauEvidence::PositiveRate`]): every
+//!      size of the window had at least one success (the rate is strictly above 0, so the
+//!      learner reaches α on some samples, and eight times the data did not make that more
+//!      frequent), and the mean excess error at the last size is at least the first's minus
+//!      α/10;
+//!    - *a mean error that does not decrease* ([`PlateauEvidence::FlatError`]): the mean
+//!      excess error at the last size is at least the first's (eight times the data bought
+//!      no reduction at all);
+//!
+//!    zero successes at every size with a mean error that still decreases, however slowly,
+//!    is *not* evidence: the needed n may simply be larger (a randomized-response predictor
+//!    whose flip equals α needs an exact hypothesis, which comes only near |X| examples),
+//!    and the search goes on doubling (to `max_size`, or until a caller's time budget);
+//! 4. *the success rate at the last size is below 1 − β*: the exact binomial tail
 //!    `Pr[Bin(T, 1 − β) ≤ s] ≤ γ` with `γ =` [`PLATEAU_LEVEL`] = 10⁻⁴ for s successes in
 //!    T trials.
 //!
-//! **False-stop rate.** Condition 3 is a one-sided test of the null "the success
+//! **False-stop rate.** Condition 4 is a one-sided test of the null "the success
 //! probability at this size is at least 1 − β" at level γ: a learner that already succeeds
 //! (in probability) at the size where the rule is checked is stopped with probability at
-//! most γ = 10⁻⁴ per check, whatever conditions 1 and 2 say (they only make stopping rarer),
+//! most γ = 10⁻⁴ per check, whatever conditions 1 to 3 say (they only make stopping rarer),
 //! so at most 20·γ = 2·10⁻³ over the at most 20 doublings of a search to
 //! [`crate::limits::MAX_SAMPLE_SIZE`]. That a learner failing at the window's sizes would
-//! not succeed at larger ones is not proved (no learner-independent statement can be):
-//! conditions 1 and 2 are the evidence, and the stop's reason says which sizes it saw.
+//! not succeed at larger ones is not proved (no learner-independent statement can be: a
+//! learner may change its behaviour at any n): conditions 2 and 3 are the evidence, a
+//! factor 8 in n without gain, and the stop's reason says which evidence it saw at which
+//! sizes.
 
 use privpac_learners::ErrorFloor;
 use serde::Serialize;
@@ -52,6 +70,28 @@ pub const PLATEAU_WINDOW: usize = 3;
 /// stopping at a size where the learner's success probability is at least 1 − β.
 pub const PLATEAU_LEVEL: f64 = 1e-4;
 
+/// Which evidence of condition 3 of the plateau rule (module documentation) a stop saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlateauEvidence {
+    /// Every size of the window had at least one success, the last no more often than the
+    /// first, and the mean excess error fell by less than α/10.
+    PositiveRate,
+    /// The mean excess error at the last size is at least the first's.
+    FlatError,
+}
+
+impl std::fmt::Display for PlateauEvidence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PlateauEvidence::PositiveRate => {
+                "a success rate above 0 at every size that did not improve"
+            }
+            PlateauEvidence::FlatError => "a mean excess error that did not decrease",
+        })
+    }
+}
+
 /// Why a search concluded that α is out of reach.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -76,6 +116,8 @@ pub enum StopReason {
         trials: usize,
         /// The mean excess error at each of the window's sizes.
         mean_excess_errors: Vec<f64>,
+        /// Which evidence that more data stopped helping the rule saw.
+        evidence: PlateauEvidence,
         /// `Pr[Bin(T, 1 − β) ≤ s]` at the last size.
         p_value: f64,
         /// The test's level γ.
@@ -98,16 +140,19 @@ impl std::fmt::Display for StopReason {
                 sizes,
                 successes,
                 trials,
+                mean_excess_errors,
+                evidence,
                 p_value,
                 level,
-                ..
             } => write!(
                 f,
-                "the success rate plateaued below 1 − β: {} of {trials} successes at n = {}, no better than {} at n = {}, and Pr[Bin({trials}, 1 − β) ≤ {}] = {p_value:.2e} ≤ {level:e}",
+                "the success rate plateaued below 1 − β: {} of {trials} successes at n = {}, no better than {} at n = {}, mean excess error {:.4} against {:.4} ({evidence}), and Pr[Bin({trials}, 1 − β) ≤ {}] = {p_value:.2e} ≤ {level:e}",
                 successes.last().copied().unwrap_or(0),
                 sizes.last().copied().unwrap_or(0),
                 successes.first().copied().unwrap_or(0),
                 sizes.first().copied().unwrap_or(0),
+                mean_excess_errors.last().copied().unwrap_or(0.0),
+                mean_excess_errors.first().copied().unwrap_or(0.0),
                 successes.last().copied().unwrap_or(0),
             ),
         }
@@ -156,7 +201,7 @@ pub(crate) struct PlateauContext {
     pub(crate) target: f64,
     /// OPT (subtracted from each outcome's mean true error).
     pub(crate) opt: f64,
-    /// The onset level `min(1.5α, e₀/2)`.
+    /// The onset level `min(1.5α, e₀/4)`.
     pub(crate) onset: f64,
 }
 
@@ -164,7 +209,7 @@ impl PlateauContext {
     /// The context for α, β, OPT and the constants' smaller excess error `e₀` (None when
     /// unknown: the onset is then 1.5α).
     pub(crate) fn new(alpha: f64, beta: f64, opt: f64, constant_excess: Option<f64>) -> Self {
-        let onset = constant_excess.map_or(1.5 * alpha, |e| (1.5 * alpha).min(e / 2.0));
+        let onset = constant_excess.map_or(1.5 * alpha, |e| (1.5 * alpha).min(e / 4.0));
         PlateauContext {
             alpha,
             target: 1.0 - beta,
@@ -189,13 +234,23 @@ pub(crate) fn plateau(history: &[Observed], context: PlateauContext) -> Option<S
     }
     let window = &history[start..];
     let (first, last) = (&window[0], &window[PLATEAU_WINDOW]);
-    // 2. no improvement across the window.
-    if last.successes * first.trials > first.successes * last.trials
-        || excess(last) < excess(first) - context.alpha / 10.0
-    {
+    // 2. no more successes at the last size than at the first.
+    if last.successes * first.trials > first.successes * last.trials {
         return None;
     }
-    // 3. the last size's success rate is significantly below 1 − β.
+    // 3. evidence that more data stopped helping: a positive rate that does not improve,
+    // or a mean error that does not decrease. Zero successes with a decreasing mean error
+    // is neither.
+    let evidence = if excess(last) >= excess(first) {
+        PlateauEvidence::FlatError
+    } else if window.iter().all(|o| o.successes > 0)
+        && excess(last) >= excess(first) - context.alpha / 10.0
+    {
+        PlateauEvidence::PositiveRate
+    } else {
+        return None;
+    };
+    // 4. the last size's success rate is significantly below 1 − β.
     let p_value = binomial_lower_tail(last.successes, last.trials, context.target);
     if p_value > PLATEAU_LEVEL {
         return None;
@@ -205,6 +260,7 @@ pub(crate) fn plateau(history: &[Observed], context: PlateauContext) -> Option<S
         successes: window.iter().map(|o| o.successes).collect(),
         trials: last.trials,
         mean_excess_errors: window.iter().map(excess).collect(),
+        evidence,
         p_value,
         level: PLATEAU_LEVEL,
     })
@@ -256,6 +312,10 @@ mod tests {
         ));
         // Flat but still guessing (mean excess 0.3 > the onset): go on.
         assert_eq!(plateau(&flat(2, 0.3), context), None);
+        // Guessing at the level of a random threshold by chance (0.21 < e₀/2 = 0.25, above
+        // the onset e₀/4 = 0.125 at α = 0.2): go on.
+        let wide = PlateauContext::new(0.2, 0.2, 0.0, Some(0.5));
+        assert_eq!(plateau(&flat(2, 0.21), wide), None);
         // Flat at 12/20: not significantly below 0.8 at γ = 10⁻⁴ (Pr[Bin(20, .8) ≤ 12] ≈ 0.03).
         assert_eq!(plateau(&flat(12, 0.11), context), None);
         // Improving successes: go on.
@@ -268,5 +328,49 @@ mod tests {
         assert_eq!(plateau(&improving, context), None);
         // Too few sizes: go on.
         assert_eq!(plateau(&flat(2, 0.11)[1..], context), None);
+    }
+
+    /// Zero successes at every size is evidence of a plateau only when the mean error stops
+    /// decreasing: a slowly decreasing mean (by less than α/10 over the window, which the
+    /// old rule took for a plateau) keeps the search going, since the needed n may simply
+    /// be larger; a flat or rising one stops it, and a positive rate that does not improve
+    /// stops it with the other evidence.
+    #[test]
+    fn zero_successes_with_a_decreasing_error_are_not_a_plateau() {
+        let context = PlateauContext::new(0.1, 0.2, 0.0, Some(0.5));
+        let window = |successes: [usize; 4], errors: [f64; 4]| {
+            (0..4)
+                .map(|i| outcome(1024 << i, successes[i], errors[i]))
+                .collect::<Vec<_>>()
+        };
+        // 0 of 20 at 1024 … 8192, mean excess 0.108 → 0.1005: go on.
+        let slow = window([0; 4], [0.108, 0.105, 0.103, 0.1005]);
+        assert_eq!(plateau(&slow, context), None);
+        // The same with a mean that does not decrease: stop, naming the evidence.
+        let flat = window([0; 4], [0.104, 0.105, 0.103, 0.104]);
+        match plateau(&flat, context) {
+            Some(StopReason::Plateau { evidence, .. }) => {
+                assert_eq!(evidence, PlateauEvidence::FlatError);
+            }
+            other => panic!("{other:?}"),
+        }
+        // A positive rate that does not improve while the mean falls by less than α/10.
+        let positive = window([3, 2, 4, 3], [0.108, 0.105, 0.103, 0.1005]);
+        match plateau(&positive, context) {
+            Some(StopReason::Plateau { evidence, .. }) => {
+                assert_eq!(evidence, PlateauEvidence::PositiveRate);
+            }
+            other => panic!("{other:?}"),
+        }
+        // A rate that was 0 at some size of the window is not a positive rate.
+        let mut gap = positive.clone();
+        gap[1].successes = 0;
+        assert_eq!(plateau(&gap, context), None);
+        // The reason prints the evidence and both means.
+        let text = plateau(&flat, context).unwrap().to_string();
+        assert!(
+            text.contains("did not decrease") && text.contains("0.1040"),
+            "{text}"
+        );
     }
 }

@@ -30,6 +30,7 @@ use privpac_classes::{DEFAULT_CELL_LIMIT, materialize};
 use serde_json::{Map, Value, json};
 
 mod coverage;
+mod interior_point;
 mod multi_label;
 mod reports;
 
@@ -41,8 +42,8 @@ use crate::sweep::{CurveScenario, KCurveSweep, Settings, Sweep};
 use crate::{Error, Result, Scale};
 use privpac_toolkit::{
     ClassSpec, ExampleDistribution, LearnerParams, LearnerSpec, Scenario, ScenarioKind,
-    SearchConfig, bounds_for, build_learner, empirical_sample_complexity_observed, middle_target,
-    trial_rng,
+    SearchConfig, bounds_for, build_learner, empirical_sample_complexity_observed,
+    interior_point_bound, middle_target, trial_rng,
 };
 
 /// A named experiment.
@@ -63,6 +64,10 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
     ExperimentInfo {
         name: "threshold-domain",
         summary: "sample complexity of the pure-DP generic learner and of non-private ERM on thresholds over 2^4 … 2^40 points",
+    },
+    ExperimentInfo {
+        name: "interior-point-domain",
+        summary: "sample complexity of the (ε, δ) interior-point learner (TreeLog) against the pure generic learner and the binary-tree sanitizer path on thresholds over 2^4 … 2^64 points, with the crossover domain size",
     },
     ExperimentInfo {
         name: "online-mistakes",
@@ -114,11 +119,28 @@ fn threshold_domain_sweep() -> &'static Sweep {
     })
 }
 
+/// The experiment file that defines the `interior-point-domain` experiment.
+pub(crate) const INTERIOR_POINT_DOMAIN_FILE: &str =
+    include_str!("../experiments/interior-point-domain.toml");
+
+/// The parsed [`INTERIOR_POINT_DOMAIN_FILE`] (a test checks that it parses).
+fn interior_point_domain_sweep() -> &'static Sweep {
+    static SWEEP: std::sync::OnceLock<Sweep> = std::sync::OnceLock::new();
+    SWEEP.get_or_init(|| {
+        Sweep::parse(
+            INTERIOR_POINT_DOMAIN_FILE,
+            "experiments/interior-point-domain.toml",
+        )
+        .expect("the shipped interior-point-domain.toml parses (tested)")
+    })
+}
+
 /// The sweep that defines a catalogue experiment, for those defined by an experiment file.
 pub(super) fn sweep_of(name: &str) -> Option<&'static Sweep> {
     match name {
         "sample-complexity" => Some(sample_complexity_sweep()),
         "threshold-domain" => Some(threshold_domain_sweep()),
+        interior_point::NAME => Some(interior_point_domain_sweep()),
         _ => None,
     }
 }
@@ -143,6 +165,8 @@ pub(crate) fn report(
 fn other_sections(name: &str, rows: &[Map<String, Value>]) -> String {
     if name == coverage::NAME {
         coverage::report(rows)
+    } else if name == interior_point::NAME {
+        interior_point::report(interior_point_domain_sweep(), rows)
     } else {
         multi_label::report(name, rows)
     }
@@ -249,6 +273,7 @@ pub(super) fn units(name: &str, scale: Scale) -> Vec<Map<String, Value>> {
     match name {
         "sample-complexity" => sample_complexity_sweep().units(scale),
         "threshold-domain" => threshold_domain_sweep().units(scale),
+        interior_point::NAME => interior_point_domain_sweep().units(scale),
         "online-mistakes" => {
             let classes: &[&str] = match scale {
                 Scale::Tiny => &["thresholds:8", "points:8"],
@@ -380,6 +405,9 @@ pub(super) fn run_sample_complexity_unit(
     let class_text = get_str(unit, "class");
     let spec: LearnerSpec = get_str(unit, "learner").parse().map_err(lab)?;
     let epsilon = get_f64(unit, "epsilon");
+    // δ of an (ε, δ) learner (the file's `delta`, in the unit's own `delta` column); the
+    // pure learners' units have none and run at δ = 0.
+    let delta = unit.get("delta").and_then(Value::as_f64).unwrap_or(0.0);
     let alpha = get_f64(unit, "alpha");
     let class = class_text
         .parse::<ClassSpec>()
@@ -424,9 +452,19 @@ pub(super) fn run_sample_complexity_unit(
     } else {
         ScenarioKind::Realizable
     };
-    let bound = bounds_for(spec, class.as_ref(), kind, epsilon, alpha, beta)
-        .ok()
-        .and_then(|b| b.sample_size().map(|n| (n, b)));
+    let bound = if spec == LearnerSpec::InteriorPoint {
+        Ok(interior_point_bound(
+            class.as_ref(),
+            kind,
+            epsilon,
+            delta,
+            alpha,
+            beta,
+        ))
+    } else {
+        bounds_for(spec, class.as_ref(), kind, epsilon, alpha, beta)
+    };
+    let bound = bound.ok().and_then(|b| b.sample_size().map(|n| (n, b)));
     let scenario = Scenario::new(class, distribution, target, label_noise).map_err(lab)?;
     // ε is the privacy target of every learner but the stable one, which is not private
     // and takes its exponential mechanism's parameter instead.
@@ -440,7 +478,16 @@ pub(super) fn run_sample_complexity_unit(
     } else {
         LearnerParams {
             epsilon: Some(epsilon),
+            delta,
             class_size: Some(class_size),
+            // The interior-point learner keeps α/2 of empirical error (it sizes its
+            // TreeLog input by α), as `privpac sample-complexity` builds it; the other
+            // learners keep their defaults, as before.
+            alpha: if spec == LearnerSpec::InteriorPoint {
+                alpha
+            } else {
+                LearnerParams::default().alpha
+            },
             ..LearnerParams::default()
         }
     };
@@ -630,6 +677,7 @@ pub(super) fn plots(name: &str, rows: &[Map<String, Value>]) -> Result<Vec<Figur
     let mut plots = Vec::new();
     match name {
         "sample-complexity" => return sweep_plots(sample_complexity_sweep(), rows),
+        interior_point::NAME => return interior_point::plots(rows),
         "threshold-domain" => {
             let mut lines = Vec::new();
             for learner in ["generic", "erm"] {

@@ -8,6 +8,10 @@
 //! [`Settings`]. The catalogue's `sample-complexity` experiment is itself the shipped file
 //! `experiments/sample-complexity.toml` of this crate, so the two take one path.
 //!
+//! δ (the `delta` key) applies to the (ε, δ) learners only (`interior-point`,
+//! `sanitizer:point`), whose units carry it in their `delta` column; the pure learners of
+//! the same file run at δ = 0 (module `learners`).
+//!
 //! Every record of a sweep's unit states the sweep's [`Settings`] beside the unit's
 //! parameters ([`crate::UnitRecord::params`]), so an edited file's resume reruns the units
 //! whose settings changed and its merge refuses them (see the crate's module `records`).
@@ -24,7 +28,7 @@ use serde_json::{Map, Value, json};
 use toml::Spanned;
 
 use crate::{Error, Result, Scale};
-use privpac_toolkit::{ClassSpec, LearnerSpec, SanitizerSpec};
+use privpac_toolkit::{ClassSpec, LearnerSpec};
 
 /// The largest `max_units` a file may state, and the largest grid it may declare.
 pub const MAX_UNITS: usize = 100_000;
@@ -106,6 +110,12 @@ pub struct Sweep {
     pub learners: Vec<String>,
     /// β.
     pub beta: f64,
+    /// δ of the (ε, δ) learners (the `delta` key; 0 when absent): the units of a learner
+    /// that takes δ state it in their `delta` column; the pure learners run at δ = 0.
+    pub delta: f64,
+    /// Per learner, the largest `log2` of the `domains` axis its units run at (the
+    /// `max_log2_domain` key; a learner not named runs at every size).
+    pub max_log2_domain: Vec<(String, u32)>,
     /// Label noise.
     pub label_noise: f64,
     /// First sample size searched.
@@ -140,6 +150,8 @@ struct RawFile {
     max_units: Option<Spanned<usize>>,
     learners: Spanned<Vec<Spanned<String>>>,
     beta: Spanned<f64>,
+    delta: Option<Spanned<f64>>,
+    max_log2_domain: Option<Spanned<std::collections::BTreeMap<String, u32>>>,
     label_noise: Option<Spanned<f64>>,
     search: Option<Spanned<RawSearch>>,
     figures: Option<Vec<Spanned<String>>>,
@@ -425,46 +437,6 @@ impl Checker<'_> {
         Ok((start, max_size))
     }
 
-    /// Refuses, before anything runs, a learner that would fail in every unit of a level:
-    /// `sanitizer:point` (it needs δ > 0, and a sweep's learners are pure ε-DP), and
-    /// `improper-point` beside a class that is not `points:N`.
-    fn learners_fit(&self, learners: &[Spanned<String>], levels: &[Level]) -> Result<()> {
-        for learner in learners {
-            let refuse = |why: String| {
-                Err(self.err(
-                    learner.span(),
-                    "learners",
-                    format!("{:?} cannot run in a sweep: {why}", learner.get_ref()),
-                ))
-            };
-            match learner.get_ref().parse::<LearnerSpec>() {
-                Ok(LearnerSpec::Sanitizer(SanitizerSpec::Point)) => {
-                    return refuse(
-                        "the point sanitizer needs δ > 0 and a sweep's learners are pure ε-DP (use sanitizer:mwem, pmw, blr or tree)".into(),
-                    );
-                }
-                Ok(LearnerSpec::InteriorPoint) => {
-                    return refuse(
-                        "the interior-point learner needs δ > 0 and a sweep's learners are pure ε-DP".into(),
-                    );
-                }
-                Ok(LearnerSpec::ImproperPoint) => {
-                    let classes = levels.iter().flat_map(|l| &l.classes);
-                    if let Some(class) = classes
-                        .into_iter()
-                        .find(|c| !c.trim().starts_with("points"))
-                    {
-                        return refuse(format!(
-                            "it learns point functions (points:N), not {class}"
-                        ));
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(())
-    }
-
     /// Refuses `units` above `max_units` before anything runs; `what` says what expands
     /// ("the grid of scale quick expands").
     fn within_max_units(
@@ -551,9 +523,9 @@ impl Checker<'_> {
                 }
                 let mut specs = Vec::new();
                 for &k in log2 {
-                    let spec = (1..64)
+                    let spec = (1..=64)
                         .contains(&k)
-                        .then(|| format!("{family}:{}", 1u64 << k))
+                        .then(|| format!("{family}:{}", domain_size(k)))
                         .filter(|spec| spec.parse::<ClassSpec>().is_ok())
                         .ok_or_else(|| {
                             self.err(
@@ -763,14 +735,21 @@ impl Sweep {
         };
         let learners = raw.learners.get_ref().len();
         let scales = raw.scale.as_ref();
+        let delta = c.delta(raw.delta.as_ref(), raw.learners.get_ref())?;
+        let caps = c.max_log2_domain(raw.max_log2_domain.as_ref(), raw.learners.get_ref())?;
         // The refusals that concern no scale's classes (improper-point's are per level).
-        c.learners_fit(raw.learners.get_ref(), &[])?;
+        c.learners_fit(raw.learners.get_ref(), &[], delta, false)?;
         let (levels, broken) = scale_levels(
             needed,
             |scale, level| {
                 let level = c.level(scale, level, &raw, learners, (max_units, max_span.clone()))?;
-                c.learners_fit(raw.learners.get_ref(), std::slice::from_ref(&level))
-                    .map_err(|e| in_scale(scale, e))?;
+                c.learners_fit(
+                    raw.learners.get_ref(),
+                    std::slice::from_ref(&level),
+                    delta,
+                    !caps.is_empty(),
+                )
+                .map_err(|e| in_scale(scale, e))?;
                 Ok(level)
             },
             scales.map(|s| [s.tiny.as_ref(), s.quick.as_ref(), s.full.as_ref()]),
@@ -796,6 +775,8 @@ impl Sweep {
                 .map(|l| l.get_ref().clone())
                 .collect(),
             beta,
+            delta,
+            max_log2_domain: caps,
             label_noise,
             start,
             max_size,
@@ -860,6 +841,13 @@ impl Sweep {
         };
         let mut units = Vec::new();
         for (class, learner) in pairs {
+            let log2_domain = level.log2_domains.as_ref().map(|d| d[class]);
+            let cap = self.max_log2_domain.iter().find(|(l, _)| l == learner);
+            if let (Some(k), Some((_, cap))) = (log2_domain, cap)
+                && k > *cap
+            {
+                continue;
+            }
             // ERM does not use ε: one ε per grid block (the first), not a sweep of copies.
             let uses_epsilon = uses_epsilon(learner);
             for block in &level.grid {
@@ -880,6 +868,9 @@ impl Sweep {
                         }
                         unit.insert("learner".into(), json!(learner));
                         unit.insert("epsilon".into(), json!(epsilon));
+                        if self.delta > 0.0 && takes_delta(learner) {
+                            unit.insert("delta".into(), json!(self.delta));
+                        }
                         unit.insert("alpha".into(), json!(alpha));
                         if let Some((exponent, target)) = self.zipf {
                             unit.insert("zipf_exponent".into(), json!(exponent));
@@ -917,7 +908,10 @@ pub(crate) fn uses_epsilon(spec: &str) -> bool {
 }
 
 mod k_curves;
+mod learners;
 mod levels;
+
+pub(crate) use learners::{domain_size, takes_delta};
 
 pub(crate) use levels::{Broken, check_broken, describe_broken, in_scale, scale_levels};
 

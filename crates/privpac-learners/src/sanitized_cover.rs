@@ -117,9 +117,9 @@ impl SanitizedCover {
             let synthetic = result.map_err(|e| Error::Sanitizer(e.to_string()))?;
             return Self::from_pieces(&synthetic, class, support_size, rng);
         }
-        let xor = Xor::new(class)?;
+        Xor::new(class)?;
         let synthetic = sanitizer
-            .sanitize(&xor, points, rng)
+            .sanitize_xor(class, points, rng)
             .map_err(|e| Error::Sanitizer(e.to_string()))?;
         Self::from_synthetic(&synthetic, class, support_size, rng)
     }
@@ -207,9 +207,8 @@ impl SanitizedCover {
         };
         let mut support = match synthetic.support_points(support_size) {
             Some(points) => points,
-            None => (0..support_size)
-                .map(|_| synthetic.sample(rng))
-                .collect::<std::result::Result<Vec<Point>, _>>()
+            None => synthetic
+                .sample_many(support_size, rng)
                 .map_err(|e| Error::Sanitizer(e.to_string()))?,
         };
         support.sort_unstable();

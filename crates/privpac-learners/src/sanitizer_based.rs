@@ -114,13 +114,15 @@ impl SupportSize {
 /// [`CompositionRule::Basic`].
 ///
 /// # Running time
-/// The sanitizer on |C|² queries, m draws, then O(|C|·(|B| + n)) for the cover and scores;
-/// classes up to the dense-profile limit. On thresholds and `both(thresholds)`
-/// ([`privpac_classes::ConceptClass::threshold_structure`]) nothing is proportional to |X|
-/// or |C|: the sanitizer runs on C⊕'s structure
-/// ([`privpac_sanitizers::Sanitizer::sanitize_threshold_xor`]; MWEM over O(T) pieces, or
-/// the sanitizer's reason why it cannot), the cover is [`crate::threshold_cover`] in
-/// O(|B|), and the scores come from the class's error runs in O(n log n).
+/// The sanitizer on |C|² queries ([`privpac_sanitizers::Sanitizer::sanitize_xor`]: MWEM and
+/// PMW build that query matrix from C's rows), m draws, then O(|C|·(|B| + n)) for the cover
+/// and scores; classes up to the dense-profile limit. On thresholds and `both(thresholds)`
+/// ([`privpac_classes::ConceptClass::threshold_structure`]) nothing is proportional to |C|:
+/// the sanitizer runs on C⊕'s structure
+/// ([`privpac_sanitizers::Sanitizer::sanitize_threshold_xor`]; MWEM over O(T) pieces at
+/// every size up to 2^62 points, the tree's O(|X|) noise draws cut into pieces up to 2^24
+/// points, or the sanitizer's reason why it cannot), the cover is [`crate::threshold_cover`]
+/// in O(|B|), and the scores come from the class's error runs in O(n log n).
 #[derive(Debug)]
 pub struct SanitizerLearner {
     sanitizer: Box<dyn Sanitizer>,

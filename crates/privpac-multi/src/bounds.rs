@@ -11,10 +11,11 @@
 use privpac_accounting::Privacy;
 use privpac_classes::Domain;
 use privpac_mechanisms::StableSelection;
-use privpac_sanitizers::PointSanitizer;
+use privpac_sanitizers::{PointSanitizer, QuantileSanitizer};
 
 use crate::direct_sum::split_budget;
 use crate::error::{Error, Result};
+use crate::generic::SanitizerMultiLearner;
 use crate::gf2::MAX_BLOCK_ROWS;
 
 fn check_probability(name: &'static str, value: f64) -> Result<()> {
@@ -104,6 +105,143 @@ pub fn generic_multi_learner_sample_size(
     let convergence = 1600.0 / (alpha * alpha)
         * (f64::from(vc_dimension) * (30.0 / alpha).ln() + (20.0 * kf / beta).ln());
     Ok(sanitizer_examples.max(selection).max(convergence))
+}
+
+/// Corollary 3.10's sample size for `THRESH_X` with privpac's interior-point quantile
+/// sanitizer ([`corollary_3_10_sample_size`]): the explicit bound from the corollary's proof
+/// and its parts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Corollary310 {
+    /// The explicit sample size (the maximum of the three terms below).
+    pub sample_size: f64,
+    /// The quantile sanitizer's proved sample complexity at (α/10 for thresholds, β/5).
+    pub sanitizer_examples: f64,
+    /// The selection term `(10/(ε′α))·(ln(m + 2) + ln(5k/β))`.
+    pub selection_examples: f64,
+    /// The uniform-convergence term `(1600/α²)·(ln(30/α) + ln(20k/β))` (VC = 1).
+    pub convergence_examples: f64,
+    /// The sanitizer's share of the budget.
+    pub sanitizer_privacy: Privacy,
+    /// The per-column selection ε′.
+    pub epsilon_prime: f64,
+    /// The number of quantiles m of the sanitizer.
+    pub quantiles: u64,
+}
+
+/// The smallest small-database size `|D̃|` of the default `SupportSize` on thresholds:
+/// `⌈1·ln(10)/0.01⌉` (d ≥ 1 at its default α = 0.1).
+const MIN_DEFAULT_SUPPORT: u64 = 231;
+
+/// Corollary 3.10 with explicit constants, for privpac's construction
+/// ([`SanitizerMultiLearner::corollary_3_10`]): the agnostic k-learner for `THRESH_X` over
+/// `[N]` is (α, β)-accurate from
+///
+/// `n ≥ max{ n_QS, (10/(ε′α))·(ln(m + 2) + ln(5k/β)), (1600/α²)·(ln(30/α) + ln(20k/β)) }`
+///
+/// examples, where `n_QS` is the quantile sanitizer's proved sample complexity
+/// ([`QuantileSanitizer::min_sample_size`]) at its share of the budget, accuracy α/10 for
+/// thresholds and failure β/5, `m = ⌈10/α⌉` its quantiles and ε′ the selection budget of
+/// [`SanitizerMultiLearner::for_total`].
+///
+/// Derivation: Lemma 3.7's events as in [`generic_multi_learner_sample_size`]. E1: an
+/// interval of `C⊕` is the difference of two thresholds, so a sanitizer α/10-accurate for
+/// thresholds is α/5-accurate for `C⊕`, with probability `1 − β/5` from `n_QS` points on;
+/// its release has at most `m + 1` distinct points, at most the `|D̃| ≥ 231` points the
+/// learner draws with its default small-database size, so nothing is drawn and B is the
+/// release's support. E3: thresholds induce at most `|B| + 1 ≤ m + 2` dichotomies on B, so
+/// `ln|H| ≤ ln(m + 2)` replaces the general `|D̃|·ln 2`. E2: Theorem 2.8 with VC = 1.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for α, β outside (0, 1), for α below 10/230 (the release
+/// could exceed the small database and be subsampled, which this derivation does not
+/// cover) or N = 0; the errors of [`SanitizerMultiLearner::corollary_3_10`] and of the
+/// sanitizer's bound.
+pub fn corollary_3_10_sample_size(
+    domain_size: u64,
+    total: Privacy,
+    k: usize,
+    alpha: f64,
+    beta: f64,
+) -> Result<Corollary310> {
+    check_probability("alpha", alpha)?;
+    check_probability("beta", beta)?;
+    if domain_size == 0 {
+        return Err(Error::InvalidParameter {
+            name: "domain size N",
+            requirement: "at least 1",
+            value: 0.0,
+        });
+    }
+    let learner = SanitizerMultiLearner::corollary_3_10(total, k, alpha)?;
+    let sanitizer_privacy = learner.sanitizer().privacy();
+    let sanitizer = QuantileSanitizer::new(sanitizer_privacy, alpha / 10.0)?;
+    let quantiles = sanitizer.quantiles();
+    if quantiles + 1 > MIN_DEFAULT_SUPPORT {
+        return Err(Error::InvalidParameter {
+            name: "alpha (Corollary 3.10's bound here needs a release no larger than the small database)",
+            requirement: "at least 10/230",
+            value: alpha,
+        });
+    }
+    let sanitizer_examples = sanitizer.min_sample_size(domain_size, beta / 5.0)? as f64;
+    let epsilon_prime = learner.selection().epsilon();
+    let kf = k as f64;
+    let selection_examples =
+        10.0 / (epsilon_prime * alpha) * (((quantiles + 2) as f64).ln() + (5.0 * kf / beta).ln());
+    let convergence_examples =
+        1600.0 / (alpha * alpha) * ((30.0 / alpha).ln() + (20.0 * kf / beta).ln());
+    Ok(Corollary310 {
+        sample_size: sanitizer_examples
+            .max(selection_examples)
+            .max(convergence_examples),
+        sanitizer_examples,
+        selection_examples,
+        convergence_examples,
+        sanitizer_privacy,
+        epsilon_prime,
+        quantiles,
+    })
+}
+
+/// `log*` of `2^bits` (base 2): the number of times `log₂` is applied before the value is at
+/// most 1.
+pub fn log_star_of_power_of_two(bits: f64) -> f64 {
+    let (mut value, mut count) = (bits, 1.0);
+    if bits <= 0.0 {
+        return 0.0;
+    }
+    while value > 1.0 {
+        value = value.log2();
+        count += 1.0;
+    }
+    count
+}
+
+/// **O-form** of Corollary 3.10 **as printed** (it assumes Bun–Nissim–Stemmer–Vadhan's
+/// sanitizer of Proposition 2.21, not privpac's):
+/// `2^{log*|X|}·log*|X|·ln(log*|X|/(εδ))·ln(1/β)·ln^{2.5}(1/α)/(αε) + ln(1/α)/(α³ε′)
+/// + ln(k/β)/(αε′) + ln(k/(αβ))/α²` with unit constants and natural logarithms, |X| =
+/// `2^domain_bits` (shape only; not a sufficient sample size).
+pub fn corollary_3_10_o_form(
+    domain_bits: f64,
+    epsilon: f64,
+    epsilon_prime: f64,
+    delta: f64,
+    k: f64,
+    alpha: f64,
+    beta: f64,
+) -> f64 {
+    let ls = log_star_of_power_of_two(domain_bits).max(1.0);
+    let sanitizer = ls.exp2()
+        * ls
+        * (ls / (epsilon * delta)).ln().max(1.0)
+        * (1.0 / beta).ln()
+        * (1.0 / alpha).ln().powf(2.5)
+        / (alpha * epsilon);
+    sanitizer
+        + (1.0 / alpha).ln() / (alpha.powi(3) * epsilon_prime)
+        + (k / beta).ln().max(0.0) / (alpha * epsilon_prime)
+        + (k / (alpha * beta)).ln() / (alpha * alpha)
 }
 
 /// **O-form** of Theorem 3.1, pure DP: `k·log k + min{k·log|C|, (k + log|X|)·VC}` with
@@ -475,5 +613,63 @@ mod tests {
             theorem_3_1_approximate_o_form(1e4, 10.0, 20.0, 1.0)
                 < theorem_3_1_pure_o_form(1e4, 10.0, 20.0, 1.0)
         );
+    }
+}
+
+#[cfg(test)]
+mod corollary_3_10_tests {
+    use privpac_sanitizers::ThresholdSanitizer;
+
+    use super::*;
+
+    /// The binary-tree sanitizer's explicit examples for Lemma 3.7's E1 on thresholds over
+    /// `[N]` at its share (pure ε_s): error ≤ α/10 on thresholds (α/5 on `C⊕`) with
+    /// probability 1 − β/5, from its `error_bound` `L·b·ln(2P/β′)/n`.
+    fn tree_examples(domain_size: u64, epsilon: f64, alpha: f64, beta: f64) -> f64 {
+        let tree = ThresholdSanitizer::new(Privacy::pure(epsilon).unwrap()).unwrap();
+        tree.error_bound(domain_size, 1, beta / 5.0).unwrap() / (alpha / 10.0)
+    }
+
+    /// The decision of the default, computed: at (ε, δ) = (1, 10⁻⁶), α = β = 0.1 the quantile
+    /// sanitizer's term exceeds the tree's at every domain size the tree accepts (2^8 …
+    /// 2^24), for k = 1 and k = 64; the explicit bound is the maximum of its terms and
+    /// finite up to 2^64 − 1 points.
+    #[test]
+    fn the_quantile_sanitizer_loses_to_the_tree_where_the_tree_runs() {
+        let total = Privacy::new(1.0, 1e-6).unwrap();
+        for k in [1usize, 64] {
+            for bits in [8u32, 16, 24] {
+                let size = 1u64 << bits;
+                let bound = corollary_3_10_sample_size(size, total, k, 0.1, 0.1).unwrap();
+                let tree = tree_examples(size, bound.sanitizer_privacy.epsilon(), 0.1, 0.1);
+                eprintln!(
+                    "k = {k}, |X| = 2^{bits}: quantile sanitizer {} examples, tree {tree:.0}, Corollary 3.10 (ours) {:.0}",
+                    bound.sanitizer_examples, bound.sample_size
+                );
+                assert!(bound.sanitizer_examples > tree, "k = {k}, 2^{bits}");
+            }
+            let top = corollary_3_10_sample_size(u64::MAX, total, k, 0.1, 0.1).unwrap();
+            assert!(top.sample_size.is_finite());
+            assert_eq!(
+                top.sample_size,
+                top.sanitizer_examples
+                    .max(top.selection_examples)
+                    .max(top.convergence_examples)
+            );
+            eprintln!("k = {k}, |X| = 2^64 - 1: {top:?}");
+        }
+        assert!(corollary_3_10_sample_size(256, Privacy::pure(1.0).unwrap(), 1, 0.1, 0.1).is_err());
+        assert!(corollary_3_10_sample_size(256, total, 1, 0.01, 0.1).is_err());
+    }
+
+    #[test]
+    fn log_star_and_the_printed_form() {
+        assert_eq!(log_star_of_power_of_two(0.0), 0.0);
+        assert_eq!(log_star_of_power_of_two(1.0), 1.0); // log* 2 = 1
+        assert_eq!(log_star_of_power_of_two(2.0), 2.0); // 4 → 2 → 1
+        assert_eq!(log_star_of_power_of_two(16.0), 4.0); // 2^16 → 16 → 4 → 2 → 1
+        assert_eq!(log_star_of_power_of_two(64.0), 5.0); // 2^64 → 64 → 6 → 2.58 → 1.37 → 0.45
+        let at = |k| corollary_3_10_o_form(64.0, 0.5, 0.01, 1e-6, k, 0.1, 0.1);
+        assert!(at(10.0) < at(100.0));
     }
 }

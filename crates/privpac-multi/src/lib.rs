@@ -21,8 +21,10 @@
 //!   3.12), sample size independent of k; its GF(2) solver is in [`gf2`].
 //! * [`SanitizerMultiLearner`]: Algorithm 2 of the paper ("GenericLearner"): sanitize once
 //!   for C⊕, cover, one exponential-mechanism selection per column; both guarantees of
-//!   Lemma 3.7 ([`lemma_3_7`]); the agnostic Corollary 3.9 (points) and the Corollary 3.10
-//!   construction with the tree sanitizer (labelled: not Corollary 3.10).
+//!   Lemma 3.7 ([`lemma_3_7`]); the agnostic Corollary 3.9 (points), Corollary 3.10's
+//!   construction with privpac's interior-point quantile sanitizer in place of Proposition
+//!   2.21's (its bound from the proof beside the printed one), and the same construction
+//!   with the tree sanitizer (labelled: not Corollary 3.10).
 //! * [`PointLearner`]: point functions (Algorithm 5, Theorem 3.13), sample size
 //!   independent of k and running time independent of |X|.
 //! * [`bounds`]: explicit sample sizes (with derivations) and the paper's O-forms, clearly

@@ -75,8 +75,9 @@ fn direct_sum_at_k_9_with_delta_1e_6_builds_and_reports_within_the_total() {
 }
 
 /// Algorithm 2's split (sanitizer ε/2, k selections ε/2) under both forms of Lemma 3.7,
-/// with a pure sanitizer (the threshold tree) and an approximate one (the point
-/// sanitizer of Corollary 3.9, which needs δ > 0: a typed `DeltaRequired` otherwise).
+/// with a pure sanitizer (the threshold tree) and approximate ones (the point sanitizer of
+/// Corollary 3.9 and the quantile sanitizer of Corollary 3.10's construction, which need
+/// δ > 0: a typed `DeltaRequired` otherwise).
 #[test]
 fn algorithm_2_splits_fit_the_total_for_every_k() {
     let mut advanced = 0;
@@ -107,6 +108,25 @@ fn algorithm_2_splits_fit_the_total_for_every_k() {
                 }
                 Err(Error::DeltaRequired { .. }) => assert!(total.is_pure()),
                 Err(e) => panic!("points, k = {k}, {total:?}: {e}"),
+            }
+            // Corollary 3.10's construction with the quantile sanitizer ((ε, δ), needs δ > 0),
+            // at every k up to 64 and the powers of two above (its sanitizer's own split runs
+            // the accountant at each build).
+            if k > 64 && !k.is_power_of_two() {
+                continue;
+            }
+            match SanitizerMultiLearner::corollary_3_10(total, k, 0.1) {
+                Ok(quantiles) => {
+                    assert!(!total.is_pure());
+                    let lemma = quantiles.guarantees(k).unwrap();
+                    assert!(
+                        within(lemma.best(), total),
+                        "quantiles, k = {k}: {lemma:?} > {total:?}"
+                    );
+                    assert!(within(quantiles.guarantee(10, k).privacy().unwrap(), total));
+                }
+                Err(Error::DeltaRequired { .. }) => assert!(total.is_pure()),
+                Err(e) => panic!("quantiles, k = {k}, {total:?}: {e}"),
             }
         }
     }

@@ -108,7 +108,7 @@ fn distribution(text: &str) -> PyResult<DistributionChoice> {
 fn request(
     class_spec: &str,
     learner: &str,
-    (epsilon, em_epsilon): (Option<f64>, Option<f64>),
+    (epsilon, em_epsilon, delta): (Option<f64>, Option<f64>, f64),
     alpha: f64,
     beta: f64,
     seed: u64,
@@ -127,7 +127,7 @@ fn request(
         learner: learner.into(),
         epsilon,
         em_epsilon,
-        delta: 0.0,
+        delta,
         alpha,
         beta,
         distribution: distribution(distribution_name)?,
@@ -144,7 +144,7 @@ fn request(
     })
 }
 
-/// sample_complexity(class_spec, learner, *, epsilon=None, alpha, beta, seed,
+/// sample_complexity(class_spec, learner, *, epsilon=None, delta=0.0, alpha, beta, seed,
 /// distribution="uniform", target=None, label_noise=0.0, trials=100, max_size=2**20,
 /// subset_size=None, flip_probability=0.1, voters=7, vote_epsilon=1.0, em_epsilon=None,
 /// guarantee=None, true_error="auto", holdout=None, confidence=0.95)
@@ -160,6 +160,8 @@ fn request(
 /// parameters are solved for it at every n) is at most ε. It is required by every learner
 /// but "erm" and "stable"; "stable" is not private, refuses it and takes its exponential
 /// mechanism's `em_epsilon` instead (also an optional knob of "private-prediction").
+/// `delta` is the privacy target δ of an (ε, δ) learner ("sanitizer:point",
+/// "interior-point", as the CLI's `--delta`); a pure learner refuses δ > 0.
 ///
 /// `class_spec` and `learner` are the CLI's spec strings ("thresholds:1024", "generic",
 /// "stable", "relabeling", "erm", ...); `distribution` is "uniform", "zipf" (exponent 1) or
@@ -190,7 +192,7 @@ fn request(
 /// checked: `privpac.audit` can refute it; `guarantee_source` is "claimed by the caller
 /// (not checked)" and `guarantee_text` ends in "(claimed)"), `bound`
 /// `no_explicit_constants`, and it has no
-/// `learner_spec`. `epsilon` and `em_epsilon` are refused, the built-ins' other knobs
+/// `learner_spec`. `epsilon`, `delta` and `em_epsilon` are refused, the built-ins' other knobs
 /// unused. A learner that raises ends the search with BadInputError chained to its
 /// exception (`__cause__`); a result that is not an integer or a predictor, or an id
 /// outside the class, is BadInputError naming it.
@@ -226,7 +228,7 @@ fn request(
 /// max_size above the lab's limits) and PrivpacError when no size up to `max_size` reaches
 /// 1 − β.
 #[pyfunction]
-#[pyo3(signature = (class_spec, learner, *, epsilon = None, alpha, beta, seed,
+#[pyo3(signature = (class_spec, learner, *, epsilon = None, delta = 0.0, alpha, beta, seed,
     distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
     max_size = 1 << 20, subset_size = None, flip_probability = 0.1, voters = 7,
     vote_epsilon = 1.0, em_epsilon = None, guarantee = None, true_error = "auto",
@@ -240,6 +242,7 @@ fn sample_complexity<'py>(
     class_spec: &str,
     learner: &Bound<'py, PyAny>,
     epsilon: Option<f64>,
+    delta: f64,
     alpha: f64,
     beta: f64,
     seed: Seed,
@@ -263,7 +266,7 @@ fn sample_complexity<'py>(
     let request = request(
         class_spec,
         spec.as_deref().unwrap_or("python"),
-        (epsilon, em_epsilon),
+        (epsilon, em_epsilon, delta),
         alpha,
         beta,
         seed,
@@ -283,6 +286,11 @@ fn sample_complexity<'py>(
             .map_err(errors::lab)?,
         None => {
             refuse_builtin_knobs(epsilon, em_epsilon)?;
+            if delta != 0.0 {
+                return Err(invalid(
+                    "delta is a built-in learner's budget; a Python learner claims its own with guarantee=",
+                ));
+            }
             let own = PythonLearner::new(learner, claimed_guarantee(guarantee)?)?;
             let setting = OwnSetting {
                 true_error,
@@ -383,7 +391,7 @@ fn run_trials<'py>(
     let request = request(
         class_spec,
         spec.as_deref().unwrap_or("python"),
-        (epsilon, em_epsilon),
+        (epsilon, em_epsilon, 0.0),
         alpha,
         beta,
         seed,
@@ -459,7 +467,7 @@ fn sample_complexity_curve<'py>(
             request(
                 class_spec,
                 learner,
-                (Some(epsilon), None),
+                (Some(epsilon), None, 0.0),
                 alpha,
                 beta,
                 seed,

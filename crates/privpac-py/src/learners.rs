@@ -453,7 +453,8 @@ impl SyntheticDatabase {
 
 /// A sanitizer (private synthetic data for the class's counting queries) from the CLI's
 /// spec: "point" (point functions), "blr" (Blum–Ligett–Roth), "pmw" (private
-/// multiplicative weights), "mwem" (MWEM), "tree" (binary-tree thresholds), with the CLI's
+/// multiplicative weights), "mwem" (MWEM), "tree" (binary-tree thresholds),
+/// "treelog-quantiles" (thresholds from interior-point calls; needs δ > 0), with the CLI's
 /// defaults (`privpac sanitize`): alpha 0.1, rounds 20, database_size 4.
 ///
 /// Guarantee: one `sanitize` is (ε, δ)-DP (`privacy`); which sanitizers need δ > 0 or

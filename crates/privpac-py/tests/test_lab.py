@@ -39,6 +39,9 @@ SC_CASES = [
     ("points:32", "erm", 1.0, 0.2, 0.2, 1, {"trials": 10, "distribution": "point"}),
     ("thresholds:64", "relabeling", 1.0, 0.2, 0.2, 4, {"trials": 20}),
     ("thresholds:64", "generic", 2.0, 0.2, 0.2, 5, {"trials": 20, "label_noise": 0.05}),
+    # An (ε, δ) learner: delta= is the CLI's --delta.
+    ("points:32", "sanitizer:point", 1.0, 0.2, 0.2, 1,
+     {"trials": 10, "distribution": "point", "delta": 1e-6}),
 ]
 
 
@@ -133,6 +136,28 @@ def test_agnostic_sample_complexity_measures_excess_error():
     assert report["success_rate"] >= 0.9
     at_n = [e for e in report["evaluations"] if e["sample_size"] == report["empirical_sample_size"]]
     assert at_n[0]["mean_error"] > 0.1
+
+
+def test_sample_complexity_takes_delta_for_approximate_dp_learners():
+    """delta= is the (ε, δ) target of an approximate-DP learner, as the CLI's --delta: the
+    guarantee reported is within it; without it (δ = 0) such a learner refuses to run, and
+    a pure learner refuses δ > 0, with the CLI's messages."""
+    kwargs = dict(epsilon=1.0, alpha=0.2, beta=0.2, seed=1, trials=10, distribution="point")
+    report = privpac.sample_complexity("points:32", "sanitizer:point", delta=1e-6, **kwargs)
+    guarantee = report["guarantee"]
+    assert guarantee["kind"] == "differential_privacy"
+    assert 0 < guarantee["delta"] <= 1e-6 and guarantee["epsilon"] <= 1.0
+    with pytest.raises(PrivpacError, match="delta > 0"):
+        privpac.sample_complexity("points:32", "sanitizer:point", **kwargs)
+    with pytest.raises(PrivpacError, match="δ must be 0"):
+        privpac.sample_complexity("points:32", "generic", delta=1e-6, **kwargs)
+    # A Python learner claims its own guarantee: delta= is refused for it.
+    with pytest.raises(InvalidParameterError, match="delta"):
+        privpac.sample_complexity(
+            "points:32", lambda points, labels, seed: 0, delta=1e-6,
+            guarantee=privpac.Privacy(1.0, 1e-6),
+            **{k: v for k, v in kwargs.items() if k != "epsilon"},
+        )
 
 
 def test_lab_errors_are_typed():

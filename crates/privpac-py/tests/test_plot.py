@@ -101,3 +101,62 @@ def test_without_matplotlib_the_error_names_the_package(monkeypatch):
               "log_x": False, "log_y": False, "series": []}
     with pytest.raises(ImportError, match="pip install matplotlib"):
         privpac.plot.draw(figure)
+
+
+def _coinciding_figure():
+    return {
+        "file": "f.svg", "title": "t", "x_label": "k", "y_label": "n",
+        "log_x": True, "log_y": True,
+        "series": [
+            {"label": "generic", "points": [[1, 10], [64, 90]], "style": "measured"},
+            {"label": "generic bound", "points": [[1, 20], [64, 200]], "style": "bound"},
+            {"label": "relabeling", "points": [[1, 12], [64, 95]], "style": "measured"},
+            {"label": "relabeling bound", "points": [[1, 20], [64, 200]], "style": "bound"},
+        ],
+    }
+
+
+def test_coinciding_curves_are_drawn_distinguishably():
+    """A series on exactly the same line as an earlier one gets hollow square markers and
+    the legend entry 'LABEL (same line as “EARLIER”)', as the SVG report draws it; a series
+    apart by more than the tolerance does not."""
+    figure = _coinciding_figure()
+    assert privpac.plot.coinciding(figure) == [None, None, None, 1]
+    fig = privpac.plot.draw(figure)
+    ax = fig.axes[0]
+    lines = ax.get_lines()
+    assert lines[3].get_marker() == "s"
+    assert lines[3].get_markerfacecolor() == "none"
+    assert lines[3].get_linestyle() == "--"
+    assert [line.get_marker() for line in lines[:3]] == ["o", "None", "o"]
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == [
+        "generic", "generic bound", "relabeling",
+        "relabeling bound (same line as \u201cgeneric bound\u201d)",
+    ]
+    # The line keeps its own label; only the legend names the line it lies on.
+    assert lines[3].get_label() == "relabeling bound"
+    plt.close(fig)
+    # Apart (by 5e-6 relative): not marked.
+    figure["series"][3]["points"] = [[1, 20], [64, 200.001]]
+    assert privpac.plot.coinciding(figure) == [None, None, None, None]
+    fig = privpac.plot.draw(figure)
+    assert fig.axes[0].get_lines()[3].get_marker() == "None"
+    assert all("same line" not in t.get_text() for t in fig.axes[0].get_legend().get_texts())
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("report", REPORTS, ids=lambda p: p.name)
+def test_coinciding_curves_match_the_svg_legends(report):
+    """Every committed figure names the same coinciding lines in its matplotlib legend as
+    in its SVG legend (the committed reports have some)."""
+    results = json.loads((report / "results.json").read_text())
+    for figure in experiment.figures(results["experiment"], results["rows"]):
+        svg = (report / figure["file"]).read_text()
+        fig = privpac.plot.draw(figure)
+        texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        marked = [t for t in texts if "(same line as" in t]
+        assert len(marked) == svg.count("(same line as"), figure["file"]
+        for text in marked:
+            assert f">\n{text}\n</text>" in svg, text
+        plt.close(fig)

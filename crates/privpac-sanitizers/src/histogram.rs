@@ -133,6 +133,49 @@ impl QueryMatrix {
         })
     }
 
+    /// The membership matrix of the XOR class of `inner` (every pair, queries in
+    /// [`privpac_classes::Xor`]'s id order `i·|C| + j`), from the matrix of `inner`'s own
+    /// concepts: on a group of 8 points the byte of `c_i ⊕ c_j` is the XOR of the bytes of
+    /// `c_i` and `c_j`. The matrix equals [`Self::build`] on `Xor::new(inner)` with the
+    /// queries `0..|C|²` (a unit test compares them byte for byte), in `|C|·|X|` calls to
+    /// `eval` instead of `2|C|²·|X|`.
+    ///
+    /// # Errors
+    /// As [`Self::build`] on the XOR class ([`Error::Class`] if `|C|²` exceeds 2^64).
+    pub(crate) fn build_xor(inner: &dyn ConceptClass, algorithm: &'static str) -> Result<Self> {
+        let xor = privpac_classes::Xor::new(inner)?;
+        let n_points = histogram_len(xor.domain(), algorithm)?;
+        let cells = xor.len().saturating_mul(n_points as u128);
+        if cells > QUERY_MATRIX_LIMIT {
+            return Err(Error::TooLarge {
+                what: "query matrix",
+                needed: cells,
+                unit: "bits (queries × domain points)",
+                limit: QUERY_MATRIX_LIMIT,
+            });
+        }
+        let width = inner.len() as usize; // |C|² · |X| ≤ 2^31, so |C| < 2^31
+        let ids: Vec<u64> = (0..width as u64).collect();
+        let base = Self::build(inner, &ids, algorithm)?;
+        let n_queries = width * width;
+        let mut bytes = vec![0u8; base.bytes.len() / width.max(1) * n_queries];
+        bytes
+            .par_chunks_mut(n_queries)
+            .zip(base.bytes.par_chunks(width))
+            .for_each(|(out, row)| {
+                for (i, &a) in row.iter().enumerate() {
+                    for (slot, &b) in out[i * width..(i + 1) * width].iter_mut().zip(row) {
+                        *slot = a ^ b;
+                    }
+                }
+            });
+        Ok(QueryMatrix {
+            n_points,
+            n_queries,
+            bytes,
+        })
+    }
+
     /// Number of queries.
     pub(crate) fn n_queries(&self) -> usize {
         self.n_queries
@@ -178,24 +221,72 @@ impl QueryMatrix {
         total
     }
 
+    /// The subset-sum tables of [`Self::answers`] for `weights`, kept so that single
+    /// queries can be answered in O(|X|/8) with exactly the value `answers` gives them
+    /// ([`GroupTables::answer`]): O(|X|·32) to build instead of the full product's
+    /// O(|X|/8·(256 + |Q|)).
+    pub(crate) fn tables(&self, weights: &[f64]) -> GroupTables {
+        debug_assert_eq!(weights.len(), self.n_points);
+        let nibble = self.n_queries < NIBBLE_QUERIES;
+        let mut chunks = Vec::new();
+        for (c, w) in weights.chunks(8 * GROUPS_PER_CHUNK).enumerate() {
+            let mut groups = Vec::new();
+            for (local, group) in w.chunks(8).enumerate() {
+                let mut eight = [0.0f64; 8];
+                eight[..group.len()].copy_from_slice(group);
+                if eight.iter().all(|&v| v == 0.0) {
+                    continue; // `answers` skips it too
+                }
+                let mut table = vec![0.0f64; 256];
+                if nibble {
+                    // table[b] = low[b & 15] + high[b >> 4], the nibble path's addend.
+                    let mut low = [0.0f64; 16];
+                    let mut high = [0.0f64; 16];
+                    for subset in 1..16usize {
+                        let bit = subset.trailing_zeros() as usize;
+                        low[subset] = low[subset & (subset - 1)] + eight[bit];
+                        high[subset] = high[subset & (subset - 1)] + eight[4 + bit];
+                    }
+                    for (b, t) in table.iter_mut().enumerate() {
+                        *t = low[b & 15] + high[b >> 4];
+                    }
+                } else {
+                    for subset in 1..256usize {
+                        let low = subset.trailing_zeros() as usize;
+                        table[subset] = table[subset & (subset - 1)] + eight[low];
+                    }
+                }
+                groups.push((c * GROUPS_PER_CHUNK + local, table));
+            }
+            chunks.push(groups);
+        }
+        GroupTables { chunks }
+    }
+
     /// `Σ_{x ∈ q} w_x` for the single query `q` (deterministic, O(|X|)).
     pub(crate) fn answer_one(&self, weights: &[f64], q: usize) -> f64 {
         let nq = self.n_queries;
+        // One chunk's sum: the members' weights in increasing point order (only the set
+        // bits of each group are visited; the additions and their order are unchanged).
+        let chunk_sum = |(w, b): (&[f64], &[u8])| {
+            let mut sum = 0.0;
+            for (group, row) in w.chunks(8).zip(b.chunks(nq)) {
+                let mut bits = row[q];
+                while bits != 0 {
+                    sum += group[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                }
+            }
+            sum
+        };
+        if weights.len() <= 8 * GROUPS_PER_CHUNK {
+            // A single chunk: the same value as the parallel sum below, without its dispatch.
+            return chunk_sum((weights, &self.bytes));
+        }
         let partials: Vec<f64> = weights
             .par_chunks(8 * GROUPS_PER_CHUNK)
             .zip(self.bytes.par_chunks(nq * GROUPS_PER_CHUNK))
-            .map(|(w, b)| {
-                let mut sum = 0.0;
-                for (group, row) in w.chunks(8).zip(b.chunks(nq)) {
-                    let bits = row[q];
-                    for (j, &value) in group.iter().enumerate() {
-                        if bits >> j & 1 == 1 {
-                            sum += value;
-                        }
-                    }
-                }
-                sum
-            })
+            .map(chunk_sum)
             .collect();
         partials.iter().sum()
     }
@@ -216,6 +307,31 @@ impl QueryMatrix {
                 }
             });
         normalize_in_place(weights);
+    }
+}
+
+/// Per chunk of groups, the nonzero groups' subset-sum tables (`(group, table)`), from
+/// [`QueryMatrix::tables`].
+#[derive(Debug, Clone)]
+pub(crate) struct GroupTables {
+    chunks: Vec<Vec<(usize, Vec<f64>)>>,
+}
+
+impl GroupTables {
+    /// Query `q`'s answer on the weights the tables were built from: bit for bit
+    /// `matrix.answers(weights)[q]` (the same addends added in the same order: within a
+    /// chunk group by group from 0, then the chunks' sums in order onto 0).
+    pub(crate) fn answer(&self, matrix: &QueryMatrix, q: usize) -> f64 {
+        let nq = matrix.n_queries;
+        let mut total = 0.0f64;
+        for groups in &self.chunks {
+            let mut acc = 0.0f64;
+            for (group, table) in groups {
+                acc += table[usize::from(matrix.bytes[group * nq + q])];
+            }
+            total += acc;
+        }
+        total
     }
 }
 
@@ -319,6 +435,95 @@ mod tests {
         let parities = Parities::new(6).unwrap();
         let weights: Vec<f64> = (0..64).map(|_| rng.random::<f64>()).collect();
         check(&parities, &(0..64).collect::<Vec<_>>(), &weights);
+    }
+
+    #[test]
+    fn xor_matrix_equals_the_matrix_of_the_xor_class() {
+        use privpac_classes::{Intervals, Parities, Points, Thresholds, Xor};
+        let classes: Vec<Box<dyn ConceptClass>> = vec![
+            Box::new(Thresholds::new(1).unwrap()),
+            Box::new(Thresholds::new(13).unwrap()),
+            Box::new(Points::new(Domain::ordered(9).unwrap())),
+            Box::new(Intervals::new(6).unwrap()),
+            Box::new(Parities::new(3).unwrap()),
+        ];
+        for class in &classes {
+            let xor = Xor::new(class.as_ref()).unwrap();
+            let ids: Vec<u64> = (0..xor.len() as u64).collect();
+            let dense = QueryMatrix::build(&xor, &ids, "test").unwrap();
+            let fast = QueryMatrix::build_xor(class.as_ref(), "test").unwrap();
+            assert_eq!(fast.n_points, dense.n_points, "{}", class.name());
+            assert_eq!(fast.n_queries, dense.n_queries, "{}", class.name());
+            assert_eq!(fast.bytes, dense.bytes, "{}", class.name());
+        }
+        let big = Thresholds::new(1 << 12).unwrap();
+        assert!(matches!(
+            QueryMatrix::build_xor(&big, "test"),
+            Err(Error::TooLarge { .. })
+        ));
+    }
+
+    /// Single answers from the kept tables are bit for bit the full product's, on the byte
+    /// and the nibble path, with zero groups and several chunks.
+    #[test]
+    fn table_answers_equal_the_full_product_bit_for_bit() {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        for (size, queries) in [
+            (7u64, 5usize),
+            (100, 30),
+            (100, 100),
+            (3001, 60),
+            (2100, 20),
+        ] {
+            let class = Thresholds::new(size).unwrap();
+            let ids: Vec<u64> = (0..queries as u64).map(|i| (i * 7919) % size).collect();
+            let matrix = QueryMatrix::build(&class, &ids, "test").unwrap();
+            let weights: Vec<f64> = (0..size)
+                .map(|x| {
+                    if (x / 8) % 3 == 1 {
+                        0.0
+                    } else {
+                        rng.random::<f64>()
+                    }
+                })
+                .collect();
+            let all = matrix.answers(&weights);
+            let tables = matrix.tables(&weights);
+            for (q, &a) in all.iter().enumerate() {
+                assert_eq!(
+                    tables.answer(&matrix, q).to_bits(),
+                    a.to_bits(),
+                    "N = {size}, q = {q}"
+                );
+            }
+        }
+    }
+
+    /// A single answer adds the members' weights in point order within each chunk of
+    /// groups, then the chunks' sums: bit for bit, on one chunk and on several.
+    #[test]
+    fn single_answers_add_the_members_in_point_order() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        for size in [7u64, 1000, 1024, 3001] {
+            let class = Thresholds::new(size).unwrap();
+            let ids: Vec<u64> = (0..50u64).map(|i| (i * 7919) % size).collect();
+            let matrix = QueryMatrix::build(&class, &ids, "test").unwrap();
+            let weights: Vec<f64> = (0..size).map(|_| rng.random::<f64>()).collect();
+            for (q, &id) in ids.iter().enumerate() {
+                let chunk = 8 * GROUPS_PER_CHUNK;
+                let mut total = 0.0f64;
+                for (c, w) in weights.chunks(chunk).enumerate() {
+                    let mut sum = 0.0f64;
+                    for (k, &v) in w.iter().enumerate() {
+                        if class.eval(id, (c * chunk + k) as u64) {
+                            sum += v;
+                        }
+                    }
+                    total = if c == 0 { sum } else { total + sum };
+                }
+                assert_eq!(matrix.answer_one(&weights, q).to_bits(), total.to_bits());
+            }
+        }
     }
 
     #[test]

@@ -24,10 +24,18 @@
 //!   histogram, with exponential-mechanism or sparse-vector query selection; MWEM replays
 //!   its measurements by default ([`MwemVariant`]).
 //! - [`ThresholdSanitizer`]: `THRESH_X` by the binary-tree mechanism; pure ε.
+//! - [`QuantileSanitizer`]: `THRESH_X` from ⌈1/α⌉ − 1 interior-point calls (TreeLog) on
+//!   rank windows (approximate quantiles); (ε, δ) composed by the accountant, running time
+//!   independent of |X| (domains up to 2^64 points), at most ⌈1/α⌉ + 1 distinct points out.
 //! - [`PiecewiseDistribution`] and [`Mwem::run_threshold_xor`]: MWEM on the XOR class of
 //!   thresholds over `[N]` (all intervals between two cut points) with a synthetic
-//!   distribution of O(T) uniform pieces, for N up to [`ORDERED_XOR_LIMIT`]
-//!   ([`Sanitizer::sanitize_threshold_xor`] is the trait's entry point).
+//!   distribution of O(T) uniform pieces, for N up to [`ORDERED_XOR_LIMIT`] = 2^62 (score
+//!   levels in `u128`, the wide exponential mechanism above 2^60 pairs)
+//!   ([`Sanitizer::sanitize_threshold_xor`] is the trait's entry point; the tree sanitizer
+//!   answers it too, with its dense output cut into pieces, up to
+//!   [`THRESHOLD_DOMAIN_LIMIT`] points).
+//! - [`Sanitizer::sanitize_xor`]: any sanitizer on the XOR class `C ⊕ C`; MWEM and private
+//!   multiplicative weights build its query matrix from C's rows.
 //! - [`Error`] and [`Result`].
 //!
 //! # Design decisions
@@ -83,20 +91,21 @@ mod histogram;
 mod mwem;
 mod ordered;
 mod pieces;
+mod pmw;
 mod point_function;
+mod quantiles;
 mod synthetic;
 mod threshold;
 
 pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCORE_WORK_LIMIT};
 pub use error::{Error, Result};
 pub use histogram::{HISTOGRAM_LIMIT, QUERY_MATRIX_LIMIT};
-pub use mwem::{
-    DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant, PMW_PASS_LIMIT,
-    PMW_WORK_LIMIT, PmwRun, PrivateMultiplicativeWeights,
-};
+pub use mwem::{DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant};
 pub use ordered::{ORDERED_XOR_LIMIT, OrderedMwemRun};
 pub use pieces::PiecewiseDistribution;
+pub use pmw::{PMW_PASS_LIMIT, PMW_WORK_LIMIT, PmwRun, PrivateMultiplicativeWeights};
 pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
+pub use quantiles::{MAX_QUANTILES, QuantileSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
 
@@ -126,6 +135,25 @@ pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
 
     /// A short name for reports.
     fn name(&self) -> String;
+
+    /// Sanitizes `data` for the XOR class `C ⊕ C` of `inner` (the query class of the
+    /// sanitizer learners): the same as [`Self::sanitize`] on
+    /// [`privpac_classes::Xor::new`]`(inner)`, which the provided implementation calls.
+    /// MWEM and private multiplicative weights override it to build their query matrix
+    /// from `inner`'s concepts (`|C|·|X|` evaluations instead of `2|C|²·|X|`), with the
+    /// same output for the same generator. Same guarantee as [`Self::sanitize`].
+    ///
+    /// # Errors
+    /// As [`Self::sanitize`]; [`Error::Class`] if `|C|²` exceeds 2^64.
+    fn sanitize_xor(
+        &self,
+        inner: &dyn ConceptClass,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Result<SyntheticDatabase> {
+        let xor = privpac_classes::Xor::new(inner)?;
+        self.sanitize(&xor, data, rng)
+    }
 
     /// Sanitizes `data` (points of `[N]`) for the XOR class of thresholds (or of
     /// `both(thresholds)`) over `[N]`, the C⊕ the sanitizer learners use for those classes,

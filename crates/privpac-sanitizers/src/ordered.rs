@@ -24,21 +24,38 @@
 //! H's values, and the exponential mechanism samples a score level and then a uniform pair of
 //! that level ([`ExponentialMechanism::select_levels`]), the same distribution as the
 //! mechanism over the N² pairs one by one.
+//!
+//! # Above 2^60 pairs
+//! `select_levels` carries its envelope sums in `u128` and takes at most 2^60 candidates
+//! (N = 2^30 for thresholds). Above that the level is drawn by
+//! [`ExponentialMechanism::select_wide_levels`] (levels of up to 2^128 candidates in all,
+//! 256-bit envelope sums): a level with probability proportional to `count·exp(λ·score)`,
+//! then a uniform member, which is again the exponential mechanism over the pairs one by one
+//! (the proof is in that method's module documentation and never uses the number of
+//! candidates). Below 2^60 pairs the narrow sampler is kept, so runs there draw the same
+//! values for a seed as before; the two samplers have the same distribution on the same
+//! levels, not the same draws. The level counts, ranks and offsets are `u128` throughout,
+//! so N goes up to [`ORDERED_XOR_LIMIT`] = 2^62 (4N² < 2^128 pairs for `both(thresholds)`).
 
 use std::collections::BTreeMap;
 
 use privpac_classes::Point;
-use privpac_mechanisms::{ExponentialMechanism, ScoreLevel};
+use privpac_mechanisms::{ExponentialMechanism, ScoreLevel, WideScoreLevel};
 use rand::Rng;
 
 use crate::error::{Error, Result};
 use crate::mwem::{Mwem, MwemVariant, update_factors};
 use crate::pieces::PiecewiseDistribution;
 
-/// The largest N for which MWEM runs on `THRESH_[N] ⊕ THRESH_[N]`: the exponential
-/// mechanism's exact sampler draws among at most 2^60 candidates, and the class has N²
-/// pairs (4N² for `both(thresholds)`, whose limit is half this).
-pub const ORDERED_XOR_LIMIT: u64 = 1 << 30;
+/// The largest N for which MWEM runs on `THRESH_[N] ⊕ THRESH_[N]` (and on
+/// `both(thresholds)`): the class has N² pairs (4N² for `both(thresholds)`), counted,
+/// ranked and sampled in `u128` ([`ExponentialMechanism::select_wide_levels`] above 2^60
+/// pairs), and 4·(2^62)² = 2^126 leaves room for the level sums.
+pub const ORDERED_XOR_LIMIT: u64 = 1 << 62;
+
+/// The most pairs the narrow sampler [`ExponentialMechanism::select_levels`] takes; above
+/// this the wide one runs.
+const NARROW_PAIRS: u128 = 1 << 60;
 
 /// The step function `H(g) = ⌊n·P(g)⌋ − D(g)` over the cut points `g = 1..=N`, as maximal
 /// runs `(first cut point, length, value)`.
@@ -60,12 +77,66 @@ fn score_runs(dist: &PiecewiseDistribution, sorted: &[Point]) -> Vec<(u64, u64, 
     for (k, &u) in cuts.iter().enumerate() {
         let v = cuts.get(k + 1).copied().unwrap_or(size + 1); // segment [u, v)
         let below = sorted.partition_point(|&x| x < u) as i64;
-        let floor_at = |g: u64| (n * dist.mass_below_with(&cumulative, g)).floor() as i64;
+        // [u, v) lies in one piece (piece starts are cuts), where P is the piece's fixed
+        // formula: the same value as `mass_below_with` (which finds the same piece).
+        let piece = dist.piece_of(u.min(size));
+        let (start, len, mass) = (
+            dist.starts[piece],
+            dist.end(piece) - dist.starts[piece],
+            dist.masses[piece],
+        );
+        let floor_at = |g: u64| (n * (cumulative[piece] + dist.fraction(piece, g))).floor() as i64;
         let mut g = u;
         while g < v {
             let value = floor_at(g);
-            // The last cut point of [g, v) with the same floor (monotone: binary search).
-            let (mut lo, mut hi) = (g, v - 1);
+            // The last cut point of [g, v) with the same floor. P is linear on the piece, so
+            // the next step is near `start + ((value + 1)/n − C)·len/m`; that guess only
+            // brackets a search that evaluates the exact formula (monotone in g), so the
+            // runs are those of the exact H whatever the guess.
+            let guess = if mass > 0.0 {
+                let x =
+                    start as f64 + ((value + 1) as f64 / n - cumulative[piece]) * len as f64 / mass;
+                if x.is_finite() {
+                    (x.max(0.0) as u64).saturating_sub(1)
+                } else {
+                    v - 1
+                }
+            } else {
+                v - 1
+            };
+            let guess = guess.clamp(g, v - 1);
+            // Gallop from the guess to a bracket lo ≤ answer < hi + 1, then bisect.
+            let (mut lo, mut hi);
+            if floor_at(guess) == value {
+                lo = guess;
+                let mut step = 1u64;
+                loop {
+                    let next = lo.saturating_add(step);
+                    if next >= v {
+                        hi = v - 1;
+                        break;
+                    }
+                    if floor_at(next) == value {
+                        lo = next;
+                        step = step.saturating_mul(2);
+                    } else {
+                        hi = next - 1;
+                        break;
+                    }
+                }
+            } else {
+                hi = guess - 1; // guess > g, since floor_at(g) == value
+                let mut step = 1u64;
+                loop {
+                    let next = hi.saturating_sub(step).max(g);
+                    if floor_at(next) == value {
+                        lo = next;
+                        break;
+                    }
+                    hi = next - 1;
+                    step = step.saturating_mul(2);
+                }
+            }
             while lo < hi {
                 let mid = lo + (hi - lo).div_ceil(2);
                 if floor_at(mid) == value {
@@ -221,8 +292,8 @@ pub struct OrderedMwemRun {
     pub synthetic: PiecewiseDistribution,
     /// The measured queries, in round order, as ids of the XOR class
     /// ([`privpac_classes::Xor`] of the thresholds class, or of `both(thresholds)` when run
-    /// with two orientations).
-    pub measured: Vec<u64>,
+    /// with two orientations), in `u128` (above 2^32 points they exceed u64).
+    pub measured: Vec<u128>,
     /// The noisy counts of the measured queries (of the complement of the interval for the
     /// complemented pairs of `both(thresholds)`), in round order.
     pub measurements: Vec<i64>,
@@ -258,7 +329,8 @@ impl Mwem {
     /// composed by basic composition, Dwork–Roth Theorem 3.16, with replay and the output
     /// post-processing). The selection draws a score level with probability proportional
     /// to `count·exp(λ·score)` and then a uniform unmeasured pair of that level, which is the
-    /// exponential mechanism over the unmeasured pairs ([`ExponentialMechanism::select_levels`]).
+    /// exponential mechanism over the unmeasured pairs ([`ExponentialMechanism::select_levels`],
+    /// or [`ExponentialMechanism::select_wide_levels`] above 2^60 pairs).
     ///
     /// # Running time
     /// Per round: the steps of H, O((n + T)·log N) evaluations of P; the level counts,
@@ -267,10 +339,8 @@ impl Mwem {
     /// # Errors
     /// [`Error::EmptyData`]; [`Error::Class`] wrapping a point outside `[N]`;
     /// [`Error::InvalidParameter`] unless `orientations` is 1 or 2; [`Error::TooLarge`]
-    /// when the (2N)² or N² candidates exceed the exponential mechanism's exact sampler
-    /// (2^60 candidates: N above [`ORDERED_XOR_LIMIT`], or half of it for two
-    /// orientations); [`Error::TooManyRounds`] if T exceeds the candidates;
-    /// [`Error::Mechanism`].
+    /// for N above [`ORDERED_XOR_LIMIT`]; [`Error::TooManyRounds`] if T exceeds the
+    /// candidates; [`Error::Mechanism`].
     pub fn run_threshold_xor<R: Rng + ?Sized>(
         &self,
         size: u64,
@@ -289,15 +359,15 @@ impl Mwem {
             });
         }
         let copies = orientations * orientations;
-        let pairs = u128::from(size) * u128::from(size) * u128::from(copies);
-        if pairs > 1 << 60 {
+        if size > ORDERED_XOR_LIMIT {
             return Err(Error::TooLarge {
                 what: "MWEM on the XOR class of thresholds",
-                needed: pairs,
-                unit: "candidates in its exponential mechanism (one per pair of concepts)",
-                limit: 1 << 60,
+                needed: u128::from(size),
+                unit: "domain points (its pairs are counted in u128)",
+                limit: u128::from(ORDERED_XOR_LIMIT),
             });
         }
+        let pairs = u128::from(size) * u128::from(size) * u128::from(copies);
         if self.rounds() as u128 > pairs {
             return Err(Error::TooManyRounds {
                 rounds: self.rounds(),
@@ -341,18 +411,18 @@ impl Mwem {
                     .or_default()
                     .push(rank * u128::from(copies) + u128::from(version));
             }
-            let score_levels: Vec<ScoreLevel> = counts
+            let score_levels: Vec<WideScoreLevel> = counts
                 .iter()
                 .filter(|&(_, &c)| c > 0)
-                .map(|(&k, &c)| ScoreLevel {
+                .map(|(&k, &c)| WideScoreLevel {
                     score: k as i64,
-                    count: c as u64,
+                    count: c,
                 })
                 .collect();
-            let choice = select(self.selection(), &score_levels, rng)?;
-            let k = score_levels[choice.level].score as u64;
+            let (level, offset) = select(self.selection(), pairs, &score_levels, rng)?;
+            let k = score_levels[level].score as u64;
             // The offset-th unmeasured pair of level k: skip the measured ranks below it.
-            let mut rank = u128::from(choice.offset);
+            let mut rank = offset;
             if let Some(ranks) = excluded.get_mut(&k) {
                 ranks.sort_unstable();
                 for &r in ranks.iter() {
@@ -416,10 +486,13 @@ impl Mwem {
         };
         // XOR ids: concept ids of the class are t (and N + t for complements); pair
         // version v = 2·[first complemented] + [second complemented].
-        let len = size * orientations;
+        let (size, len) = (u128::from(size), u128::from(size * orientations));
         let measured = measured
             .into_iter()
-            .map(|(i, j, v)| (i + (v >> 1) * size) * len + (j + (v & 1) * size))
+            .map(|(i, j, v)| {
+                let (i, j, v) = (u128::from(i), u128::from(j), u128::from(v));
+                (i + (v >> 1) * size) * len + (j + (v & 1) * size)
+            })
             .collect();
         Ok(OrderedMwemRun {
             synthetic,
@@ -429,12 +502,30 @@ impl Mwem {
     }
 }
 
+/// The exponential mechanism over the levels: `(level index, offset in the level)`, by
+/// the narrow sampler when the class has at most 2^60 pairs (the draws of earlier
+/// versions for a seed), by the wide one above (the same distribution; module
+/// documentation).
 fn select<R: Rng + ?Sized>(
     mechanism: &ExponentialMechanism,
-    levels: &[ScoreLevel],
+    pairs: u128,
+    levels: &[WideScoreLevel],
     rng: &mut R,
-) -> Result<privpac_mechanisms::LevelChoice> {
-    Ok(mechanism.select_levels(levels, rng)?)
+) -> Result<(usize, u128)> {
+    if pairs <= NARROW_PAIRS {
+        let narrow: Vec<ScoreLevel> = levels
+            .iter()
+            .map(|l| ScoreLevel {
+                score: l.score,
+                count: l.count as u64,
+            })
+            .collect();
+        let choice = mechanism.select_levels(&narrow, rng)?;
+        Ok((choice.level, u128::from(choice.offset)))
+    } else {
+        let choice = mechanism.select_wide_levels(levels, rng)?;
+        Ok((choice.level, choice.offset))
+    }
 }
 
 #[cfg(test)]

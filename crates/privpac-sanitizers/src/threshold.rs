@@ -232,6 +232,39 @@ impl ThresholdSanitizer {
     }
 }
 
+impl ThresholdSanitizer {
+    /// The output over `[size]` as pieces ([`Sanitizer::sanitize_threshold_xor`]).
+    fn pieces<R: Rng + ?Sized>(
+        &self,
+        size: u64,
+        data: &[Point],
+        rng: &mut R,
+    ) -> Result<PiecewiseDistribution> {
+        let domain = Domain::ordered(size)?;
+        let weights = self.point_weights(&domain, data, rng)?;
+        PiecewiseDistribution::from_point_weights(&weights)
+    }
+
+    /// The output weights `w_t = G(t) − G(t − 1)` of the consistent CDF (in counts).
+    fn point_weights<R: Rng + ?Sized>(
+        &self,
+        domain: &Domain,
+        data: &[Point],
+        rng: &mut R,
+    ) -> Result<Vec<f64>> {
+        let cdf = self.noisy_cdf(domain, data, rng)?;
+        let mut previous = 0.0;
+        Ok(cdf
+            .iter()
+            .map(|&g| {
+                let w = (g - previous).max(0.0);
+                previous = g;
+                w
+            })
+            .collect())
+    }
+}
+
 /// The recursive walk over the dyadic tree.
 struct Tree<'a, 'r, R: Rng + ?Sized> {
     len: usize,
@@ -284,38 +317,45 @@ impl Sanitizer for ThresholdSanitizer {
         data: &[Point],
         rng: &mut dyn Rng,
     ) -> Result<SyntheticDatabase> {
-        let cdf = self.noisy_cdf(class.domain(), data, rng)?;
-        let mut previous = 0.0;
-        let weights: Vec<f64> = cdf
-            .iter()
-            .map(|&g| {
-                let w = (g - previous).max(0.0);
-                previous = g;
-                w
-            })
-            .collect();
+        let weights = self.point_weights(class.domain(), data, rng)?;
         SyntheticDatabase::from_dense(class.domain(), weights)
     }
 
-    /// The refusal above [`THRESHOLD_DOMAIN_LIMIT`] points, naming the cost the
-    /// algorithm cannot avoid: the consistent CDF is a function of all `N − 1` noisy
-    /// left-child counts, each an exact noise draw. `None` otherwise (the class path runs;
-    /// the tree sanitizes the domain for thresholds, and every interval of `C ⊕ C` is a
-    /// difference of two prefixes).
+    /// The tree's output as a [`PiecewiseDistribution`] (one piece per point of positive
+    /// weight, one per run of zero weights): the same noise draws and the same consistent
+    /// CDF as [`Self::sanitize`], so for the same generator the same distribution (a unit
+    /// test compares them point by point). The sanitizer learners then take their cover from
+    /// the thresholds' structure instead of evaluating every concept on the small database.
+    ///
+    /// Above [`THRESHOLD_DOMAIN_LIMIT`] points it refuses, naming the cost the algorithm
+    /// cannot avoid. The consistent CDF `G(t) = (max_{j≤t} F̂(j) + min_{j≥t} F̂(j))/2` reads
+    /// every prefix estimate, and every one of the `N − 1` noisy left-child counts is the
+    /// last term of some prefix estimate, so the output is a function of all of them. Drawing
+    /// the noise only at the nodes an output depends on would need, for each untouched
+    /// subtree, an exact sample of the maximum (and minimum) of its noisy prefix sums: the
+    /// maximum of a branching random walk with discrete Laplace steps over `2^k` leaves, whose
+    /// law has no closed form (it is the solution of the recursion
+    /// `M_k = max(M_{k−1}, Z + M′_{k−1})` over integers, with unbounded support), so no
+    /// exact sampler of the same output distribution is known that skips the draws.
     fn sanitize_threshold_xor(
         &self,
         class: ThresholdStructure,
-        _data: &[Point],
-        _rng: &mut dyn Rng,
+        data: &[Point],
+        rng: &mut dyn Rng,
     ) -> Option<Result<PiecewiseDistribution>> {
         let size = class.domain_size();
-        (u128::from(size) > THRESHOLD_DOMAIN_LIMIT).then_some(Err(Error::TooLarge {
-            what: "the binary-tree threshold sanitizer",
-            needed: u128::from(size - 1),
-            unit: "exact noise draws (one per left child of the dyadic tree over the domain; \
-                   its consistent CDF reads every noisy count)",
-            limit: THRESHOLD_DOMAIN_LIMIT,
-        }))
+        if u128::from(size) > THRESHOLD_DOMAIN_LIMIT {
+            return Some(Err(Error::TooLarge {
+                what: "the binary-tree threshold sanitizer",
+                needed: u128::from(size - 1),
+                unit: "exact noise draws (its consistent CDF is a running max/min of every \
+                       noisy prefix, so it depends on all N − 1 left-child counts; skipping \
+                       draws needs the law of a discrete Laplace branching walk's maximum, \
+                       which has no closed form)",
+                limit: THRESHOLD_DOMAIN_LIMIT,
+            }));
+        }
+        Some(self.pieces(size, data, rng))
     }
 
     fn name(&self) -> String {
@@ -331,6 +371,38 @@ mod tests {
 
     use super::*;
     use crate::synthetic::max_query_error;
+
+    /// The structured output is the dense output: same seed, same mass on every point.
+    #[test]
+    fn threshold_xor_pieces_equal_the_dense_output() {
+        use privpac_classes::ThresholdStructure;
+        let sanitizer = ThresholdSanitizer::new(Privacy::pure(1.0).unwrap()).unwrap();
+        for (size, seed) in [(1u64, 1u64), (2, 2), (7, 3), (64, 4), (1000, 5)] {
+            let class = Thresholds::new(size).unwrap();
+            let data: Vec<Point> = (0..40u64).map(|i| (i * i * 7) % size).collect();
+            let dense = sanitizer
+                .sanitize(&class, &data, &mut ChaCha8Rng::seed_from_u64(seed))
+                .unwrap();
+            for structure in [
+                ThresholdStructure::Plain(size),
+                ThresholdStructure::Both(size),
+            ] {
+                let pieces = sanitizer
+                    .sanitize_threshold_xor(structure, &data, &mut ChaCha8Rng::seed_from_u64(seed))
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(pieces.size(), size);
+                for x in 0..size {
+                    let (a, b) = (pieces.mass_of(x), dense.mass_of(x));
+                    assert!((a - b).abs() <= 1e-12, "N = {size}, x = {x}: {a} vs {b}");
+                }
+            }
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let refused =
+            sanitizer.sanitize_threshold_xor(ThresholdStructure::Plain(1 << 40), &[0], &mut rng);
+        assert!(matches!(refused, Some(Err(Error::TooLarge { .. }))));
+    }
 
     #[test]
     fn huge_epsilon_reproduces_the_cdf() {

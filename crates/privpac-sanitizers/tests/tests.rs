@@ -13,3 +13,5 @@ mod mwem_accuracy;
 mod audit;
 // Typed errors, the no-panic property test and auto traits.
 mod errors;
+// The interior-point (TreeLog) quantile sanitizer: exact audit, negative control, χ², accuracy.
+mod quantiles;

@@ -182,6 +182,9 @@ pub struct DataTable {
     pub points: Vec<Point>,
     /// Their labels, one column per label column.
     pub labels: LabelMatrix,
+    /// The label columns' names in the file's header (trimmed and unquoted, in the order
+    /// of [`DataTable::labels`]), when the file has one; `None` without a header.
+    pub label_names: Option<Vec<String>>,
 }
 
 /// The UTF-8 byte-order mark, skipped at the start of a file.
@@ -209,6 +212,7 @@ pub fn read_table<R: BufRead>(
     let mut table = DataTable {
         points: Vec::new(),
         labels: LabelMatrix::new(k),
+        label_names: None,
     };
     let mut first = true;
     let mut reader = reader;
@@ -502,6 +506,12 @@ fn parse_line(
                 || is_first && options.real.is_some() && parse_real(x).is_none()
             {
                 if is_labeled_header(text, labels) {
+                    table.label_names = Some(
+                        text.split(|&b| b == b',')
+                            .skip(1)
+                            .map(|f| String::from_utf8_lossy(field(f)).into_owned())
+                            .collect(),
+                    );
                     return Ok(());
                 }
                 return Err(bad(format!(

@@ -41,6 +41,7 @@ mod discretize;
 mod multi_spec;
 mod request;
 mod spec;
+mod target;
 
 pub use bounds::{Bound, bounds_for, bounds_for_buckets, interior_point_bound};
 pub use data::{
@@ -54,7 +55,8 @@ pub use discretize::{
 };
 pub use multi_spec::{
     MultiLearnerSpec, build_multi_learner, parse_multi_labeled_csv, read_multi_labeled,
-    read_multi_labeled_csv, read_multi_labeled_csv_with,
+    read_multi_labeled_csv, read_multi_labeled_csv_named, read_multi_labeled_csv_with,
+    read_multi_labeled_named,
 };
 pub use request::{
     DistributionChoice, GUARANTEE_CLAIMED, GUARANTEE_PROVEN, SampleComplexityReport,
@@ -67,6 +69,7 @@ pub use spec::{
     ClassSpec, LearnerParams, LearnerSpec, SanitizerParams, SanitizerSpec, build_learner,
     build_sanitizer,
 };
+pub use target::{TargetError, TargetSpec};
 
 // The engine's types, re-exported so that a front end needs one import path.
 pub use privpac_engine::{

@@ -111,7 +111,9 @@ impl fmt::Display for MultiLearnerSpec {
 ///   total.
 /// * `generic:SANITIZER`: `SanitizerMultiLearner::for_total` (ε/2 to the sanitizer;
 ///   pure-only sanitizers — BLR, MWEM, the tree — are built with δ = 0, also inside a
-///   direct sum of sanitizer learners).
+///   direct sum of sanitizer learners); `generic:treelog-quantiles` is
+///   `SanitizerMultiLearner::corollary_3_10` (the sanitizer at α/10 for thresholds, α =
+///   `params.sanitizer.alpha` the learner's accuracy).
 /// * `parity`, `point`: the whole budget to the one learner.
 ///
 /// # Errors
@@ -193,6 +195,11 @@ pub fn build_multi_learner(
                 (built, None) => Box::new(built?),
             }
         }
+        // Corollary 3.10's construction: the quantile sanitizer at α/10 for thresholds (α/5
+        // for C⊕), so that `--alpha` is the learner's accuracy and the bound applies.
+        MultiLearnerSpec::Generic(SanitizerSpec::TreelogQuantiles) => Box::new(
+            SanitizerMultiLearner::corollary_3_10(total, k, params.sanitizer.alpha)?,
+        ),
         MultiLearnerSpec::Generic(sanitizer) => {
             let failure: RefCell<Option<Error>> = RefCell::new(None);
             let built =
@@ -275,6 +282,54 @@ pub fn read_multi_labeled<R: std::io::BufRead>(
         k,
         table.labels.into_words(),
     )?)
+}
+
+/// [`read_multi_labeled`], with the label columns' names: the header's names when the
+/// file has a header (`x,y1,…,yk`, or the names of the columns selected by
+/// [`DataOptions::columns`]), else `y1`, …, `yk`.
+///
+/// # Errors
+/// As for [`read_multi_labeled`].
+///
+/// # Example
+/// ```
+/// use privpac_classes::Domain;
+/// let options = privpac_toolkit::DataOptions {
+///     columns: Some("age,sick,smokes".parse()?),
+///     ..Default::default()
+/// };
+/// let text = "id,age,smokes,sick\n1,3,1,0\n2,5,0,0\n";
+/// let (sample, names) =
+///     privpac_toolkit::read_multi_labeled_named(text.as_bytes(), &Domain::ordered(8)?, &options)?;
+/// assert_eq!((sample.len(), names), (2, vec!["sick".to_string(), "smokes".to_string()]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_multi_labeled_named<R: std::io::BufRead>(
+    reader: R,
+    domain: &Domain,
+    options: &DataOptions,
+) -> Result<(MultiLabeledSample, Vec<String>)> {
+    let table = read_table(reader, domain, RowShape::LabeledAny, options)?;
+    let k = table.labels.k();
+    let names = table
+        .label_names
+        .unwrap_or_else(|| (1..=k).map(|j| format!("y{j}")).collect());
+    let sample =
+        MultiLabeledSample::from_bit_columns(domain, table.points, k, table.labels.into_words())?;
+    Ok((sample, names))
+}
+
+/// [`read_multi_labeled_named`] on a data file (`-` for standard input, as for
+/// [`read_multi_labeled_csv_with`]).
+///
+/// # Errors
+/// As for [`read_multi_labeled_csv`].
+pub fn read_multi_labeled_csv_named(
+    path: &Path,
+    domain: &Domain,
+    options: &DataOptions,
+) -> Result<(MultiLabeledSample, Vec<String>)> {
+    read_multi_labeled_named(open_data(path)?, domain, options)
 }
 
 /// Reads and parses a k-labeled data file (see [`parse_multi_labeled_csv`]) with the

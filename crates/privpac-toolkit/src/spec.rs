@@ -16,8 +16,8 @@ use privpac_learners::{
     VotingPredictor,
 };
 use privpac_sanitizers::{
-    BlumLigettRoth, Mwem, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
-    ThresholdSanitizer,
+    BlumLigettRoth, Mwem, PointSanitizer, PrivateMultiplicativeWeights, QuantileSanitizer,
+    Sanitizer, ThresholdSanitizer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -108,7 +108,7 @@ impl fmt::Display for ClassSpec {
     }
 }
 
-/// A sanitizer: `point`, `blr`, `pmw`, `mwem` or `tree`.
+/// A sanitizer: `point`, `blr`, `pmw`, `mwem`, `tree` or `treelog-quantiles`.
 ///
 /// # Example
 /// ```
@@ -131,16 +131,20 @@ pub enum SanitizerSpec {
     Mwem,
     /// Binary-tree (hierarchical) mechanism for thresholds.
     Tree,
+    /// Thresholds from ⌈1/α⌉ − 1 interior-point (TreeLog) calls on rank windows
+    /// (approximate quantiles; (ε, δ), needs δ > 0; any ordered domain up to 2^64 points).
+    TreelogQuantiles,
 }
 
 impl SanitizerSpec {
     /// Every sanitizer, in the order of the documentation.
-    pub const ALL: [SanitizerSpec; 5] = [
+    pub const ALL: [SanitizerSpec; 6] = [
         SanitizerSpec::Point,
         SanitizerSpec::Blr,
         SanitizerSpec::Pmw,
         SanitizerSpec::Mwem,
         SanitizerSpec::Tree,
+        SanitizerSpec::TreelogQuantiles,
     ];
 
     /// The spec's name.
@@ -151,6 +155,7 @@ impl SanitizerSpec {
             SanitizerSpec::Pmw => "pmw",
             SanitizerSpec::Mwem => "mwem",
             SanitizerSpec::Tree => "tree",
+            SanitizerSpec::TreelogQuantiles => "treelog-quantiles",
         }
     }
 }
@@ -343,7 +348,7 @@ impl fmt::Display for LearnerSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SanitizerParams {
-    /// Target accuracy α of the point and PMW sanitizers (default 0.1).
+    /// Target accuracy α of the point, PMW and TreeLog-quantile sanitizers (default 0.1).
     pub alpha: f64,
     /// Rounds T of MWEM (default 20; at most [`MAX_SANITIZER_ROUNDS`]).
     pub rounds: usize,
@@ -763,6 +768,7 @@ pub fn build_sanitizer(
             Box::new(Mwem::new(privacy, params.rounds)?)
         }
         SanitizerSpec::Tree => Box::new(ThresholdSanitizer::new(privacy)?),
+        SanitizerSpec::TreelogQuantiles => Box::new(QuantileSanitizer::new(privacy, params.alpha)?),
     })
 }
 

@@ -198,7 +198,7 @@ pub(crate) struct ExperimentArgs {
 /// Parameters of the sanitizers (shared by `sanitize` and `learn --learner sanitizer:NAME`).
 #[derive(Debug, Args, Clone, Copy)]
 pub(crate) struct SanitizerOptions {
-    /// Target accuracy α for the point and PMW sanitizers.
+    /// Target accuracy α for the point, PMW and treelog-quantiles sanitizers.
     #[arg(long, default_value_t = 0.1)]
     pub(crate) alpha: f64,
     /// Rounds T of MWEM.
@@ -221,7 +221,7 @@ pub(crate) struct SanitizeArgs {
     /// Privacy parameter ε.
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) epsilon: f64,
-    /// Privacy parameter δ (the point sanitizer needs δ > 0).
+    /// Privacy parameter δ (the point and treelog-quantiles sanitizers need δ > 0).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub(crate) delta: f64,
     /// Data: CSV with one point per line (a second column, e.g. a label, is ignored), or `-`
@@ -347,13 +347,17 @@ pub(crate) struct SampleComplexityArgs {
     /// distribution the all-zero hypothesis already has error 1/|X|), uniform otherwise].
     #[arg(long, value_enum)]
     pub(crate) distribution: Option<DistributionName>,
-    /// The target concept id (default: the middle of the class when at least a quarter of
-    /// the domain takes each label, as for thresholds and parities, else the most balanced
-    /// of 64 concepts evenly spaced in id order: for intervals one covering about half the
-    /// domain, for both(thresholds:N) a threshold near N/2; so a constant hypothesis does
-    /// not solve the default scenario at α below 1/4).
+    /// The target concept: a concept id, or for the ordered classes the concept itself:
+    /// threshold:T (1 on x ≤ T, thresholds:N), point:P (1 only at x = P, points:N),
+    /// interval:LOW,HIGH (1 on LOW ≤ x ≤ HIGH, inclusive) or interval:empty (intervals:N;
+    /// an interval whose id is above 2^64 − 1, far right over more than about 6·10^9
+    /// points, is refused: not implemented). Default: the middle of the class when at least
+    /// a quarter of the domain takes each label, as for thresholds and parities, else the
+    /// most balanced of 64 concepts evenly spaced in id order: for intervals one covering
+    /// about half the domain, for both(thresholds:N) a threshold near N/2; so a constant
+    /// hypothesis does not solve the default scenario at α below 1/4.
     #[arg(long)]
-    pub(crate) target: Option<u64>,
+    pub(crate) target: Option<privpac_toolkit::TargetSpec>,
     /// Probability η that a label is flipped (0: realizable; > 0: agnostic: OPT = η is
     /// reported, success means true error at most OPT + α, and the agnostic bound, which is
     /// for that accuracy, is shown).
@@ -396,8 +400,9 @@ pub(crate) struct MultiLearnArgs {
     pub(crate) delta: f64,
     /// k-labeled data: CSV rows x,y1,...,yk (x a point index, or a bit string for hypercube
     /// classes; labels 0 or 1), optional header line x,y1,...,yk; k is the number of label
-    /// columns (with --columns FEATURE,LABEL1,...,LABELk: the number of labels named). `-`
-    /// reads standard input; a UTF-8 byte-order mark is skipped.
+    /// columns (with --columns FEATURE,LABEL1,...,LABELk: the number of labels named; the
+    /// output then names each column by its name in the header, else y1…yk). `-` reads
+    /// standard input; a UTF-8 byte-order mark is skipped.
     #[arg(long)]
     pub(crate) data: std::path::PathBuf,
     #[command(flatten)]
@@ -433,8 +438,8 @@ functions only: ε-DP, improper, a sample size independent of |X|; Beimel–Niss
 hash buckets, see --buckets), interior-point (thresholds only: proper and (ε, δ)-DP through \
 TreeLog's interior point, needs --delta > 0; --alpha sets the share of the sample it uses), or \
 sanitizer[:NAME] with NAME \
-one of point, blr, pmw, mwem (default), tree (ε split evenly between the sanitizer and the \
-selection step)";
+one of point, blr, pmw, mwem (default), tree, treelog-quantiles (ε split evenly between the \
+sanitizer and the selection step)";
 
 /// Class specs accepted by --class.
 const CLASS_HELP: &str = "Class spec: points:N, thresholds:N, intervals:N, parities:D, \

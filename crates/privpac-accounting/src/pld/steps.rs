@@ -137,6 +137,11 @@ impl PldStep {
         })
     }
 
+    /// The same run on the whole dataset (rate 1).
+    pub(super) fn unsubsampled(self) -> Self {
+        PldStep { rate: 1.0, ..self }
+    }
+
     /// The mechanism.
     pub fn mechanism(&self) -> PldMechanism {
         self.mechanism

@@ -52,6 +52,20 @@ pub(super) fn table(rows: &[Map<String, Value>], columns: &[&str]) -> String {
     out
 }
 
+/// The rows with their `delta` as text in exponent form (`1e-6`), as tables print it: the
+/// cells of other numbers keep three decimals, which would show a small δ as `0.000`.
+pub(super) fn with_delta_text(rows: &[Map<String, Value>]) -> Vec<Map<String, Value>> {
+    rows.iter()
+        .map(|row| {
+            let mut row = row.clone();
+            if let Some(delta) = row.get("delta").and_then(Value::as_f64) {
+                row.insert("delta".into(), Value::String(format!("{delta:e}")));
+            }
+            row
+        })
+        .collect()
+}
+
 /// A paragraph naming the rows whose sample-complexity search gave up (`sample_size` null,
 /// shown as `–`), or nothing when every search succeeded.
 pub(super) fn not_reached_note(rows: &[Map<String, Value>]) -> String {
@@ -300,6 +314,7 @@ pub(crate) fn sweep_report(
         "log2_domain",
         "learner",
         "epsilon",
+        "delta",
         "alpha",
     ]
     .into_iter()
@@ -324,7 +339,7 @@ pub(crate) fn sweep_report(
         settings.trials,
         settings.start,
         settings.max_size,
-        table(rows, &columns),
+        table(&with_delta_text(rows), &columns),
     );
     out.push_str(&not_reached_note(rows));
     out.push_str("## Fits\n\n");

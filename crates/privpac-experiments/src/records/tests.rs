@@ -267,7 +267,56 @@ fn every_learner_a_file_accepts_runs_a_unit() {
         }
     }
     assert!(failed.is_empty(), "{failed:#?}");
-    // Only the learners that need δ > 0 are refused: the interior-point learner and the
-    // point sanitizer.
-    assert_eq!(refused, ["interior-point", "sanitizer:point"]);
+    // Only the learners that need δ > 0 are refused: the interior-point learner, the point
+    // sanitizer and the TreeLog quantile sanitizer.
+    assert_eq!(
+        refused,
+        [
+            "interior-point",
+            "sanitizer:point",
+            "sanitizer:treelog-quantiles"
+        ]
+    );
+}
+
+/// δ of an (ε, δ) learner is part of its units' parameters: a file's `delta` reaches the
+/// interior-point learner's units (and their guarantee), not the pure learner's; editing it
+/// reruns exactly the interior-point units on resume, and a merge of the old records
+/// refuses them naming `delta`.
+#[test]
+fn an_edited_delta_reruns_the_approximate_learners_units_and_is_refused_by_merge() {
+    let dir = scratch("delta");
+    let text = FILE
+        .replace("[\"generic\"]", "[\"interior-point\", \"generic\"]")
+        .replace("beta = 0.2", "beta = 0.2\ndelta = 1e-3");
+    let old = experiment(&text);
+    let results = dir.join("delta.jsonl");
+    assert_eq!(run(&old, &results), (4, vec![]));
+    let rows = old
+        .merge(Scale::Tiny, 3, std::slice::from_ref(&results))
+        .unwrap();
+    for row in &rows {
+        if row["learner"] == "interior-point" {
+            assert_eq!(row["delta"], 1e-3, "{row:?}");
+            if let Some(guarantee) = row.get("guarantee").filter(|g| !g.is_null()) {
+                assert_eq!(guarantee["delta"], 1e-3, "{row:?}");
+            }
+        } else {
+            assert!(!row.contains_key("delta"), "{row:?}");
+        }
+    }
+    let shard = dir.join("delta-old.jsonl");
+    std::fs::copy(&results, &shard).unwrap();
+    let edited = experiment(&text.replace("delta = 1e-3", "delta = 2e-3"));
+    let (ran, events) = run(&edited, &results);
+    assert_eq!(ran, 2, "only the interior-point units rerun");
+    assert!(events[0].contains("2 with delta changed"), "{events:?}");
+    let err = edited
+        .merge(Scale::Tiny, 3, std::slice::from_ref(&shard))
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::StaleRecord { key, .. } if key == "delta"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -239,7 +239,11 @@ fn the_shipped_threshold_domain_file_expands_into_the_catalogue_units() {
 
 #[test]
 fn shipped_files_summarize_their_experiment_as_the_catalogue_does() {
-    for name in ["sample-complexity", "threshold-domain"] {
+    for name in [
+        "sample-complexity",
+        "threshold-domain",
+        "interior-point-domain",
+    ] {
         let info = crate::find(name).unwrap();
         assert_eq!(
             crate::catalog::sweep_of(name).unwrap().summary,
@@ -258,7 +262,8 @@ fn domains_order_and_zipf_are_checked() {
     assert_eq!((line, key.as_str()), (9, "domains"));
     let (_, key, message) = bad(&TINY.replace(
         "classes = [\"thresholds:16\"]",
-        "domains = { family = \"thresholds\", log2 = [64] }",
+        // 64 is the largest ordered domain, 2^64 − 1 points; above it nothing is.
+        "domains = { family = \"thresholds\", log2 = [65] }",
     ));
     assert_eq!(key, "domains", "{message}");
     let (line, key, _) = bad(&format!("order = \"class\"\n{TINY}"));
@@ -537,4 +542,71 @@ fn an_experiment_read_for_one_scale_refuses_to_run_a_broken_one() {
     let (_, _, message) = error_of(experiment.merge(Scale::Full, 1, &[]));
     assert!(message.starts_with("in the full scale: "), "{message}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `delta` reaches only the learners that take it, is refused without one and out of
+/// range; the (ε, δ) learners are refused without it; `max_log2_domain` drops a learner's
+/// units above its cap and must name a file's learner; `log2 = 64` is 2^64 − 1 points.
+#[test]
+fn delta_applies_to_the_approximate_learners_only() {
+    let text = TINY
+        .replace(
+            "[\"generic\", \"erm\"]",
+            "[\"generic\", \"interior-point\"]",
+        )
+        .replace("beta = 0.2", "beta = 0.2\ndelta = 1e-6");
+    let sweep = Sweep::parse(&text, "f.toml").unwrap();
+    assert_eq!(sweep.delta, 1e-6);
+    let units = sweep.units(Scale::Tiny);
+    assert_eq!(units.len(), 4);
+    for unit in &units {
+        let approximate = unit["learner"] == "interior-point";
+        assert_eq!(unit.get("delta").is_some(), approximate, "{unit:?}");
+        if approximate {
+            assert_eq!(unit["delta"], 1e-6);
+        }
+    }
+    // Without delta, interior-point is refused at its line; delta without an (ε, δ)
+    // learner, or out of range, is refused at its own.
+    let (line, key, message) = bad(&text.replace("\ndelta = 1e-6", ""));
+    assert_eq!((line, key.as_str()), (3, "learners"), "{message}");
+    assert!(message.contains("`delta`"), "{message}");
+    let (line, key, message) = bad(&TINY.replace("beta = 0.2", "beta = 0.2\ndelta = 1e-6"));
+    assert_eq!((line, key.as_str()), (5, "delta"), "{message}");
+    for value in ["0.0", "1.0", "-1e-6"] {
+        let (_, key, _) = bad(&text.replace("delta = 1e-6", &format!("delta = {value}")));
+        assert_eq!(key, "delta", "{value}");
+    }
+}
+
+#[test]
+fn max_log2_domain_caps_a_learners_units_on_the_domains_axis() {
+    let text = TINY
+        .replace(
+            "classes = [\"thresholds:16\"]",
+            "domains = { family = \"thresholds\", log2 = [4, 40, 64] }\nmax_log2_domain = { \"generic\" = 40 }",
+        )
+        .replace("figures = [\"epsilon\"]", "figures = [\"log2_domain\"]");
+    let sweep = Sweep::parse(&text, "f.toml").unwrap();
+    let units = sweep.units(Scale::Tiny);
+    let of = |learner: &str| -> Vec<u64> {
+        units
+            .iter()
+            .filter(|u| u["learner"] == learner)
+            .map(|u| u["log2_domain"].as_u64().unwrap())
+            .collect()
+    };
+    // Generic at two ε per size up to 2^40; ERM (one ε) at every size.
+    assert_eq!(of("generic"), [4, 4, 40, 40]);
+    assert_eq!(of("erm"), [4, 40, 64]);
+    let last = units.iter().find(|u| u["log2_domain"] == 64).unwrap();
+    assert_eq!(last["class"], format!("thresholds:{}", u64::MAX));
+    let (_, key, message) = bad(&text.replace("\"generic\" = 40", "\"stable\" = 40"));
+    assert_eq!(key, "max_log2_domain", "{message}");
+    // A cap needs the domains axis.
+    let (_, key, _) = bad(&TINY.replace(
+        "trials = 4",
+        "trials = 4\nmax_log2_domain = { \"generic\" = 40 }",
+    ));
+    assert_eq!(key, "max_log2_domain");
 }

@@ -428,6 +428,7 @@ def sample_complexity(
     learner: str | _PredictorLearner,
     *,
     epsilon: float | None = None,
+    delta: float = 0.0,
     alpha: float,
     beta: float,
     seed: int,

@@ -4,7 +4,9 @@
 draws, as data; :func:`draw` renders one with matplotlib in the report's conventions
 (axes, 1-2-5 ticks on logarithmic axes and colours from
 ``privpac.experiment.figure_layout``, bounds and slope guides dashed in the colour of their
-measurement, references dashed in grey, the legend outside the data), and
+measurement, references dashed in grey, the legend outside the data; a series drawn exactly
+on an earlier one gets hollow square markers and the legend entry
+``LABEL (same line as "EARLIER")``, so neither is hidden), and
 :func:`experiment_figures` draws them all::
 
     import privpac, privpac.plot
@@ -16,9 +18,11 @@ matplotlib is optional: privpac imports without it, and these functions raise
 ``ImportError`` naming the package to install when it is missing.
 """
 
+import math
+
 from . import _privpac
 
-__all__ = ["draw", "experiment_figures"]
+__all__ = ["coinciding", "draw", "experiment_figures"]
 
 
 def _pyplot():
@@ -27,6 +31,46 @@ def _pyplot():
     except ImportError as error:
         raise ImportError("privpac.plot needs matplotlib (pip install matplotlib)") from error
     return plt
+
+
+def _plot_points(figure, series):
+    """The series' drawable points (non-finite and, on log axes, non-positive values
+    dropped) in data coordinates, and in plot coordinates (log10 on log axes)."""
+    kept = [
+        (x, y)
+        for x, y in series["points"]
+        if math.isfinite(x)
+        and math.isfinite(y)
+        and (not figure["log_x"] or x > 0)
+        and (not figure["log_y"] or y > 0)
+    ]
+    plot = [
+        (math.log10(x) if figure["log_x"] else x, math.log10(y) if figure["log_y"] else y)
+        for x, y in kept
+    ]
+    return kept, plot
+
+
+def coinciding(figure):
+    """For each series of ``figure``, the index of an earlier series drawn on exactly the
+    same line (the same drawable points to 1e-9 in plot coordinates, as the SVG report
+    decides), or None."""
+    lines = [_plot_points(figure, series)[1] for series in figure["series"]]
+
+    def close(a, b):
+        return (
+            len(a) > 0
+            and len(a) == len(b)
+            and all(
+                abs(p[0] - q[0]) <= 1e-9 * (1 + abs(p[0]))
+                and abs(p[1] - q[1]) <= 1e-9 * (1 + abs(p[1]))
+                for p, q in zip(a, b)
+            )
+        )
+
+    return [
+        next((j for j in range(i) if close(lines[i], lines[j])), None) for i in range(len(lines))
+    ]
 
 
 def draw(figure, ax=None):
@@ -42,18 +86,27 @@ def draw(figure, ax=None):
         fig, ax = plt.subplots(figsize=(9.6, 5.0))
     else:
         fig = ax.figure
-    for series, colour in zip(figure["series"], layout["colours"]):
-        points = [
-            (x, y)
-            for x, y in series["points"]
-            if (not figure["log_x"] or x > 0) and (not figure["log_y"] or y > 0)
-        ]
+    same = coinciding(figure)
+    handles, legend_labels = [], []
+    for series, colour, earlier in zip(figure["series"], layout["colours"], same):
+        points = _plot_points(figure, series)[0]
         xs = [p[0] for p in points]
         ys = [p[1] for p in points]
-        if series["style"] == "measured":
-            ax.plot(xs, ys, "-o", color=colour, linewidth=2, markersize=4, label=series["label"])
+        style = "-" if series["style"] == "measured" else "--"
+        if earlier is None:
+            marker = {"marker": "o", "markersize": 4} if style == "-" else {}
         else:
-            ax.plot(xs, ys, "--", color=colour, linewidth=2, label=series["label"])
+            # On top of an earlier line: hollow squares, so both colours show.
+            marker = {"marker": "s", "markersize": 8, "markerfacecolor": "none"}
+        (line,) = ax.plot(
+            xs, ys, style, color=colour, linewidth=2, label=series["label"], **marker
+        )
+        handles.append(line)
+        legend_labels.append(
+            series["label"]
+            if earlier is None
+            else f'{series["label"]} (same line as “{figure["series"][earlier]["label"]}”)'
+        )
     for name, axis in (("x", layout["x"]), ("y", layout["y"])):
         if axis["log"]:
             getattr(ax, f"set_{name}scale")("log")
@@ -68,7 +121,7 @@ def draw(figure, ax=None):
     ax.set_ylabel(figure["y_label"])
     ax.set_title(figure["title"])
     if figure["series"]:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        ax.legend(handles, legend_labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     return fig
 

@@ -5,6 +5,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
+use crate::pmw::PrivateMultiplicativeWeights;
 
 #[test]
 fn integer_scores_are_exact_floors() {
@@ -288,5 +289,54 @@ fn mwem_never_measures_a_query_twice() {
         let mut measured = run.measured.clone();
         measured.sort_unstable();
         assert_eq!(measured, (0..10).collect::<Vec<_>>());
+    }
+}
+
+/// `sanitize_xor` builds the XOR class's query matrix from the inner class's; the output
+/// equals `sanitize` on the XOR class for the same seed, for MWEM (both variants) and
+/// private multiplicative weights, on several small classes.
+#[test]
+fn sanitize_xor_equals_sanitize_on_the_xor_class() {
+    use crate::Sanitizer;
+    use privpac_classes::{Domain, Points, Xor};
+    let pure = Privacy::pure(1.0).unwrap();
+    let sanitizers: Vec<Box<dyn Sanitizer>> = vec![
+        Box::new(Mwem::new(pure, 6).unwrap()),
+        Box::new(
+            Mwem::new(pure, 4)
+                .unwrap()
+                .with_variant(MwemVariant::AverageOfIterates)
+                .unwrap(),
+        ),
+        Box::new(PrivateMultiplicativeWeights::new(pure, 0.2).unwrap()),
+    ];
+    let classes: Vec<Box<dyn ConceptClass>> = vec![
+        Box::new(Thresholds::new(11).unwrap()),
+        Box::new(Points::new(Domain::ordered(9).unwrap())),
+        Box::new(Intervals::new(5).unwrap()),
+        Box::new(Parities::new(3).unwrap()),
+    ];
+    for sanitizer in &sanitizers {
+        for (k, class) in classes.iter().enumerate() {
+            let size = class.domain().size() as u64;
+            let mut data_rng = ChaCha8Rng::seed_from_u64(40 + k as u64);
+            let data: Vec<u64> = (0..60).map(|_| data_rng.random_range(0..size)).collect();
+            let xor = Xor::new(class.as_ref()).unwrap();
+            let dense = sanitizer
+                .sanitize(&xor, &data, &mut ChaCha8Rng::seed_from_u64(k as u64))
+                .unwrap();
+            let fast = sanitizer
+                .sanitize_xor(
+                    class.as_ref(),
+                    &data,
+                    &mut ChaCha8Rng::seed_from_u64(k as u64),
+                )
+                .unwrap();
+            assert_eq!(fast, dense, "{} on {}", sanitizer.name(), class.name());
+        }
+        assert!(matches!(
+            sanitizer.sanitize_xor(classes[0].as_ref(), &[], &mut ChaCha8Rng::seed_from_u64(1)),
+            Err(Error::EmptyData)
+        ));
     }
 }

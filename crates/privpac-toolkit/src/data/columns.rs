@@ -264,6 +264,15 @@ pub(super) fn parse_selected_line(
         };
         if has_names || !is_point {
             selected.header_columns = Some(columns);
+            table.label_names = Some(
+                selected.indices[1..]
+                    .iter()
+                    .map(|&i| {
+                        let (a, b) = selected.spans[i];
+                        String::from_utf8_lossy(field(&text[a..b])).into_owned()
+                    })
+                    .collect(),
+            );
             return Ok(());
         }
     }

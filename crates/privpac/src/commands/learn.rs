@@ -187,6 +187,21 @@ impl Render for SampleComplexityReport {
     }
 }
 
+/// The id of `--target` in the class `class` (a readable target resolved against it).
+fn target_id(
+    target: Option<privpac_toolkit::TargetSpec>,
+    class: &str,
+) -> anyhow::Result<Option<u64>> {
+    match target {
+        None => Ok(None),
+        Some(privpac_toolkit::TargetSpec::Id(id)) => Ok(Some(id)),
+        Some(spec) => {
+            let class = class.parse::<privpac_toolkit::ClassSpec>()?.build()?;
+            Ok(Some(spec.resolve(class.as_ref())?))
+        }
+    }
+}
+
 /// `privpac sample-complexity` for one concept (without `--k`; `mod.rs` sends `--k` to
 /// `multi_learn::sample_complexity_k`).
 pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<()> {
@@ -205,7 +220,7 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
             DistributionName::Zipf => DistributionChoice::Zipf,
             DistributionName::Point => DistributionChoice::Point,
         },
-        target: args.target,
+        target: target_id(args.target, &args.class)?,
         label_noise: args.label_noise,
         trials: args.trials,
         max_size: args.max_size,

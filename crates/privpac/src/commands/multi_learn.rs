@@ -10,7 +10,7 @@ use privpac_toolkit::limits::{MAX_SAMPLE_SIZE, MAX_TRIALS};
 use privpac_toolkit::{
     ClassSpec, ExampleDistribution, KCurve, MultiLearnerSpec, MultiScenario, MultiTargets,
     ScenarioKind, SearchConfig, build_multi_learner, describe_in_units,
-    read_multi_labeled_csv_with, sample_complexity_curve,
+    read_multi_labeled_csv_named, sample_complexity_curve,
 };
 use serde::Serialize;
 
@@ -22,8 +22,11 @@ use crate::output::{Render, Table, emit, progress};
 /// One label column's result.
 #[derive(Debug, Serialize)]
 struct ColumnReport {
-    /// The column (1-based, as y1, …, yk in the data).
+    /// The column (1-based: the j-th label column read).
     column: usize,
+    /// The column's name: its name in the file's header (with `--columns`, the header's
+    /// name of the column selected), or `y1`, …, `yk` for a file without a header.
+    name: String,
     hypothesis: Predictor,
     hypothesis_text: String,
     /// With `--bounds`/`--bins`: the hypothesis as a statement about the raw values;
@@ -67,6 +70,100 @@ struct MultiLearnReport {
     /// multi-learner the rule of its k selections followed by `, plus one sanitization
     /// shared by all columns`); null with `per_column`.
     composition: Option<String>,
+    /// For `generic:treelog-quantiles` on thresholds: Corollary 3.10's sample size from its
+    /// proof with this sanitizer, beside the printed one; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    corollary_3_10: Option<Corollary310Report>,
+}
+
+/// Corollary 3.10's bounds for one k, as the reports show them.
+#[derive(Debug, Serialize)]
+struct Corollary310Report {
+    k: usize,
+    alpha: f64,
+    beta: f64,
+    /// The explicit sample size from the corollary's proof (Lemma 3.7) with privpac's
+    /// interior-point quantile sanitizer's proved sample complexity.
+    derived_sample_size: f64,
+    /// Its terms: the sanitizer's, the selections', uniform convergence's.
+    sanitizer_examples: f64,
+    selection_examples: f64,
+    convergence_examples: f64,
+    /// What `derived_sample_size` is.
+    derived_label: &'static str,
+    /// Corollary 3.10 as printed, with unit constants (shape only, not a sufficient size).
+    printed_o_form: f64,
+    /// What `printed_o_form` is.
+    printed_label: &'static str,
+}
+
+const DERIVED_LABEL: &str = "Corollary 3.10's proof (Lemma 3.7, explicit constants) with privpac's interior-point (TreeLog) quantile sanitizer";
+const PRINTED_LABEL: &str = "Corollary 3.10 as printed, assuming Bun et al.'s sanitizer (Proposition 2.21), unit constants: shape only";
+
+/// Corollary 3.10's bounds for `spec` on the class `class_text` at k, when the spec is
+/// `generic:treelog-quantiles` and the class thresholds over an ordered domain.
+fn corollary_3_10(
+    spec: MultiLearnerSpec,
+    class_text: &str,
+    class: &dyn ConceptClass,
+    total: Privacy,
+    k: usize,
+    alpha: f64,
+    beta: f64,
+) -> anyhow::Result<Option<Corollary310Report>> {
+    let applies = spec
+        == MultiLearnerSpec::Generic(privpac_toolkit::SanitizerSpec::TreelogQuantiles)
+        && class_text
+            .trim()
+            .to_ascii_lowercase()
+            .starts_with("thresholds");
+    let privpac_classes::Domain::Ordered { size } = class.domain() else {
+        return Ok(None);
+    };
+    if !applies {
+        return Ok(None);
+    }
+    let bound = privpac_multi::bounds::corollary_3_10_sample_size(*size, total, k, alpha, beta)?;
+    let printed = privpac_multi::bounds::corollary_3_10_o_form(
+        (*size as f64).log2(),
+        bound.sanitizer_privacy.epsilon(),
+        bound.epsilon_prime,
+        total.delta(),
+        k as f64,
+        alpha,
+        beta,
+    );
+    Ok(Some(Corollary310Report {
+        k,
+        alpha,
+        beta,
+        derived_sample_size: bound.sample_size,
+        sanitizer_examples: bound.sanitizer_examples,
+        selection_examples: bound.selection_examples,
+        convergence_examples: bound.convergence_examples,
+        derived_label: DERIVED_LABEL,
+        printed_o_form: printed,
+        printed_label: PRINTED_LABEL,
+    }))
+}
+
+/// The text lines of Corollary 3.10's bounds.
+fn corollary_3_10_text(report: &Corollary310Report) -> String {
+    format!(
+        "Corollary 3.10 at k = {}, α = {}, β = {}: n ≥ {:.0} ({}; terms: sanitizer {:.0}, selections {:.0}, convergence {:.0})
+  beside it: {:.0} ({})
+",
+        report.k,
+        report.alpha,
+        report.beta,
+        report.derived_sample_size,
+        report.derived_label,
+        report.sanitizer_examples,
+        report.selection_examples,
+        report.convergence_examples,
+        report.printed_o_form,
+        report.printed_label
+    )
 }
 
 /// A multi-learner's per-column budget and composition rule, as the reports show them
@@ -101,7 +198,7 @@ impl Render for MultiLearnReport {
         let mut table = Table::new(&["column", "hypothesis", "empirical error"]);
         for c in &self.columns {
             table.row(vec![
-                format!("y{}", c.column),
+                c.name.clone(),
                 match &c.hypothesis_in_units {
                     Some(units) => format!("{units}   (on the bins: {})", c.hypothesis_text),
                     None => c.hypothesis_text.clone(),
@@ -120,6 +217,9 @@ impl Render for MultiLearnReport {
         );
         text.push_str(&split_text(self.per_column, self.composition.as_deref()));
         text.push('\n');
+        if let Some(bound) = &self.corollary_3_10 {
+            text.push_str(&corollary_3_10_text(bound));
+        }
         if let Some(note) = &self.not_covered {
             text.push_str(&format!("note: {note}\n"));
         }
@@ -148,7 +248,7 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
     let total = Privacy::new(args.epsilon, args.delta)?;
     let class = args.class.parse::<ClassSpec>()?.build()?;
     let options = data_options(&args.data_file, class.domain())?;
-    let sample = read_multi_labeled_csv_with(&args.data, class.domain(), &options)?;
+    let (sample, names) = read_multi_labeled_csv_named(&args.data, class.domain(), &options)?;
     let params = learner_params(Some(args.epsilon), args.delta, args.tuning, args.options);
     let learner = build_multi_learner(spec, total, sample.k(), &params, sample.len())?;
     let hypotheses = learner.learn(class.as_ref(), &sample, &mut rng(&args.common))?;
@@ -156,10 +256,12 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
     let (per_column, composition) = column_split(learner.as_ref(), sample.k());
     let columns = hypotheses
         .into_iter()
+        .zip(names)
         .enumerate()
-        .map(|(j, h)| {
+        .map(|(j, (h, name))| {
             Ok(ColumnReport {
                 column: j + 1,
+                name,
                 hypothesis_text: h.describe(class.as_ref()),
                 hypothesis_in_units: options
                     .real
@@ -189,6 +291,15 @@ pub(crate) fn multi_learn(args: &MultiLearnArgs) -> anyhow::Result<()> {
         not_covered: not_covered_note(guarantee),
         per_column,
         composition,
+        corollary_3_10: corollary_3_10(
+            spec,
+            &args.class,
+            class.as_ref(),
+            total,
+            sample.k(),
+            params.sanitizer.alpha,
+            params.beta,
+        )?,
     };
     emit(&report, args.common.json)
 }
@@ -216,6 +327,10 @@ struct KCurveReport {
     /// rule of the learner as built at that k (null for learners without a per-column
     /// split).
     column_splits: Vec<KSplit>,
+    /// For `generic:treelog-quantiles` on thresholds: Corollary 3.10's sample size from its
+    /// proof with this sanitizer, beside the printed one, per k; absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    corollary_3_10: Vec<Corollary310Report>,
 }
 
 /// The per-column budget of the multi-learner built for one k.
@@ -279,8 +394,13 @@ impl Render for KCurveReport {
                 _ => format!("k = {}: none", s.k),
             })
             .collect();
+        let bounds: String = self
+            .corollary_3_10
+            .iter()
+            .map(corollary_3_10_text)
+            .collect();
         format!(
-            "class: {}   learner: {}   scenario: {:?}   seed: {}\ndistribution: {}\n{}{fit}{trivial}per column: {}\n",
+            "class: {}   learner: {}   scenario: {:?}   seed: {}\ndistribution: {}\n{}{fit}{trivial}per column: {}\n{bounds}",
             self.class,
             self.curve.learner,
             self.scenario,
@@ -428,6 +548,24 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
             })
         })
         .collect::<anyhow::Result<Vec<KSplit>>>()?;
+    let class = class_spec.build()?;
+    let corollary_3_10 = ks
+        .iter()
+        .map(|&k| {
+            corollary_3_10(
+                spec,
+                &args.class,
+                class.as_ref(),
+                total,
+                k,
+                args.alpha,
+                args.beta,
+            )
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     let report = KCurveReport {
         class: class_spec.build()?.name(),
         learner_spec: spec,
@@ -446,6 +584,7 @@ pub(crate) fn sample_complexity_k(args: &SampleComplexityArgs, ks: &[usize]) -> 
         seed,
         curve,
         column_splits,
+        corollary_3_10,
     };
     emit(&report, args.common.json)
 }

@@ -600,6 +600,36 @@ fn account_names_what_limited_the_accuracy() {
     }
 }
 
+/// Mixed (ε, δ) steps at δ′ near 1 (`eps-delta:45` and `eps-delta:44`, which gave [0, 88.99]
+/// with the cause named) are bounded on both sides: the exact ε solves
+/// `p₀(1 − e^{ε − 89}) = δ′` with `p₀ = 1/((1 + e^{−45})(1 + e^{−44}))` (the other sign
+/// patterns' losses, 1 and below, are far under ε) (issue 37 §6).
+#[test]
+fn account_bounds_mixed_steps_near_delta_one() {
+    let report = json_of(&[
+        "account",
+        "--step",
+        "eps-delta:45",
+        "--step",
+        "eps-delta:44",
+        "--delta-prime",
+        "0.999999",
+        "--json",
+    ]);
+    let bounds = &report["pld_bounds"];
+    let (lower, upper) = (
+        bounds["lower"].as_f64().unwrap(),
+        bounds["upper"].as_f64().unwrap(),
+    );
+    let p0 = 1.0 / ((1.0 + (-45f64).exp()) * (1.0 + (-44f64).exp()));
+    let exact = 89.0 + (1.0 - 0.999999 / p0).ln();
+    assert!(
+        lower <= exact + 1e-5 && exact - 1e-5 <= upper && upper - lower <= 0.01 * exact,
+        "{report} vs {exact}"
+    );
+    assert!(bounds["limited_by"].is_null(), "{report}");
+}
+
 /// A long list prints grouped steps (identical steps as one row, counts summed), not one
 /// row per line; the JSON keeps every step (issue 37 §3).
 #[test]

@@ -655,6 +655,55 @@ fn sample_complexity_rebuilds_sized_learners_and_reports_their_guarantee() {
     }
 }
 
+/// `--sanitizer treelog-quantiles`: (ε, δ) as asked, at most ⌈1/α⌉ + 1 support points, the
+/// measured error within α at a sample size above the proved one (776 points for
+/// |X| = 256, α = 0.25, β = 10⁻⁴); without --delta, a one-line reason and a non-zero exit;
+/// below 2⌈1/α⌉ points the data-independent release of two points.
+#[test]
+fn sanitize_with_treelog_quantiles() {
+    let mut csv = String::from("x\n");
+    for i in 0..3000u64 {
+        csv.push_str(&format!("{}\n", (i * i + 7 * i) % 256));
+    }
+    let path = data_file("quantile-points.csv", &csv);
+    let data = path.to_str().unwrap();
+    let base = [
+        "sanitize",
+        "--class",
+        "thresholds:256",
+        "--sanitizer",
+        "treelog-quantiles",
+        "--epsilon",
+        "1",
+        "--alpha",
+        "0.25",
+        "--data",
+    ];
+    let mut args = base.to_vec();
+    args.extend([data, "--delta", "1e-6", "--seed", "9", "--json"]);
+    let output = privpac(&args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let parsed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(parsed["sanitizer"], "treelog-quantiles");
+    assert_eq!(parsed["guarantee"]["epsilon"], 1.0, "{parsed}");
+    assert_eq!(parsed["guarantee"]["delta"], 1e-6, "{parsed}");
+    assert!(parsed["support_points"].as_u64().unwrap() <= 5, "{parsed}");
+    let error = parsed["max_query_error"].as_f64().unwrap();
+    assert!((0.0..=0.25).contains(&error), "{parsed}");
+    let mut args = base.to_vec();
+    args.push(data);
+    check_error(&args, "delta");
+    let few = data_file("quantile-few.csv", "x\n1\n2\n3\n");
+    let mut args = base.to_vec();
+    args.extend([few.to_str().unwrap(), "--delta", "1e-6", "--json"]);
+    let parsed = json_of(&args);
+    assert_eq!(parsed["support_points"], 2, "{parsed}");
+}
+
 #[test]
 fn sanitize_reports_the_guarantee_and_the_measured_error() {
     let mut csv = String::from("x\n");

@@ -101,7 +101,12 @@ fn an_experiment_file_runs_whole_or_sharded_to_the_same_outputs() {
 
 #[test]
 fn the_shipped_files_give_the_catalogue_outputs() {
-    for name in ["sample-complexity", "threshold-domain", "k-curves"] {
+    for name in [
+        "sample-complexity",
+        "threshold-domain",
+        "interior-point-domain",
+        "k-curves",
+    ] {
         let root =
             std::env::temp_dir().join(format!("privpac-expfile-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);

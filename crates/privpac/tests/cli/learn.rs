@@ -531,3 +531,99 @@ fn interior_point_learner_takes_delta() {
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     assert!(stderr.contains("delta"), "{stderr}");
 }
+
+/// `--target` names a concept of an ordered class by what it is (`threshold:T`, `point:P`,
+/// `interval:LOW,HIGH`, `interval:empty`) as well as by id: the report's target is that
+/// concept, the same as its id gives; a target of another class, outside the domain, or an
+/// interval beyond a 64-bit id (over 2^40 points) is a one-line error saying why.
+#[test]
+fn sample_complexity_takes_readable_targets() {
+    let run = |class: &str, target: &str| {
+        json_of(&[
+            "sample-complexity",
+            "--class",
+            class,
+            "--learner",
+            "erm",
+            "--alpha",
+            "0.2",
+            "--beta",
+            "0.2",
+            "--trials",
+            "5",
+            "--max-size",
+            "256",
+            "--target",
+            target,
+            "--seed",
+            "1",
+            "--json",
+        ])
+    };
+    for (class, readable, description) in [
+        ("thresholds:64", "threshold:40", "1 on x ≤ 40"),
+        ("intervals:64", "interval:3,50", "1 on [3, 50]"),
+        (
+            "intervals:1099511627776",
+            "interval:1000,549755813888",
+            "1 on [1000, 549755813888]",
+        ),
+    ] {
+        let report = run(class, readable);
+        assert_eq!(report["target_description"], description, "{readable}");
+        // The same report as the target's id gives.
+        let id = report["target"].as_u64().unwrap().to_string();
+        assert_eq!(run(class, &id), report, "{readable} = {id}");
+    }
+    let point = json_of(&[
+        "sample-complexity",
+        "--class",
+        "points:64",
+        "--learner",
+        "erm",
+        "--alpha",
+        "0.2",
+        "--beta",
+        "0.2",
+        "--trials",
+        "5",
+        "--target",
+        "point:5",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(point["target_description"], "1 only at x = 5");
+    let base = |class: &'static str, target: &'static str| {
+        vec![
+            "sample-complexity",
+            "--class",
+            class,
+            "--learner",
+            "erm",
+            "--alpha",
+            "0.2",
+            "--beta",
+            "0.2",
+            "--target",
+            target,
+        ]
+    };
+    check_error(
+        &base(
+            "intervals:1099511627776",
+            "interval:1000000000000,1000000000005",
+        ),
+        "not implemented",
+    );
+    check_error(&base("points:64", "threshold:3"), "the class is points:64");
+    check_error(
+        &base("thresholds:64", "threshold:64"),
+        "points 0 to 63, inclusive",
+    );
+    // A malformed target is refused when the arguments are parsed, naming the syntax.
+    let output = privpac(&base("thresholds:64", "square:3"));
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unknown kind"), "{stderr}");
+}

@@ -38,6 +38,7 @@ fn multi_learn_json_schema() {
     ];
     let column_fields = [
         ("column", Ty::Int),
+        ("name", Ty::Str),
         ("hypothesis", Ty::Obj),
         ("hypothesis_text", Ty::Str),
         ("empirical_error", Ty::Num),
@@ -71,6 +72,7 @@ fn multi_learn_json_schema() {
         for (j, column) in columns.iter().enumerate() {
             check_schema(column, &column_fields, "column");
             assert_eq!(column["column"], j + 1);
+            assert_eq!(column["name"], format!("y{}", j + 1));
         }
         // ε and δ are numbers, equal to the guarantee's, and within the requested total.
         let epsilon = parsed["epsilon"].as_f64().unwrap();
@@ -773,4 +775,158 @@ fn multi_learn_reports_the_per_column_budget_and_composition() {
         "{parsed}"
     );
     assert!(text.contains("per column: none"), "{text}");
+}
+
+/// `generic:treelog-quantiles` on thresholds is Corollary 3.10's construction: it learns,
+/// reports a guarantee within the total, and prints Corollary 3.10's explicit bound (from
+/// the proof with this sanitizer) beside the printed one, each labelled; other learners
+/// and classes have no such field.
+#[test]
+fn multi_learn_prints_corollary_3_10_for_the_quantile_sanitizer() {
+    let mut csv = String::from("x,y1,y2\n");
+    for i in 0..3000u64 {
+        let x = (i * 37 + i / 7) % 64;
+        csv.push_str(&format!(
+            "{x},{},{}\n",
+            u8::from(x <= 20),
+            u8::from(x <= 40)
+        ));
+    }
+    let path = data_file("corollary-3-10.csv", &csv);
+    let data = path.to_str().unwrap();
+    let args = |learner: &'static str, class: &'static str| {
+        vec![
+            "multi-learn",
+            "--class",
+            class,
+            "--learner",
+            learner,
+            "--epsilon",
+            "2",
+            "--delta",
+            "1e-6",
+            "--alpha",
+            "0.5",
+            "--data",
+            data,
+            "--seed",
+            "5",
+        ]
+    };
+    let mut json = args("generic:treelog-quantiles", "thresholds:64");
+    json.push("--json");
+    let parsed = json_of(&json);
+    assert!(parsed["epsilon"].as_f64().unwrap() <= 2.0, "{parsed}");
+    assert!(parsed["delta"].as_f64().unwrap() <= 1e-6, "{parsed}");
+    let bound = &parsed["corollary_3_10"];
+    assert_eq!(bound["k"], 2, "{parsed}");
+    let derived = bound["derived_sample_size"].as_f64().unwrap();
+    let terms = [
+        "sanitizer_examples",
+        "selection_examples",
+        "convergence_examples",
+    ]
+    .map(|t| bound[t].as_f64().unwrap());
+    assert_eq!(
+        derived,
+        terms.iter().copied().fold(0.0, f64::max),
+        "{bound}"
+    );
+    assert!(bound["printed_o_form"].as_f64().unwrap() > 0.0, "{bound}");
+    assert!(
+        bound["derived_label"]
+            .as_str()
+            .unwrap()
+            .contains("quantile sanitizer")
+    );
+    assert!(
+        bound["printed_label"]
+            .as_str()
+            .unwrap()
+            .contains("as printed")
+    );
+    let text = privpac(&args("generic:treelog-quantiles", "thresholds:64"));
+    assert!(text.status.success());
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("Corollary 3.10 at k = 2") && text.contains("as printed"),
+        "{text}"
+    );
+    let mut other = args("generic:tree", "thresholds:64");
+    other.push("--json");
+    assert!(json_of(&other).get("corollary_3_10").is_none());
+}
+
+/// `multi-learn` names its columns by the header: a file `x,flu,cold` read with `--columns`
+/// prints `flu` and `cold` in the text and the JSON, as do the columns `--columns` selects
+/// from a wider file (by name or by index, in the order given); a file without a header
+/// keeps `y1`, …, `yk`.
+#[test]
+fn multi_learn_names_columns_by_their_header() {
+    let rows = "1,1,0\n2,1,0\n9,0,1\n12,0,1\n3,1,0\n";
+    let headed = data_file("multi-named.csv", &format!("x,flu,cold\n{rows}"));
+    let bare = data_file("multi-bare.csv", rows);
+    let wide = data_file(
+        "multi-wide.csv",
+        "id,age,cold,city,flu\n0,1,0,a,1\n1,2,0,b,1\n2,9,1,c,0\n3,12,1,d,0\n4,3,0,e,1\n",
+    );
+    let run = |path: &std::path::Path, extra: &[&str], json: bool| {
+        let mut args = vec![
+            "multi-learn",
+            "--class",
+            "thresholds:16",
+            "--learner",
+            "direct-sum",
+            "--epsilon",
+            "1",
+            "--data",
+            path.to_str().unwrap(),
+            "--seed",
+            "3",
+        ];
+        args.extend_from_slice(extra);
+        if json {
+            args.push("--json");
+        }
+        args.iter().map(|a| a.to_string()).collect::<Vec<String>>()
+    };
+    let names = |path: &std::path::Path, extra: &[&str]| -> Vec<String> {
+        let args = run(path, extra, true);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        json_of(&args)["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        names(&headed, &["--columns", "x,flu,cold"]),
+        ["flu", "cold"]
+    );
+    assert_eq!(names(&headed, &["--columns", "x,cold"]), ["cold"]);
+    assert_eq!(names(&bare, &[]), ["y1", "y2"]);
+    assert_eq!(
+        names(&wide, &["--columns", "age,flu,cold"]),
+        ["flu", "cold"]
+    );
+    assert_eq!(names(&wide, &["--columns", "1,4,2"]), ["flu", "cold"]);
+    assert_eq!(
+        names(&wide, &["--columns", "age,cold,flu"]),
+        ["cold", "flu"]
+    );
+    // The text table's column cells are the names.
+    let args = run(&headed, &["--columns", "x,flu,cold"], false);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let text = stdout(&privpac(&args));
+    let cells: Vec<&str> = text
+        .lines()
+        .filter_map(|line| {
+            line.trim_start_matches(['│', '|', ' '])
+                .split_whitespace()
+                .next()
+        })
+        .filter(|cell| ["flu", "cold", "y1", "y2"].contains(cell))
+        .collect();
+    assert_eq!(cells, ["flu", "cold"], "{text}");
 }
