@@ -57,6 +57,21 @@ pub(crate) fn all_concepts<C: ConceptClass + ?Sized>(
     Ok((0..len as u64).collect())
 }
 
+/// The XOR class `C ⊕ C` of `inner` and its every concept as a query, for a sanitizer's
+/// `sanitize_xor` (MWEM, PMW): refuses empty data as `sanitize` does.
+pub(crate) fn xor_queries<'a>(
+    inner: &'a dyn ConceptClass,
+    data: &[Point],
+    algorithm: &'static str,
+) -> Result<(privpac_classes::Xor<&'a dyn ConceptClass>, Vec<u64>)> {
+    let xor = privpac_classes::Xor::new(inner)?;
+    let queries = all_concepts(&xor, algorithm)?;
+    if data.is_empty() {
+        return Err(Error::EmptyData);
+    }
+    Ok((xor, queries))
+}
+
 /// The real data's answers `a_q` (counts) for every query.
 pub(crate) fn data_answers(matrix: &QueryMatrix, counts: &[f64]) -> Vec<i64> {
     matrix
@@ -655,11 +670,7 @@ impl Sanitizer for Mwem {
         data: &[Point],
         rng: &mut dyn Rng,
     ) -> Result<SyntheticDatabase> {
-        let xor = privpac_classes::Xor::new(inner)?;
-        let queries = all_concepts(&xor, "MWEM")?;
-        if data.is_empty() {
-            return Err(Error::EmptyData);
-        }
+        let (xor, queries) = xor_queries(inner, data, "MWEM")?;
         if self.rounds > queries.len() {
             return Err(Error::TooManyRounds {
                 rounds: self.rounds,

@@ -12,7 +12,7 @@ use rand::Rng;
 use crate::Sanitizer;
 use crate::error::{Error, Result};
 use crate::histogram::{GroupTables, QueryMatrix, data_histogram, histogram_len};
-use crate::mwem::{all_concepts, data_answers, floor_abs_gap};
+use crate::mwem::{all_concepts, data_answers, floor_abs_gap, xor_queries};
 use crate::pieces::PiecewiseDistribution;
 use crate::synthetic::SyntheticDatabase;
 
@@ -355,11 +355,7 @@ impl Sanitizer for PrivateMultiplicativeWeights {
         data: &[Point],
         rng: &mut dyn Rng,
     ) -> Result<SyntheticDatabase> {
-        let xor = privpac_classes::Xor::new(inner)?;
-        let queries = all_concepts(&xor, "private multiplicative weights")?;
-        if data.is_empty() {
-            return Err(Error::EmptyData);
-        }
+        let (xor, queries) = xor_queries(inner, data, "private multiplicative weights")?;
         let matrix = QueryMatrix::build_xor(inner, "private multiplicative weights")?;
         Ok(self
             .run_on(xor.domain(), &matrix, &queries, data, rng)?
