@@ -702,6 +702,41 @@ fn sanitize_with_treelog_quantiles() {
     args.extend([few.to_str().unwrap(), "--delta", "1e-6", "--json"]);
     let parsed = json_of(&args);
     assert_eq!(parsed["support_points"], 2, "{parsed}");
+    // The proved sample size is the library's at β = 0.1; three points are fewer, and the
+    // text says the error may exceed α.
+    let expected = privpac_sanitizers::QuantileSanitizer::new(
+        privpac_accounting::Privacy::new(1.0, 1e-6).unwrap(),
+        0.25,
+    )
+    .unwrap()
+    .min_sample_size(256, 0.1)
+    .unwrap();
+    assert_eq!(parsed["proved_sample_size"]["n"], expected, "{parsed}");
+    assert_eq!(parsed["proved_sample_size"]["beta"], 0.1, "{parsed}");
+    args.pop();
+    let text = String::from_utf8(privpac(&args).stdout).unwrap();
+    assert!(
+        text.contains(&format!(
+            "proved (with probability 0.9) from {expected} points"
+        )) && text.contains("these 3 points are fewer"),
+        "{text}"
+    );
+    // Sanitizers without a proved size in the CLI report none.
+    let tree = json_of(&[
+        "sanitize",
+        "--class",
+        "thresholds:256",
+        "--sanitizer",
+        "tree",
+        "--epsilon",
+        "1",
+        "--data",
+        data,
+        "--seed",
+        "9",
+        "--json",
+    ]);
+    assert!(tree.get("proved_sample_size").is_none(), "{tree}");
 }
 
 #[test]
