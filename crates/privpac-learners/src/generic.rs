@@ -220,17 +220,22 @@ fn levels_of(runs: &[ErrorRun]) -> Result<Vec<ScoreLevel>> {
     totals
         .into_iter()
         .map(|(errors, count)| {
-            let score = i64::try_from(errors).map_err(|_| Error::InvalidParameter {
-                name: "number of mistakes",
-                requirement: "below 2^63",
-                value: errors as f64,
-            })?;
-            Ok(ScoreLevel {
-                score: -score,
-                count,
-            })
+            let score = mistakes_score(errors)?;
+            Ok(ScoreLevel { score, count })
         })
         .collect()
+}
+
+/// The exponential mechanism's score of a concept with `errors` mistakes, `−errors`
+/// (refused above 2^63 − 1, which no score level can hold).
+fn mistakes_score(errors: u64) -> Result<i64> {
+    i64::try_from(errors)
+        .map(|errors| -errors)
+        .map_err(|_| Error::InvalidParameter {
+            name: "number of mistakes",
+            requirement: "below 2^63",
+            value: errors as f64,
+        })
 }
 
 /// The score levels of a class's own error levels ([`ConceptClass::error_levels`]).
@@ -238,13 +243,9 @@ fn score_levels(levels: &[ErrorLevel]) -> Result<Vec<ScoreLevel>> {
     levels
         .iter()
         .map(|level| {
-            let score = i64::try_from(level.errors).map_err(|_| Error::InvalidParameter {
-                name: "number of mistakes",
-                requirement: "below 2^63",
-                value: level.errors as f64,
-            })?;
+            let score = mistakes_score(level.errors)?;
             Ok(ScoreLevel {
-                score: -score,
+                score,
                 count: level.count,
             })
         })
@@ -256,13 +257,9 @@ fn wide_score_levels(levels: &[WideErrorLevel]) -> Result<Vec<WideScoreLevel>> {
     levels
         .iter()
         .map(|level| {
-            let score = i64::try_from(level.errors).map_err(|_| Error::InvalidParameter {
-                name: "number of mistakes",
-                requirement: "below 2^63",
-                value: level.errors as f64,
-            })?;
+            let score = mistakes_score(level.errors)?;
             Ok(WideScoreLevel {
-                score: -score,
+                score,
                 count: level.count,
             })
         })

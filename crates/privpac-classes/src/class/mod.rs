@@ -399,137 +399,86 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
     }
 }
 
-/// A borrowed class is a class (so combinators such as [`Xor`] can wrap `&dyn ConceptClass`).
-impl<T: ConceptClass + ?Sized> ConceptClass for &T {
-    fn domain(&self) -> &Domain {
-        (**self).domain()
-    }
-    fn len(&self) -> u128 {
-        (**self).len()
-    }
-    fn eval(&self, id: u64, x: Point) -> bool {
-        (**self).eval(id, x)
-    }
-    fn name(&self) -> String {
-        (**self).name()
-    }
-    fn describe(&self, id: u64) -> String {
-        (**self).describe(id)
-    }
-    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
-        (**self).vc_dimension_closed_form()
-    }
-    fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
-        (**self).error_counts(sample)
-    }
-    fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
-        (**self).error_runs(sample)
-    }
-    fn error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<ErrorLevel>>> {
-        (**self).error_levels(sample)
-    }
-    fn concept_with_errors(
-        &self,
-        sample: &LabeledSample,
-        errors: u64,
-        offset: u64,
-    ) -> Result<Option<u64>> {
-        (**self).concept_with_errors(sample, errors, offset)
-    }
-    fn threshold_structure(&self) -> Option<ThresholdStructure> {
-        (**self).threshold_structure()
-    }
-    fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
-        (**self).labeling_ranges(points)
-    }
-    fn labeling_cells(
-        &self,
-        points: &[Point],
-        sample: &LabeledSample,
-    ) -> Result<Option<Vec<LabelingCell>>> {
-        (**self).labeling_cells(points, sample)
-    }
-    fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
-        (**self).wide_error_levels(sample)
-    }
-    fn smallest_consistent(&self, sample: &LabeledSample) -> Result<Option<Consistency>> {
-        (**self).smallest_consistent(sample)
-    }
-    fn parts_with_errors(
-        &self,
-        sample: &LabeledSample,
-        errors: u64,
-        offset: u128,
-    ) -> Result<Option<ConceptParts>> {
-        (**self).parts_with_errors(sample, errors, offset)
-    }
+/// Implements [`ConceptClass`] for a pointer type by forwarding every method to the
+/// pointee (`&T` and `Box<T>` below), so that no method can be forgotten in one of them.
+macro_rules! forward_concept_class {
+    ($(#[$doc:meta])* $ty:ty) => {
+        $(#[$doc])*
+        impl<T: ConceptClass + ?Sized> ConceptClass for $ty {
+            fn domain(&self) -> &Domain {
+                (**self).domain()
+            }
+            fn len(&self) -> u128 {
+                (**self).len()
+            }
+            fn eval(&self, id: u64, x: Point) -> bool {
+                (**self).eval(id, x)
+            }
+            fn name(&self) -> String {
+                (**self).name()
+            }
+            fn describe(&self, id: u64) -> String {
+                (**self).describe(id)
+            }
+            fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
+                (**self).vc_dimension_closed_form()
+            }
+            fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
+                (**self).error_counts(sample)
+            }
+            fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
+                (**self).error_runs(sample)
+            }
+            fn error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<ErrorLevel>>> {
+                (**self).error_levels(sample)
+            }
+            fn concept_with_errors(
+                &self,
+                sample: &LabeledSample,
+                errors: u64,
+                offset: u64,
+            ) -> Result<Option<u64>> {
+                (**self).concept_with_errors(sample, errors, offset)
+            }
+            fn threshold_structure(&self) -> Option<ThresholdStructure> {
+                (**self).threshold_structure()
+            }
+            fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
+                (**self).labeling_ranges(points)
+            }
+            fn labeling_cells(
+                &self,
+                points: &[Point],
+                sample: &LabeledSample,
+            ) -> Result<Option<Vec<LabelingCell>>> {
+                (**self).labeling_cells(points, sample)
+            }
+            fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
+                (**self).wide_error_levels(sample)
+            }
+            fn smallest_consistent(&self, sample: &LabeledSample) -> Result<Option<Consistency>> {
+                (**self).smallest_consistent(sample)
+            }
+            fn parts_with_errors(
+                &self,
+                sample: &LabeledSample,
+                errors: u64,
+                offset: u128,
+            ) -> Result<Option<ConceptParts>> {
+                (**self).parts_with_errors(sample, errors, offset)
+            }
+        }
+    };
 }
 
-/// An owned, boxed class is a class (the form [`crate::parse_spec`] returns).
-impl<T: ConceptClass + ?Sized> ConceptClass for Box<T> {
-    fn domain(&self) -> &Domain {
-        (**self).domain()
-    }
-    fn len(&self) -> u128 {
-        (**self).len()
-    }
-    fn eval(&self, id: u64, x: Point) -> bool {
-        (**self).eval(id, x)
-    }
-    fn name(&self) -> String {
-        (**self).name()
-    }
-    fn describe(&self, id: u64) -> String {
-        (**self).describe(id)
-    }
-    fn vc_dimension_closed_form(&self) -> Option<ClosedFormVc> {
-        (**self).vc_dimension_closed_form()
-    }
-    fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
-        (**self).error_counts(sample)
-    }
-    fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
-        (**self).error_runs(sample)
-    }
-    fn error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<ErrorLevel>>> {
-        (**self).error_levels(sample)
-    }
-    fn concept_with_errors(
-        &self,
-        sample: &LabeledSample,
-        errors: u64,
-        offset: u64,
-    ) -> Result<Option<u64>> {
-        (**self).concept_with_errors(sample, errors, offset)
-    }
-    fn threshold_structure(&self) -> Option<ThresholdStructure> {
-        (**self).threshold_structure()
-    }
-    fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
-        (**self).labeling_ranges(points)
-    }
-    fn labeling_cells(
-        &self,
-        points: &[Point],
-        sample: &LabeledSample,
-    ) -> Result<Option<Vec<LabelingCell>>> {
-        (**self).labeling_cells(points, sample)
-    }
-    fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
-        (**self).wide_error_levels(sample)
-    }
-    fn smallest_consistent(&self, sample: &LabeledSample) -> Result<Option<Consistency>> {
-        (**self).smallest_consistent(sample)
-    }
-    fn parts_with_errors(
-        &self,
-        sample: &LabeledSample,
-        errors: u64,
-        offset: u128,
-    ) -> Result<Option<ConceptParts>> {
-        (**self).parts_with_errors(sample, errors, offset)
-    }
-}
+forward_concept_class!(
+    /// A borrowed class is a class (so combinators such as [`Xor`] can wrap `&dyn ConceptClass`).
+    &T
+);
+forward_concept_class!(
+    /// An owned, boxed class is a class (the form [`crate::parse_spec`] returns).
+    Box<T>
+);
 
 /// The brute-force error profile: evaluate every concept on every example.
 ///
