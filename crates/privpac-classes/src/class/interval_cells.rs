@@ -48,82 +48,12 @@ pub(crate) fn cells(
             limit: MAX_INTERVAL_CELLS,
         });
     }
-    // The sample's distinct points s_k, their weights w_k = negatives − positives, and the
-    // prefix sums d_k = D(s_k).
-    let mut examples: Vec<(Point, bool)> = sample.iter().collect();
-    examples.sort_unstable();
-    let mut s: Vec<Point> = Vec::new();
-    let mut w: Vec<i64> = Vec::new();
-    let mut positives: i64 = 0;
-    for (x, y) in examples {
-        if s.last() != Some(&x) {
-            s.push(x);
-            w.push(0);
-        }
-        let last = w.len() - 1;
-        if y {
-            positives += 1;
-            w[last] -= 1;
-        } else {
-            w[last] += 1;
-        }
-    }
-    let mut d = Vec::with_capacity(w.len());
-    let mut running = 0i64;
-    for &weight in &w {
-        running += weight;
-        d.push(running);
-    }
-    // #{k : s_k ≤ x} and #{k : s_k < x}.
-    let at_most = |x: Point| s.partition_point(|&p| p <= x);
-    let below = |x: Point| s.partition_point(|&p| p < x);
-    let prefix = |x: Point| match at_most(x) {
-        0 => 0,
-        k => d[k - 1],
-    };
-    let at_q: Vec<i64> = q.iter().map(|&x| prefix(x)).collect();
-    // max_a D(a − 1) over a ∈ (q_{i−1}, q_i]: D at q_{i−1} (or D(−1) = 0) and at the sample
-    // points strictly between.
-    let max_left: Vec<i64> = (0..m)
-        .map(|i| {
-            let (start, value) = if i == 0 {
-                (0, 0)
-            } else {
-                (at_most(q[i - 1]), at_q[i - 1])
-            };
-            d[start..below(q[i])]
-                .iter()
-                .fold(value, |acc, &v| acc.max(v))
-        })
-        .collect();
-    // min_b D(b) over b ∈ [q_j, q_{j+1}) (or to the last point of the domain).
-    let min_right: Vec<i64> = (0..m)
-        .map(|j| {
-            let end = if j + 1 < m { below(q[j + 1]) } else { s.len() };
-            d[at_most(q[j])..end]
-                .iter()
-                .fold(at_q[j], |acc, &v| acc.min(v))
-        })
-        .collect();
-    // The all-zero cell: the smallest sum over a run of sample points inside one gap
-    // (Kadane's scan, restarted at every point of `q`), or 0 (the empty interval).
-    let mut best_inside = 0i64;
-    let mut current = 0i64;
-    let mut gap = usize::MAX;
-    for (k, &x) in s.iter().enumerate() {
-        let rank = q.partition_point(|&p| p < x);
-        if q.get(rank) == Some(&x) {
-            gap = usize::MAX;
-            current = 0;
-            continue;
-        }
-        if rank != gap {
-            gap = rank;
-            current = 0;
-        }
-        current = current.min(0) + w[k];
-        best_inside = best_inside.min(current);
-    }
+    let walk = Walk::new(sample);
+    let at_q: Vec<i64> = q.iter().map(|&x| walk.prefix(x)).collect();
+    let max_left: Vec<i64> = (0..m).map(|i| walk.max_left(&q, &at_q, i)).collect();
+    let min_right: Vec<i64> = (0..m).map(|j| walk.min_right(&q, &at_q, j)).collect();
+    let best_inside = walk.best_inside(&q);
+    let positives = walk.positives;
     let mistakes = |value: i64| (positives + value) as u64;
     let mut cells = Vec::with_capacity(count as usize);
     cells.push(LabelingCell {
@@ -147,4 +77,111 @@ pub(crate) fn cells(
         }
     }
     Ok(cells)
+}
+
+/// The sample seen from the sorted points: its distinct points `s_k`, their weights
+/// `w_k = negatives − positives`, the prefix sums `d_k = D(s_k)` and the number of
+/// positives P (module docs). O(n log n) to build.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Walk {
+    s: Vec<Point>,
+    w: Vec<i64>,
+    d: Vec<i64>,
+    pub(crate) positives: i64,
+}
+
+impl Walk {
+    pub(crate) fn new(sample: &LabeledSample) -> Self {
+        let mut examples: Vec<(Point, bool)> = sample.iter().collect();
+        examples.sort_unstable();
+        let mut s: Vec<Point> = Vec::new();
+        let mut w: Vec<i64> = Vec::new();
+        let mut positives: i64 = 0;
+        for (x, y) in examples {
+            if s.last() != Some(&x) {
+                s.push(x);
+                w.push(0);
+            }
+            let last = w.len() - 1;
+            if y {
+                positives += 1;
+                w[last] -= 1;
+            } else {
+                w[last] += 1;
+            }
+        }
+        let mut d = Vec::with_capacity(w.len());
+        let mut running = 0i64;
+        for &weight in &w {
+            running += weight;
+            d.push(running);
+        }
+        Walk { s, w, d, positives }
+    }
+
+    /// #{k : s_k ≤ x}.
+    fn at_most(&self, x: Point) -> usize {
+        self.s.partition_point(|&p| p <= x)
+    }
+
+    /// #{k : s_k < x}.
+    fn below(&self, x: Point) -> usize {
+        self.s.partition_point(|&p| p < x)
+    }
+
+    /// `D(x)`: the sum of `negative − positive` over the examples at points ≤ x.
+    pub(crate) fn prefix(&self, x: Point) -> i64 {
+        match self.at_most(x) {
+            0 => 0,
+            k => self.d[k - 1],
+        }
+    }
+
+    /// `max_a D(a − 1)` over `a ∈ (q_{i−1}, q_i]`: D at `q_{i−1}` (or `D(−1) = 0`) and at
+    /// the sample points strictly between; `at_q[k] = D(q_k)`.
+    pub(crate) fn max_left(&self, q: &[Point], at_q: &[i64], i: usize) -> i64 {
+        let (start, value) = if i == 0 {
+            (0, 0)
+        } else {
+            (self.at_most(q[i - 1]), at_q[i - 1])
+        };
+        self.d[start..self.below(q[i])]
+            .iter()
+            .fold(value, |acc, &v| acc.max(v))
+    }
+
+    /// `min_b D(b)` over `b ∈ [q_j, q_{j+1})` (or to the last point of the domain).
+    pub(crate) fn min_right(&self, q: &[Point], at_q: &[i64], j: usize) -> i64 {
+        let end = if j + 1 < q.len() {
+            self.below(q[j + 1])
+        } else {
+            self.s.len()
+        };
+        self.d[self.at_most(q[j])..end]
+            .iter()
+            .fold(at_q[j], |acc, &v| acc.min(v))
+    }
+
+    /// The all-zero cell's smallest sum over a run of sample points inside one gap of `q`
+    /// (Kadane's scan, restarted at every point of `q`), or 0 (the empty interval).
+    pub(crate) fn best_inside(&self, q: &[Point]) -> i64 {
+        let mut best_inside = 0i64;
+        let mut current = 0i64;
+        let mut gap = usize::MAX;
+        for (k, &x) in self.s.iter().enumerate() {
+            let rank = q.partition_point(|&p| p < x);
+            if q.get(rank) == Some(&x) {
+                gap = usize::MAX;
+                current = 0;
+                continue;
+            }
+            if rank != gap {
+                gap = rank;
+                current = 0;
+            }
+            current = current.min(0) + self.w[k];
+            best_inside = best_inside.min(current);
+        }
+        best_inside
+    }
 }

@@ -4,7 +4,7 @@
 
 use crate::class::closed_form::{ClosedFormVc, Family};
 use crate::class::{
-    ConceptClass, ConceptParts, ErrorLevel, LabelingCell, WideErrorLevel, check_sample,
+    CellLevels, ConceptClass, ConceptParts, ErrorLevel, LabelingCell, WideErrorLevel, check_sample,
     interval_cells,
 };
 use crate::domain::{Domain, Point};
@@ -178,6 +178,18 @@ impl ConceptClass for Intervals {
             sample,
         )
         .map(Some)
+    }
+
+    /// The cells of [`Self::labeling_cells`] by score, without listing them, at every
+    /// number of points (see `interval_cell_levels`); always `Some`.
+    fn labeling_cell_levels(
+        &self,
+        points: &[Point],
+        sample: &LabeledSample,
+    ) -> Result<Option<CellLevels>> {
+        self.domain.check_all(points)?;
+        check_sample(&self.domain, sample)?;
+        Ok(Some(CellLevels::new(self, points, sample)))
     }
 
     /// The walk of [`ConceptClass::concept_with_errors`], returning the interval's ends.

@@ -16,6 +16,7 @@ mod all_functions;
 pub mod closed_form;
 mod complement;
 mod halfspaces;
+mod interval_cell_levels;
 mod interval_cells;
 mod intervals;
 mod matrix_class;
@@ -27,6 +28,7 @@ mod xor;
 pub use all_functions::AllFunctions;
 pub use complement::{Both, Not};
 pub use halfspaces::{GridHalfspaces, MAX_GRID_SIDE};
+pub use interval_cell_levels::{CellLevel, CellLevels};
 pub use interval_cells::MAX_INTERVAL_CELLS;
 pub use intervals::{Intervals, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE};
 pub use matrix_class::ExplicitClass;
@@ -370,6 +372,22 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
         Ok(None)
     }
 
+    /// The cells of [`Self::labeling_cells`] kept as the structure they come from rather
+    /// than listed: their numbers per score and any one of them by level and offset
+    /// ([`CellLevels`]), for classes whose cells are too many to list, or `None` (the
+    /// provided answer). Intervals answer at every number of points, in O(n log n + m)
+    /// memory for m distinct points (their `m(m + 1)/2 + 1` cells are never listed).
+    ///
+    /// # Errors
+    /// [`Error::PointOutsideDomain`] for a point or example outside the domain.
+    fn labeling_cell_levels(
+        &self,
+        _points: &[Point],
+        _sample: &LabeledSample,
+    ) -> Result<Option<CellLevels>> {
+        Ok(None)
+    }
+
     /// The error profile as levels with 128-bit counts, in increasing order of mistakes,
     /// for classes with more concepts than 64-bit ids name, or `None` (the provided
     /// answer). A class that returns them also answers [`Self::parts_with_errors`];
@@ -452,6 +470,13 @@ macro_rules! forward_concept_class {
                 sample: &LabeledSample,
             ) -> Result<Option<Vec<LabelingCell>>> {
                 (**self).labeling_cells(points, sample)
+            }
+            fn labeling_cell_levels(
+                &self,
+                points: &[Point],
+                sample: &LabeledSample,
+            ) -> Result<Option<CellLevels>> {
+                (**self).labeling_cell_levels(points, sample)
             }
             fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
                 (**self).wide_error_levels(sample)
