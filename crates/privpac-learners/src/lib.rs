@@ -58,6 +58,7 @@
 #![doc(test(attr(deny(warnings))))]
 
 pub mod bounds;
+mod cell_levels;
 mod cover;
 mod dagan_feldman;
 mod erm;

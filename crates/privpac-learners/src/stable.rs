@@ -19,6 +19,7 @@ use privpac_classes::{ConceptClass, LabeledSample, Point};
 use privpac_mechanisms::{ExponentialMechanism, RandomBits};
 use rand::Rng;
 
+use crate::cell_levels;
 use crate::cover::{Labelings, ScoredCover};
 use crate::error::{Error, Result};
 use crate::learner::{ErrorFloor, Learner};
@@ -55,7 +56,12 @@ use crate::predictor::Predictor;
 /// distribution is the same. Intervals, not(intervals) and both(intervals) give
 /// [`ConceptClass::labeling_cells`] instead (the concepts that label T alike are a
 /// rectangle of ends, already scored): O(n log n + t²) at every size up to 2^64 − 1
-/// points, the same cover and scores, with the output by its ends
+/// points, the same cover and scores; above `privpac_classes::MAX_INTERVAL_CELLS` cells
+/// (about 2900 distinct points in T) intervals give them by score level
+/// ([`ConceptClass::labeling_cell_levels`]) and the mechanism picks a level and then a
+/// uniform cell of it, the same output distribution with the same floating-point weights
+/// (proof in `crate::cell_levels`) in O(n log n + t·W) time and O(n + t + W) memory,
+/// W ≤ 700/λ + 1 levels (λ = ε/2 − 2η); the output is named by its ends
 /// ([`Hypothesis::Interval`](privpac_classes::Hypothesis::Interval)) where its id does
 /// not fit 64 bits. Other classes: O(|C|·(n + t)) from the dense error profile
 /// and the labelings of C on T, up to the dense-profile limit.
@@ -155,6 +161,12 @@ impl Learner for StableLearner {
         let t = self.subset_size.min(sample.len());
         let indices = rand::seq::index::sample(rng, sample.len(), t);
         let points: Vec<Point> = indices.iter().map(|i| sample.points()[i]).collect();
+        // Intervals on subsets with more cells than can be listed: the same mechanism by
+        // levels (crate::cell_levels), with the same output distribution.
+        if let Some(structured) = cell_levels::beyond_listing(class, &points, sample)? {
+            let cell = cell_levels::select_cell(&self.mechanism, &structured, rng)?;
+            return Ok(cell_levels::representative(class, &cell)?.into());
+        }
         let cover = ScoredCover::new(class, &points, sample)?;
         let chosen = self
             .mechanism
