@@ -48,7 +48,8 @@ pub(crate) fn clamp_window(mechanism: &ExponentialMechanism) -> u64 {
     let rate = mechanism.rate();
     let clamped = |g: u64| rate * (g as f64) >= SCORE_CLAMP;
     let guess = (SCORE_CLAMP / rate).floor();
-    if !(guess < (1u64 << 52) as f64) {
+    // A NaN or a guess beyond 2^52 (ε tiny): no gap that fits the levels is clamped.
+    if guess.is_nan() || guess >= (1u64 << 52) as f64 {
         return u64::MAX;
     }
     let mut g = guess as u64;
@@ -101,7 +102,8 @@ pub(crate) fn beyond_listing(
     sample: &LabeledSample,
 ) -> Result<Option<CellLevels>> {
     let m = sorted_distinct(points).len() as u128;
-    if m * (m + 1) / 2 + 1 <= MAX_INTERVAL_CELLS {
+    // m(m + 1)/2 + 1 cells at most the limit: the listed cover applies.
+    if m * (m + 1) / 2 < MAX_INTERVAL_CELLS {
         return Ok(None);
     }
     Ok(class.labeling_cell_levels(points, sample)?)
