@@ -26,8 +26,10 @@
 //! So a cell c of level L is output with probability `ŵ(g_L)/Σ_{L'} count_{L'}·ŵ(g_{L'})
 //! = ŵ(g_c)/Σ_{c'} ŵ(g_{c'})`: the same distribution, with the same floating-point
 //! weights, as the listed path, and therefore the same ε-DP guarantee for one fixed cover
-//! and the same stability (`crate::StableLearner`). Only the random bits map to outputs
-//! differently (a seed gives a different cell on the two paths), which is why the
+//! and the same stability (`crate::StableLearner`: which path runs depends on the subset T
+//! alone, so the coupling of its proof, same T on neighbouring samples, sees one path).
+//! Only the random bits map to outputs differently (a seed gives a different cell on the
+//! two paths), which is why the
 //! learner takes this path only where the listed one refuses (more than
 //! [`MAX_INTERVAL_CELLS`] cells): every output below that is unchanged. The tests check
 //! the two distributions cell by cell on small domains, where both exist.
