@@ -27,8 +27,8 @@
 //! probability ∝ its own weight: the exponential mechanism over the dense list of cells,
 //! exactly (checked against the dense cells in `cells_tests.rs` and in the learners).
 
-use crate::class::interval_cells::Walk;
-use crate::class::{ConceptParts, Intervals, LabelingCell, PointInterval, sorted_distinct};
+use crate::class::interval_cells::{Walk, wide_interval_id};
+use crate::class::{ConceptParts, LabelingCell, PointInterval, sorted_distinct};
 use crate::domain::Point;
 use crate::sample::LabeledSample;
 
@@ -51,7 +51,8 @@ pub struct CellLevel {
 /// them by its level and offset ([`Self::cell`]). See the module documentation.
 #[derive(Debug, Clone)]
 pub struct CellLevels {
-    class: Intervals,
+    /// The number of points N of the domain (for the ids of the intervals).
+    size: u64,
     /// The sorted distinct points.
     q: Vec<Point>,
     /// `a_0 = 0`, `a_{k+1} = D(q_k)`.
@@ -62,9 +63,10 @@ pub struct CellLevels {
 }
 
 impl CellLevels {
-    /// The cells of `class` on `points`, scored on `sample`. Points and examples are
-    /// checked against the domain by the caller ([`crate::ConceptClass::labeling_cell_levels`]).
-    pub(crate) fn new(class: &Intervals, points: &[Point], sample: &LabeledSample) -> Self {
+    /// The cells of the intervals over `size` points on `points`, scored on `sample`.
+    /// Points and examples are checked against the domain by the caller
+    /// ([`crate::ConceptClass::labeling_cell_levels`]).
+    pub(crate) fn new(size: u64, points: &[Point], sample: &LabeledSample) -> Self {
         let q = sorted_distinct(points);
         let walk = Walk::new(sample);
         let mut a = Vec::with_capacity(q.len() + 1);
@@ -80,7 +82,7 @@ impl CellLevels {
         }
         let fewest = walk.positives + smallest_difference.min(0);
         CellLevels {
-            class: class.clone(),
+            size,
             q,
             a,
             fewest: fewest as u64,
@@ -243,7 +245,7 @@ impl CellLevels {
         let mistakes = |value: i64| (self.walk.positives + value) as u64;
         let low = if i == 0 { 0 } else { q[i - 1] + 1 };
         LabelingCell {
-            first: self.class.checked_id_of(low, q[j]),
+            first: u64::try_from(wide_interval_id(self.size, low, q[j])).ok(),
             parts: Some(ConceptParts::Interval { low, high: q[j] }),
             positives: PointInterval::plain(i, j + 1),
             first_errors: mistakes(self.a[j + 1] - self.a[i]),
@@ -300,7 +302,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
-    use crate::class::ConceptClass;
+    use crate::class::{ConceptClass, Intervals};
 
     /// On intervals over 1 to 40 points, random samples (repeats and points outside the
     /// subset included) and random point lists of up to 30 points, for windows from 1 (every

@@ -185,3 +185,10 @@ impl Walk {
         best_inside
     }
 }
+
+/// The id of `[a, b]` (`a ≤ b < N`) among the intervals over N points, a-major after the
+/// empty interval (id 0), as a `u128` (below 2^127 for every N).
+pub(crate) fn wide_interval_id(size: u64, a: u64, b: u64) -> u128 {
+    let (a, b, n) = (u128::from(a), u128::from(b), u128::from(size));
+    1 + a * n - a * a.saturating_sub(1) / 2 + (b - a)
+}

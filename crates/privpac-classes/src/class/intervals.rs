@@ -189,7 +189,7 @@ impl ConceptClass for Intervals {
     ) -> Result<Option<CellLevels>> {
         self.domain.check_all(points)?;
         check_sample(&self.domain, sample)?;
-        Ok(Some(CellLevels::new(self, points, sample)))
+        Ok(Some(CellLevels::new(self.size, points, sample)))
     }
 
     /// The walk of [`ConceptClass::concept_with_errors`], returning the interval's ends.
@@ -218,8 +218,7 @@ impl Intervals {
 
     /// The id of `[a, b]` as a `u128` (below 2^127 for every N).
     fn wide_id_of(&self, a: u64, b: u64) -> u128 {
-        let (a, b, n) = (u128::from(a), u128::from(b), u128::from(self.size));
-        1 + a * n - a * a.saturating_sub(1) / 2 + (b - a)
+        interval_cells::wide_interval_id(self.size, a, b)
     }
 }
 
