@@ -118,7 +118,7 @@ fn request(
     trials: usize,
     max_size: usize,
     subset_size: Option<usize>,
-    flip_probability: f64,
+    flip_probability: Option<f64>,
     voters: usize,
     vote_epsilon: f64,
 ) -> PyResult<SampleComplexityRequest> {
@@ -137,7 +137,8 @@ fn request(
         max_size,
         seed,
         subset_size,
-        flip_probability,
+        flip_probability: flip_probability
+            .unwrap_or_else(|| privpac_toolkit::default_flip_probability(alpha)),
         voters,
         vote_epsilon,
         buckets: None,
@@ -146,7 +147,7 @@ fn request(
 
 /// sample_complexity(class_spec, learner, *, epsilon=None, delta=0.0, alpha, beta, seed,
 /// distribution="uniform", target=None, label_noise=0.0, trials=100, max_size=2**20,
-/// subset_size=None, flip_probability=0.1, voters=7, vote_epsilon=1.0, em_epsilon=None,
+/// subset_size=None, flip_probability=None, voters=7, vote_epsilon=1.0, em_epsilon=None,
 /// guarantee=None, true_error="auto", holdout=None, confidence=0.95)
 ///
 /// The empirical sample complexity of a single-concept learner on a scenario: the smallest
@@ -230,7 +231,7 @@ fn request(
 #[pyfunction]
 #[pyo3(signature = (class_spec, learner, *, epsilon = None, delta = 0.0, alpha, beta, seed,
     distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
-    max_size = 1 << 20, subset_size = None, flip_probability = 0.1, voters = 7,
+    max_size = 1 << 20, subset_size = None, flip_probability = None, voters = 7,
     vote_epsilon = 1.0, em_epsilon = None, guarantee = None, true_error = "auto",
     holdout = None, confidence = 0.95))]
 #[allow(
@@ -252,7 +253,7 @@ fn sample_complexity<'py>(
     trials: usize,
     max_size: usize,
     subset_size: Option<usize>,
-    flip_probability: f64,
+    flip_probability: Option<f64>,
     voters: usize,
     vote_epsilon: f64,
     em_epsilon: Option<f64>,
@@ -331,7 +332,7 @@ fn builtin_spec(
 
 /// run_trials(class_spec, learner, sample_size, *, epsilon=None, alpha, seed, beta=0.1,
 /// distribution="uniform", target=None, label_noise=0.0, trials=100, subset_size=None,
-/// flip_probability=0.1, voters=7, vote_epsilon=1.0, em_epsilon=None, guarantee=None,
+/// flip_probability=None, voters=7, vote_epsilon=1.0, em_epsilon=None, guarantee=None,
 /// true_error="auto", holdout=None, confidence=0.95)
 ///
 /// `trials` independent trials of the learner at one sample size on the scenario of
@@ -356,7 +357,7 @@ fn builtin_spec(
 #[pyfunction]
 #[pyo3(signature = (class_spec, learner, sample_size, *, epsilon = None, alpha, seed,
     beta = 0.1, distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
-    subset_size = None, flip_probability = 0.1, voters = 7, vote_epsilon = 1.0,
+    subset_size = None, flip_probability = None, voters = 7, vote_epsilon = 1.0,
     em_epsilon = None, guarantee = None, true_error = "auto", holdout = None,
     confidence = 0.95))]
 #[allow(
@@ -377,7 +378,7 @@ fn run_trials<'py>(
     label_noise: f64,
     trials: usize,
     subset_size: Option<usize>,
-    flip_probability: f64,
+    flip_probability: Option<f64>,
     voters: usize,
     vote_epsilon: f64,
     em_epsilon: Option<f64>,
@@ -435,7 +436,7 @@ fn run_trials<'py>(
 #[pyfunction]
 #[pyo3(signature = (class_spec, learner, epsilons, *, alpha, beta, seed,
     distribution = "uniform", target = None, label_noise = 0.0, trials = 100,
-    max_size = 1 << 20, subset_size = None, flip_probability = 0.1, voters = 7,
+    max_size = 1 << 20, subset_size = None, flip_probability = None, voters = 7,
     vote_epsilon = 1.0))]
 #[allow(
     clippy::too_many_arguments,
@@ -455,7 +456,7 @@ fn sample_complexity_curve<'py>(
     trials: usize,
     max_size: usize,
     subset_size: Option<usize>,
-    flip_probability: f64,
+    flip_probability: Option<f64>,
     voters: usize,
     vote_epsilon: f64,
 ) -> PyResult<Bound<'py, PyDict>> {

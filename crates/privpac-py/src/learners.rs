@@ -242,7 +242,7 @@ impl Hypothesis {
 /// required by `stable`, which is not private and refuses `epsilon`; optional for
 /// `private-prediction`), `delta` (0; only the sanitizer learners and `interior-point` accept δ > 0, and
 /// `interior-point` needs it), `subset_size`
-/// (default ⌈√n⌉ for `stable`, solved for `private-prediction`), `flip_probability` (0.1), `voters` (7), `vote_epsilon` (1.0), and the
+/// (default ⌈√n⌉ for `stable`, solved for `private-prediction`), `flip_probability` (α/2, from `alpha`), `voters` (7), `vote_epsilon` (1.0), and the
 /// sanitizer knobs `alpha` (0.1), `rounds` (20), `database_size` (4); `improper-point` is
 /// built for accuracy `alpha` and failure probability `beta` (0.1) with ⌈16/(αβ)⌉ hash
 /// buckets unless `buckets` is given. The learner is built at `fit`, when the sample size
@@ -285,7 +285,7 @@ impl Learner {
 impl Learner {
     #[new]
     #[pyo3(signature = (spec, *, epsilon = None, delta = 0.0, subset_size = None,
-        flip_probability = 0.1, voters = 7, vote_epsilon = 1.0, alpha = 0.1, rounds = 20,
+        flip_probability = None, voters = 7, vote_epsilon = 1.0, alpha = 0.1, rounds = 20,
         database_size = 4, beta = 0.1, buckets = None, em_epsilon = None))]
     #[allow(clippy::too_many_arguments, reason = "the CLI's keyword options")]
     fn new(
@@ -293,7 +293,7 @@ impl Learner {
         epsilon: Option<f64>,
         delta: f64,
         subset_size: Option<usize>,
-        flip_probability: f64,
+        flip_probability: Option<f64>,
         voters: usize,
         vote_epsilon: f64,
         alpha: f64,
@@ -328,7 +328,8 @@ impl Learner {
                 em_epsilon,
                 delta,
                 subset_size,
-                flip_probability,
+                flip_probability: flip_probability
+                    .unwrap_or_else(|| privpac_toolkit::default_flip_probability(alpha)),
                 voters,
                 vote_epsilon,
                 class_size: None,
@@ -562,7 +563,7 @@ impl MultiLearner {
 impl MultiLearner {
     #[new]
     #[pyo3(signature = (spec, epsilon, *, delta = 0.0, subset_size = None,
-        flip_probability = 0.1, voters = 7, vote_epsilon = 1.0, alpha = 0.1, rounds = 20,
+        flip_probability = None, voters = 7, vote_epsilon = 1.0, alpha = 0.1, rounds = 20,
         database_size = 4, beta = 0.1, buckets = None, em_epsilon = None))]
     #[allow(clippy::too_many_arguments, reason = "the CLI's keyword options")]
     fn new(
@@ -570,7 +571,7 @@ impl MultiLearner {
         epsilon: f64,
         delta: f64,
         subset_size: Option<usize>,
-        flip_probability: f64,
+        flip_probability: Option<f64>,
         voters: usize,
         vote_epsilon: f64,
         alpha: f64,
@@ -590,7 +591,8 @@ impl MultiLearner {
                 em_epsilon,
                 delta,
                 subset_size,
-                flip_probability,
+                flip_probability: flip_probability
+                    .unwrap_or_else(|| privpac_toolkit::default_flip_probability(alpha)),
                 voters,
                 vote_epsilon,
                 class_size: None,

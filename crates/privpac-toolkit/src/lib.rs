@@ -67,7 +67,7 @@ pub use request::{
 };
 pub use spec::{
     ClassSpec, LearnerParams, LearnerSpec, SanitizerParams, SanitizerSpec, build_learner,
-    build_sanitizer,
+    build_sanitizer, default_flip_probability,
 };
 pub use target::{TargetError, TargetSpec};
 

@@ -131,7 +131,7 @@ impl SampleComplexityRequest {
             max_size: 1 << 20,
             seed,
             subset_size: None,
-            flip_probability: 0.1,
+            flip_probability: crate::default_flip_probability(alpha),
             voters: 7,
             vote_epsilon: 1.0,
             buckets: None,

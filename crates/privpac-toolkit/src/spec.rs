@@ -390,7 +390,8 @@ pub struct LearnerParams {
     /// The stable learners' random subset size t (default ⌈√n⌉ for `stable`; for
     /// `private-prediction` solved for the target ε; at most [`MAX_SAMPLE_SIZE`]).
     pub subset_size: Option<usize>,
-    /// Private prediction's label flip probability η (default 0.1).
+    /// Private prediction's and Dagan–Feldman's label flip probability η (default 0.05,
+    /// [`default_flip_probability`] of the default α = 0.1).
     pub flip_probability: f64,
     /// Voting's and relabeling's number of voters k (default 7; at most [`MAX_VOTERS`]).
     pub voters: usize,
@@ -419,7 +420,7 @@ impl Default for LearnerParams {
             em_epsilon: None,
             delta: 0.0,
             subset_size: None,
-            flip_probability: 0.1,
+            flip_probability: default_flip_probability(0.1),
             voters: 7,
             vote_epsilon: 1.0,
             class_size: None,
@@ -429,6 +430,23 @@ impl Default for LearnerParams {
             sanitizer: SanitizerParams::default(),
         }
     }
+}
+
+/// The label flip probability η that private prediction and the Dagan–Feldman learner use
+/// when none is given: α/2 for the accuracy α asked for.
+///
+/// The final flip alone costs excess error η on every point (the predictor's error is
+/// η + (1 − 2η)·err(h), Dwork and Feldman's randomized response on the prediction), so at
+/// η ≥ α only hypotheses of error exactly 0 are α-accurate and the learner needs examples
+/// in proportion to the domain (the flip's default was 0.1, equal to the lab's usual
+/// α = 0.1, and left thresholds on 2^20 points out of reach of 2^24 examples). At η = α/2
+/// half of α is left to the base hypothesis: err(h) ≤ (α − η)/(1 − 2η) = α/(2(1 − α)).
+///
+/// ```
+/// assert_eq!(privpac_toolkit::default_flip_probability(0.1), 0.05);
+/// ```
+pub fn default_flip_probability(alpha: f64) -> f64 {
+    alpha / 2.0
 }
 
 /// Builds the learner `spec` with `params` for a sample of `examples` examples (the sized

@@ -282,9 +282,12 @@ pub(crate) struct LearnerTuning {
     /// solved to meet --epsilon for private-prediction).
     #[arg(long)]
     pub(crate) subset_size: Option<usize>,
-    /// For private prediction: the label flip probability η.
-    #[arg(long, default_value_t = 0.1)]
-    pub(crate) flip_probability: f64,
+    /// For private prediction and Dagan–Feldman: the label flip probability η [default:
+    /// α/2, with α of `sample-complexity`, or --alpha for `learn` and `multi-learn`; the
+    /// flip alone costs excess error η, so η ≥ α would leave only exact hypotheses
+    /// α-accurate].
+    #[arg(long)]
+    pub(crate) flip_probability: Option<f64>,
     /// For voting and relabeling: the number of voters (blocks) k.
     #[arg(long, default_value_t = 7)]
     pub(crate) voters: usize,

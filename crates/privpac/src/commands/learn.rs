@@ -226,7 +226,10 @@ pub(crate) fn sample_complexity(args: &SampleComplexityArgs) -> anyhow::Result<(
         max_size: args.max_size,
         seed: args.common.seed.unwrap_or_else(rand::random),
         subset_size: args.tuning.subset_size,
-        flip_probability: args.tuning.flip_probability,
+        flip_probability: args
+            .tuning
+            .flip_probability
+            .unwrap_or_else(|| privpac_toolkit::default_flip_probability(args.alpha)),
         voters: args.tuning.voters,
         vote_epsilon: args.tuning.vote_epsilon,
         buckets: args.tuning.buckets,

@@ -118,7 +118,9 @@ pub(crate) fn learner_params(
         em_epsilon: tuning.em_epsilon,
         delta,
         subset_size: tuning.subset_size,
-        flip_probability: tuning.flip_probability,
+        flip_probability: tuning
+            .flip_probability
+            .unwrap_or_else(|| privpac_toolkit::default_flip_probability(options.alpha)),
         voters: tuning.voters,
         vote_epsilon: tuning.vote_epsilon,
         class_size: None,
