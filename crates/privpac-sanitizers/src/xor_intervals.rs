@@ -64,20 +64,24 @@ pub fn interval_xor_matrix_bits(size: u64) -> u128 {
 /// [`crate::QUERY_MATRIX_LIMIT`] (then the sanitizer takes the dense path), otherwise the
 /// refusal of a query-selecting sanitizer (MWEM, private multiplicative weights) above it,
 /// naming what stands in the way: its selection reads every query's answer, there are
-/// `(1 + N(N+1)/2)²` of them, and the structured alternative (counting the pairs at each
+/// `(1 + N(N+1)/2)²` of them (about 3.7·10^47 for N = 2^40, beyond `u128`, so the count is
+/// stated in floating point), and the structured alternative (counting the pairs at each
 /// score level from the four ends, as is done for `THRESH ⊕ THRESH`) is not implemented.
 pub(crate) fn dense_only_refusal(algorithm: &'static str, size: u64) -> Option<Error> {
-    let bits = interval_xor_matrix_bits(size);
-    if bits <= crate::QUERY_MATRIX_LIMIT {
+    if interval_xor_matrix_bits(size) <= crate::QUERY_MATRIX_LIMIT {
         return None;
     }
-    Some(Error::TooLarge {
-        what: algorithm,
-        needed: bits,
-        unit: "bits of the query matrix of INTERVAL ⊕ INTERVAL (queries × domain points); \
-               its selection reads every pair of intervals, and selecting by score levels \
-               counted from the pairs' four ends is not implemented",
-        limit: crate::QUERY_MATRIX_LIMIT,
+    let n = size as f64;
+    let pairs = (1.0 + n * (n + 1.0) / 2.0).powi(2);
+    Some(Error::UnsupportedDomain {
+        algorithm,
+        requirement: "a query matrix of INTERVAL ⊕ INTERVAL within 2^31 bits (its selection \
+                      reads the answer of every pair of intervals; selecting by score levels \
+                      counted from the pairs' four ends is not implemented)",
+        domain: format!(
+            "[{size}], whose {pairs:.3e} pairs × {size} points need {:.3e} bits",
+            pairs * n
+        ),
     })
 }
 
@@ -140,7 +144,8 @@ mod tests {
                     .unwrap_err()
                     .to_string();
                 assert!(refusal.contains("INTERVAL ⊕ INTERVAL"), "{refusal}");
-                assert!(refusal.contains(&interval_xor_matrix_bits(size).to_string()));
+                assert!(refusal.contains(&format!("[{size}]")), "{refusal}");
+                assert!(!refusal.contains(&u128::MAX.to_string()), "{refusal}");
             }
         }
         assert_eq!(interval_xor_matrix_bits(256), 32_897u128 * 32_897 * 256);
