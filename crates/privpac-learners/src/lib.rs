@@ -70,6 +70,7 @@ mod learner;
 mod predictor;
 mod relabeling;
 mod sanitized_cover;
+mod sanitized_intervals;
 mod sanitizer_based;
 mod stable;
 mod subsample;

@@ -34,10 +34,13 @@
 //!   order of growth.
 
 use privpac_classes::{
-    ConceptClass, Hypothesis, LabeledSample, Point, ThresholdStructure, Xor, sauer_shelah_bound,
+    ConceptClass, ConceptParts, Hypothesis, LabeledSample, Point, ThresholdStructure, Xor,
+    sauer_shelah_bound,
 };
 use privpac_mechanisms::ExponentialMechanism;
-use privpac_sanitizers::{PiecewiseDistribution, Sanitizer, SyntheticDatabase};
+use privpac_sanitizers::{
+    IntervalXorSynthetic, PiecewiseDistribution, Sanitizer, SyntheticDatabase,
+};
 use rand::Rng;
 use rand::distr::Distribution;
 use rand::distr::weighted::WeightedIndex;
@@ -91,6 +94,10 @@ const MAX_SUPPORT_SIZE: usize = 1 << 26;
 pub struct SanitizedCover {
     support: Vec<Point>,
     hypotheses: Vec<u64>,
+    /// `Some(N)` for intervals over `[N]` ([`ConceptClass::interval_structure`]): H is
+    /// implicit (every run of B and the empty interval, see the `sanitized_intervals`
+    /// module) and `hypotheses` is empty.
+    intervals: Option<u64>,
 }
 
 impl SanitizedCover {
@@ -116,6 +123,19 @@ impl SanitizedCover {
         {
             let synthetic = result.map_err(|e| Error::Sanitizer(e.to_string()))?;
             return Self::from_pieces(&synthetic, class, support_size, rng);
+        }
+        if let Some(size) = class.interval_structure()
+            && let Some(result) = sanitizer.sanitize_interval_xor(size, points, rng)
+        {
+            return match result.map_err(|e| Error::Sanitizer(e.to_string()))? {
+                IntervalXorSynthetic::Pieces(pieces) => {
+                    let support = pieces_support(&pieces, support_size, rng)?;
+                    Ok(Self::intervals(size, support))
+                }
+                IntervalXorSynthetic::Database(synthetic) => {
+                    Self::from_synthetic(&synthetic, class, support_size, rng)
+                }
+            };
         }
         Xor::new(class)?;
         let synthetic = sanitizer
@@ -158,7 +178,11 @@ impl SanitizedCover {
             return Ok(SanitizedCover {
                 support,
                 hypotheses,
+                intervals: None,
             });
+        }
+        if let Some(size) = class.interval_structure() {
+            return Ok(Self::intervals(size, support));
         }
         // The dense profile of an empty sample checks the class's size limit for us.
         let len = class
@@ -172,7 +196,17 @@ impl SanitizedCover {
         Ok(SanitizedCover {
             support,
             hypotheses,
+            intervals: None,
         })
+    }
+
+    /// The implicit cover of intervals over `[size]` on the sorted distinct `support`.
+    fn intervals(size: u64, support: Vec<Point>) -> Self {
+        SanitizedCover {
+            support,
+            hypotheses: Vec::new(),
+            intervals: Some(size),
+        }
     }
 
     /// The cover from a piecewise-uniform synthetic distribution over the domain of
@@ -205,18 +239,12 @@ impl SanitizedCover {
                 value: synthetic.size() as f64,
             });
         };
-        let mut support = match synthetic.support_points(support_size) {
-            Some(points) => points,
-            None => synthetic
-                .sample_many(support_size, rng)
-                .map_err(|e| Error::Sanitizer(e.to_string()))?,
-        };
-        support.sort_unstable();
-        support.dedup();
+        let support = pieces_support(synthetic, support_size, rng)?;
         let hypotheses = threshold_cover(structure, &support);
         Ok(SanitizedCover {
             support,
             hypotheses,
+            intervals: None,
         })
     }
 
@@ -226,18 +254,32 @@ impl SanitizedCover {
     }
 
     /// H: the smallest concept id of every dichotomy of C on B, in increasing order.
+    /// Empty for intervals ([`ConceptClass::interval_structure`]), whose H (the empty
+    /// interval and `[a_i, b_j]` for every run `b_i … b_j` of B, `1 + |B|(|B| + 1)/2`
+    /// members) is implicit: see [`Self::interval_hypotheses`].
     pub fn hypotheses(&self) -> &[u64] {
         &self.hypotheses
     }
 
+    /// For intervals, H by its members' ends in id order (O(|B|²) items; for inspection):
+    /// the empty interval, then `[a_i, b_j]` for `i ≤ j`, with `a_i = b_{i−1} + 1` and
+    /// `a₀ = 0`, the smallest interval inducing each run. `None` for other classes.
+    pub fn interval_hypotheses(&self) -> Option<Vec<ConceptParts>> {
+        self.intervals
+            .map(|_| crate::sanitized_intervals::members(&self.support).collect())
+    }
+
     /// |H|.
     pub fn len(&self) -> usize {
-        self.hypotheses.len()
+        match self.intervals {
+            Some(_) => crate::sanitized_intervals::cover_len(self.support.len()),
+            None => self.hypotheses.len(),
+        }
     }
 
     /// Whether H is empty (never, for a non-empty class).
     pub fn is_empty(&self) -> bool {
-        self.hypotheses.is_empty()
+        self.len() == 0
     }
 
     /// The exponential mechanism over H with score `−(mistakes on sample)`: step 5 of
@@ -253,6 +295,16 @@ impl SanitizedCover {
         mechanism: &ExponentialMechanism,
         rng: &mut dyn Rng,
     ) -> Result<Hypothesis> {
+        if let Some(size) = self.intervals {
+            return crate::sanitized_intervals::select(
+                class,
+                size,
+                &self.support,
+                sample,
+                mechanism,
+                rng,
+            );
+        }
         let scores = self.scores(class, sample)?;
         let chosen = mechanism.select_integer(&scores, rng)?;
         Ok(Hypothesis::Concept {
@@ -268,6 +320,9 @@ impl SanitizedCover {
     pub fn scores(&self, class: &dyn ConceptClass, sample: &LabeledSample) -> Result<Vec<i64>> {
         if sample.is_empty() {
             return Err(Error::EmptySample);
+        }
+        if self.intervals.is_some() {
+            return crate::sanitized_intervals::scores(&self.support, sample);
         }
         if class.threshold_structure().is_some() {
             // Thresholds over huge domains: the run-length profile, O(n log n).
@@ -333,6 +388,24 @@ pub fn threshold_cover(structure: ThresholdStructure, support: &[Point]) -> Vec<
         }
     }
     out
+}
+
+/// B from a piecewise distribution: its support if it has at most `support_size` points,
+/// otherwise the distinct points among `support_size` i.i.d. draws; sorted.
+fn pieces_support(
+    synthetic: &PiecewiseDistribution,
+    support_size: usize,
+    rng: &mut dyn Rng,
+) -> Result<Vec<Point>> {
+    let mut support = match synthetic.support_points(support_size) {
+        Some(points) => points,
+        None => synthetic
+            .sample_many(support_size, rng)
+            .map_err(|e| Error::Sanitizer(e.to_string()))?,
+    };
+    support.sort_unstable();
+    support.dedup();
+    Ok(support)
 }
 
 fn check_support_size(support_size: usize) -> Result<()> {

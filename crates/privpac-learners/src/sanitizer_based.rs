@@ -122,7 +122,13 @@ impl SupportSize {
 /// ([`privpac_sanitizers::Sanitizer::sanitize_threshold_xor`]; MWEM over O(T) pieces at
 /// every size up to 2^62 points, the tree's O(|X|) noise draws cut into pieces up to 2^24
 /// points, or the sanitizer's reason why it cannot), the cover is [`crate::threshold_cover`]
-/// in O(|B|), and the scores come from the class's error runs in O(n log n).
+/// in O(|B|), and the scores come from the class's error runs in O(n log n). On intervals
+/// ([`privpac_classes::ConceptClass::interval_structure`]) the sanitizer runs without the
+/// ids of `INTERVAL ⊕ INTERVAL` ([`privpac_sanitizers::Sanitizer::sanitize_interval_xor`]:
+/// the tree and point sanitizers, which read no query; MWEM and PMW only where their dense
+/// query matrix fits), and the cover of `1 + |B|(|B| + 1)/2` intervals is never listed: the
+/// selection samples its score levels through the intervals over the index domain `[|B|]`
+/// in O(n log n + r·s) for s distinct sample points and r distinct prefix sums.
 #[derive(Debug)]
 pub struct SanitizerLearner {
     sanitizer: Box<dyn Sanitizer>,

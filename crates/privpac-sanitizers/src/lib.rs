@@ -34,6 +34,10 @@
 //!   ([`Sanitizer::sanitize_threshold_xor`] is the trait's entry point; the tree sanitizer
 //!   answers it too, with its dense output cut into pieces, up to
 //!   [`THRESHOLD_DOMAIN_LIMIT`] points).
+//! - [`Sanitizer::sanitize_interval_xor`] and [`IntervalXorSynthetic`]: the XOR class of
+//!   intervals without its ids (about N⁴/4 pairs), for the sanitizers whose output does not
+//!   depend on the queries (tree, point); MWEM and private multiplicative weights take the
+//!   dense path where their query matrix fits and refuse above it with the reason.
 //! - [`Sanitizer::sanitize_xor`]: any sanitizer on the XOR class `C ⊕ C`; MWEM and private
 //!   multiplicative weights build its query matrix from C's rows.
 //! - [`Error`] and [`Result`].
@@ -96,6 +100,7 @@ mod point_function;
 mod quantiles;
 mod synthetic;
 mod threshold;
+mod xor_intervals;
 
 pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCORE_WORK_LIMIT};
 pub use error::{Error, Result};
@@ -108,6 +113,7 @@ pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use quantiles::{MAX_QUANTILES, QuantileSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
+pub use xor_intervals::{IntervalXorSynthetic, interval_xor_matrix_bits};
 
 use privpac_accounting::Private;
 use privpac_classes::{ConceptClass, Point, ThresholdStructure};
@@ -168,6 +174,23 @@ pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
         _data: &[Point],
         _rng: &mut dyn Rng,
     ) -> Option<Result<PiecewiseDistribution>> {
+        None
+    }
+
+    /// Sanitizes `data` (points of `[N]`) for the XOR class of intervals over `[N]`
+    /// (`INTERVAL ⊕ INTERVAL`, the C⊕ the sanitizer learners use for intervals) without
+    /// its ids: `Some` with the output ([`IntervalXorSynthetic`]) for sanitizers whose
+    /// output does not depend on the queries (the tree and point sanitizers: the same
+    /// draws as [`Self::sanitize`] on the XOR class), or with the reason a sanitizer
+    /// cannot run; `None` (the provided answer) to take the dense path
+    /// ([`Self::sanitize_xor`]). Same guarantee as [`Self::sanitize`]. See the
+    /// `xor_intervals` module for the class's structure.
+    fn sanitize_interval_xor(
+        &self,
+        _size: u64,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<IntervalXorSynthetic>> {
         None
     }
 }

@@ -701,6 +701,17 @@ impl Sanitizer for Mwem {
     fn name(&self) -> String {
         format!("mwem(T={}, {})", self.rounds, self.variant)
     }
+
+    /// The dense path ([`Self::sanitize_xor`]) where the query matrix of
+    /// `INTERVAL ⊕ INTERVAL` fits, the refusal with its reason above it.
+    fn sanitize_interval_xor(
+        &self,
+        size: u64,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<crate::IntervalXorSynthetic>> {
+        crate::xor_intervals::dense_only_refusal("MWEM", size).map(Err)
+    }
 }
 
 #[cfg(test)]

@@ -387,4 +387,15 @@ impl Sanitizer for PrivateMultiplicativeWeights {
     fn name(&self) -> String {
         format!("pmw(alpha={})", self.alpha)
     }
+
+    /// The dense path ([`Self::sanitize_xor`]) where the query matrix of
+    /// `INTERVAL ⊕ INTERVAL` fits, the refusal with its reason above it.
+    fn sanitize_interval_xor(
+        &self,
+        size: u64,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<crate::IntervalXorSynthetic>> {
+        crate::xor_intervals::dense_only_refusal("private multiplicative weights", size).map(Err)
+    }
 }

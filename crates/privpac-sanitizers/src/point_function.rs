@@ -401,6 +401,22 @@ impl Sanitizer for PointSanitizer {
     fn name(&self) -> String {
         "point".into()
     }
+
+    /// The output reads no query (a thresholded histogram of the data over the domain):
+    /// [`Self::sanitize`] with the same draws, on the domain `[N]` alone.
+    fn sanitize_interval_xor(
+        &self,
+        size: u64,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Option<Result<crate::IntervalXorSynthetic>> {
+        let mut run = || {
+            let domain = Domain::ordered(size)?;
+            let released = self.release(&domain, data, rng)?;
+            self.reconstruct(&domain, data.len(), &released)
+        };
+        Some(run().map(crate::IntervalXorSynthetic::Database))
+    }
 }
 
 #[cfg(test)]

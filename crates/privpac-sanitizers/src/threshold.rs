@@ -361,6 +361,20 @@ impl Sanitizer for ThresholdSanitizer {
     fn name(&self) -> String {
         "threshold-tree".into()
     }
+
+    /// The tree reads no query (noisy prefix counts over the domain): its pieces as for
+    /// thresholds over `[N]` ([`Self::sanitize_threshold_xor`], the same draws as
+    /// [`Self::sanitize`]); α-accurate for thresholds makes it 4α-accurate for
+    /// `INTERVAL ⊕ INTERVAL`, whose queries are signed sums of four prefixes.
+    fn sanitize_interval_xor(
+        &self,
+        size: u64,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Option<Result<crate::IntervalXorSynthetic>> {
+        self.sanitize_threshold_xor(ThresholdStructure::Plain(size), data, rng)
+            .map(|result| result.map(crate::IntervalXorSynthetic::Pieces))
+    }
 }
 
 #[cfg(test)]

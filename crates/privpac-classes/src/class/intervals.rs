@@ -108,6 +108,10 @@ impl ConceptClass for Intervals {
         format!("intervals:{}", self.size)
     }
 
+    fn interval_structure(&self) -> Option<u64> {
+        Some(self.size)
+    }
+
     /// `1 on [3, 9]`, or `empty interval (all zeros)`.
     fn describe(&self, id: u64) -> String {
         match self.bounds(id) {

@@ -319,6 +319,15 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// `Some(N)` when this class is [`Intervals`] over `[N]` with exactly its ids (id 0 the
+    /// empty interval, then `[a, b]` a-major), so that algorithms can use the order
+    /// structure: the sanitizer learners take C's dichotomies on a small database from the
+    /// ends and run query-free sanitizers without the ids of `C ⊕ C` (about `N⁴/4`
+    /// pairs). The provided answer is `None`.
+    fn interval_structure(&self) -> Option<u64> {
+        None
+    }
+
     /// The ids `0..len()` cut into ranges of consecutive ids, listed in id order, on each
     /// of which every concept labels `points` the same way, with that labeling as a
     /// [`PointInterval`] of ranks among the sorted distinct `points`; or `None` (the
@@ -460,6 +469,9 @@ macro_rules! forward_concept_class {
             }
             fn threshold_structure(&self) -> Option<ThresholdStructure> {
                 (**self).threshold_structure()
+            }
+            fn interval_structure(&self) -> Option<u64> {
+                (**self).interval_structure()
             }
             fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
                 (**self).labeling_ranges(points)

@@ -670,3 +670,27 @@ fn both_orientations_of_thresholds_have_the_stated_dimensions() {
         );
     }
 }
+
+/// Only intervals themselves (borrowed or boxed) report their structure; combinators that
+/// renumber or relabel the concepts do not.
+#[test]
+fn only_intervals_report_the_interval_structure() {
+    let intervals = Intervals::new(1 << 40).unwrap();
+    assert_eq!(intervals.interval_structure(), Some(1 << 40));
+    let borrowed: &dyn ConceptClass = &intervals;
+    assert_eq!(ConceptClass::interval_structure(&borrowed), Some(1 << 40));
+    let boxed: Box<dyn ConceptClass> = Box::new(Intervals::new(7).unwrap());
+    assert_eq!(boxed.interval_structure(), Some(7));
+    assert_eq!(
+        Not::new(Intervals::new(7).unwrap()).interval_structure(),
+        None
+    );
+    assert_eq!(Thresholds::new(7).unwrap().interval_structure(), None);
+    let small = Intervals::new(7).unwrap();
+    assert_eq!(
+        Xor::new(&small as &dyn ConceptClass)
+            .unwrap()
+            .interval_structure(),
+        None
+    );
+}
