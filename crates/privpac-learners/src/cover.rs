@@ -86,7 +86,8 @@ impl ScoredCover {
     /// The class's errors (a point outside the domain; the cell limit; the dense-profile
     /// limit when the class gives neither ranges nor cells);
     /// [`Error::Unnamable`] for a cell whose first concept has neither a 64-bit id nor
-    /// parts (a complemented interval beyond 64-bit ids).
+    /// parts (no class of privpac gives such cells: complemented intervals beyond 64-bit
+    /// ids are named by their ends, [`Hypothesis::NotInterval`]).
     pub(crate) fn new(
         class: &dyn ConceptClass,
         points: &[Point],

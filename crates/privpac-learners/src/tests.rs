@@ -16,6 +16,7 @@ mod prediction_extremes;
 mod sanitized_structure;
 mod structured;
 mod wide;
+mod wide_complements;
 mod wide_covers;
 mod wide_runs;
 

@@ -500,6 +500,7 @@ pub(super) fn generic_wide(case: PureCase) -> Result<bool, TestCaseError> {
                 let id = match class.parts_with_errors(s, errors, offset).unwrap().unwrap() {
                     ConceptParts::Empty => 0,
                     ConceptParts::Interval { low, high } => class.id_of(low, high),
+                    other => panic!("intervals name no {other:?}"),
                 };
                 p[id as usize] = probability / count as f64;
             }
