@@ -105,7 +105,8 @@ fn sample_on(
     let pairs: Vec<(u64, bool)> = (0..n)
         .map(|_| {
             let x = data.random_range(0..size);
-            (x, !(a <= x && x <= b) != data.random_bool(0.1))
+            let outside = !(a <= x && x <= b);
+            (x, outside != data.random_bool(0.1))
         })
         .collect();
     let points: Vec<Point> = (0..n / 3).map(|i| pairs[i * 3].0).collect();
