@@ -75,6 +75,8 @@ pub(super) fn report(sweep: &Sweep, rows: &[Map<String, Value>]) -> String {
             .max_log2_domain
             .iter()
             .find(|(l, _)| l == learner)
+            // log2 = 64 stands for 2^64 − 1 points, the largest ordered domain.
+            .filter(|(_, k)| *k < 64)
             .map_or("2^64 − 1".to_string(), |(_, k)| format!("2^{k}"))
     };
     let (tree_cap, generic_cap) = (cap(TREE), cap(GENERIC));
