@@ -16,8 +16,9 @@
 //! [`ConceptClass::labeling_cells`] instead, already scored on the sample and listed in
 //! the order of their smallest concepts; grouping them by labeling gives the same cover
 //! again, with each representative named by its id when it fits 64 bits and by its parts
-//! ([`privpac_classes::Hypothesis::Interval`]) beyond (intervals over more than about
-//! 2^32.5 points).
+//! ([`privpac_classes::Hypothesis::Interval`], or
+//! [`privpac_classes::Hypothesis::NotInterval`] for `not(intervals)` and
+//! `both(intervals)`) beyond (intervals over more than about 2^32.5 points).
 
 use std::collections::HashMap;
 
@@ -245,7 +246,8 @@ impl ScoredCover {
     }
 
     /// The representative of labeling `slot` as a hypothesis: [`Hypothesis::Concept`]
-    /// with its id, or by its parts ([`Hypothesis::Interval`]) when the id does not fit
+    /// with its id, or by its parts ([`Hypothesis::Interval`], [`Hypothesis::NotInterval`],
+    /// the constants) when the id does not fit
     /// 64 bits.
     pub(crate) fn representative(&self, slot: usize) -> Hypothesis {
         match &self.keys {

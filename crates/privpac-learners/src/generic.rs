@@ -43,11 +43,11 @@ use crate::predictor::Predictor;
 ///
 /// # Classes beyond 2^60 concepts
 /// A class with more than [`MAX_TOTAL_COUNT`] (2^60) concepts that gives wide levels
-/// ([`ConceptClass::wide_error_levels`]: intervals over up to 2^64 − 1 points, about 2^127
-/// concepts) is sampled by [`GenericLearner::learn_by_wide_levels`]: a level `e` (a number
+/// ([`ConceptClass::wide_error_levels`]: intervals, not(intervals) and both(intervals) over
+/// up to 2^64 − 1 points, about 2^127 to 2^128 concepts) is sampled by [`GenericLearner::learn_by_wide_levels`]: a level `e` (a number
 /// of mistakes, `c_e` concepts) with probability `c_e·exp(−ε·e/2) / Σ_e' c_e'·exp(−ε·e'/2)`
 /// ([`ExponentialMechanism::select_wide_levels`]), then a uniform member of it, named by its
-/// parts ([`Hypothesis::Interval`]). Each concept `c` with `e` mistakes is then output with
+/// parts ([`Hypothesis::Interval`], [`Hypothesis::NotInterval`]). Each concept `c` with `e` mistakes is then output with
 /// probability `(c_e·exp(−ε·e/2)/Z)·(1/c_e) = exp(−ε·errors(c)/2)/Z`: exactly the
 /// exponential mechanism over the whole class, so the privacy proof above applies
 /// unchanged (the same floating-point budget; the tests compare the output distribution

@@ -56,8 +56,9 @@ use crate::predictor::Predictor;
 /// [`ConceptClass::labeling_cells`] instead (the concepts that label T alike are a
 /// rectangle of ends, already scored): O(n log n + t²) at every size up to 2^64 − 1
 /// points, the same cover and scores, with the output by its ends
-/// ([`Hypothesis::Interval`](privpac_classes::Hypothesis::Interval)) where its id does
-/// not fit 64 bits. Other classes: O(|C|·(n + t)) from the dense error profile
+/// ([`Hypothesis::Interval`](privpac_classes::Hypothesis::Interval), or
+/// [`Hypothesis::NotInterval`](privpac_classes::Hypothesis::NotInterval) for a
+/// complement) where its id does not fit 64 bits. Other classes: O(|C|·(n + t)) from the dense error profile
 /// and the labelings of C on T, up to the dense-profile limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StableLearner {
