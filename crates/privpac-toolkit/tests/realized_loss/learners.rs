@@ -517,7 +517,7 @@ pub(super) fn generic_wide(case: PureCase) -> Result<bool, TestCaseError> {
 /// probability over the level's count.
 pub(super) fn generic_wide_runs(case: PureCase) -> Result<bool, TestCaseError> {
     let size = 2 + case.class as u64 % 3;
-    let class: Box<dyn ConceptClass> = if case.class % 2 == 0 {
+    let class: Box<dyn ConceptClass> = if case.class.is_multiple_of(2) {
         Box::new(Thresholds::new(size).unwrap())
     } else {
         Box::new(Points::new(Domain::Ordered { size }))
