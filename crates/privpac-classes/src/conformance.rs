@@ -42,7 +42,7 @@
 use rand::{Rng, RngExt};
 
 use crate::class::{
-    ConceptClass, ConceptParts, Consistency, ErrorRun, brute_force_error_counts, run_length_encode,
+    ConceptClass, Consistency, ErrorRun, brute_force_error_counts, run_length_encode,
 };
 use crate::domain::Point;
 use crate::error::Error;
@@ -414,13 +414,9 @@ fn check_wide_levels<C: ConceptClass + ?Sized>(
                 .map_err(|error| Err(("parts_with_errors", error)))?;
             let agrees = match (found, ids.get(offset)) {
                 (None, None) => true,
-                (Some(parts), Some(&id)) => points.iter().all(|&x| {
-                    let label = match parts {
-                        ConceptParts::Empty => false,
-                        ConceptParts::Interval { low, high } => low <= x && x <= high,
-                    };
-                    label == class.eval(id, x)
-                }),
+                (Some(parts), Some(&id)) => points
+                    .iter()
+                    .all(|&x| parts.contains(x) == class.eval(id, x)),
                 _ => false,
             };
             if !agrees {

@@ -55,15 +55,28 @@ pub enum Hypothesis {
         /// The last point labelled 1.
         high: Point,
     },
+    /// The complement of [`Hypothesis::Interval`]: label 1 on the points outside
+    /// `low ≤ x ≤ high`, named by the interval's ends (what learners output for
+    /// `not(intervals)` and `both(intervals)` beyond 64-bit ids). All ones when
+    /// `low > high`.
+    NotInterval {
+        /// The first point labelled 0.
+        low: Point,
+        /// The last point labelled 0.
+        high: Point,
+    },
 }
 
-/// A concept named by its parts as a hypothesis: the empty concept is
-/// [`Hypothesis::Constant`] 0, an interval [`Hypothesis::Interval`].
+/// A concept named by its parts as a hypothesis: the empty and full concepts are
+/// [`Hypothesis::Constant`] 0 and 1, an interval [`Hypothesis::Interval`], its complement
+/// [`Hypothesis::NotInterval`].
 impl From<ConceptParts> for Hypothesis {
     fn from(parts: ConceptParts) -> Self {
         match parts {
             ConceptParts::Empty => Hypothesis::Constant { label: false },
             ConceptParts::Interval { low, high } => Hypothesis::Interval { low, high },
+            ConceptParts::Full => Hypothesis::Constant { label: true },
+            ConceptParts::NotInterval { low, high } => Hypothesis::NotInterval { low, high },
         }
     }
 }
@@ -83,6 +96,7 @@ impl Hypothesis {
                 .map_or(*default, |i| labels.get(i).copied().unwrap_or(*default)),
             Hypothesis::HashBucket { hash, bucket } => hash.bucket(x) == *bucket,
             Hypothesis::Interval { low, high } => *low <= x && x <= *high,
+            Hypothesis::NotInterval { low, high } => !(*low <= x && x <= *high),
         }
     }
 
@@ -144,6 +158,17 @@ impl Hypothesis {
                     domain.format_point(*high)
                 )
             }
+            Hypothesis::NotInterval { low, high } if low > high => {
+                "complement of the empty interval (all ones)".into()
+            }
+            Hypothesis::NotInterval { low, high } => {
+                let domain = class.domain();
+                format!(
+                    "0 on [{}, {}], 1 elsewhere",
+                    domain.format_point(*low),
+                    domain.format_point(*high)
+                )
+            }
         }
     }
 }
@@ -169,6 +194,7 @@ mod tests {
                 bucket: 1,
             },
             Hypothesis::Interval { low: 3, high: 6 },
+            Hypothesis::NotInterval { low: 3, high: 6 },
         ];
         assert!(hypotheses[0].eval(&class, 4) && !hypotheses[0].eval(&class, 5));
         assert!(hypotheses[2].eval(&class, 7) && !hypotheses[2].eval(&class, 3));
@@ -180,6 +206,27 @@ mod tests {
         assert_eq!(hypotheses[4].describe(&class), "1 on [3, 6]");
         let empty = Hypothesis::Interval { low: 4, high: 3 };
         assert!((0..10).all(|x| !empty.eval(&class, x)));
+        // The complement labels exactly the other points.
+        assert!((0..10).all(|x| hypotheses[5].eval(&class, x) != hypotheses[4].eval(&class, x)));
+        assert_eq!(hypotheses[5].describe(&class), "0 on [3, 6], 1 elsewhere");
+        let full = Hypothesis::NotInterval { low: 4, high: 3 };
+        assert!((0..10).all(|x| full.eval(&class, x)));
+        assert_eq!(
+            serde_json::to_string(&hypotheses[5]).unwrap(),
+            r#"{"kind":"not_interval","low":3,"high":6}"#
+        );
+        for parts in [
+            ConceptParts::Empty,
+            ConceptParts::Full,
+            ConceptParts::Interval { low: 2, high: 5 },
+            ConceptParts::NotInterval { low: 0, high: 0 },
+        ] {
+            let h = Hypothesis::from(parts);
+            let c = Hypothesis::from(parts.complement());
+            assert_eq!(parts.complement().complement(), parts);
+            assert!((0..10).all(|x| h.eval(&class, x) == parts.contains(x)));
+            assert!((0..10).all(|x| c.eval(&class, x) != h.eval(&class, x)));
+        }
         assert_eq!(
             serde_json::to_string(&hypotheses[4]).unwrap(),
             r#"{"kind":"interval","low":3,"high":6}"#

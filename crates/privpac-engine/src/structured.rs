@@ -112,9 +112,9 @@ impl Structure {
             _ => return None,
         };
         let wrap = if both {
-            Wrap::Both {
-                inner_len: u64::try_from(inner_len).ok()?,
-            }
+            // Beyond 64-bit ids (both(intervals) over more than about 2^32 points) every
+            // id names an inner concept; the complements are hypotheses by their ends.
+            u64::try_from(inner_len).map_or(Wrap::Plain, |inner_len| Wrap::Both { inner_len })
         } else if complemented {
             Wrap::Not
         } else {
@@ -349,7 +349,8 @@ impl Structure {
     /// target's label) is constant between consecutive endpoints; each of these at most
     /// 2k + 3 segments adds its mass times the vote's probability of the wrong label
     /// there ([`Predictor::vote_probability`], the sampler's own probability). Members
-    /// named by their ends ([`Hypothesis::Interval`]) and constants are ranges too. `None`
+    /// named by their ends ([`Hypothesis::Interval`], [`Hypothesis::NotInterval`]) and
+    /// constants are ranges or complements of ranges too. `None`
     /// on the hypercube and for other members.
     fn vote_disagreement(
         &self,
@@ -383,6 +384,12 @@ impl Structure {
                 Hypothesis::Interval { .. } | Hypothesis::Constant { label: false } => {
                     (0, 0, false)
                 }
+                // A complemented interval: the complement of its index range (all ones
+                // when empty).
+                Hypothesis::NotInterval { low, high } if low <= high && *low < self.size => {
+                    (*low, high.saturating_add(1).min(self.size), true)
+                }
+                Hypothesis::NotInterval { .. } => (0, 0, true),
                 Hypothesis::Constant { label: true } => (0, 0, true),
                 _ => return None,
             };
@@ -493,9 +500,12 @@ impl Structure {
                     disagree
                 })
             }
-            Hypothesis::Interval { low, high } => {
+            // The complement of an interval disagrees with the target exactly where the
+            // interval agrees with it: 1 minus the interval's disagreement.
+            Hypothesis::Interval { low, high } | Hypothesis::NotInterval { low, high } => {
                 let disagree = self.mass(&self.interval_difference(*low, *high, inner_target)?);
-                Some(if target_complemented {
+                let complemented = matches!(hypothesis, Hypothesis::NotInterval { .. });
+                Some(if target_complemented != complemented {
                     1.0 - disagree
                 } else {
                     disagree
@@ -706,7 +716,7 @@ mod tests {
         }
 
         /// A noisy vote of 1 to 7 members drawn from the seed (repeats allowed: concepts,
-        /// intervals by their ends, constants), with ε in (0.05, 3).
+        /// intervals and their complements by their ends, constants), with ε in (0.05, 3).
         pub(super) fn noisy_vote(seed: u64, concepts: u64, spread: f64) -> Predictor {
             let mut state = seed;
             let mut next = || {
@@ -718,8 +728,12 @@ mod tests {
             let k = 1 + next() % 7;
             Predictor::NoisyVote {
                 members: (0..k) // with intervals by their ends and constants among them
-                    .map(|_| match (next() % 5, next(), next() % 700) {
+                    .map(|_| match (next() % 6, next(), next() % 700) {
                         (0, low, high) => Hypothesis::Interval {
+                            low: low % 700,
+                            high,
+                        },
+                        (5, low, high) => Hypothesis::NotInterval {
                             low: low % 700,
                             high,
                         },
@@ -922,79 +936,5 @@ mod tests {
     }
 }
 
-/// Interval hypotheses named by their ends ([`Hypothesis::Interval`], what learners output
-/// for intervals beyond 64-bit ids): their closed-form true error equals the same interval's
-/// by id and the O(|X|) reference, exactly, on every interval of small domains, plain and
-/// complemented targets, under every structured distribution.
 #[cfg(test)]
-mod interval_pair_tests {
-    use privpac_classes::{Both, ConceptClass, Hypothesis, Intervals};
-    use privpac_learners::Predictor;
-
-    use crate::{ExampleDistribution, Scenario};
-
-    #[test]
-    fn interval_pairs_match_their_ids_and_the_reference() {
-        for size in [1u64, 2, 5, 9] {
-            let intervals = Intervals::new(size).unwrap();
-            let distributions = [
-                ExampleDistribution::Uniform,
-                ExampleDistribution::PointMass {
-                    point: size / 2,
-                    mass: 0.3,
-                },
-                ExampleDistribution::Zipf { exponent: 1.1 },
-            ];
-            let both_len = 2 * intervals.len() as u64;
-            for distribution in distributions {
-                for target in (0..both_len).step_by(3) {
-                    let class: Box<dyn ConceptClass> =
-                        Box::new(Both::new(Intervals::new(size).unwrap()).unwrap());
-                    let scenario = Scenario::new(class, distribution.clone(), target, 0.1).unwrap();
-                    assert!(scenario.has_fast_true_errors());
-                    // The empty interval, by id 0 and as a pair with low > high.
-                    let mut pairs = vec![(0u64, Hypothesis::Interval { low: 1, high: 0 })];
-                    for a in 0..size {
-                        for b in a..size {
-                            let id = intervals.id_of(a, b);
-                            pairs.push((id, Hypothesis::Interval { low: a, high: b }));
-                        }
-                    }
-                    for (id, pair) in pairs {
-                        let by_pair = scenario.true_error(&Predictor::from(pair.clone()));
-                        let by_id = scenario.true_error(&Hypothesis::Concept { id }.into());
-                        let reference = scenario.reference_true_error(&pair.clone().into());
-                        assert!(
-                            (by_pair - by_id).abs() < 1e-12 && (by_pair - reference).abs() < 1e-9,
-                            "{distribution:?}, target {target}, {pair:?}: {by_pair} {by_id} {reference}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    /// Over 2^40 points (about 2^79 intervals) the true error of a pair is the mass of the
-    /// symmetric difference: `[N/4, N/2]` against the target `[a, b]` by id.
-    #[test]
-    fn interval_pairs_have_exact_errors_over_two_to_the_forty_points() {
-        let size = 1u64 << 40;
-        let intervals = Intervals::new(size).unwrap();
-        let (a, b) = (1u64 << 23, 1u64 << 39);
-        let target = intervals.checked_id_of(a, b).unwrap();
-        let scenario = Scenario::new(
-            Box::new(Intervals::new(size).unwrap()),
-            ExampleDistribution::Uniform,
-            target,
-            0.0,
-        )
-        .unwrap();
-        assert!(scenario.has_fast_true_errors());
-        let h = Hypothesis::Interval {
-            low: size / 4,
-            high: size / 2,
-        };
-        let expected = (size / 4 - a) as f64 / size as f64;
-        assert!((scenario.true_error(&h.into()) - expected).abs() < 1e-15);
-    }
-}
+mod interval_pair_tests;

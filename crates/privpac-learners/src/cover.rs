@@ -16,8 +16,9 @@
 //! [`ConceptClass::labeling_cells`] instead, already scored on the sample and listed in
 //! the order of their smallest concepts; grouping them by labeling gives the same cover
 //! again, with each representative named by its id when it fits 64 bits and by its parts
-//! ([`privpac_classes::Hypothesis::Interval`]) beyond (intervals over more than about
-//! 2^32.5 points).
+//! ([`privpac_classes::Hypothesis::Interval`], or
+//! [`privpac_classes::Hypothesis::NotInterval`] for `not(intervals)` and
+//! `both(intervals)`) beyond (intervals over more than about 2^32.5 points).
 
 use std::collections::HashMap;
 
@@ -86,7 +87,8 @@ impl ScoredCover {
     /// The class's errors (a point outside the domain; the cell limit; the dense-profile
     /// limit when the class gives neither ranges nor cells);
     /// [`Error::Unnamable`] for a cell whose first concept has neither a 64-bit id nor
-    /// parts (a complemented interval beyond 64-bit ids).
+    /// parts (no class of privpac gives such cells: complemented intervals beyond 64-bit
+    /// ids are named by their ends, [`Hypothesis::NotInterval`]).
     pub(crate) fn new(
         class: &dyn ConceptClass,
         points: &[Point],
@@ -244,7 +246,8 @@ impl ScoredCover {
     }
 
     /// The representative of labeling `slot` as a hypothesis: [`Hypothesis::Concept`]
-    /// with its id, or by its parts ([`Hypothesis::Interval`]) when the id does not fit
+    /// with its id, or by its parts ([`Hypothesis::Interval`], [`Hypothesis::NotInterval`],
+    /// the constants) when the id does not fit
     /// 64 bits.
     pub(crate) fn representative(&self, slot: usize) -> Hypothesis {
         match &self.keys {

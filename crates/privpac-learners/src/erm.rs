@@ -38,9 +38,10 @@ pub enum ErmMode {
 ///   it is refused, since the fewest mistakes is then maximum-likelihood decoding of a
 ///   binary linear code, NP-hard (Berlekamp–McEliece–van Tilborg 1978).
 /// * classes above [`privpac_mechanisms::MAX_TOTAL_COUNT`] (2^60) concepts with wide
-///   levels ([`ConceptClass::wide_error_levels`]: intervals over more than about 2^30.5
-///   points) return the first concept of the lowest level in the class's order by its
-///   parts ([`Hypothesis::Interval`]), since its id may not fit 64 bits.
+///   levels ([`ConceptClass::wide_error_levels`]: intervals, not(intervals) and
+///   both(intervals) over more than about 2^30.5 points) return the first concept of the
+///   lowest level in the class's order by its parts ([`Hypothesis::Interval`],
+///   [`Hypothesis::NotInterval`]), since its id may not fit 64 bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Erm {
     /// Realizable or agnostic.

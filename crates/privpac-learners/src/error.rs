@@ -55,7 +55,8 @@ pub enum Error {
         reason: String,
     },
     /// A concept the learner would output has neither a 64-bit id nor parts the class
-    /// names it by (a complemented interval over more than about 2^32.5 points).
+    /// names it by (a class whose labeling cells name neither; the classes of privpac
+    /// name every concept one way or the other).
     #[error(
         "{class}: the concept to output has no 64-bit id, and the class does not name it by its parts"
     )]

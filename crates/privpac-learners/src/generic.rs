@@ -43,15 +43,22 @@ use crate::predictor::Predictor;
 ///
 /// # Classes beyond 2^60 concepts
 /// A class with more than [`MAX_TOTAL_COUNT`] (2^60) concepts that gives wide levels
-/// ([`ConceptClass::wide_error_levels`]: intervals over up to 2^64 − 1 points, about 2^127
-/// concepts) is sampled by [`GenericLearner::learn_by_wide_levels`]: a level `e` (a number
+/// ([`ConceptClass::wide_error_levels`]: intervals, not(intervals) and both(intervals) over
+/// up to 2^64 − 1 points, about 2^127 to 2^128 concepts) is sampled by [`GenericLearner::learn_by_wide_levels`]: a level `e` (a number
 /// of mistakes, `c_e` concepts) with probability `c_e·exp(−ε·e/2) / Σ_e' c_e'·exp(−ε·e'/2)`
 /// ([`ExponentialMechanism::select_wide_levels`]), then a uniform member of it, named by its
-/// parts ([`Hypothesis::Interval`]). Each concept `c` with `e` mistakes is then output with
+/// parts ([`Hypothesis::Interval`], [`Hypothesis::NotInterval`]). Each concept `c` with `e` mistakes is then output with
 /// probability `(c_e·exp(−ε·e/2)/Z)·(1/c_e) = exp(−ε·errors(c)/2)/Z`: exactly the
 /// exponential mechanism over the whole class, so the privacy proof above applies
 /// unchanged (the same floating-point budget; the tests compare the output distribution
 /// with the dense mechanism's on small domains and check the ratio on neighbouring samples).
+///
+/// A class with more than 2^60 concepts that gives no wide levels but whose profile comes
+/// as runs of 64-bit ids (thresholds and point functions over up to 2^64 − 1 points) is
+/// sampled by [`GenericLearner::learn_by_wide_runs`]: the same two steps, the levels'
+/// exact 128-bit counts summed from the runs and the member found by walking the level's
+/// runs in id order, so the output is concept `c` with probability `exp(−ε·errors(c)/2)/Z`
+/// again and the proof is unchanged.
 ///
 /// # Errors
 /// [`Error::Mechanism`] for invalid ε or a class above 2^60 concepts; the class's errors.
@@ -138,6 +145,79 @@ impl GenericLearner {
             .parts_with_errors(sample, level.score.unsigned_abs(), choice.offset)?
             .ok_or(Error::EmptySample)?; // unreachable: the offset is below the count
         Ok(Some(Hypothesis::from(parts).into()))
+    }
+
+    /// The wide path for classes that give their error profile as runs of 64-bit ids
+    /// ([`ConceptClass::error_runs`]: thresholds and point functions over up to 2^64 − 1
+    /// points, `both(thresholds)` over up to 2^63 − 1) but no wide levels: the runs grouped
+    /// into levels with exact 128-bit counts (the narrow path's counts saturate and its
+    /// sampler stops at 2^60 candidates), a level by
+    /// [`ExponentialMechanism::select_wide_levels`], then the member of the chosen offset in
+    /// id order among the level's runs. As for [`Self::learn_by_wide_levels`], concept `c`
+    /// with `e` mistakes is output with probability `(c_e·ŵ_e/Σ c·ŵ)·(1/c_e) = ŵ_e/Σ c·ŵ`:
+    /// the exponential mechanism over the whole class, with the same privacy proof and
+    /// floating-point budget. `None` for a class of more than 2^64 concepts (no 64-bit ids,
+    /// so no runs). Used by [`Learner::learn`] above 2^60 concepts when the class gives no
+    /// wide levels; public so that its output distribution can be audited on small domains
+    /// ([`Self::wide_run_level_distribution`]).
+    ///
+    /// # Errors
+    /// As for [`Learner::learn`].
+    pub fn learn_by_wide_runs(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+        rng: &mut dyn Rng,
+    ) -> Result<Option<Predictor>> {
+        if class.len() > u128::from(u64::MAX) + 1 {
+            return Ok(None);
+        }
+        let runs = class.error_runs(sample)?;
+        let levels = wide_levels_of(&runs)?;
+        let choice = self.mechanism.select_wide_levels(&levels, rng)?;
+        let level = levels.get(choice.level).ok_or(Error::EmptySample)?;
+        let errors = level.score.unsigned_abs();
+        // The offset-th concept of the level, walking its runs in id order (the level's
+        // count is at most the class's 2^64 concepts, so every partial count fits u128 and
+        // the id fits u64).
+        let mut offset = choice.offset;
+        for run in runs.iter().filter(|run| run.errors == errors) {
+            if offset < u128::from(run.len) {
+                return Ok(Some(
+                    Hypothesis::Concept {
+                        id: run.first + offset as u64,
+                    }
+                    .into(),
+                ));
+            }
+            offset -= u128::from(run.len);
+        }
+        Err(Error::EmptySample) // unreachable: the offset is below the level's count
+    }
+
+    /// The exact probability of each level of [`Self::learn_by_wide_runs`]
+    /// (`(errors, number of concepts, probability)`, sorted by errors), or `None` for a
+    /// class of more than 2^64 concepts.
+    ///
+    /// # Errors
+    /// As for [`Learner::learn`].
+    pub fn wide_run_level_distribution(
+        &self,
+        class: &dyn ConceptClass,
+        sample: &LabeledSample,
+    ) -> Result<Option<Vec<(u64, u128, f64)>>> {
+        if class.len() > u128::from(u64::MAX) + 1 {
+            return Ok(None);
+        }
+        let levels = wide_levels_of(&class.error_runs(sample)?)?;
+        let probabilities = self.mechanism.wide_level_probabilities(&levels)?;
+        Ok(Some(
+            levels
+                .iter()
+                .zip(probabilities)
+                .map(|(level, p)| (level.score.unsigned_abs(), level.count, p))
+                .collect(),
+        ))
     }
 
     /// The exact probability of each wide level (`(errors, number of concepts,
@@ -266,6 +346,30 @@ fn wide_score_levels(levels: &[WideErrorLevel]) -> Result<Vec<WideScoreLevel>> {
         .collect()
 }
 
+/// The wide score levels of an error profile given as runs: (mistakes, concepts) per level
+/// in increasing order of mistakes, with exact 128-bit counts (runs of 64-bit ids cover at
+/// most 2^64 concepts, so no sum overflows).
+fn wide_levels_of(runs: &[ErrorRun]) -> Result<Vec<WideScoreLevel>> {
+    let mut pairs: Vec<(u64, u64)> = runs.iter().map(|run| (run.errors, run.len)).collect();
+    pairs.sort_unstable_by_key(|&(errors, _)| errors);
+    let mut totals: Vec<(u64, u128)> = Vec::new();
+    for (errors, len) in pairs {
+        match totals.last_mut() {
+            Some((last, count)) if *last == errors => *count += u128::from(len),
+            _ => totals.push((errors, u128::from(len))),
+        }
+    }
+    totals
+        .into_iter()
+        .map(|(errors, count)| {
+            Ok(WideScoreLevel {
+                score: mistakes_score(errors)?,
+                count,
+            })
+        })
+        .collect()
+}
+
 /// (mistakes, concepts) per level in increasing order of mistakes, by sorting the runs'
 /// counts: the path of [`levels_of`] for a wide range of counts.
 fn totals_by_sorting(runs: &[ErrorRun]) -> Vec<(u64, u64)> {
@@ -288,11 +392,16 @@ impl Learner for GenericLearner {
         sample: &LabeledSample,
         rng: &mut dyn Rng,
     ) -> Result<Predictor> {
-        // Beyond the narrow path's 2^60 candidates: wide levels, concepts by their parts.
-        if class.len() > u128::from(MAX_TOTAL_COUNT)
-            && let Some(predictor) = self.learn_by_wide_levels(class, sample, rng)?
-        {
-            return Ok(predictor);
+        // Beyond the narrow path's 2^60 candidates: wide levels, concepts by their parts;
+        // or, for classes with runs of 64-bit ids but no wide levels (thresholds, points),
+        // the runs grouped into levels with 128-bit counts.
+        if class.len() > u128::from(MAX_TOTAL_COUNT) {
+            if let Some(predictor) = self.learn_by_wide_levels(class, sample, rng)? {
+                return Ok(predictor);
+            }
+            if let Some(predictor) = self.learn_by_wide_runs(class, sample, rng)? {
+                return Ok(predictor);
+            }
         }
         // Classes whose runs are too many (intervals) give their levels and find the chosen
         // concept themselves, in the id order of the walk below (so both paths give the

@@ -62,8 +62,10 @@ use crate::predictor::Predictor;
 /// uniform cell of it, the same output distribution with the same floating-point weights
 /// (proof in `crate::cell_levels`) in O(n log n + t·W) time and O(n + t + W) memory,
 /// W ≤ 700/λ + 1 levels (λ = ε/2 − 2η); the output is named by its ends
-/// ([`Hypothesis::Interval`](privpac_classes::Hypothesis::Interval)) where its id does
-/// not fit 64 bits. Other classes: O(|C|·(n + t)) from the dense error profile
+/// ([`Hypothesis::Interval`](privpac_classes::Hypothesis::Interval), or
+/// [`Hypothesis::NotInterval`](privpac_classes::Hypothesis::NotInterval) for a
+/// complement) where its id does not fit 64 bits. Other classes: O(|C|·(n + t)) from the
+/// dense error profile
 /// and the labelings of C on T, up to the dense-profile limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StableLearner {

@@ -16,7 +16,9 @@ mod prediction_extremes;
 mod sanitized_structure;
 mod structured;
 mod wide;
+mod wide_complements;
 mod wide_covers;
+mod wide_runs;
 
 /// Every labeled sample of size `n` over `domain_size` points.
 fn all_samples(domain_size: u64, n: usize) -> Vec<Vec<(u64, bool)>> {

@@ -134,7 +134,8 @@ impl VotingPredictor {
     /// except on classes above [`privpac_mechanisms::MAX_TOTAL_COUNT`] (2^60) concepts
     /// with wide levels ([`ConceptClass::wide_error_levels`]: intervals over more than
     /// about 2^30.5 points), where each block's ERM is the first concept of the lowest
-    /// level named by its parts ([`Hypothesis::Interval`], as [`crate::Erm`] outputs it),
+    /// level named by its parts ([`Hypothesis::Interval`] or [`Hypothesis::NotInterval`],
+    /// as [`crate::Erm`] outputs it),
     /// since its id may not fit 64 bits. The same concepts as [`Self::members`] wherever
     /// both run.
     ///

@@ -198,7 +198,7 @@ impl Hypothesis {
     }
 
     /// The hypothesis's kind: "concept", "constant", "table", "hash-bucket", "interval",
-    /// "flipped" or "noisy-vote".
+    /// "not-interval", "flipped" or "noisy-vote".
     #[getter]
     fn kind(&self) -> &'static str {
         match &self.inner {
@@ -208,6 +208,7 @@ impl Hypothesis {
                 RustHypothesis::Table { .. } => "table",
                 RustHypothesis::HashBucket { .. } => "hash-bucket",
                 RustHypothesis::Interval { .. } => "interval",
+                RustHypothesis::NotInterval { .. } => "not-interval",
             },
             RustPredictor::Flipped { .. } => "flipped",
             RustPredictor::NoisyVote { .. } => "noisy-vote",

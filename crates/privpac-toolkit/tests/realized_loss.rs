@@ -45,7 +45,9 @@
 //!   uniform-stability β by `prediction_stability`.
 //! - `GenericLearner` (`concept_distribution`, and on intervals over 2–4 points its
 //!   wide-levels path, `wide_level_distribution` expanded member by member with
-//!   `parts_with_errors`), `ImproperPointLearner`
+//!   `parts_with_errors`; on thresholds and point functions over 2–4 points its wide-runs
+//!   path, `wide_run_level_distribution` spread over each level's concepts),
+//!   `ImproperPointLearner`
 //!   (`output_distribution` for random hashes, up to `MAX_LISTED_BUCKETS` buckets) and the
 //!   Blum–Ligett–Roth sanitizer (`output_distribution`): pure ε over every sample of a tiny
 //!   domain and every neighbour.
@@ -418,6 +420,7 @@ properties! {
     private_prediction_audit, private_prediction_audit_long: 60, 50, flip_case(), private_prediction;
     generic_learner_audit, generic_learner_audit_long: 60, 50, pure_case(), generic;
     generic_wide_levels_audit, generic_wide_levels_audit_long: 40, 50, pure_case(), generic_wide;
+    generic_wide_runs_audit, generic_wide_runs_audit_long: 40, 50, pure_case(), generic_wide_runs;
     improper_point_learner_audit, improper_point_learner_audit_long: 40, 50, pure_case(), improper_point;
     blum_ligett_roth_audit, blum_ligett_roth_audit_long: 30, 50, pure_case(), blr;
     report_noisy_max_pair_audit, report_noisy_max_pair_audit_long:

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::class::{Both, ConceptClass, ConceptParts, Intervals, Not, brute_force_error_counts};
+use crate::class::{Both, ConceptClass, Intervals, Not, brute_force_error_counts};
 use crate::domain::Point;
 use crate::sample::LabeledSample;
 
@@ -50,10 +50,7 @@ fn from_cells(class: &dyn ConceptClass, points: &[Point], sample: &LabeledSample
             );
         }
         if let Some(parts) = cell.parts {
-            let named = |x: Point| match parts {
-                ConceptParts::Empty => false,
-                ConceptParts::Interval { low, high } => low <= x && x <= high,
-            };
+            let named = |x: Point| parts.contains(x);
             for x in 0..class.domain().size() as Point {
                 assert_eq!(
                     named(x),

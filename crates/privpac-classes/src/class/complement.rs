@@ -10,7 +10,10 @@
 //! two profiles one after the other.
 
 use crate::class::closed_form::{self, ClosedFormVc};
-use crate::class::{ConceptClass, ErrorLevel, ErrorRun, IdRange, LabelingCell, dense_len};
+use crate::class::{
+    ConceptClass, ConceptParts, ErrorLevel, ErrorRun, IdRange, LabelingCell, WideErrorLevel,
+    dense_len,
+};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
 use crate::sample::LabeledSample;
@@ -143,8 +146,9 @@ impl<C: ConceptClass> ConceptClass for Not<C> {
     }
 
     /// The inner class's cells on the flipped sample (the same mistakes, concept by
-    /// concept) with their labelings complemented; the concepts keep their ids but are no
-    /// longer named by the inner class's parts.
+    /// concept) with their labelings complemented; the concepts keep their ids, and their
+    /// parts are the inner parts complemented ([`ConceptParts::complement`]: a complemented
+    /// interval beyond 64-bit ids is [`ConceptParts::NotInterval`]).
     fn labeling_cells(
         &self,
         points: &[Point],
@@ -156,13 +160,33 @@ impl<C: ConceptClass> ConceptClass for Not<C> {
             .labeling_cells(points, &flipped)?
             .map(|cells| cells.into_iter().map(complemented).collect()))
     }
+
+    /// The inner class's wide levels on the flipped sample (the same mistakes, concept by
+    /// concept), when it gives them.
+    fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
+        self.inner
+            .wide_error_levels(&flipped(self.inner.domain(), sample)?)
+    }
+
+    /// The inner class's member on the flipped sample, complemented (the same order).
+    fn parts_with_errors(
+        &self,
+        sample: &LabeledSample,
+        errors: u64,
+        offset: u128,
+    ) -> Result<Option<ConceptParts>> {
+        Ok(self
+            .inner
+            .parts_with_errors(&flipped(self.inner.domain(), sample)?, errors, offset)?
+            .map(ConceptParts::complement))
+    }
 }
 
 /// A cell of the inner class as a cell of its complement scored on the flipped sample:
-/// the same ids, the labeling complemented, no parts.
+/// the same ids, the labeling and the parts complemented.
 fn complemented(cell: LabelingCell) -> LabelingCell {
     LabelingCell {
-        parts: None,
+        parts: cell.parts.map(ConceptParts::complement),
         positives: cell.positives.complement(),
         ..cell
     }
@@ -188,6 +212,20 @@ fn complemented(cell: LabelingCell) -> LabelingCell {
 /// of `N` distinct nested sets, which shatters a tree of depth `⌊log2 N⌋` (binary search,
 /// as for [`crate::Thresholds`]); so a tree of depth `⌊log2 N⌋ + 1` is shattered. ∎
 ///
+/// # Sizes beyond 64-bit ids
+/// An inner class of more than `⌊(2^64 − 1)/2⌋` concepts is accepted when it names its
+/// concepts by their parts (it gives [`ConceptClass::wide_error_levels`]):
+/// `both(intervals:N)` at every N up to 2^64 − 1, about 2^128 concepts. (Others, such as
+/// parities over 63 bits, are refused: their complements could be named neither by id nor
+/// by parts.) When `|C| > 2^63 − 1` the complements' ids
+/// `|C| + i` no longer fit in `u64`: every `u64` id below `|C|` still names concept `i` of
+/// `C`, the complements are reached by their parts ([`ConceptClass::wide_error_levels`],
+/// [`ConceptClass::parts_with_errors`] and the parts of [`ConceptClass::labeling_cells`],
+/// e.g. [`ConceptParts::NotInterval`]), and the methods that would have to name a
+/// complement by its id (`error_runs`, `labeling_ranges`) give [`Error::TooLarge`];
+/// `concept_with_errors` gives `None` for such a member, as [`crate::Intervals`] does
+/// beyond 64-bit ids.
+///
 /// # Example
 /// ```
 /// use privpac_classes::{Both, ConceptClass, Thresholds};
@@ -200,21 +238,34 @@ fn complemented(cell: LabelingCell) -> LabelingCell {
 #[derive(Debug)]
 pub struct Both<C: ConceptClass = Box<dyn ConceptClass>> {
     inner: C,
-    inner_len: u64,
+    inner_len: u128,
 }
 
 impl<C: ConceptClass> Both<C> {
     /// `inner ∪ ¬inner`.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] if `|C| > ⌊(2^64 − 1)/2⌋`, so that the `2·|C|` ids and the
-    /// level counts fit in `u64`.
+    /// [`Error::TooLarge`] if `|C| > ⌊(2^64 − 1)/2⌋` (the `2·|C|` ids would not fit in
+    /// `u64`) and the inner class does not name its concepts by their parts (it gives no
+    /// [`ConceptClass::wide_error_levels`] on the empty sample), or if `2·|C|` exceeds
+    /// `u128::MAX`. Intervals name theirs, so `both(intervals:N)` is accepted at every N;
+    /// see the type's docs for how its complements are named.
     pub fn new(inner: C) -> Result<Self> {
         let len = inner.len();
-        let limit = u128::from(u64::MAX / 2);
+        let narrow = u128::from(u64::MAX / 2);
+        let by_parts = || {
+            LabeledSample::new(inner.domain(), Vec::new(), Vec::new())
+                .and_then(|empty| inner.wide_error_levels(&empty))
+                .is_ok_and(|levels| levels.is_some())
+        };
+        let limit = if len > narrow && by_parts() {
+            u128::MAX / 2
+        } else {
+            narrow
+        };
         if len > limit {
             return Err(Error::TooLarge {
-                what: "class plus its complement",
+                what: "class plus its complement (ids beyond 64 bits, and no concepts named by parts)",
                 needed: len.saturating_mul(2),
                 unit: "concepts",
                 limit: 2 * limit,
@@ -222,7 +273,7 @@ impl<C: ConceptClass> Both<C> {
         }
         Ok(Both {
             inner,
-            inner_len: len as u64,
+            inner_len: len,
         })
     }
 
@@ -231,12 +282,36 @@ impl<C: ConceptClass> Both<C> {
         &self.inner
     }
 
-    /// `(i, complemented)` for an id: concept `i` of the inner class, complemented or not.
+    /// `(i, complemented)` for an id: concept `i` of the inner class, complemented or not
+    /// (every `u64` id is an inner concept when `|C| > 2^64 − 1`).
     pub fn split(&self, id: u64) -> (u64, bool) {
-        if id < self.inner_len {
+        if u128::from(id) < self.inner_len {
             (id, false)
         } else {
-            (id - self.inner_len, true)
+            (id - self.inner_len as u64, true)
+        }
+    }
+
+    /// The id of the complement of inner concept `i`, `|C| + i`, when it fits in `u64`.
+    fn complement_id(&self, i: u64) -> Option<u64> {
+        u64::try_from(self.inner_len + u128::from(i)).ok()
+    }
+
+    /// The id shift of the complements, `|C|`, when every complement's id fits in `u64`.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] otherwise, naming `what` (a method that names complements by
+    /// their ids).
+    fn shift(&self, what: &'static str) -> Result<u64> {
+        if self.len() <= u128::from(u64::MAX) + 1 {
+            Ok(self.inner_len as u64)
+        } else {
+            Err(Error::TooLarge {
+                what,
+                needed: self.len(),
+                unit: "concept ids",
+                limit: u128::from(u64::MAX) + 1,
+            })
         }
     }
 }
@@ -251,18 +326,21 @@ impl<C: ConceptClass> ConceptClass for Both<C> {
         self.inner.domain()
     }
 
-    /// `Both(N)` when the inner class is plain thresholds over `[N]`.
+    /// `Both(N)` when the inner class is plain thresholds over `[N]` (and the `2N` ids fit
+    /// in `u64`).
     fn threshold_structure(&self) -> Option<crate::class::ThresholdStructure> {
         match self.inner.threshold_structure()? {
-            crate::class::ThresholdStructure::Plain(n) => {
+            crate::class::ThresholdStructure::Plain(n)
+                if u128::from(n) * 2 <= u128::from(u64::MAX) =>
+            {
                 Some(crate::class::ThresholdStructure::Both(n))
             }
-            crate::class::ThresholdStructure::Both(_) => None,
+            _ => None,
         }
     }
 
     fn len(&self) -> u128 {
-        2 * u128::from(self.inner_len)
+        2 * self.inner_len
     }
 
     fn eval(&self, id: u64, x: Point) -> bool {
@@ -295,14 +373,18 @@ impl<C: ConceptClass> ConceptClass for Both<C> {
 
     /// The inner runs on the sample, then on the flipped sample shifted by `|C|`; the two
     /// runs that meet at id `|C|` are merged when their counts are equal (runs are maximal).
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when the complements' ids do not fit in `u64`.
     fn error_runs(&self, sample: &LabeledSample) -> Result<Vec<ErrorRun>> {
+        let shift = self.shift("error runs of both(…) (complement ids beyond 64 bits)")?;
         let mut runs = self.inner.error_runs(sample)?;
         let complements = self
             .inner
             .error_runs(&flipped(self.inner.domain(), sample)?)?;
         for run in complements {
             let run = ErrorRun {
-                first: run.first + self.inner_len,
+                first: run.first + shift,
                 ..run
             };
             match runs.last_mut() {
@@ -318,21 +400,26 @@ impl<C: ConceptClass> ConceptClass for Both<C> {
     /// The inner class's ranges, then the same ranges shifted by |C| for the complements
     /// (a labeling of the first half and one of the second may coincide; grouping by
     /// labeling merges them).
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when the complements' ids do not fit in `u64`.
     fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
         let Some(plain) = self.inner.labeling_ranges(points)? else {
             return Ok(None);
         };
+        let shift = self.shift("labeling ranges of both(…) (complement ids beyond 64 bits)")?;
         let shifted = plain.iter().map(|range| IdRange {
-            first: range.first + self.inner_len,
-            last: range.last + self.inner_len,
+            first: range.first + shift,
+            last: range.last + shift,
             positives: range.positives.complement(),
         });
         Ok(Some(plain.iter().copied().chain(shifted).collect()))
     }
 
     /// The inner class's cells on the sample, then its cells on the flipped sample with
-    /// ids shifted by `|C|` and labelings complemented (ids increase along the list;
-    /// grouping by labeling merges the coincidences).
+    /// ids shifted by `|C|` (`None` where the shifted id does not fit in `u64`) and
+    /// labelings and parts complemented (concepts increase along the list; grouping by
+    /// labeling merges the coincidences).
     fn labeling_cells(
         &self,
         points: &[Point],
@@ -346,13 +433,17 @@ impl<C: ConceptClass> ConceptClass for Both<C> {
             return Ok(None);
         };
         cells.extend(complements.into_iter().map(|cell| LabelingCell {
-            first: cell.first.map(|id| id + self.inner_len),
+            first: cell.first.and_then(|id| self.complement_id(id)),
             ..complemented(cell)
         }));
         Ok(Some(cells))
     }
 
     /// The inner levels of both halves merged, when the inner class has levels.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when a merged level counts more than `u64::MAX` concepts
+    /// ([`ConceptClass::wide_error_levels`] gives those).
     fn error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<ErrorLevel>>> {
         let Some(plain) = self.inner.error_levels(sample)? else {
             return Ok(None);
@@ -363,35 +454,36 @@ impl<C: ConceptClass> ConceptClass for Both<C> {
         else {
             return Ok(None);
         };
-        let mut merged: Vec<ErrorLevel> = Vec::with_capacity(plain.len() + complements.len());
-        let (mut a, mut b) = (
-            plain.into_iter().peekable(),
-            complements.into_iter().peekable(),
-        );
-        loop {
-            let next = match (a.peek(), b.peek()) {
-                (None, None) => break,
-                (Some(_), None) => a.next(),
-                (None, Some(_)) => b.next(),
-                (Some(x), Some(y)) => {
-                    if x.errors <= y.errors {
-                        a.next()
-                    } else {
-                        b.next()
-                    }
-                }
-            };
-            let Some(level) = next else { break };
-            match merged.last_mut() {
-                Some(last) if last.errors == level.errors => last.count += level.count,
-                _ => merged.push(level),
-            }
-        }
-        Ok(Some(merged))
+        let wide = |levels: Vec<ErrorLevel>| -> Vec<WideErrorLevel> {
+            levels
+                .into_iter()
+                .map(|level| WideErrorLevel {
+                    errors: level.errors,
+                    count: u128::from(level.count),
+                })
+                .collect()
+        };
+        merge_levels(wide(plain), wide(complements))
+            .into_iter()
+            .map(|level| {
+                let count = u64::try_from(level.count).map_err(|_| Error::TooLarge {
+                    what: "error level of both(…) with 64-bit count (use the wide levels)",
+                    needed: level.count,
+                    unit: "concepts",
+                    limit: u128::from(u64::MAX),
+                })?;
+                Ok(ErrorLevel {
+                    errors: level.errors,
+                    count,
+                })
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(Some)
     }
 
     /// In id order: the inner class's concepts with `errors` mistakes on the sample first,
-    /// then those on the flipped sample, shifted by `|C|`.
+    /// then those on the flipped sample, shifted by `|C|` (`None` for a complement whose id
+    /// does not fit in `u64`).
     fn concept_with_errors(
         &self,
         sample: &LabeledSample,
@@ -415,6 +507,82 @@ impl<C: ConceptClass> ConceptClass for Both<C> {
                 errors,
                 offset - first_half,
             )?
-            .map(|id| id + self.inner_len))
+            .and_then(|id| self.complement_id(id)))
     }
+
+    /// The inner class's wide levels on the sample and on the flipped sample, merged, when
+    /// it gives them (the counts sum to `2·|C| ≤ u128::MAX`).
+    fn wide_error_levels(&self, sample: &LabeledSample) -> Result<Option<Vec<WideErrorLevel>>> {
+        let Some(plain) = self.inner.wide_error_levels(sample)? else {
+            return Ok(None);
+        };
+        let Some(complements) = self
+            .inner
+            .wide_error_levels(&flipped(self.inner.domain(), sample)?)?
+        else {
+            return Ok(None);
+        };
+        Ok(Some(merge_levels(plain, complements)))
+    }
+
+    /// The order of [`ConceptClass::concept_with_errors`]: the inner class's members of the
+    /// level first, then its members on the flipped sample, complemented.
+    fn parts_with_errors(
+        &self,
+        sample: &LabeledSample,
+        errors: u64,
+        offset: u128,
+    ) -> Result<Option<ConceptParts>> {
+        let Some(plain) = self.inner.wide_error_levels(sample)? else {
+            return Ok(None);
+        };
+        let first_half = plain
+            .iter()
+            .find(|level| level.errors == errors)
+            .map_or(0, |level| level.count);
+        if offset < first_half {
+            return self.inner.parts_with_errors(sample, errors, offset);
+        }
+        Ok(self
+            .inner
+            .parts_with_errors(
+                &flipped(self.inner.domain(), sample)?,
+                errors,
+                offset - first_half,
+            )?
+            .map(ConceptParts::complement))
+    }
+}
+
+/// Two lists of levels in increasing order of mistakes merged into one, the counts of equal
+/// mistakes added (the callers' counts sum to at most `u128::MAX`).
+fn merge_levels(
+    plain: Vec<WideErrorLevel>,
+    complements: Vec<WideErrorLevel>,
+) -> Vec<WideErrorLevel> {
+    let mut merged: Vec<WideErrorLevel> = Vec::with_capacity(plain.len() + complements.len());
+    let (mut a, mut b) = (
+        plain.into_iter().peekable(),
+        complements.into_iter().peekable(),
+    );
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (None, None) => break,
+            (Some(_), None) => a.next(),
+            (None, Some(_)) => b.next(),
+            (Some(x), Some(y)) => {
+                if x.errors <= y.errors {
+                    a.next()
+                } else {
+                    b.next()
+                }
+            }
+        };
+        let Some(level) = next else { break };
+        match merged.last_mut() {
+            Some(last) if last.errors == level.errors => last.count += level.count,
+            _ => merged.push(level),
+        }
+    }
+    merged
 }

@@ -157,7 +157,8 @@ impl ConceptClass for Intervals {
             match Profile::new(self, sample)?.locate(errors, u128::from(offset)) {
                 Some(ConceptParts::Empty) => Some(0),
                 Some(ConceptParts::Interval { low, high }) => self.checked_id_of(low, high),
-                None => None,
+                // The walk names intervals and the empty one only.
+                Some(ConceptParts::Full | ConceptParts::NotInterval { .. }) | None => None,
             },
         )
     }

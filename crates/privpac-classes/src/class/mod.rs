@@ -197,6 +197,39 @@ pub enum ConceptParts {
         /// The last point labelled 1.
         high: Point,
     },
+    /// The concept that labels every point 1 (the complement of the empty interval, in
+    /// `not(intervals)` and `both(intervals)`).
+    Full,
+    /// The complement of the interval `low ≤ x ≤ high` (`low ≤ high`): 1 outside it (in
+    /// `not(intervals)` and `both(intervals)`).
+    NotInterval {
+        /// The first point labelled 0.
+        low: Point,
+        /// The last point labelled 0.
+        high: Point,
+    },
+}
+
+impl ConceptParts {
+    /// The complement concept: `Empty` and `Full`, `Interval` and `NotInterval` swap.
+    pub fn complement(self) -> Self {
+        match self {
+            ConceptParts::Empty => ConceptParts::Full,
+            ConceptParts::Full => ConceptParts::Empty,
+            ConceptParts::Interval { low, high } => ConceptParts::NotInterval { low, high },
+            ConceptParts::NotInterval { low, high } => ConceptParts::Interval { low, high },
+        }
+    }
+
+    /// The label of `x`.
+    pub fn contains(self, x: Point) -> bool {
+        match self {
+            ConceptParts::Empty => false,
+            ConceptParts::Full => true,
+            ConceptParts::Interval { low, high } => low <= x && x <= high,
+            ConceptParts::NotInterval { low, high } => !(low <= x && x <= high),
+        }
+    }
 }
 
 /// The concepts of a class that label a list of points alike and form one block of the

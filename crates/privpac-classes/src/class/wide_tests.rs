@@ -11,10 +11,7 @@ use crate::sample::LabeledSample;
 
 /// The label of a member named by its parts.
 fn label(parts: ConceptParts, x: Point) -> bool {
-    match parts {
-        ConceptParts::Empty => false,
-        ConceptParts::Interval { low, high } => low <= x && x <= high,
-    }
+    parts.contains(x)
 }
 
 /// The order of the walk (id order): the empty interval first, then by (a, b).
@@ -22,6 +19,7 @@ fn key(parts: ConceptParts) -> (u8, u64, u64) {
     match parts {
         ConceptParts::Empty => (0, 0, 0),
         ConceptParts::Interval { low, high } => (1, low, high),
+        other => panic!("intervals name no {other:?}"),
     }
 }
 
@@ -200,4 +198,68 @@ fn parity_profiles_beyond_the_dense_limit_name_the_obstacle() {
     assert!(matches!(error, Error::OutOfReach { .. }), "{message}");
     assert!(message.contains("weight distribution") && message.contains("#P-hard"));
     assert!(message.contains("NP-hard"), "{message}");
+}
+
+/// `not(intervals)` and `both(intervals)` over 2^40 and 2^64 − 1 points (`both` has about
+/// 2^128 concepts, its complements' ids beyond 64 bits): the wide levels sum to |C|, the
+/// members `parts_with_errors` names at the first, last and seeded offsets of every level
+/// make exactly the level's mistakes, complemented intervals appear as
+/// [`ConceptParts::NotInterval`] (and in `both`, after the level's intervals), and one past
+/// the end is `None`; the id-named complements of `both` are refused with a typed error.
+#[test]
+fn complemented_interval_wide_levels_hold_up_to_two_to_the_sixty_four_points() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6401);
+    for n in [1u64 << 40, u64::MAX] {
+        let classes: Vec<Box<dyn ConceptClass>> = vec![
+            Box::new(Not::new(Intervals::new(n).unwrap())),
+            Box::new(Both::new(Intervals::new(n).unwrap()).unwrap()),
+        ];
+        let (a, b) = (n / 3, n / 2);
+        let pairs: Vec<(u64, bool)> = (0..120)
+            .map(|_| {
+                let x = rng.random_range(0..n);
+                (x, !(a..=b).contains(&x) ^ (rng.random_range(0..10u32) == 0))
+            })
+            .collect();
+        for class in classes {
+            let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
+            let levels = class.wide_error_levels(&sample).unwrap().unwrap();
+            let total = levels
+                .iter()
+                .try_fold(0u128, |sum, l| sum.checked_add(l.count))
+                .unwrap();
+            assert_eq!(total, class.len(), "{}", class.name());
+            let mut complemented = 0;
+            for level in &levels {
+                let mut offsets = vec![0, level.count - 1];
+                offsets.extend((0..5).map(|_| rng.random_range(0..level.count)));
+                for offset in offsets {
+                    let parts = class
+                        .parts_with_errors(&sample, level.errors, offset)
+                        .unwrap()
+                        .unwrap();
+                    let mistakes = sample.iter().filter(|&(x, y)| label(parts, x) != y).count();
+                    assert_eq!(mistakes as u64, level.errors, "{}: {parts:?}", class.name());
+                    if matches!(parts, ConceptParts::NotInterval { .. } | ConceptParts::Full) {
+                        complemented += 1;
+                    }
+                }
+                assert_eq!(
+                    class
+                        .parts_with_errors(&sample, level.errors, level.count)
+                        .unwrap(),
+                    None
+                );
+            }
+            assert!(complemented > 0, "{}", class.name());
+        }
+        let both = Both::new(Intervals::new(n).unwrap()).unwrap();
+        let sample = LabeledSample::from_pairs(both.domain(), &pairs).unwrap();
+        if both.len() > u128::from(u64::MAX) {
+            assert!(matches!(
+                both.error_runs(&sample),
+                Err(crate::Error::TooLarge { .. })
+            ));
+        }
+    }
 }

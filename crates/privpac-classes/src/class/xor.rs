@@ -1,4 +1,18 @@
 //! Class combinators: the XOR class `C⊕ = {f ⊕ g : f, g ∈ C}` and `C ∪ {0}`.
+//!
+//! # Why `Xor` does not forward the structured methods
+//! [`Not`](crate::Not) and [`Both`](crate::Both) forward the inner class's error levels,
+//! members and labeling cells because `1 − c` errs exactly where `c` errs on the flipped
+//! sample: a complement's mistakes are a function of one inner concept's. A concept
+//! `f ⊕ g` of `C⊕` has no such reduction. Its mistakes on a sample are not a function of
+//! the mistakes of `f` and `g` (on one example, `f` and `g` both wrong makes `f ⊕ g` right
+//! or wrong depending on the label), so the inner wide levels say nothing about the levels
+//! of `C⊕`; and the points `f ⊕ g` labels 1 among a list are the symmetric difference of
+//! two [`PointInterval`](crate::class::PointInterval)s, which is in general two disjoint
+//! ranges that a `PointInterval` (a range or the complement of one) cannot hold, so there
+//! are no labeling cells or ranges to forward. A structured `C⊕` needs the structure of the
+//! particular `C` (thresholds ⊕ thresholds are the half-open intervals `(s, t]`, each
+//! named twice, plus the zero concept named |C| times), not a generic forward.
 
 use crate::class::ConceptClass;
 use crate::class::closed_form::{self, ClosedFormVc};

@@ -75,6 +75,8 @@ pub(super) fn report(sweep: &Sweep, rows: &[Map<String, Value>]) -> String {
             .max_log2_domain
             .iter()
             .find(|(l, _)| l == learner)
+            // log2 = 64 stands for 2^64 − 1 points, the largest ordered domain.
+            .filter(|(_, k)| *k < 64)
             .map_or("2^64 − 1".to_string(), |(_, k)| format!("2^{k}"))
     };
     let (tree_cap, generic_cap) = (cap(TREE), cap(GENERIC));
@@ -84,8 +86,8 @@ pub(super) fn report(sweep: &Sweep, rows: &[Map<String, Value>]) -> String {
          At α = 0.1 only thresholds 1 and 2 are α-accurate, so a learner must single out 2 of |X| + 1 concepts. Learners: \
          `interior-point` (proper, (ε, δ)-DP with δ = {:e} (its `delta` column): TreeLog of Kaplan, Ligett, Mansour, Naor and Stemmer 2020 \
          on the m = ⌊αn/4⌋ largest positives and smallest negatives), `generic` (pure ε-DP: the exponential mechanism over the \
-         thresholds, scored by empirical error; its exact sampler takes at most 2^60 candidates and thresholds give no wide levels, \
-         so it is run up to {generic_cap}) and `sanitizer:tree` (pure ε-DP: the binary-tree threshold sanitizer at ε/2, then the \
+         thresholds, scored by empirical error, sampled exactly as a level of the error profile and then a uniform threshold in it; \
+         run up to {generic_cap}) and `sanitizer:tree` (pure ε-DP: the binary-tree threshold sanitizer at ε/2, then the \
          exponential mechanism at ε/2 on the sanitized data; dense, so run up to {tree_cap}). The `guarantee` column of `results.csv` \
          is each learner's own `Learner::guarantee(n)`.\n\n\
          **Where n comes from.** The empirical sample complexity is the smallest n (doubling from {}, then binary search to n/64, \

@@ -17,6 +17,7 @@ fn id_of(class: &Intervals, parts: ConceptParts) -> u64 {
     match parts {
         ConceptParts::Empty => 0,
         ConceptParts::Interval { low, high } => class.id_of(low, high),
+        other => panic!("intervals name no {other:?}"),
     }
 }
 

@@ -500,11 +500,51 @@ pub(super) fn generic_wide(case: PureCase) -> Result<bool, TestCaseError> {
                 let id = match class.parts_with_errors(s, errors, offset).unwrap().unwrap() {
                     ConceptParts::Empty => 0,
                     ConceptParts::Interval { low, high } => class.id_of(low, high),
+                    other => panic!("intervals name no {other:?}"),
                 };
                 p[id as usize] = probability / count as f64;
             }
         }
         p
+    })?;
+    Ok(true)
+}
+
+/// The generic learner's wide-runs path (the runs grouped into levels with 128-bit counts,
+/// a level by count·exp(−ε·errors/2), then the member in id order; the path of thresholds
+/// and point functions beyond 2^60 concepts) on thresholds and point functions over 2 to 4
+/// points: its exact distribution over concepts, each concept getting its level's
+/// probability over the level's count.
+pub(super) fn generic_wide_runs(case: PureCase) -> Result<bool, TestCaseError> {
+    let size = 2 + case.class as u64 % 3;
+    let class: Box<dyn ConceptClass> = if case.class.is_multiple_of(2) {
+        Box::new(Thresholds::new(size).unwrap())
+    } else {
+        Box::new(Points::new(Domain::Ordered { size }))
+    };
+    let Ok(learner) = Privacy::pure(case.epsilon)
+        .map_err(|_| ())
+        .and_then(|p| GenericLearner::new(p).map_err(|_| ()))
+    else {
+        return Ok(false);
+    };
+    let Some(claimed) = reported_epsilon(learner.guarantee(case.n)) else {
+        return Ok(false);
+    };
+    pure_loss("generic (wide runs)", &case, &*class, claimed, &|s| {
+        let levels = learner
+            .wide_run_level_distribution(&*class, s)
+            .unwrap()
+            .unwrap();
+        class
+            .error_counts(s)
+            .unwrap()
+            .iter()
+            .map(|errors| {
+                let &(_, count, probability) = levels.iter().find(|l| l.0 == *errors).unwrap();
+                probability / count as f64
+            })
+            .collect()
     })?;
     Ok(true)
 }

@@ -627,3 +627,55 @@ fn sample_complexity_takes_readable_targets() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("unknown kind"), "{stderr}");
 }
+
+/// Classes beyond the narrow sampler's 2^60 candidates and beyond 64-bit ids measure in
+/// `sample-complexity`: the generic learner on thresholds over 2^64 − 1 points (before, the
+/// exponential mechanism refused them), the stable learner on not(intervals) over 2^40
+/// points (complemented representatives by their ends; before, `Unnamable`), and the generic
+/// learner on both(intervals) over 2^64 − 1 points (before, refused when the class was built).
+#[test]
+fn sample_complexity_runs_on_wide_thresholds_and_complemented_intervals() {
+    // The complement of [2^23, 2^39] in not(intervals:2^40), by its id.
+    let (n, a, b) = (1u128 << 40, 1u128 << 23, 1u128 << 39);
+    let target = (1 + a * n - a * (a - 1) / 2 + (b - a)).to_string();
+    for (class, learner, target) in [
+        ("thresholds:18446744073709551615", "generic", None),
+        (
+            "not(intervals:1099511627776)",
+            "stable",
+            Some(target.as_str()),
+        ),
+        ("both(intervals:18446744073709551615)", "generic", None),
+    ] {
+        let mut args = vec![
+            "sample-complexity",
+            "--class",
+            class,
+            "--learner",
+            learner,
+            "--alpha",
+            "0.1",
+            "--beta",
+            "0.1",
+            "--trials",
+            "10",
+            "--seed",
+            "1",
+            "--json",
+        ];
+        args.extend(if learner == "stable" {
+            ["--em-epsilon", "1"]
+        } else {
+            ["--epsilon", "1"]
+        });
+        if let Some(target) = target {
+            args.extend(["--target", target]);
+        }
+        let report = json_of(&args);
+        let size = report["empirical_sample_size"].as_u64();
+        assert!(
+            size.is_some_and(|n| (1..=4096).contains(&n)),
+            "{class} with {learner}: {report}"
+        );
+    }
+}
