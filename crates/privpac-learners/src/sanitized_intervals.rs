@@ -71,6 +71,10 @@ pub(crate) fn name(class: &dyn ConceptClass, size: u64, parts: ConceptParts) -> 
     let id = match parts {
         ConceptParts::Empty => 0,
         ConceptParts::Interval { low, high } => Intervals::new(size)?.id_of(low, high),
+        // Not members of this cover (`members` lists intervals only); named by their parts.
+        ConceptParts::Full | ConceptParts::NotInterval { .. } => {
+            return Ok(Hypothesis::from(parts));
+        }
     };
     Ok(Hypothesis::Concept { id })
 }
@@ -194,12 +198,19 @@ pub(crate) fn scores(support: &[Point], sample: &LabeledSample) -> Result<Vec<i6
         prefix.push(prefix.last().copied().unwrap_or(0) + if label { -1 } else { 1 });
     }
     let positives = examples.iter().filter(|e| e.1).count() as i64;
+    let total = examples.len() as i64;
     let below = |x: Point| prefix[examples.partition_point(|e| e.0 < x)];
     let above = |x: Point| prefix[examples.partition_point(|e| e.0 <= x)];
     Ok(members(support)
         .map(|parts| match parts {
             ConceptParts::Empty => -positives,
             ConceptParts::Interval { low, high } => -(positives + above(high) - below(low)),
+            // The complements (not members of this cover, matched for completeness): the
+            // mistakes of a complement are n minus the concept's.
+            ConceptParts::Full => -(total - positives),
+            ConceptParts::NotInterval { low, high } => {
+                -(total - (positives + above(high) - below(low)))
+            }
         })
         .collect())
 }

@@ -32,6 +32,7 @@ fn id_of(class: &Intervals, parts: ConceptParts) -> u64 {
     match parts {
         ConceptParts::Empty => 0,
         ConceptParts::Interval { low, high } => class.id_of(low, high),
+        other => panic!("the interval cover lists intervals only, got {other:?}"),
     }
 }
 
