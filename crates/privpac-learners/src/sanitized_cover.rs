@@ -305,8 +305,9 @@ impl SanitizedCover {
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
-        if class.threshold_structure().is_some() {
-            // Thresholds over huge domains: the run-length profile, O(n log n).
+        if class.threshold_structure().is_some() || class.labeling_ranges(&[])?.is_some() {
+            // Thresholds, point functions and complements over huge domains: the
+            // run-length profile, O(n log n) (the same counts as the dense profile).
             let runs = class.error_runs(sample)?;
             return self
                 .hypotheses

@@ -147,5 +147,15 @@ fn ranges_cover_equals_the_dense_cover() {
         let synthetic = SyntheticDatabase::from_weights(points.domain(), weights).unwrap();
         let cover = SanitizedCover::from_synthetic(&synthetic, &points, 100, &mut rng).unwrap();
         assert_eq!(cover.hypotheses(), dense_cover(&points, cover.support()));
+        // Its scores come from the error runs: the dense profile's counts.
+        let pairs: Vec<(u64, bool)> = (0..40u64).map(|i| (i * 7 % size, i % 3 == 0)).collect();
+        let sample = LabeledSample::from_pairs(points.domain(), &pairs).unwrap();
+        let dense = points.error_counts(&sample).unwrap();
+        let expected: Vec<i64> = cover
+            .hypotheses()
+            .iter()
+            .map(|&c| -(dense[c as usize] as i64))
+            .collect();
+        assert_eq!(cover.scores(&points, &sample).unwrap(), expected);
     }
 }
