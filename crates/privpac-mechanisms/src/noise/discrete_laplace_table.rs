@@ -52,6 +52,11 @@ const LOW_63: u64 = (1 << 63) - 1;
 /// the cap of 4096 entries makes it larger still. Either way the draw is exact; only its
 /// cost grows with `c_M`.
 ///
+/// [`Self::sample`] returns an `i64` (magnitudes clamped at `2^63 − 1`, which needs
+/// probability below `exp(-2^22)`); [`Self::sample_wide`] returns the exact draw as an
+/// `i128`, for mechanisms whose noisy values must be exact at the ends of `i64` (the binary
+/// tree threshold sanitizer). Both read the same words and agree below `2^63`.
+///
 /// No floating-point number takes part in any decision: the realized distribution is
 /// exactly `Lap_Z(b)` for the exact rational scale of the [`DiscreteLaplace`] it was built
 /// from, so every privacy guarantee stated for that distribution holds for this sampler.
