@@ -156,7 +156,7 @@ impl SanitizedCover {
     /// # Running time
     /// For classes that give their labeling ranges
     /// ([`ConceptClass::labeling_ranges`]: point functions, complements) H comes from
-    /// the ranges in O(|B| log |B|) ([`ranges_cover`]), with no concept evaluated;
+    /// the ranges in O(|B| log |B|) (first id per distinct labeling), with no concept evaluated;
     /// otherwise every concept is evaluated on B: O(|C|·|B|).
     ///
     /// # Errors
