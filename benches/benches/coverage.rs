@@ -4,7 +4,9 @@
 //! - the Dagan–Feldman learner on thresholds over 2^20 points, which ends with its proven
 //!   error floor (η + (1 − 2η)·η_v ≈ 0.123 > α) after building the learner at every size of
 //!   the doubling and running no trial;
-//! - the vote and the stable learner on thresholds over 2^8 points, measured.
+//! - the vote and the stable learner on thresholds over 2^8 points, measured;
+//! - the sanitizer learner with the binary-tree sanitizer on thresholds over 2^20 points
+//!   (2^20 − 1 exact noise draws per sanitization, and a search runs hundreds), measured.
 //!
 //! Each iteration is one whole request (the same seed: the same work every time).
 
@@ -30,6 +32,7 @@ fn cells(c: &mut Criterion) {
         ("thresholds:1048576", "dagan-feldman"),
         ("thresholds:256", "voting"),
         ("thresholds:256", "stable"),
+        ("thresholds:1048576", "sanitizer:tree"),
     ] {
         let request = request(class, learner);
         group.bench_function(format!("{learner} on {class}"), |b| {

@@ -1,17 +1,19 @@
 //! Benches of the sanitizers: MWEM (both variants) and private multiplicative weights over
 //! explicit histograms of 2^12 and 2^16 points with 1024 threshold queries (50 MWEM
 //! rounds); MWEM's two variants on the accuracy test's data (20,000 exponential points over
-//! 1,024, all thresholds, T = 20); and the point-function sanitizer over an implicit domain
-//! of 2^40 points with n = 10^5.
+//! 1,024, all thresholds, T = 20); the point-function sanitizer over an implicit domain
+//! of 2^40 points with n = 10^5; and the binary-tree threshold sanitizer over 2^20 points
+//! with n = 10^5, as the sanitizer learner calls it (`sanitize_threshold_xor`: 2^20 − 1
+//! exact noise draws, then the consistent CDF as pieces).
 
 use std::hint::black_box;
 
 use benches::{INPUT_SEED, bench_rng, config};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use privpac_accounting::Privacy;
-use privpac_classes::{Domain, Points, Thresholds};
+use privpac_classes::{Domain, Points, ThresholdStructure, Thresholds};
 use privpac_sanitizers::{
-    Mwem, MwemVariant, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer,
+    Mwem, MwemVariant, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer, ThresholdSanitizer,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -107,9 +109,28 @@ fn point_sanitizer(c: &mut Criterion) {
     group.finish();
 }
 
+fn threshold_tree(c: &mut Criterion) {
+    const SIZE: u64 = 1 << 20;
+    let sanitizer = ThresholdSanitizer::new(Privacy::pure(1.0).expect("valid")).expect("valid");
+    let data = skewed_points(SIZE, EXAMPLES);
+    let mut rng = bench_rng();
+    let mut group = c.benchmark_group("threshold_tree");
+    group.sample_size(20);
+    group.bench_function(BenchmarkId::new("pieces_2^20", EXAMPLES), |b| {
+        b.iter(|| {
+            sanitizer.sanitize_threshold_xor(
+                ThresholdStructure::Plain(SIZE),
+                black_box(&data),
+                &mut rng,
+            )
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = sanitizers;
     config = config();
-    targets = multiplicative_weights, mwem_variants, point_sanitizer
+    targets = multiplicative_weights, mwem_variants, point_sanitizer, threshold_tree
 }
 criterion_main!(sanitizers);

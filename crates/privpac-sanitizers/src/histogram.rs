@@ -63,6 +63,32 @@ pub(crate) fn data_histogram(domain: &Domain, len: usize, data: &[Point]) -> Res
     Ok(counts)
 }
 
+/// The data's cumulative counts: `out[i]` = the number of data points whose index (in
+/// enumeration order) is below i, for `0 ≤ i ≤ len` (so `out[len]` = n). One `i64` vector
+/// of `len + 1` entries, where [`data_histogram`] and a prefix sum would take two.
+///
+/// # Errors
+/// [`Error::EmptyData`]; [`Error::Class`] for a point outside the domain.
+pub(crate) fn data_cumulative(domain: &Domain, len: usize, data: &[Point]) -> Result<Vec<i64>> {
+    if data.is_empty() {
+        return Err(Error::EmptyData);
+    }
+    let mut out = vec![0i64; len + 1];
+    for &x in data {
+        domain.check(x)?;
+        let index = domain.index_of(x).unwrap_or(x) as usize;
+        if let Some(slot) = out.get_mut(index + 1) {
+            *slot += 1;
+        }
+    }
+    let mut running = 0;
+    for slot in &mut out {
+        running += *slot;
+        *slot = running;
+    }
+    Ok(out)
+}
+
 /// The membership matrix of a list of queries (concept ids) over an explicit domain.
 #[derive(Debug, Clone)]
 pub(crate) struct QueryMatrix {

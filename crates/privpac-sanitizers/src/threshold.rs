@@ -3,12 +3,12 @@
 
 use privpac_accounting::{Privacy, Private};
 use privpac_classes::{ConceptClass, Domain, Point, ThresholdStructure};
-use privpac_mechanisms::{DiscreteLaplace, RandomBits};
+use privpac_mechanisms::{DiscreteLaplace, DiscreteLaplaceTable};
 use rand::Rng;
 
 use crate::Sanitizer;
 use crate::error::{Error, Result};
-use crate::histogram::{data_histogram, histogram_len};
+use crate::histogram::{data_cumulative, histogram_len};
 use crate::pieces::PiecewiseDistribution;
 use crate::synthetic::SyntheticDatabase;
 
@@ -38,10 +38,19 @@ pub const THRESHOLD_DOMAIN_LIMIT: u128 = 1 << 24;
 /// `Lap_Z(2L/ε)` noise on every noised node is therefore ε-DP (the discrete Laplace ratio
 /// bound `pmf(k)/pmf(k+d) ≤ e^{|d|/b}` multiplied over the nodes); everything after the
 /// noisy counts is post-processing. Nodes entirely beyond N hold no point on any data set
-/// and are skipped. The noise is sampled exactly and never clamped
-/// ([`DiscreteLaplace::sample_wide_bits`]), and each noisy count `c_v + Z_v` is computed
-/// exactly in `i128`; the prefix sums that follow saturate at the `i128` range, a
+/// and are skipped. The noise is sampled exactly and never clamped, by the table sampler
+/// [`DiscreteLaplaceTable::sample_wide`] built once per sanitization for the exact rational
+/// scale `2L/ε` (its realized distribution is exactly `Lap_Z(2L/ε)`: see that type for the
+/// proof, and its tests for the exact and χ² checks), and each noisy count `c_v + Z_v` is
+/// computed exactly in `i128`; the prefix sums that follow saturate at the `i128` range, a
 /// deterministic function of the exact noisy counts (so still post-processing).
+///
+/// **Reproducibility.** For a given generator state the output is a fixed function of the
+/// generator's words: the left children are drawn depth first (a node's left child, then
+/// its left subtree, then its right subtree), one table draw each. Since the switch from
+/// the bit-level sampler [`DiscreteLaplace::sample_wide_bits`] to the table the draws for a
+/// given seed differ from earlier versions (the same distribution, another use of the
+/// random words).
 ///
 /// # Utility
 /// Every prefix estimate uses at most L noisy nodes, and the consistency step does not
@@ -65,8 +74,9 @@ pub const THRESHOLD_DOMAIN_LIMIT: u128 = 1 << 24;
 ///
 /// # Running time
 /// O(N + n) time and O(N) memory: one exact noise draw per left child, about N draws,
-/// which dominate (0.1–0.2 µs each; |X| = 2^12 takes about 1 ms, |X| = 2^24 a few
-/// seconds).
+/// each one `u64` of randomness and a short table scan (the bit-level sampler used before
+/// spent about two words and several exact coins per draw), plus the table itself: about
+/// `46·2L/ε` big-integer digit computations (capped at 4096 entries), once per call.
 ///
 /// # Errors
 /// Construction: [`Error::PureRequired`] for δ > 0. Sanitizing: [`Error::UnsupportedDomain`]
@@ -163,13 +173,14 @@ impl ThresholdSanitizer {
         Ok(levels * noise.scale() * (2.0 * leaves / beta).ln() / n as f64)
     }
 
-    /// The noisy, consistent CDF `G(t)` in counts (see the type documentation).
-    fn noisy_cdf<R: Rng + ?Sized>(
+    /// The noisy prefix counts `F̂(t)` of the tree, clamped to `[0, n]` (see the type
+    /// documentation), with `F̂(N − 1) = n`.
+    fn clamped_prefixes<R: Rng + ?Sized>(
         &self,
         domain: &Domain,
         data: &[Point],
         rng: &mut R,
-    ) -> Result<Vec<f64>> {
+    ) -> Result<Vec<i64>> {
         let size = match domain {
             Domain::Ordered { size } => *size,
             other => {
@@ -189,47 +200,48 @@ impl ThresholdSanitizer {
             });
         }
         let len = histogram_len(domain, "the threshold sanitizer")?;
-        let counts = data_histogram(domain, len, data)?;
-        // cumulative[i] = number of data points below i.
-        let mut cumulative = Vec::with_capacity(len + 1);
-        cumulative.push(0i64);
-        let mut running = 0i64;
-        for &c in &counts {
-            running += c as i64;
-            cumulative.push(running);
-        }
-        let n = data.len() as i64;
-        let mut prefix = vec![0i128; len];
+        let cumulative = data_cumulative(domain, len, data)?;
+        let n = cumulative[len];
+        // The clamped noisy prefixes min(max(F̂(t), 0), n), with F̂(N − 1) = n.
+        let mut prefix = vec![0i64; len];
         if let Some(noise) = self.node_noise(size)? {
-            let leaves = 1usize << Self::levels(size);
-            let mut tree = Tree {
-                len,
-                cumulative: &cumulative,
-                noise,
-                bits: RandomBits::new(rng),
-                prefix: &mut prefix,
-            };
-            tree.fill(0, leaves, 0);
+            let table = DiscreteLaplaceTable::new(noise);
+            fill_prefixes(size, &cumulative, &mut prefix, || table.sample_wide(rng));
         }
-        prefix[len - 1] = i128::from(n);
-        let clamped: Vec<f64> = prefix
-            .iter()
-            .map(|&f| f.clamp(0, i128::from(n)) as f64)
-            .collect();
-        let mut from_right = clamped.clone();
-        for t in (0..len.saturating_sub(1)).rev() {
-            from_right[t] = from_right[t].min(from_right[t + 1]);
-        }
-        let mut left_max = f64::NEG_INFINITY;
-        Ok(clamped
-            .iter()
-            .zip(&from_right)
-            .map(|(&f, &right_min)| {
-                left_max = left_max.max(f);
-                (left_max + right_min) / 2.0
-            })
-            .collect())
+        prefix[len - 1] = n;
+        Ok(prefix)
     }
+
+    /// The consistent CDF `G(t) = (max_{j≤t} F̂(j) + min_{j≥t} F̂(j))/2` of the clamped noisy
+    /// prefixes, in counts (see the type documentation); the sanitizers output its
+    /// differences ([`Self::point_weights`]), the tests read it whole.
+    #[cfg(test)]
+    fn noisy_cdf<R: Rng + ?Sized>(
+        &self,
+        domain: &Domain,
+        data: &[Point],
+        rng: &mut R,
+    ) -> Result<Vec<f64>> {
+        let prefix = self.clamped_prefixes(domain, data, rng)?;
+        let mut cdf = right_minima(&prefix);
+        let mut left_max = f64::NEG_INFINITY;
+        for (g, &f) in cdf.iter_mut().zip(&prefix) {
+            left_max = left_max.max(f as f64);
+            *g = (left_max + *g) / 2.0;
+        }
+        Ok(cdf)
+    }
+}
+
+/// `min_{j ≥ t} prefix[j]` for every t, as `f64` (exact: the values are counts in `[0, n]`).
+fn right_minima(prefix: &[i64]) -> Vec<f64> {
+    let mut out = vec![0.0; prefix.len()];
+    let mut right_min = f64::INFINITY;
+    for (slot, &f) in out.iter_mut().zip(prefix).rev() {
+        right_min = right_min.min(f as f64);
+        *slot = right_min;
+    }
+    out
 }
 
 impl ThresholdSanitizer {
@@ -252,35 +264,55 @@ impl ThresholdSanitizer {
         data: &[Point],
         rng: &mut R,
     ) -> Result<Vec<f64>> {
-        let cdf = self.noisy_cdf(domain, data, rng)?;
-        let mut previous = 0.0;
-        Ok(cdf
-            .iter()
-            .map(|&g| {
-                let w = (g - previous).max(0.0);
-                previous = g;
-                w
-            })
-            .collect())
+        // The consistent CDF as in `noisy_cdf`, differenced in the same pass and buffer.
+        let prefix = self.clamped_prefixes(domain, data, rng)?;
+        let mut weights = right_minima(&prefix);
+        let (mut left_max, mut previous) = (f64::NEG_INFINITY, 0.0);
+        for (w, &f) in weights.iter_mut().zip(&prefix) {
+            left_max = left_max.max(f as f64);
+            let g = (left_max + *w) / 2.0;
+            *w = (g - previous).max(0.0);
+            previous = g;
+        }
+        Ok(weights)
     }
 }
 
-/// The recursive walk over the dyadic tree.
-struct Tree<'a, 'r, R: Rng + ?Sized> {
-    len: usize,
-    cumulative: &'a [i64],
-    noise: DiscreteLaplace,
-    bits: RandomBits<'r, R>,
-    prefix: &'a mut [i128],
+/// Fills `prefix[t]` (for `t < len − 1`) with the noisy prefix count `F̂(t)`: the
+/// noisy left children of the dyadic tree over `[0, 2^L)`, each drawn once from `noise`
+/// in the walk's order (depth first, a node's left child before its right subtree).
+/// Each is stored clamped to `[0, n]` with `n = cumulative[len]`; the walk carries the
+/// exact unclamped sums.
+fn fill_prefixes(size: u64, cumulative: &[i64], prefix: &mut [i64], noise: impl FnMut() -> i128) {
+    let leaves = 1usize << ThresholdSanitizer::levels(size);
+    let mut tree = Tree {
+        len: prefix.len(),
+        n: i128::from(cumulative[prefix.len()]),
+        cumulative,
+        noise,
+        prefix,
+    };
+    tree.fill(0, leaves, 0);
 }
 
-impl<R: Rng + ?Sized> Tree<'_, '_, R> {
+/// The recursive walk over the dyadic tree.
+struct Tree<'a, N: FnMut() -> i128> {
+    len: usize,
+    /// The data size, the clamp's upper end.
+    n: i128,
+    cumulative: &'a [i64],
+    noise: N,
+    prefix: &'a mut [i64],
+}
+
+impl<N: FnMut() -> i128> Tree<'_, N> {
     /// The noisy count of the node `[lo, lo + size)`, exact: `|count| < 2^63` and the
-    /// unclamped draw is below `2^126 + 2^63` in magnitude.
+    /// unclamped draw ([`DiscreteLaplaceTable::sample_wide`]) is below `2^126 + 2^63` in
+    /// magnitude.
     fn noisy_count(&mut self, lo: usize, size: usize) -> i128 {
         let hi = (lo + size).min(self.len);
         let count = self.cumulative[hi] - self.cumulative[lo];
-        i128::from(count) + self.noise.sample_wide_bits(&mut self.bits)
+        i128::from(count) + (self.noise)()
     }
 
     /// Fills the prefix estimates of `[lo, lo + size − 1) ∩ [0, len)` (the node's last
@@ -296,7 +328,8 @@ impl<R: Rng + ?Sized> Tree<'_, '_, R> {
         let left = self.noisy_count(lo, half);
         let through_left = offset.saturating_add(left);
         if lo + half - 1 < self.len {
-            self.prefix[lo + half - 1] = through_left;
+            // In [0, n] after the clamp, so the cast is exact.
+            self.prefix[lo + half - 1] = through_left.clamp(0, self.n) as i64;
         }
         self.fill(lo, half, offset);
         self.fill(lo + half, half, through_left);
@@ -461,9 +494,34 @@ mod tests {
             self.len += 1;
         }
 
-        /// One discrete Laplace draw `±2^40·v` at scale 2^40: `U = 0` (40 zero bits),
-        /// `v` successes of the `exp(-1)` coin (bits 0, 1), a failure (1), the sign.
-        fn push_draw(&mut self, v: u64, negative: bool) {
+        /// Pads the script with zero bits to the next whole word.
+        fn align(&mut self) {
+            while !self.len.is_multiple_of(64) {
+                self.push(false);
+            }
+        }
+
+        /// One whole word (at a word boundary).
+        fn push_word(&mut self, word: u64) {
+            self.align();
+            self.words.push(word);
+            self.len += 64;
+        }
+
+        /// One table draw ([`DiscreteLaplaceTable::sample_wide`]) at scale 2^40, where the
+        /// table has its 4096 entries and `c_1 ≈ 1 − 2^{-41}`:
+        /// - `None`: a prefix of 63 one bits is above every threshold, so the draw is 0;
+        /// - `Some((v, negative))`: the prefix 0 is below every threshold, so the draw takes
+        ///   the tail `±(4096 + |Y| − 1)` with a bit-level draw `Y` from fresh words:
+        ///   `U = 0` (40 zero bits), `v ≥ 1` successes of the `exp(-1)` coin (bits 0, 1), a
+        ///   failure (1) and `Y`'s own (ignored) sign, so `|Y| = 2^40·v` and the draw is
+        ///   `±(2^40·v + 4095)`.
+        fn push_draw(&mut self, draw: Option<(u64, bool)>) {
+            let Some((v, negative)) = draw else {
+                self.push_word((1 << 63) - 1);
+                return;
+            };
+            self.push_word(if negative { 1 << 63 } else { 0 });
             for _ in 0..40 {
                 self.push(false);
             }
@@ -472,7 +530,9 @@ mod tests {
                 self.push(true);
             }
             self.push(true);
-            self.push(negative);
+            self.push(false);
+            // The tail's bit buffer ends with the draw; the next draw reads a new word.
+            self.align();
         }
     }
 
@@ -501,9 +561,11 @@ mod tests {
     /// Issue 27: node draws of magnitude 2^63 or more were clamped to `2^63 − 1` and added
     /// with saturation, so a prefix estimate was not the sum of the exact noisy counts (not
     /// a post-processing of them). Over [4] with the data {1, 2}, the noised nodes are
-    /// `A = [0, 2)` (count 1), `B = [0, 1)` (0) and `C = [2, 3)` (1), drawn in that order;
-    /// with `Z_A = 2^63`, `Z_B = 0`, `Z_C = −2^63` the exact prefix `F̂(2) = A + C` is 2, where
-    /// the clamped draws gave 1 (and the CDF [0, 1.5, 1.5, 2] instead of [0, 2, 2, 2]).
+    /// `A = [0, 2)` (count 1), `B = [0, 1)` (0) and `C = [2, 3)` (1), drawn in that order.
+    /// With `Z_A = 2^63 + 4095`, `Z_B = 0`, `Z_C = −Z_A` the exact prefix `F̂(2) = A + C` is 2
+    /// (the CDF [0, 2, 2, 2]); with `Z_C = −(2^63 + 2^40 + 4095)` it is `2 − 2^40`, clamped
+    /// to 0, and the CDF is [0, 1, 1, 2], where draws clamped to `±(2^63 − 1)` give
+    /// [0, 2, 2, 2] again.
     #[test]
     fn noisy_counts_at_the_ends_of_i64_are_exact() {
         let class = Thresholds::new(4).unwrap();
@@ -513,12 +575,17 @@ mod tests {
             s.node_noise(4).unwrap().unwrap().scale_ratio(),
             (1 << 40, 1)
         );
-        let mut script = BitScript::default();
-        script.push_draw(1 << 23, false);
-        script.push_draw(0, false);
-        script.push_draw(1 << 23, true);
-        let cdf = s.noisy_cdf(class.domain(), &[1, 2], &mut script).unwrap();
-        assert_eq!(cdf, vec![0.0, 2.0, 2.0, 2.0]);
+        for (c_steps, expected) in [
+            (1u64 << 23, vec![0.0, 2.0, 2.0, 2.0]),
+            ((1 << 23) + 1, vec![0.0, 1.0, 1.0, 2.0]),
+        ] {
+            let mut script = BitScript::default();
+            script.push_draw(Some((1 << 23, false)));
+            script.push_draw(None);
+            script.push_draw(Some((c_steps, true)));
+            let cdf = s.noisy_cdf(class.domain(), &[1, 2], &mut script).unwrap();
+            assert_eq!(cdf, expected, "Z_C steps {c_steps}");
+        }
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! The sanitizer learners on threshold classes by structure: the cover equals the dense
-//! one, and MWEM runs on domains far beyond any dense histogram.
+//! one, and MWEM runs on domains far beyond any dense histogram; the cover from labeling
+//! ranges (point functions, complements) equals the dense one too.
 
 use privpac_classes::{Both, ThresholdStructure};
 use rand::RngExt;
 
 use super::*;
+use crate::sanitized_cover::ranges_cover;
 use crate::{SanitizedCover, SanitizerLearner, SupportSize, threshold_cover};
 
 /// The smallest id of every distinct labeling of `support`, by brute force over the class.
@@ -105,4 +107,55 @@ fn sanitizer_learner_learns_thresholds_on_huge_domains() {
         SanitizedCover::from_pieces(&pieces, &Thresholds::new(8).unwrap(), 4, &mut rng),
         Err(Error::InvalidParameter { .. })
     ));
+}
+
+/// The cover from labeling ranges is the brute-force cover (smallest id of every distinct
+/// labeling, increasing) for every class that gives ranges, on random supports; and
+/// `from_synthetic` on a point-function class returns it (a database whose support is
+/// small enough to be B itself).
+#[test]
+fn ranges_cover_equals_the_dense_cover() {
+    use privpac_classes::{Domain, Not, Points};
+    use privpac_sanitizers::SyntheticDatabase;
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for size in [1u64, 2, 3, 8, 30] {
+        let points = Points::new(Domain::ordered(size).unwrap());
+        let classes: Vec<Box<dyn ConceptClass>> = vec![
+            Box::new(points.clone()),
+            Box::new(Not::new(points.clone())),
+            Box::new(Not::new(Thresholds::new(size).unwrap())),
+            Box::new(Both::new(points.clone()).unwrap()),
+        ];
+        for class in &classes {
+            for _ in 0..20 {
+                let m = rng.random_range(1..=size.min(6));
+                let mut support: Vec<u64> = (0..m).map(|_| rng.random_range(0..size)).collect();
+                support.sort_unstable();
+                support.dedup();
+                let Some(ranges) = class.labeling_ranges(&support).unwrap() else {
+                    panic!("{} gives no ranges", class.name());
+                };
+                assert_eq!(
+                    ranges_cover(&ranges, support.len()),
+                    dense_cover(class.as_ref(), &support),
+                    "{} on {support:?}",
+                    class.name()
+                );
+            }
+        }
+        let weights: Vec<(u64, f64)> = (0..size).step_by(3).map(|x| (x, 1.0)).collect();
+        let synthetic = SyntheticDatabase::from_weights(points.domain(), weights).unwrap();
+        let cover = SanitizedCover::from_synthetic(&synthetic, &points, 100, &mut rng).unwrap();
+        assert_eq!(cover.hypotheses(), dense_cover(&points, cover.support()));
+        // Its scores come from the error runs: the dense profile's counts.
+        let pairs: Vec<(u64, bool)> = (0..40u64).map(|i| (i * 7 % size, i % 3 == 0)).collect();
+        let sample = LabeledSample::from_pairs(points.domain(), &pairs).unwrap();
+        let dense = points.error_counts(&sample).unwrap();
+        let expected: Vec<i64> = cover
+            .hypotheses()
+            .iter()
+            .map(|&c| -(dense[c as usize] as i64))
+            .collect();
+        assert_eq!(cover.scores(&points, &sample).unwrap(), expected);
+    }
 }

@@ -52,6 +52,11 @@ const LOW_63: u64 = (1 << 63) - 1;
 /// the cap of 4096 entries makes it larger still. Either way the draw is exact; only its
 /// cost grows with `c_M`.
 ///
+/// [`Self::sample`] returns an `i64` (magnitudes clamped at `2^63 − 1`, which needs
+/// probability below `exp(-2^22)`); [`Self::sample_wide`] returns the exact draw as an
+/// `i128`, for mechanisms whose noisy values must be exact at the ends of `i64` (the binary
+/// tree threshold sanitizer). Both read the same words and agree below `2^63`.
+///
 /// No floating-point number takes part in any decision: the realized distribution is
 /// exactly `Lap_Z(b)` for the exact rational scale of the [`DiscreteLaplace`] it was built
 /// from, so every privacy guarantee stated for that distribution holds for this sampler.
@@ -127,9 +132,32 @@ impl DiscreteLaplaceTable {
             .and_then(|index| self.thresholds.get(index).copied())
     }
 
-    /// One draw.
+    /// One draw as an `i64`: the exact draw ([`Self::sample_wide`]) with its magnitude
+    /// clamped to `2^63 − 1`, which changes it only when `|X| ≥ 2^63` (probability below
+    /// `exp(-2^22)` at a scale of at most 2^40, as for [`DiscreteLaplace::sample_bits`]).
     #[inline]
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> i64 {
+        let (word, magnitude) = self.sample_magnitude(rng);
+        // |X| ≥ 2^63 has probability below exp(-2^22) for b ≤ 2^40 (as in DiscreteLaplace).
+        with_sign(word, i64::try_from(magnitude).unwrap_or(i64::MAX))
+    }
+
+    /// One exact draw as an `i128`, never clamped, for mechanisms that add it to a count
+    /// and need the sum to be the exact noisy value (so that what follows is
+    /// post-processing): the magnitude is at most `M − 1 + |Y|` for a bit-level draw `Y`
+    /// ([`DiscreteLaplace::sample_wide_bits`], `|Y| < 2^126 + 2^62`), below `2^127`.
+    /// It consumes the same random words as [`Self::sample`] and returns the same value
+    /// whenever `|X| < 2^63`.
+    #[inline]
+    pub fn sample_wide<R: Rng + ?Sized>(&self, rng: &mut R) -> i128 {
+        let (word, magnitude) = self.sample_magnitude(rng);
+        // Below 2^127 (see above): the cast is exact.
+        with_sign(word, magnitude as i128)
+    }
+
+    /// The sign word and the exact magnitude of one draw.
+    #[inline]
+    fn sample_magnitude<R: Rng + ?Sized>(&self, rng: &mut R) -> (u64, u128) {
         let word = rng.next_u64();
         let prefix = word & LOW_63;
         let thresholds = self.thresholds.as_slice();
@@ -138,9 +166,9 @@ impl DiscreteLaplaceTable {
             magnitude += 1;
         }
         if magnitude == thresholds.len() || thresholds[magnitude] == prefix {
-            return self.finish_rarely(word, magnitude, rng);
+            return (word, self.finish_rarely(word, magnitude, rng));
         }
-        with_sign(word, magnitude as u64)
+        (word, magnitude as u128)
     }
 
     /// Fills `out` with independent draws.
@@ -151,9 +179,10 @@ impl DiscreteLaplaceTable {
     }
 
     /// The two rare endings of a draw: a prefix equal to a threshold (decided with more
-    /// digits) and a magnitude past the table (the geometric tail).
+    /// digits) and a magnitude past the table (the geometric tail). Returns the exact
+    /// magnitude.
     #[cold]
-    fn finish_rarely<R: Rng + ?Sized>(&self, word: u64, mut magnitude: usize, rng: &mut R) -> i64 {
+    fn finish_rarely<R: Rng + ?Sized>(&self, word: u64, mut magnitude: usize, rng: &mut R) -> u128 {
         let prefix = word & LOW_63;
         let (t, s) = self.noise.scale_ratio();
         let mut bits = RandomBits::new(rng);
@@ -167,18 +196,19 @@ impl DiscreteLaplaceTable {
                     .is_below_survival(s, t, magnitude as u64 + 1, &mut bits),
             };
             if !below {
-                return with_sign(word, magnitude as u64);
+                return magnitude as u128;
             }
             magnitude += 1;
         }
-        // U < c_M: the magnitude is M + G, G geometric with ratio e^{-1/b}.
+        // U < c_M: the magnitude is M + G, G geometric with ratio e^{-1/b}, taken exactly
+        // from an unclamped bit-level draw.
         let tail = loop {
-            let draw = self.noise.sample_bits(&mut bits);
+            let draw = self.noise.sample_wide_bits(&mut bits);
             if draw != 0 {
                 break draw.unsigned_abs() - 1;
             }
         };
-        with_sign(word, (magnitude as u64).saturating_add(tail))
+        magnitude as u128 + tail
     }
 }
 
@@ -190,9 +220,7 @@ impl Distribution<i64> for DiscreteLaplaceTable {
 
 /// The sign from the word's top bit (a zero magnitude ignores it).
 #[inline]
-fn with_sign(word: u64, magnitude: u64) -> i64 {
-    // |X| ≥ 2^63 has probability below exp(-2^22) for b ≤ 2^40 (as in DiscreteLaplace).
-    let magnitude = i64::try_from(magnitude).unwrap_or(i64::MAX);
+fn with_sign<T: std::ops::Neg<Output = T>>(word: u64, magnitude: T) -> T {
     if word >> 63 == 1 {
         -magnitude
     } else {

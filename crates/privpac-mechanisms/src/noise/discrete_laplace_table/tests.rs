@@ -199,6 +199,80 @@ fn the_distribution_trait_draws_what_sample_draws() {
     assert_eq!(inherent, via_trait);
 }
 
+/// `sample_wide` is `sample` without the clamp: the same words consumed, the same value
+/// (no draw of these 4·10^5 reaches 2^63), at the tree sanitizer's scale 40 (2^20 points,
+/// ε = 1) and across the table's regimes (tiny, covered, capped with the tail).
+#[test]
+fn wide_draws_equal_the_clamped_draws_below_2_63() {
+    for scale in [0.3, 10.0, 40.0, 1000.0] {
+        let table = table(scale);
+        let mut a = ChaCha8Rng::seed_from_u64(41);
+        let mut b = ChaCha8Rng::seed_from_u64(41);
+        for _ in 0..100_000 {
+            assert_eq!(table.sample_wide(&mut a), i128::from(table.sample(&mut b)));
+        }
+        assert_eq!(
+            a.next_u64(),
+            b.next_u64(),
+            "b = {scale}: words consumed differ"
+        );
+    }
+}
+
+/// χ² goodness of fit of `sample_wide` at the tree sanitizer's scale 40 (false-failure rate
+/// 10^-6 for an exact sampler), with a wrong-scale control that must be rejected.
+#[test]
+fn wide_draws_follow_the_pmf() {
+    let table = table(40.0);
+    let mut rng = ChaCha8Rng::seed_from_u64(43);
+    let draws: Vec<i64> = (0..200_000)
+        .map(|_| i64::try_from(table.sample_wide(&mut rng)).unwrap())
+        .collect();
+    let noise = table.noise();
+    let outcome = privpac_audit::chi_square_integer_pmf(&draws, |k| noise.pmf(k), 1e-6).unwrap();
+    assert!(!outcome.rejected, "{outcome:?}");
+    let wrong = DiscreteLaplace::new(44.0).unwrap();
+    let outcome = privpac_audit::chi_square_integer_pmf(&draws, |k| wrong.pmf(k), 1e-6).unwrap();
+    assert!(outcome.rejected, "{outcome:?}");
+}
+
+/// Words whose bits, least significant first (as `RandomBits` reads them), are `bits`.
+fn words_of_bits(bits: impl IntoIterator<Item = bool>) -> Vec<u64> {
+    let mut words = Vec::new();
+    for (i, bit) in bits.into_iter().enumerate() {
+        if i % 64 == 0 {
+            words.push(0);
+        }
+        if bit {
+            *words.last_mut().unwrap() |= 1 << (i % 64);
+        }
+    }
+    words
+}
+
+/// A tail draw past `i64` is exact in `sample_wide` and clamped in `sample`. At scale 2^40
+/// the table has its 4096 entries, the prefix 0 is below all of them, so the magnitude is
+/// `4096 + |Y| − 1` with a bit-level draw `Y`; the scripted `Y` has `U = 0` (40 zero bits)
+/// and `V = 2^23` (successes of the `exp(-1)` coin: bits 0, 1; then a failure, 1; then its
+/// sign, 0), so `|Y| = 2^40·2^23 = 2^63` and the draw is `±(2^63 + 4095)`.
+#[test]
+fn wide_draws_are_exact_beyond_i64() {
+    let table = DiscreteLaplaceTable::new(DiscreteLaplace::from_ratio(1 << 40, 1).unwrap());
+    assert_eq!(table.len(), MAX_TABLE_LEN);
+    let tail = std::iter::repeat_n(false, 40)
+        .chain(std::iter::repeat_n([false, true], 1 << 23).flatten())
+        .chain([true, false]);
+    let tail = words_of_bits(tail);
+    let expected = (1i128 << 63) + 4095;
+    for (sign, signed) in [(0u64, 1i128), (1 << 63, -1)] {
+        let script: Vec<u64> = std::iter::once(sign).chain(tail.iter().copied()).collect();
+        let wide = table.sample_wide(&mut Words::new(&script, u64::MAX));
+        assert_eq!(wide, signed * expected);
+        let clamped = table.sample(&mut Words::new(&script, u64::MAX));
+        assert_eq!(i128::from(clamped), signed * i128::from(i64::MAX));
+    }
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
 
