@@ -34,6 +34,7 @@
 use privpac_classes::{BucketHash, ConceptClass, Domain, Hypothesis, Intervals, Point};
 use privpac_learners::Predictor;
 use rand::{Rng, RngExt};
+use rand_distr::Zipf;
 
 use crate::distribution::ExampleDistribution;
 
@@ -66,8 +67,10 @@ pub(crate) struct Structure {
     /// |X| as a float (exact up to 2^53; only ratios are taken).
     size: u64,
     distribution: ExampleDistribution,
-    /// Σ_{k=1}^{N} k^{−s} for Zipf.
+    /// Σ_{k=1}^{N} k^{−s} for Zipf, and rand_distr's sampler of k ∈ [1, N] with Pr ∝ k^{−s}
+    /// (rejection-inversion; built once, its constants depending on N and s only).
     zipf_total: f64,
+    zipf: Option<Zipf<f64>>,
 }
 
 /// A subset of the domain given by enumeration index.
@@ -148,6 +151,10 @@ impl Structure {
             size,
             distribution: distribution.clone(),
             zipf_total,
+            zipf: match *distribution {
+                ExampleDistribution::Zipf { exponent: s } => Zipf::new(size as f64, s).ok(),
+                _ => None,
+            },
         };
         structure.spot_check(class).then_some(structure)
     }
@@ -540,8 +547,7 @@ impl Structure {
         })
     }
 
-    /// Draws one point index (= point: the recognized domains enumerate points as
-    /// themselves) without materializing the domain.
+    /// Draws one point (its index: recognized domains enumerate points as themselves).
     pub(crate) fn sample_point<R: Rng + ?Sized>(&self, rng: &mut R) -> Point {
         match &self.distribution {
             ExampleDistribution::PointMass { point, mass } if self.size > 1 => {
@@ -552,16 +558,10 @@ impl Structure {
                     if other >= *point { other + 1 } else { other }
                 }
             }
-            ExampleDistribution::Zipf { exponent } => {
-                // rand_distr's Zipf draws k ∈ [1, N] with Pr ∝ k^{−s} (rejection-inversion).
-                match rand_distr::Zipf::new(self.size as f64, *exponent) {
-                    Ok(zipf) => {
-                        let k: f64 = rng.sample(zipf);
-                        ((k as u64).max(1) - 1).min(self.size - 1)
-                    }
-                    Err(_) => 0,
-                }
-            }
+            ExampleDistribution::Zipf { .. } => match &self.zipf {
+                Some(zipf) => ((rng.sample(zipf) as u64).max(1) - 1).min(self.size - 1),
+                None => 0,
+            },
             ExampleDistribution::PointMass { point, .. } => *point,
             _ => rng.random_range(0..self.size),
         }

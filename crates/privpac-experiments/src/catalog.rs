@@ -31,6 +31,7 @@ use serde_json::{Map, Value, json};
 
 mod coverage;
 mod interior_point;
+mod k_curves_report;
 mod multi_label;
 mod reports;
 
@@ -259,7 +260,7 @@ pub(super) fn k_curves_report(
         ));
     }
     out.push_str("\n## Bound\n\nThe exponent of k of the matching upper bound in the §1.3 tables of Bun–Nissim–Stemmer 2016 (`table_entry`).\n\n");
-    out.push_str(&multi_label::k_curves_results(rows));
+    out.push_str(&k_curves_report::k_curves_results(rows));
     out.push_str("\n## Files\n\n`results.csv`, `results.json` (the rows above, all columns), the SVG plots in this directory.\n");
     out
 }
@@ -802,7 +803,7 @@ mod tests {
             "{text}"
         );
         assert_tables_are_rectangular(&text);
-        let report = multi_label::k_curves_results(&rows);
+        let report = k_curves_report::k_curves_results(&rows);
         assert!(report.contains("| a\\|b | "), "{report}");
         assert!(report.contains("log\\|C\\| (Thm 3.12) |"), "{report}");
         assert_tables_are_rectangular(&report);

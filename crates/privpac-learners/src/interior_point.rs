@@ -128,11 +128,17 @@ impl InteriorPointLearner {
 
 impl InteriorPointLearner {
     /// TreeLog's input: the m largest positives and the m smallest negatives, padded with
-    /// 0 and `size − 1` (module documentation).
+    /// 0 and `size − 1` (module documentation), in increasing order.
+    ///
+    /// The padding values are the domain's extremes, so when a side has at least m points
+    /// its padding is never among the m kept (a kept 0 or `size − 1` is then a sample
+    /// point of equal value): the m kept points are found by selection
+    /// (`select_nth_unstable`, linear time) and only they are sorted, which gives the same
+    /// vector as sorting the padded side.
     pub(crate) fn treelog_input(&self, size: u64, sample: &LabeledSample) -> Vec<u64> {
         let m = self.side_size(sample.len()) as usize;
-        let mut positives: Vec<u64> = Vec::new();
-        let mut negatives: Vec<u64> = Vec::new();
+        let mut positives: Vec<u64> = Vec::with_capacity(sample.len());
+        let mut negatives: Vec<u64> = Vec::with_capacity(sample.len());
         for (x, y) in sample.iter() {
             if y {
                 positives.push(x);
@@ -140,12 +146,24 @@ impl InteriorPointLearner {
                 negatives.push(x);
             }
         }
-        positives.extend(std::iter::repeat_n(0, m));
-        negatives.extend(std::iter::repeat_n(size - 1, m));
-        positives.sort_unstable();
-        negatives.sort_unstable();
-        let mut points: Vec<u64> = positives[positives.len() - m..].to_vec();
-        points.extend_from_slice(&negatives[..m]);
+        let mut points = Vec::with_capacity(2 * m);
+        // The m largest positives (with zeros below them when there are fewer than m).
+        let extra = positives.len().saturating_sub(m);
+        if extra > 0 {
+            positives.select_nth_unstable(extra);
+        }
+        points.extend(std::iter::repeat_n(0, m.saturating_sub(positives.len())));
+        points.extend_from_slice(&positives[extra..]);
+        points.sort_unstable();
+        // The m smallest negatives (with `size − 1` above them when there are fewer).
+        let kept = negatives.len().min(m);
+        if negatives.len() > m {
+            negatives.select_nth_unstable(m);
+        }
+        let start = points.len();
+        points.extend_from_slice(&negatives[..kept]);
+        points[start..].sort_unstable();
+        points.extend(std::iter::repeat_n(size - 1, m - kept));
         points
     }
 }

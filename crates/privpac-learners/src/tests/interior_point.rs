@@ -56,6 +56,54 @@ fn neighbouring_samples_give_treelog_inputs_at_distance_at_most_two() {
     }
 }
 
+/// The definition of TreeLog's input: pad each side, sort it whole, keep m.
+fn treelog_input_by_sorting(
+    learner: &InteriorPointLearner,
+    size: u64,
+    sample: &LabeledSample,
+) -> Vec<u64> {
+    let m = learner.side_size(sample.len()) as usize;
+    let (mut positives, mut negatives): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
+    for (x, y) in sample.iter() {
+        if y {
+            positives.push(x);
+        } else {
+            negatives.push(x);
+        }
+    }
+    positives.extend(std::iter::repeat_n(0, m));
+    negatives.extend(std::iter::repeat_n(size - 1, m));
+    positives.sort_unstable();
+    negatives.sort_unstable();
+    let mut points = positives[positives.len() - m..].to_vec();
+    points.extend_from_slice(&negatives[..m]);
+    points
+}
+
+#[test]
+fn the_selected_input_is_the_sorted_definition_exactly() {
+    // The learner keeps each side's m extremes by selection; the vector must be the one the
+    // definition (pad, sort everything, keep m) gives, so results do not change. Small
+    // domains force ties with the padding values 0 and size − 1; both sides short of m,
+    // exactly m and beyond are all drawn.
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for trial in 0..3000 {
+        let size = [2u64, 5, 64, 1 << 40][trial % 4];
+        let class = Thresholds::new(size).unwrap();
+        let n = rng.random_range(1..200usize);
+        let learner = learner([0.1, 0.3, 0.9][trial % 3]);
+        let bias = rng.random_range(0.0..1.0f64);
+        let points: Vec<u64> = (0..n).map(|_| rng.random_range(0..size)).collect();
+        let labels: Vec<bool> = (0..n).map(|_| rng.random::<f64>() < bias).collect();
+        let sample = LabeledSample::new(class.domain(), points, labels).unwrap();
+        assert_eq!(
+            learner.treelog_input(size, &sample),
+            treelog_input_by_sorting(&learner, size, &sample),
+            "trial {trial}"
+        );
+    }
+}
+
 #[test]
 fn the_guarantee_is_the_target_and_treelog_runs_at_its_group_privacy_share() {
     let l = learner(0.1);

@@ -95,9 +95,40 @@
 //! (2.4, 0.095)) the exact audit over 420 seeded replace-one pairs measures a pure loss of
 //! 0.068: the claim holds with a wide margin, and the negative control (reporting the
 //! per-step ε₀ = 0.05 as the guarantee) fails. The sampler agrees with the exact
-//! distribution (seeded frequency test). Appendix A's Õ((log*|X|)^1.5) refinement is not
-//! implemented: with at most one recursive level at representable sizes it could not
-//! change the measured sample sizes.
+//! distribution (seeded frequency test).
+//!
+//! # Appendix A (Theorem 14, `HeavyPaths`) is not implemented
+//! Appendix A reaches Õ((log*|X|)^1.5) by replacing the N-fold basic composition of Lemma 11
+//! with advanced composition over the levels: `StoppingPoint` (AboveThreshold on the
+//! largest multiplicity `f_d` of the d-th database of a *deterministic* heaviest-child
+//! construction), one `OneRandomPath` at the level before the stop, and `LevelUp` steps that
+//! recompute the databases from scratch. Read against an implementation (none of it is
+//! implemented here), the text leaves these gaps, which a privacy claim would have to fill,
+//! and one step that looks like a gap is not:
+//! * **Lemma 19** (`OneRandomPath` is `(6ε·log n, 4δn·e^{4ε·log n})`-indistinguishable):
+//!   its proof is omitted ("essentially identical" to Lemmas 11–12), and the `log n` it
+//!   carries is Claim 10's near-tie count, which this module had to correct (the 1/3
+//!   decrease needs `t ≥ 3L`, giving `⌈log_{3/2} n⌉ + 1` near ties), so its constants have to
+//!   be re-derived with that correction.
+//! * **Lemma 16** (below `d*(S)` the deterministic paths of neighbours agree up to a
+//!   prefix) checks out, though its "`t − k ≫ 1`" is loose: the path leaves only nodes of
+//!   weight above t, so with `t = 2k` and fewer than k points falling off, the children
+//!   differ by at least `2k + 1 − 2(k − 1) = 3`, more than the 2 one replacement can move;
+//!   a divergence at the last node, where D is truncated, leaves the databases neighbours.
+//! * **λ**, the "global constant" in `k = (λ/ε)·log(log*|X|/δ)`, is never given (Lemma 17:
+//!   "for an appropriate choice of λ"); it is derivable from Theorem 15's error
+//!   `(8/ε)·log(2m/β)` at β = δ, m = log*|X| (it needs `k/2` at least that error).
+//! * **Unspecified cases:** `HeavyPaths` runs `OneRandomPath` at `d = d* − 1`, undefined
+//!   when the stop is at `d* = 1`; and nothing says what is returned when AboveThreshold
+//!   answers ⊥ at every level.
+//! * **Utility constants:** Lemmas 20–21 ("depth at least Ω(t)", "Ω((1/ε)·log(1/δ))") and
+//!   Lemma 24 (`O(·)` in ε̄ and δ̄) carry no constants.
+//!
+//! Even with these supplied, it could not lower the sizes privpac measures: `log*|X| ≤ 5`
+//! for `|X| ≤ 2^64`, and with the default base of `2^8` values at most one recursive level
+//! runs (N ≤ 1), so there is no N-fold composition for advanced composition to shorten,
+//! while `HeavyPaths` adds a sparse-vector stage and a second choosing mechanism
+//! (`OneRandomPath`, Lemma 19's `6ε·log n` against TreeLog's one level).
 //!
 //! # References
 //! H. Kaplan, K. Ligett, Y. Mansour, M. Naor, U. Stemmer, "Privately learning thresholds:
