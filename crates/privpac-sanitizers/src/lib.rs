@@ -36,6 +36,10 @@
 //!   [`THRESHOLD_DOMAIN_LIMIT`] points).
 //! - [`Sanitizer::sanitize_xor`]: any sanitizer on the XOR class `C ⊕ C`; MWEM and private
 //!   multiplicative weights build its query matrix from C's rows.
+//! - [`Mwem::run_point_xor`] and [`Sanitizer::sanitize_point_xor`]: MWEM on the XOR class of
+//!   point functions over `[N]` (pairs of points, [`privpac_classes::XorPoints`]) with a
+//!   [`PiecewiseDistribution`], the exponential mechanism over classes of points of equal
+//!   score, at every N up to 2^64 − 1; private multiplicative weights says why it cannot.
 //! - [`Error`] and [`Result`].
 //!
 //! # Design decisions
@@ -96,6 +100,7 @@ mod point_function;
 mod quantiles;
 mod synthetic;
 mod threshold;
+mod xor_points;
 
 pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCORE_WORK_LIMIT};
 pub use error::{Error, Result};
@@ -108,6 +113,7 @@ pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use quantiles::{MAX_QUANTILES, QuantileSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
+pub use xor_points::PointMwemRun;
 
 use privpac_accounting::Private;
 use privpac_classes::{ConceptClass, Point, ThresholdStructure};
@@ -165,6 +171,23 @@ pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
     fn sanitize_threshold_xor(
         &self,
         _class: ThresholdStructure,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        None
+    }
+
+    /// Sanitizes `data` (points of `[N]`) for `POINT_[N] ⊕ POINT_[N]`
+    /// ([`privpac_classes::XorPoints`]), the C⊕ the sanitizer learners use for point
+    /// functions over `[N]`, without materializing it: `Some` with a
+    /// [`PiecewiseDistribution`] for sanitizers that run on the pairs' structure (MWEM,
+    /// [`Mwem::run_point_xor`]), or with the reason they cannot (private multiplicative
+    /// weights above [`PMW_PASS_LIMIT`] questions per pass); `None` (the provided answer)
+    /// for sanitizers that run on [`Self::sanitize`] (or [`Self::sanitize_xor`]). Same
+    /// guarantee as [`Self::sanitize`].
+    fn sanitize_point_xor(
+        &self,
+        _size: u64,
         _data: &[Point],
         _rng: &mut dyn Rng,
     ) -> Option<Result<PiecewiseDistribution>> {

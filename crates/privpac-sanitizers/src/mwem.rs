@@ -697,6 +697,16 @@ impl Sanitizer for Mwem {
         )
     }
 
+    /// [`Mwem::run_point_xor`]'s synthetic distribution.
+    fn sanitize_point_xor(
+        &self,
+        size: u64,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        Some(self.run_point_xor(size, data, rng).map(|run| run.synthetic))
+    }
+
     /// `mwem(T=…, replay×P)` or `mwem(T=…, average of iterates)`.
     fn name(&self) -> String {
         format!("mwem(T={}, {})", self.rounds, self.variant)
