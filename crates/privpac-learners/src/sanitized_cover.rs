@@ -45,6 +45,9 @@ use rand::distr::weighted::WeightedIndex;
 use crate::cover::Labelings;
 use crate::error::{Error, Result};
 
+mod points;
+pub use points::point_cover;
+
 /// Largest small-database size accepted (the draws are stored).
 const MAX_SUPPORT_SIZE: usize = 1 << 26;
 
@@ -117,6 +120,16 @@ impl SanitizedCover {
             let synthetic = result.map_err(|e| Error::Sanitizer(e.to_string()))?;
             return Self::from_pieces(&synthetic, class, support_size, rng);
         }
+        if let Some(size) = class.point_structure() {
+            return match points::sanitize(sanitizer, class, size, points, rng)? {
+                points::PointSynthetic::Pieces(synthetic) => {
+                    Self::from_pieces(&synthetic, class, support_size, rng)
+                }
+                points::PointSynthetic::Database(synthetic) => {
+                    Self::from_synthetic(&synthetic, class, support_size, rng)
+                }
+            };
+        }
         Xor::new(class)?;
         let synthetic = sanitizer
             .sanitize_xor(class, points, rng)
@@ -160,6 +173,13 @@ impl SanitizedCover {
                 hypotheses,
             });
         }
+        if let Some(size) = class.point_structure() {
+            let hypotheses = point_cover(size, &support);
+            return Ok(SanitizedCover {
+                support,
+                hypotheses,
+            });
+        }
         // The dense profile of an empty sample checks the class's size limit for us.
         let len = class
             .error_counts(&LabeledSample::new(class.domain(), Vec::new(), Vec::new())?)?
@@ -176,16 +196,17 @@ impl SanitizedCover {
     }
 
     /// The cover from a piecewise-uniform synthetic distribution over the domain of
-    /// thresholds (post-processing only, as [`Self::from_synthetic`]): B is the support if
-    /// it has at most `support_size` points, otherwise the distinct points among
-    /// `support_size` i.i.d. draws; H is [`threshold_cover`] of B.
+    /// thresholds or of point functions (post-processing only, as
+    /// [`Self::from_synthetic`]): B is the support if it has at most `support_size` points,
+    /// otherwise the distinct points among `support_size` i.i.d. draws; H is
+    /// [`threshold_cover`] or [`point_cover`] of B.
     ///
     /// # Running time
     /// O(m·#pieces) for the m draws, O(m log m) for the cover: independent of |X|.
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] unless `1 ≤ support_size ≤ 2^26` and the class is
-    /// thresholds or `both(thresholds)` over the distribution's domain;
+    /// thresholds, `both(thresholds)` or points over the distribution's domain;
     /// [`Error::Sanitizer`] if the
     /// distribution has no mass.
     pub fn from_pieces(
@@ -195,16 +216,18 @@ impl SanitizedCover {
         rng: &mut dyn Rng,
     ) -> Result<Self> {
         check_support_size(support_size)?;
-        let Some(structure) = class
+        let structure = class
             .threshold_structure()
-            .filter(|s| s.domain_size() == synthetic.size())
-        else {
+            .filter(|s| s.domain_size() == synthetic.size());
+        let point_size = class.point_structure().filter(|&s| s == synthetic.size());
+        if structure.is_none() && point_size.is_none() {
             return Err(Error::InvalidParameter {
                 name: "class of a piecewise synthetic distribution",
-                requirement: "thresholds or both(thresholds) over the distribution's domain",
+                requirement: "thresholds, both(thresholds) or points over the distribution's \
+                              domain",
                 value: synthetic.size() as f64,
             });
-        };
+        }
         let mut support = match synthetic.support_points(support_size) {
             Some(points) => points,
             None => synthetic
@@ -213,7 +236,10 @@ impl SanitizedCover {
         };
         support.sort_unstable();
         support.dedup();
-        let hypotheses = threshold_cover(structure, &support);
+        let hypotheses = match (structure, point_size) {
+            (Some(structure), _) => threshold_cover(structure, &support),
+            (None, size) => point_cover(size.unwrap_or(synthetic.size()), &support),
+        };
         Ok(SanitizedCover {
             support,
             hypotheses,
@@ -269,8 +295,8 @@ impl SanitizedCover {
         if sample.is_empty() {
             return Err(Error::EmptySample);
         }
-        if class.threshold_structure().is_some() {
-            // Thresholds over huge domains: the run-length profile, O(n log n).
+        if class.threshold_structure().is_some() || class.point_structure().is_some() {
+            // Thresholds and points over huge domains: the run-length profile, O(n log n).
             let runs = class.error_runs(sample)?;
             return self
                 .hypotheses
