@@ -122,7 +122,13 @@ impl SupportSize {
 /// ([`privpac_sanitizers::Sanitizer::sanitize_threshold_xor`]; MWEM over O(T) pieces at
 /// every size up to 2^62 points, the tree's O(|X|) noise draws cut into pieces up to 2^24
 /// points, or the sanitizer's reason why it cannot), the cover is [`crate::threshold_cover`]
-/// in O(|B|), and the scores come from the class's error runs in O(n log n).
+/// in O(|B|), and the scores come from the class's error runs in O(n log n). On points over
+/// `[N]` ([`privpac_classes::ConceptClass::point_structure`]) likewise: C⊕ is
+/// [`privpac_classes::XorPoints`] (MWEM by structure through
+/// [`privpac_sanitizers::Sanitizer::sanitize_point_xor`] at every N up to 2^64 − 1; the
+/// point and tree sanitizers read only its domain), the cover is [`crate::point_cover`].
+/// Nothing here changes the privacy proof: the sanitizer runs once on C⊕ and the rest is the
+/// same post-processing and exponential mechanism.
 #[derive(Debug)]
 pub struct SanitizerLearner {
     sanitizer: Box<dyn Sanitizer>,
