@@ -108,10 +108,10 @@ enum Block {
 
 /// The classes of one round and the enumeration of every score level.
 #[derive(Debug)]
-pub(crate) struct PairLevels {
+pub(crate) struct PairLevels<'a> {
     classes: Vec<Class>,
     /// Distinct data points, increasing, with their counts.
-    distinct: Vec<(Point, i64)>,
+    distinct: &'a [(Point, i64)],
     /// `(piece, count)` → class.
     index: HashMap<(usize, i64), usize>,
     /// score → blocks in enumeration order, with the number of pairs before each.
@@ -122,10 +122,10 @@ pub(crate) struct PairLevels {
     block_at: Vec<(i64, u128)>,
 }
 
-impl PairLevels {
+impl<'a> PairLevels<'a> {
     /// The classes of `dist` and the data (`distinct`: points with counts, increasing), and
     /// the enumeration of the N² pairs by score.
-    pub(crate) fn new(dist: &PiecewiseDistribution, distinct: &[(Point, i64)], n: f64) -> Self {
+    pub(crate) fn new(dist: &PiecewiseDistribution, distinct: &'a [(Point, i64)], n: f64) -> Self {
         let mut classes = Vec::new();
         let mut index = HashMap::new();
         for (piece, (start, end, mass)) in dist.pieces().enumerate() {
@@ -185,7 +185,7 @@ impl PairLevels {
         }
         PairLevels {
             classes,
-            distinct: distinct.to_vec(),
+            distinct,
             index,
             levels,
             counts,
@@ -304,21 +304,50 @@ pub(crate) fn update_pair(dist: &mut PiecewiseDistribution, a: Point, b: Point, 
 /// `history` (`(a, b, target)` per round), then `passes` replays of all of them in order
 /// (post-processing of the released pairs, see [`Mwem`]). Pairs `a = b` (the empty set)
 /// leave the distribution as it is.
+///
+/// The replay runs on unnormalized masses: after the round's update every measured point is
+/// a piece of its own (pieces are only ever cut), and the update `A ∝ A·exp(η·q)` of a pair
+/// multiplies its two pieces by `e^η` (the ratio of the factors of [`update_factors`]) and
+/// leaves the others, so one update is O(1) with the running total, and the masses are
+/// normalized (and the total recomputed) once per pass. In exact arithmetic this is the
+/// normalized update of every step.
 pub(crate) fn apply_round(
     dist: &mut PiecewiseDistribution,
     history: &[(Point, Point, f64)],
     passes: usize,
 ) {
-    let step = |dist: &mut PiecewiseDistribution, &(a, b, target): &(Point, Point, f64)| {
-        if a != b {
-            update_pair(dist, a, b, target);
-        }
-    };
-    if let Some(last) = history.last() {
-        step(dist, last);
+    if let Some(&(a, b, target)) = history.last()
+        && a != b
+    {
+        update_pair(dist, a, b, target);
     }
+    if passes == 0 {
+        return;
+    }
+    // Cut first (a no-op: every measured point is already a piece), then locate.
+    let pairs: Vec<(Point, Point, f64)> = history.iter().copied().filter(|h| h.0 != h.1).collect();
+    for &(a, b, _) in &pairs {
+        pair_mass(dist, a, b);
+    }
+    let slots: Vec<(usize, usize, f64)> = pairs
+        .iter()
+        .map(|&(a, b, target)| (dist.piece_of(a), dist.piece_of(b), target))
+        .collect();
+    let masses = &mut dist.masses;
     for _ in 0..passes {
-        history.iter().for_each(|h| step(dist, h));
+        let mut total: f64 = masses.iter().sum();
+        for &(pa, pb, target) in &slots {
+            let before = masses[pa] + masses[pb];
+            let (inside, outside) = update_factors(target, before / total);
+            let ratio = inside / outside;
+            masses[pa] *= ratio;
+            masses[pb] *= ratio;
+            total += masses[pa] + masses[pb] - before;
+        }
+        let total: f64 = masses.iter().sum();
+        if total > 0.0 && total.is_finite() {
+            masses.iter_mut().for_each(|m| *m /= total);
+        }
     }
 }
 
