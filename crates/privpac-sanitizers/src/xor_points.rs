@@ -114,12 +114,13 @@ pub(crate) struct PairLevels<'a> {
     distinct: &'a [(Point, i64)],
     /// `(piece, count)` → class.
     index: HashMap<(usize, i64), usize>,
-    /// score → blocks in enumeration order, with the number of pairs before each.
-    levels: BTreeMap<i64, Vec<(Block, u128)>>,
     /// The number of pairs of each score.
     counts: BTreeMap<i64, u128>,
-    /// For the block of classes `(c₁, c₂)` (index `c₁·V + c₂`): its score and offset.
-    block_at: Vec<(i64, u128)>,
+    /// For the block of classes `(c₁, c₂)` (index `c₁·V + c₂`, row-major: the enumeration
+    /// order): its score, the number of pairs of its level before it, and its pairs.
+    block_at: Vec<(i64, u128, u128)>,
+    /// N.
+    size: u64,
 }
 
 impl<'a> PairLevels<'a> {
@@ -158,12 +159,10 @@ impl<'a> PairLevels<'a> {
             }
         }
         let v = classes.len();
-        let mut levels: BTreeMap<i64, Vec<(Block, u128)>> = BTreeMap::new();
-        let mut counts: BTreeMap<i64, u128> = BTreeMap::new();
-        let size = u128::from(dist.size());
-        levels.entry(0).or_default().push((Block::Diagonal, 0));
-        counts.insert(0, size);
-        let mut block_at = vec![(0i64, 0u128); v * v];
+        // Per-score running totals; level 0 starts with the N diagonal pairs.
+        let mut totals: HashMap<i64, u128> = HashMap::new();
+        totals.insert(0, u128::from(dist.size()));
+        let mut block_at = Vec::with_capacity(v * v);
         for (i, ci) in classes.iter().enumerate() {
             for (j, cj) in classes.iter().enumerate() {
                 let pairs = if i == j {
@@ -172,24 +171,19 @@ impl<'a> PairLevels<'a> {
                     ci.size * cj.size
                 };
                 let score = floor_abs_gap(n * (ci.mass + cj.mass), ci.count + cj.count);
-                let before = counts.get(&score).copied().unwrap_or(0);
-                block_at[i * v + j] = (score, before);
-                if pairs > 0 {
-                    levels
-                        .entry(score)
-                        .or_default()
-                        .push((Block::Pair(i, j), before));
-                    counts.insert(score, before + pairs);
-                }
+                let total = totals.entry(score).or_default();
+                block_at.push((score, *total, pairs));
+                *total += pairs;
             }
         }
+        let counts = totals.into_iter().filter(|&(_, c)| c > 0).collect();
         PairLevels {
             classes,
             distinct,
             index,
-            levels,
             counts,
             block_at,
+            size: dist.size(),
         }
     }
 
@@ -247,7 +241,7 @@ impl<'a> PairLevels<'a> {
             self.class_of(dist.piece_of(b), b),
         );
         let (ra, rb) = (self.rank_in(ca, a), self.rank_in(cb, b));
-        let (score, offset) = self.block_at[ca * self.classes.len() + cb];
+        let (score, offset, _) = self.block_at[ca * self.classes.len() + cb];
         let within = if ca == cb {
             ra * (self.classes[ca].size - 1) + rb - u128::from(rb > ra)
         } else {
@@ -256,11 +250,33 @@ impl<'a> PairLevels<'a> {
         (score, offset + within)
     }
 
+    /// N.
+    fn size(&self) -> u64 {
+        self.size
+    }
+
     /// The pair of rank `rank` in the enumeration of score level `score`.
     pub(crate) fn pair_at(&self, score: i64, rank: u128) -> (Point, Point) {
-        let blocks = &self.levels[&score];
-        let k = blocks.partition_point(|&(_, before)| before <= rank) - 1;
-        let (block, before) = blocks[k];
+        // The level's blocks in enumeration order: the diagonal first in level 0, then the
+        // blocks of that score with pairs, row-major (one O(V²) scan, once per round).
+        let v = self.classes.len();
+        let diagonal = (score == 0).then_some((Block::Diagonal, 0u128, u128::from(self.size())));
+        let (block, before, _) = diagonal
+            .into_iter()
+            .chain(
+                self.block_at
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, &(s, before, pairs))| {
+                        (s == score && pairs > 0).then_some((
+                            Block::Pair(k / v, k % v),
+                            before,
+                            pairs,
+                        ))
+                    }),
+            )
+            .find(|&(_, before, pairs)| rank < before + pairs)
+            .expect("the rank is below the level's count");
         let r = rank - before;
         match block {
             Block::Diagonal => (r as u64, r as u64),
