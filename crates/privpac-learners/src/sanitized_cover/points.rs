@@ -51,7 +51,7 @@ pub(super) fn sanitize(
 ///
 /// Point function `a` labels B "1 at b only" when `a = b ∈ B` (smallest and only id: b)
 /// and all zeros when `a ∉ B` (smallest id: the smallest point of `[N]` outside B, when
-/// `|B| < N`). So H = B ∪ {min([N] ∖ B)}: at most |B| + 1 concepts.
+/// `|B| < N`). So `H = B ∪ {min([N] ∖ B)}`: at most `|B| + 1` concepts.
 pub fn point_cover(size: u64, support: &[Point]) -> Vec<u64> {
     // The smallest point outside B: the first k with B_k ≠ k, or |B|.
     let missing = support
