@@ -125,8 +125,9 @@ impl SupportSize {
 /// in O(|B|), and the scores come from the class's error runs in O(n log n). On points over
 /// `[N]` ([`privpac_classes::ConceptClass::point_structure`]) likewise: C⊕ is
 /// [`privpac_classes::XorPoints`] (MWEM by structure through
-/// [`privpac_sanitizers::Sanitizer::sanitize_point_xor`] at every N up to 2^64 − 1; the
-/// point and tree sanitizers read only its domain), the cover is [`crate::point_cover`].
+/// [`privpac_sanitizers::Sanitizer::sanitize_point_xor`] up to N = 2^64 − 1 wherever the
+/// dense query matrix would not fit; the point and tree sanitizers read only its domain), the
+/// cover is [`crate::point_cover`].
 /// Nothing here changes the privacy proof: the sanitizer runs once on C⊕ and the rest is the
 /// same post-processing and exponential mechanism.
 #[derive(Debug)]

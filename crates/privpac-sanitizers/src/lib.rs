@@ -181,7 +181,8 @@ pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
     /// ([`privpac_classes::XorPoints`]), the C⊕ the sanitizer learners use for point
     /// functions over `[N]`, without materializing it: `Some` with a
     /// [`PiecewiseDistribution`] for sanitizers that run on the pairs' structure (MWEM,
-    /// [`Mwem::run_point_xor`]), or with the reason they cannot (private multiplicative
+    /// [`Mwem::run_point_xor`], where the dense query matrix would exceed
+    /// [`QUERY_MATRIX_LIMIT`]), or with the reason they cannot (private multiplicative
     /// weights above [`PMW_PASS_LIMIT`] questions per pass); `None` (the provided answer)
     /// for sanitizers that run on [`Self::sanitize`] (or [`Self::sanitize_xor`]). Same
     /// guarantee as [`Self::sanitize`].

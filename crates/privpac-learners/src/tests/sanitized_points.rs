@@ -37,11 +37,12 @@ impl ConceptClass for Dense<'_> {
     }
 }
 
-/// The sanitizers whose own computation the points path leaves unchanged (they sanitize
-/// the same XOR class, or read only its domain): identical predictors for the same seed
-/// on the structured and the dense path. (MWEM's structured selection draws its pairs by
-/// score level, which has the same distribution as the dense one, not the same draws; that
-/// equality is tested exactly in `privpac-sanitizers`.)
+/// On domains where the dense XOR class fits, the points path leaves every sanitizer's own
+/// computation unchanged (MWEM and PMW run on the same query matrix, the others read only
+/// the domain): identical predictors for the same seed on the structured and the dense
+/// path. (Above, MWEM's structured selection draws its pairs by score level, which has the
+/// same distribution as the dense one, not the same draws; that equality is tested exactly
+/// in `privpac-sanitizers`.)
 #[test]
 fn the_points_path_gives_the_dense_paths_predictors() {
     let approximate = Privacy::new(1.0, 1e-6).unwrap();
@@ -50,6 +51,7 @@ fn the_points_path_gives_the_dense_paths_predictors() {
         Box::new(PointSanitizer::new(approximate, 0.1).unwrap()),
         Box::new(ThresholdSanitizer::new(pure).unwrap()),
         Box::new(PrivateMultiplicativeWeights::new(pure, 0.2).unwrap()),
+        Box::new(Mwem::new(pure, 3).unwrap()),
     ];
     let mut data = ChaCha8Rng::seed_from_u64(381);
     for sanitizer in sanitizers {

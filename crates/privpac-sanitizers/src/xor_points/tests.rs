@@ -299,7 +299,8 @@ fn refusals_and_errors() {
     assert_eq!(run.synthetic.mass_of(0), 1.0);
 }
 
-/// MWEM answers the points' XOR class at every size; private multiplicative weights
+/// MWEM answers the points' XOR class above the dense query matrix's limit (below it the
+/// class path runs, with the draws of earlier versions); private multiplicative weights
 /// refuses with its cost above the pass limit and leaves small domains to the class path;
 /// the sanitizers that only read the domain leave it to the class path.
 #[test]
@@ -308,10 +309,15 @@ fn point_xor_entry_points() {
     let pure = Privacy::pure(1.0).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(10);
     let mwem = Mwem::new(pure, 20).unwrap();
-    assert!(matches!(
-        mwem.sanitize_point_xor(1 << 40, &[0, 1], &mut rng),
-        Some(Ok(_))
-    ));
+    for size in [1291u64, 1 << 20, 1 << 40, u64::MAX] {
+        assert!(matches!(
+            mwem.sanitize_point_xor(size, &[0, 1], &mut rng),
+            Some(Ok(_))
+        ));
+    }
+    // Up to N³ ≤ 2^31 bits of query matrix the dense class path runs, as before.
+    assert!(mwem.sanitize_point_xor(1290, &[0, 1], &mut rng).is_none());
+    assert!(mwem.sanitize_point_xor(256, &[0, 1], &mut rng).is_none());
     let pmw = PrivateMultiplicativeWeights::new(pure, 0.1).unwrap();
     match pmw.sanitize_point_xor(1 << 20, &[0, 1], &mut rng) {
         Some(Err(Error::TooLarge { needed, limit, .. })) => {
