@@ -86,7 +86,8 @@ pub use learner::{ErrorFloor, Learner};
 pub use predictor::Predictor;
 pub use relabeling::RelabelingPredictor;
 pub use sanitized_cover::{
-    SanitizedCover, order_support_size, proved_support_size, threshold_cover, xor_vc_bound,
+    SanitizedCover, order_support_size, point_cover, proved_support_size, threshold_cover,
+    xor_vc_bound,
 };
 pub use sanitizer_based::{DEFAULT_SUPPORT_ALPHA, SanitizerLearner, SupportSize};
 pub use stable::{PrivatePrediction, StableLearner};

@@ -71,6 +71,9 @@ pub(crate) fn ranges_cover(ranges: &[IdRange], distinct: usize) -> Vec<u64> {
         .collect()
 }
 
+mod points;
+pub use points::point_cover;
+
 /// Largest small-database size accepted (the draws are stored).
 const MAX_SUPPORT_SIZE: usize = 1 << 26;
 
@@ -160,6 +163,16 @@ impl SanitizedCover {
                 }
             };
         }
+        if let Some(size) = class.point_structure() {
+            return match points::sanitize(sanitizer, class, size, points, rng)? {
+                points::PointSynthetic::Pieces(synthetic) => {
+                    Self::from_pieces(&synthetic, class, support_size, rng)
+                }
+                points::PointSynthetic::Database(synthetic) => {
+                    Self::from_synthetic(&synthetic, class, support_size, rng)
+                }
+            };
+        }
         Xor::new(class)?;
         let synthetic = sanitizer
             .sanitize_xor(class, points, rng)
@@ -212,6 +225,14 @@ impl SanitizedCover {
         if let Some(size) = class.interval_structure() {
             return Ok(Self::intervals(size, support));
         }
+        if let Some(size) = class.point_structure() {
+            let hypotheses = point_cover(size, &support);
+            return Ok(SanitizedCover {
+                support,
+                hypotheses,
+                intervals: None,
+            });
+        }
         if let Some(ranges) = class.labeling_ranges(&support)? {
             let hypotheses = ranges_cover(&ranges, support.len());
             return Ok(SanitizedCover {
@@ -246,16 +267,17 @@ impl SanitizedCover {
     }
 
     /// The cover from a piecewise-uniform synthetic distribution over the domain of
-    /// thresholds (post-processing only, as [`Self::from_synthetic`]): B is the support if
-    /// it has at most `support_size` points, otherwise the distinct points among
-    /// `support_size` i.i.d. draws; H is [`threshold_cover`] of B.
+    /// thresholds or of point functions (post-processing only, as
+    /// [`Self::from_synthetic`]): B is the support if it has at most `support_size` points,
+    /// otherwise the distinct points among `support_size` i.i.d. draws; H is
+    /// [`threshold_cover`] or [`point_cover`] of B.
     ///
     /// # Running time
     /// O(m·#pieces) for the m draws, O(m log m) for the cover: independent of |X|.
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] unless `1 ≤ support_size ≤ 2^26` and the class is
-    /// thresholds or `both(thresholds)` over the distribution's domain;
+    /// thresholds, `both(thresholds)` or points over the distribution's domain;
     /// [`Error::Sanitizer`] if the
     /// distribution has no mass.
     pub fn from_pieces(
@@ -265,18 +287,23 @@ impl SanitizedCover {
         rng: &mut dyn Rng,
     ) -> Result<Self> {
         check_support_size(support_size)?;
-        let Some(structure) = class
+        let structure = class
             .threshold_structure()
-            .filter(|s| s.domain_size() == synthetic.size())
-        else {
+            .filter(|s| s.domain_size() == synthetic.size());
+        let point_size = class.point_structure().filter(|&s| s == synthetic.size());
+        if structure.is_none() && point_size.is_none() {
             return Err(Error::InvalidParameter {
                 name: "class of a piecewise synthetic distribution",
-                requirement: "thresholds or both(thresholds) over the distribution's domain",
+                requirement: "thresholds, both(thresholds) or points over the distribution's \
+                              domain",
                 value: synthetic.size() as f64,
             });
-        };
+        }
         let support = pieces_support(synthetic, support_size, rng)?;
-        let hypotheses = threshold_cover(structure, &support);
+        let hypotheses = match (structure, point_size) {
+            (Some(structure), _) => threshold_cover(structure, &support),
+            (None, size) => point_cover(size.unwrap_or(synthetic.size()), &support),
+        };
         Ok(SanitizedCover {
             support,
             hypotheses,
@@ -360,7 +387,10 @@ impl SanitizedCover {
         if self.intervals.is_some() {
             return crate::sanitized_intervals::scores(&self.support, sample);
         }
-        if class.threshold_structure().is_some() || class.labeling_ranges(&[])?.is_some() {
+        if class.threshold_structure().is_some()
+            || class.point_structure().is_some()
+            || class.labeling_ranges(&[])?.is_some()
+        {
             // Thresholds, point functions and complements over huge domains: the
             // run-length profile, O(n log n) (the same counts as the dense profile).
             let runs = class.error_runs(sample)?;

@@ -129,6 +129,14 @@ impl SupportSize {
 /// query matrix fits), and the cover of `1 + |B|(|B| + 1)/2` intervals is never listed: the
 /// selection samples its score levels through the intervals over the index domain `[|B|]`
 /// in O(n log n + r·s) for s distinct sample points and r distinct prefix sums.
+/// On points over `[N]` ([`privpac_classes::ConceptClass::point_structure`]), as on
+/// thresholds: C⊕ is
+/// [`privpac_classes::XorPoints`] (MWEM by structure through
+/// [`privpac_sanitizers::Sanitizer::sanitize_point_xor`] up to N = 2^64 − 1 wherever the
+/// dense query matrix would not fit; the point and tree sanitizers read only its domain), the
+/// cover is [`crate::point_cover`].
+/// Nothing here changes the privacy proof: the sanitizer runs once on C⊕ and the rest is the
+/// same post-processing and exponential mechanism.
 #[derive(Debug)]
 pub struct SanitizerLearner {
     sanitizer: Box<dyn Sanitizer>,

@@ -13,6 +13,7 @@ use crate::{Erm, ErmMode, Error, GenericLearner, Learner, Predictor};
 mod improper_point;
 mod prediction;
 mod prediction_extremes;
+mod sanitized_points;
 mod sanitized_structure;
 mod structured;
 mod wide;

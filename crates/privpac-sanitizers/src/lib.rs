@@ -40,6 +40,10 @@
 //!   dense path where their query matrix fits and refuse above it with the reason.
 //! - [`Sanitizer::sanitize_xor`]: any sanitizer on the XOR class `C ⊕ C`; MWEM and private
 //!   multiplicative weights build its query matrix from C's rows.
+//! - [`Mwem::run_point_xor`] and [`Sanitizer::sanitize_point_xor`]: MWEM on the XOR class of
+//!   point functions over `[N]` (pairs of points, [`privpac_classes::XorPoints`]) with a
+//!   [`PiecewiseDistribution`], the exponential mechanism over classes of points of equal
+//!   score, at every N up to 2^64 − 1; private multiplicative weights says why it cannot.
 //! - [`Error`] and [`Result`].
 //!
 //! # Design decisions
@@ -101,6 +105,7 @@ mod quantiles;
 mod synthetic;
 mod threshold;
 mod xor_intervals;
+mod xor_points;
 
 pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCORE_WORK_LIMIT};
 pub use error::{Error, Result};
@@ -114,6 +119,7 @@ pub use quantiles::{MAX_QUANTILES, QuantileSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
 pub use xor_intervals::{IntervalXorSynthetic, interval_xor_matrix_bits};
+pub use xor_points::PointMwemRun;
 
 use privpac_accounting::Private;
 use privpac_classes::{ConceptClass, Point, ThresholdStructure};
@@ -191,6 +197,24 @@ pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
         _data: &[Point],
         _rng: &mut dyn Rng,
     ) -> Option<Result<IntervalXorSynthetic>> {
+        None
+    }
+
+    /// Sanitizes `data` (points of `[N]`) for `POINT_[N] ⊕ POINT_[N]`
+    /// ([`privpac_classes::XorPoints`]), the C⊕ the sanitizer learners use for point
+    /// functions over `[N]`, without materializing it: `Some` with a
+    /// [`PiecewiseDistribution`] for sanitizers that run on the pairs' structure (MWEM,
+    /// [`Mwem::run_point_xor`], where the dense query matrix would exceed
+    /// [`QUERY_MATRIX_LIMIT`]), or with the reason they cannot (private multiplicative
+    /// weights above [`PMW_PASS_LIMIT`] questions per pass); `None` (the provided answer)
+    /// for sanitizers that run on [`Self::sanitize`] (or [`Self::sanitize_xor`]). Same
+    /// guarantee as [`Self::sanitize`].
+    fn sanitize_point_xor(
+        &self,
+        _size: u64,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
         None
     }
 }

@@ -697,6 +697,25 @@ impl Sanitizer for Mwem {
         )
     }
 
+    /// [`Mwem::run_point_xor`]'s synthetic distribution when the dense XOR class's query
+    /// matrix (`N²` queries × `N` points) is above [`QUERY_MATRIX_LIMIT`](crate::QUERY_MATRIX_LIMIT);
+    /// `None` below it, so that the class path ([`Self::sanitize_xor`]) runs there and draws
+    /// the same values for a seed as before (the two paths have the same distribution, not
+    /// the same draws).
+    fn sanitize_point_xor(
+        &self,
+        size: u64,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        let n = u128::from(size);
+        let bits = n.saturating_mul(n).saturating_mul(n);
+        if bits <= crate::histogram::QUERY_MATRIX_LIMIT {
+            return None;
+        }
+        Some(self.run_point_xor(size, data, rng).map(|run| run.synthetic))
+    }
+
     /// `mwem(T=…, replay×P)` or `mwem(T=…, average of iterates)`.
     fn name(&self) -> String {
         format!("mwem(T={}, {})", self.rounds, self.variant)

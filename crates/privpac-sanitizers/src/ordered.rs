@@ -506,7 +506,7 @@ impl Mwem {
 /// the narrow sampler when the class has at most 2^60 pairs (the draws of earlier
 /// versions for a seed), by the wide one above (the same distribution; module
 /// documentation).
-fn select<R: Rng + ?Sized>(
+pub(crate) fn select<R: Rng + ?Sized>(
     mechanism: &ExponentialMechanism,
     pairs: u128,
     levels: &[WideScoreLevel],

@@ -384,6 +384,25 @@ impl Sanitizer for PrivateMultiplicativeWeights {
         }))
     }
 
+    /// The refusal when a pass over `POINT_[N] ⊕ POINT_[N]` would ask more than
+    /// [`PMW_PASS_LIMIT`] questions (N² pairs, each compared with the noisy threshold with
+    /// its own noise draw in every pass); `None` otherwise (the class path runs).
+    fn sanitize_point_xor(
+        &self,
+        size: u64,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        let questions = u128::from(size) * u128::from(size);
+        (questions > PMW_PASS_LIMIT).then_some(Err(Error::TooLarge {
+            what: "private multiplicative weights (offline) on the XOR class of points",
+            needed: questions,
+            unit: "sparse-vector questions per pass (every pair of points once, each with its \
+                   own noise draw)",
+            limit: PMW_PASS_LIMIT,
+        }))
+    }
+
     fn name(&self) -> String {
         format!("pmw(alpha={})", self.alpha)
     }

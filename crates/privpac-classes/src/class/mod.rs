@@ -24,6 +24,7 @@ mod parities;
 mod points;
 mod thresholds;
 mod xor;
+mod xor_points;
 
 pub use all_functions::AllFunctions;
 pub use complement::{Both, Not};
@@ -36,6 +37,7 @@ pub use parities::Parities;
 pub use points::Points;
 pub use thresholds::Thresholds;
 pub use xor::{WithZero, Xor};
+pub use xor_points::XorPoints;
 
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
@@ -361,6 +363,14 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// `Some(N)` when this class is [`Points`] over the ordered domain `[N]` (concept `a`
+    /// is the indicator of the point `a`), so that algorithms can use that structure (the
+    /// sanitizer learners answer `C ⊕ C` as pairs of points, [`XorPoints`]). The provided
+    /// answer is `None`.
+    fn point_structure(&self) -> Option<u64> {
+        None
+    }
+
     /// The ids `0..len()` cut into ranges of consecutive ids, listed in id order, on each
     /// of which every concept labels `points` the same way, with that labeling as a
     /// [`PointInterval`] of ranks among the sorted distinct `points`; or `None` (the
@@ -505,6 +515,9 @@ macro_rules! forward_concept_class {
             }
             fn interval_structure(&self) -> Option<u64> {
                 (**self).interval_structure()
+            }
+            fn point_structure(&self) -> Option<u64> {
+                (**self).point_structure()
             }
             fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
                 (**self).labeling_ranges(points)

@@ -102,6 +102,14 @@ impl ConceptClass for Points {
         &self.domain
     }
 
+    /// `Some(N)` over the ordered domain `[N]` (where concept `a` is the point `a`).
+    fn point_structure(&self) -> Option<u64> {
+        match self.domain {
+            Domain::Ordered { size } => Some(size),
+            _ => None,
+        }
+    }
+
     fn len(&self) -> u128 {
         self.domain.size()
     }
