@@ -153,6 +153,8 @@ fn private_prediction_reports_at_most_the_requested_epsilon() {
     for (epsilon, n) in [(0.01, 1000), (0.01, 1_000_000), (0.5, 1000), (4.0, 50)] {
         let params = LearnerParams {
             epsilon: Some(epsilon),
+            // η = 0.1, the flip these figures were computed for (the default is now α/2).
+            flip_probability: 0.1,
             ..LearnerParams::default()
         };
         let learner = build_learner(LearnerSpec::PrivatePrediction, &params, n).unwrap();
@@ -170,11 +172,15 @@ fn private_prediction_reports_at_most_the_requested_epsilon() {
         LearnerParams {
             epsilon: Some(0.5),
             em_epsilon: Some(0.1),
+            // η = 0.1, the flip these figures were computed for (the default is now α/2).
+            flip_probability: 0.1,
             ..LearnerParams::default()
         },
         LearnerParams {
             epsilon: Some(0.5),
             subset_size: Some(40),
+            // η = 0.1, the flip these figures were computed for (the default is now α/2).
+            flip_probability: 0.1,
             ..LearnerParams::default()
         },
     ] {
@@ -192,6 +198,8 @@ fn private_prediction_reports_at_most_the_requested_epsilon() {
 fn unreachable_prediction_targets_are_typed_errors_naming_what_works() {
     let params = LearnerParams {
         epsilon: Some(0.01),
+        // η = 0.1, the flip these figures were computed for (the default is now α/2).
+        flip_probability: 0.1,
         ..LearnerParams::default()
     };
     let needed = match build_learner(LearnerSpec::PrivatePrediction, &params, 100) {
