@@ -220,7 +220,10 @@ def test_epsilon_is_the_target_of_every_learner():
         for spec in ("private-prediction", "voting", "relabeling", "dagan-feldman", "generic"):
             g = privpac.Learner(spec, epsilon=epsilon).guarantee(c, 20_000)
             assert g.epsilon <= epsilon, (spec, epsilon, g)
-    g = privpac.Learner("private-prediction", epsilon=0.5, em_epsilon=0.1).guarantee(c, 1000)
+    # em_epsilon = 0.1 fits the budget at flip 0.1 (the default flip is now alpha/2 = 0.05,
+    # whose budget it exceeds).
+    g = privpac.Learner("private-prediction", epsilon=0.5, em_epsilon=0.1,
+                        flip_probability=0.1).guarantee(c, 1000)
     assert g.kind == "per-prediction" and g.epsilon <= 0.5
     with pytest.raises(InvalidParameterError, match="em_epsilon"):
         privpac.Learner("stable", epsilon=1.0)
@@ -229,4 +232,5 @@ def test_epsilon_is_the_target_of_every_learner():
     with pytest.raises(InvalidParameterError, match="below"):
         privpac.Learner("private-prediction", epsilon=0.01, em_epsilon=1.0).guarantee(c, 1000)
     with pytest.raises(BadInputError, match="needs at least 797"):
-        privpac.Learner("private-prediction", epsilon=0.01).guarantee(c, 100)
+        privpac.Learner("private-prediction", epsilon=0.01,
+                        flip_probability=0.1).guarantee(c, 100)
