@@ -374,17 +374,7 @@ impl Mwem {
                 queries: pairs.min(usize::MAX as u128) as usize,
             });
         }
-        let mut sorted = data.to_vec();
-        sorted.sort_unstable();
-        if let Some(&x) = sorted.last()
-            && x >= size
-        {
-            return Err(privpac_classes::Error::PointOutsideDomain {
-                point: x,
-                domain: format!("[{size}]"),
-            }
-            .into());
-        }
+        let sorted = sorted_in_domain(size, data)?;
         let count_below = |g: u64| sorted.partition_point(|&x| x < g) as i64;
         let n = sorted.len() as f64;
         let passes = match self.variant() {
@@ -526,6 +516,22 @@ pub(crate) fn select<R: Rng + ?Sized>(
         let choice = mechanism.select_wide_levels(levels, rng)?;
         Ok((choice.level, choice.offset))
     }
+}
+
+/// `data` sorted increasingly; the largest point outside `[size]` is an error.
+pub(crate) fn sorted_in_domain(size: u64, data: &[Point]) -> Result<Vec<Point>> {
+    let mut sorted = data.to_vec();
+    sorted.sort_unstable();
+    if let Some(&x) = sorted.last()
+        && x >= size
+    {
+        return Err(privpac_classes::Error::PointOutsideDomain {
+            point: x,
+            domain: format!("[{size}]"),
+        }
+        .into());
+    }
+    Ok(sorted)
 }
 
 #[cfg(test)]

@@ -370,17 +370,7 @@ pub(crate) fn apply_round(
 /// The distinct points of `data` with their counts, increasing; the first point outside
 /// `[size]` is an error.
 fn tally(size: u64, data: &[Point]) -> Result<Vec<(Point, i64)>> {
-    let mut sorted = data.to_vec();
-    sorted.sort_unstable();
-    if let Some(&x) = sorted.last()
-        && x >= size
-    {
-        return Err(privpac_classes::Error::PointOutsideDomain {
-            point: x,
-            domain: format!("[{size}]"),
-        }
-        .into());
-    }
+    let sorted = crate::ordered::sorted_in_domain(size, data)?;
     let mut distinct: Vec<(Point, i64)> = Vec::new();
     for x in sorted {
         match distinct.last_mut() {
