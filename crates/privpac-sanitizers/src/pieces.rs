@@ -256,6 +256,56 @@ impl PiecewiseDistribution {
         })
     }
 
+    /// The distribution over `[size]` of sparse point weights `(x, w_x)` (strictly
+    /// increasing points below `size`, weights finite and non-negative, not all zero),
+    /// normalized by their sum: a piece per point of positive weight and one zero-mass
+    /// piece per maximal gap between them, so O(#weights) pieces whatever `size` is. On
+    /// `size = weights.len()` with every point listed it is
+    /// [`Self::from_point_weights`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for size 0, a point at or above `size` or points not
+    /// strictly increasing; [`Error::EmptySynthetic`] unless the weights are finite,
+    /// non-negative and not all zero.
+    pub(crate) fn from_sparse_point_weights(size: u64, weights: &[(Point, f64)]) -> Result<Self> {
+        Self::uniform(size)?;
+        let total: f64 = weights.iter().map(|p| p.1).sum();
+        if !(total > 0.0 && total.is_finite()) || weights.iter().any(|p| p.1.is_nan() || p.1 < 0.0)
+        {
+            return Err(Error::EmptySynthetic);
+        }
+        let (mut starts, mut masses) = (Vec::new(), Vec::new());
+        let mut cursor = 0u64; // the first point not yet in a piece
+        for (index, &(x, w)) in weights.iter().enumerate() {
+            if x >= size || (index > 0 && weights[index - 1].0 >= x) {
+                return Err(Error::InvalidParameter {
+                    name: "weighted point",
+                    requirement: "strictly increasing, inside the domain",
+                    value: x as f64,
+                });
+            }
+            if w == 0.0 {
+                continue; // part of the gap that ends at the next positive point
+            }
+            if x > cursor {
+                starts.push(cursor);
+                masses.push(0.0);
+            }
+            starts.push(x);
+            masses.push(w / total);
+            cursor = x + 1; // x < size ≤ u64::MAX
+        }
+        if cursor < size {
+            starts.push(cursor);
+            masses.push(0.0);
+        }
+        Ok(PiecewiseDistribution {
+            size,
+            starts,
+            masses,
+        })
+    }
+
     /// `count` points drawn independently from the distribution, each as [`Self::sample`]
     /// draws it (a piece with probability proportional to its mass, then a uniform point of
     /// it), with the pieces found by binary search over the cumulative masses: O(#pieces +
@@ -332,5 +382,56 @@ mod tests {
             PiecewiseDistribution::from_point_weights(&[0.0, 0.0]),
             Err(Error::EmptySynthetic)
         ));
+    }
+
+    /// Sparse weights give the same distribution as the dense weights they list, with one
+    /// zero piece per gap, and bad input is refused.
+    #[test]
+    fn sparse_point_weights_equal_the_dense_weights() {
+        let dense = [0.0, 0.0, 3.0, 1.0, 0.0, 0.0, 0.0, 4.0, 0.0, 2.0, 0.0];
+        let sparse: Vec<(Point, f64)> = dense
+            .iter()
+            .enumerate()
+            .filter(|(x, w)| **w > 0.0 || *x == 5)
+            .map(|(x, &w)| (x as Point, w))
+            .collect();
+        let from_dense = PiecewiseDistribution::from_point_weights(&dense).unwrap();
+        let from_sparse =
+            PiecewiseDistribution::from_sparse_point_weights(dense.len() as u64, &sparse).unwrap();
+        assert_eq!(from_sparse, from_dense);
+        // Every point's mass, and O(#weights) pieces on a huge domain.
+        let huge = PiecewiseDistribution::from_sparse_point_weights(
+            u64::MAX,
+            &[(0, 1.0), (1 << 40, 2.0), (u64::MAX - 1, 1.0)],
+        )
+        .unwrap();
+        assert_eq!(huge.len(), 5);
+        assert_eq!(huge.mass_of(0), 0.25);
+        assert_eq!(huge.mass_of(1), 0.0);
+        assert_eq!(huge.mass_of(1 << 40), 0.5);
+        assert_eq!(huge.mass_of(u64::MAX - 1), 0.25);
+        assert_eq!(huge.support_len(), 3);
+        assert_eq!(huge.mass_below(u64::MAX - 1), 0.75);
+        for bad in [
+            &[(3u64, 1.0), (3, 1.0)][..],
+            &[(11, 1.0)],
+            &[(4, 1.0), (2, 1.0)],
+        ] {
+            assert!(matches!(
+                PiecewiseDistribution::from_sparse_point_weights(11, bad),
+                Err(Error::InvalidParameter { .. })
+            ));
+        }
+        for bad in [
+            &[(3u64, 0.0)][..],
+            &[(3, -1.0), (4, 2.0)],
+            &[(3, f64::NAN)],
+            &[],
+        ] {
+            assert!(matches!(
+                PiecewiseDistribution::from_sparse_point_weights(11, bad),
+                Err(Error::EmptySynthetic)
+            ));
+        }
     }
 }

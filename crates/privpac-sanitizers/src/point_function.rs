@@ -2,12 +2,13 @@
 //! of the points present in the data, then a small database rebuilt from it.
 
 use privpac_accounting::{Privacy, Private};
-use privpac_classes::{ConceptClass, Domain, Point};
+use privpac_classes::{ConceptClass, Domain, Point, ThresholdStructure};
 use privpac_mechanisms::{DiscreteLaplace, RandomBits};
 use rand::Rng;
 
 use crate::Sanitizer;
 use crate::error::{Error, Result};
+use crate::pieces::PiecewiseDistribution;
 use crate::synthetic::SyntheticDatabase;
 
 /// The largest synthetic database the reconstruction builds.
@@ -281,6 +282,24 @@ impl PointSanitizer {
         SyntheticDatabase::from_points(domain, points)
     }
 
+    /// [`Self::sanitize`] on the domain `[size]` (the same draws, so the same guarantee),
+    /// with the rebuilt database as a [`PiecewiseDistribution`]: mass `k/m` on each point
+    /// with k copies, zero on the gaps between them. O(n log n + m) whatever `size` is.
+    ///
+    /// # Errors
+    /// As [`Self::sanitize`]; [`Error::InvalidParameter`] for size 0.
+    pub fn threshold_pieces<R: Rng + ?Sized>(
+        &self,
+        size: u64,
+        data: &[Point],
+        rng: &mut R,
+    ) -> Result<PiecewiseDistribution> {
+        let domain = Domain::ordered(size)?;
+        let released = self.release(&domain, data, rng)?;
+        let database = self.reconstruct(&domain, data.len(), &released)?;
+        PiecewiseDistribution::from_sparse_point_weights(size, &database.weights())
+    }
+
     /// The accuracy bound of the type documentation, `max(2t/n + 1/m, (τ − 1 + t)/n)` with
     /// `t = (2/ε)·ln(2n/β)`: with probability at least `1 − β` the sanitizer's output on
     /// any data set of size n has max point-query error at most this.
@@ -402,6 +421,27 @@ impl Sanitizer for PointSanitizer {
         "point".into()
     }
 
+    /// The output reads no query (a thresholded histogram of the data over the domain), so
+    /// on the XOR class of thresholds it is [`Self::sanitize`] with the same draws on the
+    /// domain `[N]` alone, as pieces ([`Self::threshold_pieces`]: one per synthetic point,
+    /// one zero-mass piece per gap). `None` (the class path, with the same output and the
+    /// same learner draws as before) while the XOR class's ids exist (at most 2^32 inner
+    /// concepts: N ≤ 2^32 thresholds, N ≤ 2^31 for both orientations); the pieces above,
+    /// where [`privpac_classes::Xor`] would refuse a class the sanitizer never reads.
+    fn sanitize_threshold_xor(
+        &self,
+        class: ThresholdStructure,
+        data: &[Point],
+        rng: &mut dyn Rng,
+    ) -> Option<Result<PiecewiseDistribution>> {
+        let size = class.domain_size();
+        let inner = u128::from(size) * u128::from(class.orientations());
+        if inner <= u128::from(u32::MAX) + 1 {
+            return None;
+        }
+        Some(self.threshold_pieces(size, data, rng))
+    }
+
     /// The output reads no query (a thresholded histogram of the data over the domain):
     /// [`Self::sanitize`] with the same draws, on the domain `[N]` alone.
     fn sanitize_interval_xor(
@@ -436,6 +476,86 @@ mod tests {
                 assert!(noise.survival(k - 1) > delta * (1.0 - 1e-9));
             }
         }
+    }
+
+    /// The pieces are the dense output on the XOR class of thresholds (same generator, same
+    /// mass on every point, both orientations); the trait answers with them exactly where
+    /// the XOR class's ids stop (2^32 inner concepts), with the same draws as
+    /// [`Sanitizer::sanitize`] on any class over `[N]`.
+    #[test]
+    fn threshold_pieces_are_the_dense_output() {
+        use privpac_classes::{Both, Points, Thresholds, Xor};
+        use rand::SeedableRng;
+        use rand_chacha::ChaCha8Rng;
+        let s = PointSanitizer::new(Privacy::new(1.0, 1e-6).unwrap(), 0.25).unwrap();
+        for (size, seed) in [(1u64, 1u64), (5, 2), (40, 3), (300, 4)] {
+            // Heavy points (released) and a light tail (mostly not): fillers and copies.
+            let data: Vec<Point> = (0..3000u64)
+                .map(|i| {
+                    if i % 3 == 0 {
+                        (i * 7) % size
+                    } else {
+                        (i % 4) * size / 4
+                    }
+                })
+                .collect();
+            let plain = Thresholds::new(size).unwrap();
+            let both = Both::new(Thresholds::new(size).unwrap()).unwrap();
+            for class in [&plain as &dyn ConceptClass, &both] {
+                let xor = Xor::new(class).unwrap();
+                let dense = s
+                    .sanitize(&xor, &data, &mut ChaCha8Rng::seed_from_u64(seed))
+                    .unwrap();
+                let pieces = s
+                    .threshold_pieces(size, &data, &mut ChaCha8Rng::seed_from_u64(seed))
+                    .unwrap();
+                assert_eq!(pieces.size(), size);
+                assert_eq!(pieces.support_len(), dense.support_len() as u128);
+                for x in 0..size {
+                    let (a, b) = (pieces.mass_of(x), dense.mass_of(x));
+                    assert!((a - b).abs() <= 1e-12, "N = {size}, x = {x}: {a} vs {b}");
+                }
+            }
+        }
+        let data: Vec<Point> = (0..2000u64).map(|i| (i % 5) << 29).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for structure in [
+            ThresholdStructure::Plain(1 << 32),
+            ThresholdStructure::Both(1 << 31),
+        ] {
+            assert!(
+                s.sanitize_threshold_xor(structure, &data, &mut rng)
+                    .is_none()
+            );
+        }
+        for structure in [
+            ThresholdStructure::Plain((1 << 32) + 1),
+            ThresholdStructure::Both((1 << 31) + 1),
+            ThresholdStructure::Plain(1 << 40),
+            ThresholdStructure::Both(u64::MAX),
+        ] {
+            let size = structure.domain_size();
+            let pieces = s
+                .sanitize_threshold_xor(structure, &data, &mut ChaCha8Rng::seed_from_u64(6))
+                .unwrap()
+                .unwrap();
+            let points = Points::new(Domain::ordered(size).unwrap());
+            let database = s
+                .sanitize(&points, &data, &mut ChaCha8Rng::seed_from_u64(6))
+                .unwrap();
+            assert_eq!(pieces.size(), size);
+            assert!(pieces.len() <= 2 * s.database_size() + 1);
+            for (x, mass) in database.weights() {
+                assert_eq!(pieces.mass_of(x), mass, "N = {size}, x = {x}");
+            }
+            assert_eq!(pieces.support_len(), database.support_len() as u128);
+        }
+        // Errors are the sanitizer's.
+        let refused = s.sanitize_threshold_xor(ThresholdStructure::Plain(1 << 40), &[], &mut rng);
+        assert!(matches!(refused, Some(Err(Error::EmptyData))));
+        let outside =
+            s.sanitize_threshold_xor(ThresholdStructure::Plain(1 << 40), &[1 << 41], &mut rng);
+        assert!(matches!(outside, Some(Err(Error::Class(_)))));
     }
 
     #[test]

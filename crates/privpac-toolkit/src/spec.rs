@@ -449,6 +449,27 @@ pub fn default_flip_probability(alpha: f64) -> f64 {
     alpha / 2.0
 }
 
+/// The flip η of `params` for the learners that flip (private prediction, Dagan–Feldman),
+/// refused with the rule that produced it when it is outside (0, 1/2) and equal to the
+/// default [`default_flip_probability`]`(α)`: the front ends (CLI, Python,
+/// [`crate::SampleComplexityRequest::new`]) fill an absent flip with α/2, so at α ≥ 1 the
+/// learner's own message ("got 0.5") would name a value the user never gave. Other values
+/// are left to the learner's check.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming the default rule and what to pass.
+fn check_default_flip(params: &LearnerParams) -> Result<f64> {
+    let eta = params.flip_probability;
+    if !(eta > 0.0 && eta < 0.5) && eta == default_flip_probability(params.alpha) {
+        return Err(Error::InvalidParameter {
+            name: "the flip probability η (none was given, so it defaulted to α/2, half the accuracy α)",
+            requirement: "in (0, 1/2) (give one with --flip-probability in the CLI or flip_probability in Python, or take α below 1)",
+            value: eta,
+        });
+    }
+    Ok(eta)
+}
+
 /// Builds the learner `spec` with `params` for a sample of `examples` examples (the sized
 /// learners use it: the stable learner's default subset ⌈√n⌉, the prediction learners'
 /// parameters solved to meet ε at n).
@@ -548,7 +569,7 @@ pub fn build_learner(
             examples,
             params.em_epsilon,
             params.subset_size,
-            params.flip_probability,
+            check_default_flip(params)?,
         )?),
         LearnerSpec::Voting => Box::new(VotingPredictor::new(epsilon, params.voters)?),
         LearnerSpec::Relabeling => Box::new(RelabelingPredictor::with_prediction_epsilon(
@@ -566,7 +587,7 @@ pub fn build_learner(
                 examples,
                 class_size,
                 params.vote_epsilon * params.voters as f64,
-                params.flip_probability,
+                check_default_flip(params)?,
             )?)
         }
         LearnerSpec::Erm

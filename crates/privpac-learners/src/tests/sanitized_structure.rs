@@ -109,6 +109,58 @@ fn sanitizer_learner_learns_thresholds_on_huge_domains() {
     ));
 }
 
+/// The point sanitizer's learner on thresholds and both(thresholds) beyond the XOR class's
+/// ids (2^40, 2^62 and 2^64 − 1 points): the sanitizer answers by structure (it reads no query),
+/// B is the synthetic database's support, H its threshold cover, and on data of a few
+/// heavy points (each released, with copies) the selection labels every heavy point right:
+/// the target cut between two heavy points is in H, and every other member of H errs on a
+/// whole heavy point (about n/6 examples), so at ε = 0.5 the exponential mechanism misses
+/// it with probability below |H|·e^{−0.25·600}, negligible.
+#[test]
+fn point_sanitizer_learner_runs_on_thresholds_beyond_xor_ids() {
+    use privpac_sanitizers::PointSanitizer;
+    let sanitizer = PointSanitizer::new(Privacy::new(0.5, 1e-6).unwrap(), 0.1).unwrap();
+    let learner = SanitizerLearner::new(Box::new(sanitizer), Privacy::pure(0.5).unwrap()).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    for (size, both) in [
+        (1u64 << 40, false),
+        (1 << 40, true),
+        (1 << 62, true),
+        (u64::MAX, false),
+    ] {
+        let class: Box<dyn ConceptClass> = if both {
+            Box::new(Both::new(Thresholds::new(size).unwrap()).unwrap())
+        } else {
+            Box::new(Thresholds::new(size).unwrap())
+        };
+        let heavy: Vec<u64> = (1..=6).map(|j| (size / 7) * j + 3).collect();
+        let target = heavy[2] + 1; // the first three heavy points are labeled 1
+        let points: Vec<u64> = (0..3600).map(|i| heavy[i % 6]).collect();
+        let pairs: Vec<(u64, bool)> = points.iter().map(|&x| (x, x <= target)).collect();
+        let sample = LabeledSample::from_pairs(class.domain(), &pairs).unwrap();
+        let cover = learner.cover(class.as_ref(), &sample, &mut rng).unwrap();
+        for x in &heavy {
+            assert!(cover.support().contains(x), "N = {size}: {x} not in B");
+        }
+        let structure = class.threshold_structure().unwrap();
+        assert_eq!(
+            cover.hypotheses(),
+            threshold_cover(structure, cover.support())
+        );
+        let predictor = learner.learn(class.as_ref(), &sample, &mut rng).unwrap();
+        let Predictor::Hypothesis(hypothesis) = predictor else {
+            panic!("proper learner")
+        };
+        for &x in &heavy {
+            assert_eq!(
+                hypothesis.eval(class.as_ref(), x),
+                x <= target,
+                "N = {size}, both = {both}: {hypothesis:?} at {x}"
+            );
+        }
+    }
+}
+
 /// The cover from labeling ranges is the brute-force cover (smallest id of every distinct
 /// labeling, increasing) for every class that gives ranges, on random supports; and
 /// `from_synthetic` on a point-function class returns it (a database whose support is

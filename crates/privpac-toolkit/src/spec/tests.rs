@@ -339,3 +339,52 @@ fn private_prediction_for_a_target_meets_it_exactly() {
     // attained within 10⁻⁶ on some instance), so a claim 1% below it would fail.
     assert!(tightest > 0.99, "{tightest}");
 }
+
+/// A flip left to its default α/2 and outside (0, 1/2) (α ≥ 1) is refused with the rule
+/// and what to pass, for both flipping learners; a flip given outside (0, 1/2) keeps the
+/// learner's own message; α = 1 with a valid flip, and learners that do not flip, build.
+#[test]
+fn a_defaulted_flip_outside_the_range_names_the_default_rule() {
+    for alpha in [1.0, 1.5] {
+        let params = LearnerParams {
+            epsilon: Some(1.0),
+            alpha,
+            flip_probability: default_flip_probability(alpha),
+            class_size: Some(512),
+            ..LearnerParams::default()
+        };
+        for spec in [LearnerSpec::PrivatePrediction, LearnerSpec::DaganFeldman] {
+            let message = build_learner(spec, &params, 10_000)
+                .unwrap_err()
+                .to_string();
+            for needle in [
+                "defaulted to α/2",
+                "--flip-probability",
+                "flip_probability",
+                "α below 1",
+                &format!("got {}", alpha / 2.0),
+            ] {
+                assert!(message.contains(needle), "{spec}, α = {alpha}: {message}");
+            }
+            assert_eq!(message.lines().count(), 1, "{message}");
+            let given = LearnerParams {
+                flip_probability: 0.25,
+                ..params
+            };
+            assert!(build_learner(spec, &given, 10_000).is_ok(), "{spec}");
+        }
+        for spec in [LearnerSpec::Erm, LearnerSpec::Generic, LearnerSpec::Voting] {
+            assert!(build_learner(spec, &params, 10_000).is_ok(), "{spec}");
+        }
+    }
+    let given = LearnerParams {
+        epsilon: Some(1.0),
+        flip_probability: 0.6,
+        ..LearnerParams::default()
+    };
+    let message = build_learner(LearnerSpec::PrivatePrediction, &given, 10_000)
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("got 0.6"), "{message}");
+    assert!(!message.contains("defaulted"), "{message}");
+}
