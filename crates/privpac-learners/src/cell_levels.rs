@@ -148,8 +148,11 @@ pub(crate) fn representative(class: &dyn ConceptClass, cell: &LabelingCell) -> R
 }
 
 /// Every cell with the probability [`select_cell`] gives it (a level's probability over
-/// its count), for the tests' comparison with the listed path.
-#[cfg(test)]
+/// its count), for the comparison with the listed path (tests) and the exact distributions
+/// of audits (`crate::StableLearner::cell_level_distribution`).
+///
+/// # Errors
+/// As [`select_cell`].
 pub(crate) fn cell_probabilities(
     mechanism: &ExponentialMechanism,
     structured: &CellLevels,
@@ -161,7 +164,11 @@ pub(crate) fn cell_probabilities(
         for offset in 0..level.count {
             let cell = structured
                 .cell(*level, offset)
-                .expect("offset below the count");
+                .ok_or(Error::InvalidParameter {
+                    name: "offset in a level of cells",
+                    requirement: "below the level's count",
+                    value: offset as f64,
+                })?;
             cells.push((cell, p / level.count as f64));
         }
     }

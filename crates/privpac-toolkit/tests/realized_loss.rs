@@ -42,7 +42,10 @@
 //! - `PrivatePrediction`: per-prediction ε, η down to 10⁻³⁰⁰ and up to the float below ½,
 //!   per label from `StableLearner::concept_distribution` and the exact flip (differences
 //!   taken before rounding, so a claim of 10⁻¹⁸ is measurable); `StableLearner`: its
-//!   uniform-stability β by `prediction_stability`.
+//!   uniform-stability β by `prediction_stability`. Both also on intervals over 1 to 3
+//!   points with the exponential mechanism over the cells by score level (a level, then a
+//!   uniform cell: the path of intervals beyond `MAX_INTERVAL_CELLS` cells, used by the
+//!   stable learner and private prediction), from `StableLearner::cell_level_distribution`.
 //! - `GenericLearner` (`concept_distribution`, and on intervals over 2–4 points its
 //!   wide-levels path, `wide_level_distribution` expanded member by member with
 //!   `parts_with_errors`; on thresholds and point functions over 2–4 points its wide-runs
@@ -418,6 +421,8 @@ properties! {
     relabeling_audit, relabeling_audit_long: 40, 30, pipeline_case(6), relabeling;
     dagan_feldman_audit, dagan_feldman_audit_long: 40, 30, pipeline_case(4), dagan_feldman;
     private_prediction_audit, private_prediction_audit_long: 60, 50, flip_case(), private_prediction;
+    private_prediction_cell_levels_audit, private_prediction_cell_levels_audit_long:
+        40, 50, flip_case(), private_prediction_cell_levels;
     generic_learner_audit, generic_learner_audit_long: 60, 50, pure_case(), generic;
     generic_wide_levels_audit, generic_wide_levels_audit_long: 40, 50, pure_case(), generic_wide;
     generic_wide_runs_audit, generic_wide_runs_audit_long: 40, 50, pure_case(), generic_wide_runs;

@@ -326,6 +326,25 @@ pub(super) fn flip_case() -> impl Strategy<Value = FlipCase> {
 
 pub(super) fn private_prediction(case: FlipCase) -> Result<bool, TestCaseError> {
     let class = tiny_class(case.class);
+    private_prediction_on(case, class, false)
+}
+
+/// Private prediction whose stable learner runs the exponential mechanism over the cells of
+/// intervals by score level (a level, then a uniform cell: the path above
+/// `MAX_INTERVAL_CELLS` cells), on intervals over 1 to 3 points, from
+/// `StableLearner::cell_level_distribution`.
+pub(super) fn private_prediction_cell_levels(case: FlipCase) -> Result<bool, TestCaseError> {
+    let class = Box::new(Intervals::new(1 + case.class as u64 % 3).unwrap());
+    private_prediction_on(case, class, true)
+}
+
+/// Private prediction on `class`, its base distribution from the listed cover or, with
+/// `levels`, from the cell-level path.
+fn private_prediction_on(
+    case: FlipCase,
+    class: Box<dyn ConceptClass>,
+    levels: bool,
+) -> Result<bool, TestCaseError> {
     let Ok(stable) = StableLearner::new(case.epsilon, case.subset) else {
         return Ok(false);
     };
@@ -336,7 +355,11 @@ pub(super) fn private_prediction(case: FlipCase) -> Result<bool, TestCaseError> 
     let size = class.domain().size() as u64;
     // Per point: Pr[base label = 1] and Pr[base label = 0], each summed on its own.
     let base = |s: &LabeledSample| -> Vec<[f64; 2]> {
-        let distribution = stable.concept_distribution(&*class, s).unwrap();
+        let distribution = if levels {
+            stable.cell_level_distribution(&*class, s).unwrap().unwrap()
+        } else {
+            stable.concept_distribution(&*class, s).unwrap()
+        };
         (0..size)
             .map(|x| {
                 let mut by_label = [0.0; 2];

@@ -819,3 +819,44 @@ fn sanitize_reports_the_guarantee_and_the_measured_error() {
         "outside the domain",
     );
 }
+
+/// `--alpha 1` without `--flip-probability`: the flip defaulted to α/2 = 0.5, and the
+/// one-line error says so and what to pass (not only "got 0.5"); with a flip given the
+/// same request runs.
+#[test]
+fn a_defaulted_flip_outside_the_range_names_the_default_rule() {
+    let base = [
+        "sample-complexity",
+        "--class",
+        "thresholds:64",
+        "--learner",
+        "private-prediction",
+        "--epsilon",
+        "1",
+        "--alpha",
+        "1",
+        "--beta",
+        "0.2",
+        "--trials",
+        "5",
+        "--max-size",
+        "64",
+        "--seed",
+        "1",
+    ];
+    let output = privpac(&base);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    for needle in ["defaulted to α/2", "--flip-probability", "got 0.5"] {
+        assert!(stderr.contains(needle), "{needle}: {stderr}");
+    }
+    let mut given = base.to_vec();
+    given.extend(["--flip-probability", "0.25"]);
+    let output = privpac(&given);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
