@@ -11,8 +11,8 @@
 
 use crate::class::closed_form::{self, ClosedFormVc};
 use crate::class::{
-    ConceptClass, ConceptParts, ErrorLevel, ErrorRun, IdRange, LabelingCell, WideErrorLevel,
-    dense_len,
+    ConceptClass, ConceptParts, ErrorLevel, ErrorRun, IdRange, LabelingCell, ThresholdStructure,
+    WideErrorLevel, dense_len,
 };
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
@@ -249,7 +249,9 @@ impl<C: ConceptClass> Both<C> {
     /// `u64`) and the inner class does not name its concepts by their parts (it gives no
     /// [`ConceptClass::wide_error_levels`] on the empty sample), or if `2·|C|` exceeds
     /// `u128::MAX`. Intervals name theirs, so `both(intervals:N)` is accepted at every N;
-    /// see the type's docs for how its complements are named.
+    /// see the type's docs for how its complements are named. Thresholds over more than
+    /// `2^63 − 1` points get [`Error::InvalidClass`] saying why (their complements' ids do
+    /// not fit and thresholds have no parts) and what to take instead.
     pub fn new(inner: C) -> Result<Self> {
         let len = inner.len();
         let narrow = u128::from(u64::MAX / 2);
@@ -263,6 +265,21 @@ impl<C: ConceptClass> Both<C> {
         } else {
             narrow
         };
+        if len > limit
+            && let Some(ThresholdStructure::Plain(size)) = inner.threshold_structure()
+        {
+            return Err(Error::InvalidClass {
+                reason: format!(
+                    "both(thresholds:{size}) needs N ≤ 2^63 − 1 = {}: the complement of \
+                     threshold t is concept N + t, whose id does not fit in 64 bits, and \
+                     thresholds are named by id only (the threshold learners' covers, error \
+                     runs and hypotheses are ids; naming the complements by their parts, as \
+                     intervals do, is not implemented); take N ≤ 2^63 − 1, or intervals:{size}, \
+                     which holds every threshold and every complement of one",
+                    u64::MAX / 2
+                ),
+            });
+        }
         if len > limit {
             return Err(Error::TooLarge {
                 what: "class plus its complement (ids beyond 64 bits, and no concepts named by parts)",

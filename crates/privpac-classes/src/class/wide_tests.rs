@@ -263,3 +263,31 @@ fn complemented_interval_wide_levels_hold_up_to_two_to_the_sixty_four_points() {
         }
     }
 }
+
+/// both(thresholds:N) is accepted up to N = 2^63 − 1 (the largest complement id, 2N − 1,
+/// fits in 64 bits) and refused above with the reason and the alternatives named; intervals
+/// hold every threshold and its complement at every N.
+#[test]
+fn both_thresholds_beyond_64_bit_ids_say_why_and_what_instead() {
+    let largest = u64::MAX / 2;
+    let both = Both::new(Thresholds::new(largest).unwrap()).unwrap();
+    assert_eq!(both.len(), 2 * u128::from(largest));
+    assert!(!both.eval(2 * largest - 1, largest - 1)); // the complement of t = N − 1
+    for size in [largest + 1, 1 << 63, u64::MAX] {
+        let error = Both::new(Thresholds::new(size).unwrap()).unwrap_err();
+        let message = error.to_string();
+        assert!(
+            matches!(error, crate::Error::InvalidClass { .. }),
+            "{message}"
+        );
+        for needle in [
+            format!("both(thresholds:{size})"),
+            "2^63 − 1 = 9223372036854775807".into(),
+            format!("intervals:{size}"),
+            "not implemented".into(),
+        ] {
+            assert!(message.contains(&needle), "{needle}: {message}");
+        }
+        assert!(Both::new(Intervals::new(size).unwrap()).is_ok());
+    }
+}
