@@ -101,6 +101,49 @@ impl SupportSize {
 /// `SupportSize::Points(`[`crate::proved_support_size`]`(d, α, β))` for the proved
 /// version.
 ///
+/// # With the point sanitizer on thresholds (why it needs n ≈ 63·|X| or never learns)
+/// The theorem needs a sanitizer accurate for C⊕. [`privpac_sanitizers::PointSanitizer`]
+/// is accurate for point queries only: it releases the points whose noisy count
+/// `ĥ_x = h_x + Z_x` (`Z ~ Lap_Z(b)`, `b = 2/ε₁`) reaches its threshold τ, gives a
+/// released point `⌊ĥ_x·m/n − λ⌋` of its `m = ⌈2/α⌉` copies (λ ≥ 0, so a copy needs
+/// `ĥ_x ≥ n/m`), and puts every leftover copy on the *first* domain points that were not
+/// released. On spread-out data nothing in its output reflects where the mass of a
+/// threshold query lies, so this learner on thresholds (and both(thresholds), intervals)
+/// succeeds only by accident of that filler rule, or not at all:
+///
+/// **Proposition.** Let the data be uniform on `[N]`, the target the threshold `t*`
+/// (labels `y ≤ t*`) with `αN ≤ t* ≤ N/2`, and `L = t* − αN > m`. Let R be
+/// the released points and K those given a copy. Then the learner's output has true error
+/// at most α only if K ≠ ∅ or `|R| > L − m`, so
+/// `Pr[error ≤ α] ≤ E|K| + E|R|/(L − m)`, with
+/// `E|R| = N·Σ_{h≥1} Pr[Bin(n, 1/N) = h]·Pr[Z ≥ τ − h]` and E|K| the same sum at
+/// `max(τ, n/m)` in place of τ.
+///
+/// *Proof.* H holds the threshold 0, the thresholds at the points of B and (for both)
+/// their complements. A threshold t errs on `|t − t*|/N` of the uniform distribution, so it
+/// is α-accurate only if `t ≥ L`; a complement errs on `1 − |t − t*|/N`, at least
+/// `(t* + 1)/N > α` since `|t − t*| ≤ N − 1 − t*` for `t* ≤ N/2`. So some
+/// point of B must be at least L. A point of B is a copied released point (in K) or a
+/// filler. Fillers are the first (at most m) points of `[N] ∖ R` (all of R when R = [N]);
+/// a filler at or above L means fewer than m unreleased points lie in `[0, L)`, so
+/// `|R| > L − m`. Markov's inequality bounds the second event; a point is released with
+/// probability `Pr[Z ≥ τ − h_x]` given its count, and copied only if `ĥ_x ≥ n/m`. ∎
+///
+/// With the lab's cell (ε = 1 split evenly, so b = 4; δ = 10⁻⁶, so τ = 54; α = 0.1, so
+/// m = 20; t* = N/2) the bound is at most 1.1·10⁻³ for every n ≤ 2^20 when N = 2^20 or
+/// N = 2^40 (largest near n = m·τ = 1080, where `E|R| ≈ n·Pr[Z ≥ 53] ≈ n·10⁻⁶`; at
+/// n = N = 2^20, E|R| ≈ 0.78 and E|K| ≈ 0): no size up to 2^20 reaches success rate
+/// 1 − β, which is the "not reached" these cells end with (concluded in seconds). The
+/// bound covers every sample size, so the failure is not a matter of the search's cap:
+/// below about `τ·N` examples almost no point is released and B is `{0, …, m − 1}`.
+/// On 256 points the cell measures n = 16128 only because there, with counts near
+/// 63 = n/N against τ = 54, about 16% of the points stay unreleased at random, and the
+/// first 20 of them spread over about 126 points and so reach the target at 128; at
+/// n = 2^15 every point is released (the unreleased fraction is about 10⁻⁷), the
+/// leftover copies cycle over the first released points, B is `{0, …, 19}` again, and the
+/// learner fails once more. The learner is not told the distribution, so it cannot refuse
+/// a cell by this bound; the search's "not reached" is the honest outcome.
+///
 /// # Privacy
 /// Basic composition of the sanitizer's (ε₁, δ₁) (step 1 sees only the points; replacing
 /// one example replaces at most one point) and the exponential mechanism's ε₂ (step 4;

@@ -211,3 +211,47 @@ fn ranges_cover_equals_the_dense_cover() {
         assert_eq!(cover.scores(&points, &sample).unwrap(), expected);
     }
 }
+
+/// The numbers of the proposition in [`SanitizerLearner`]'s docs ("With the point
+/// sanitizer on thresholds"), from the sanitizer the lab builds for the coverage cell
+/// (ε₁ = 1/2, δ = 10⁻⁶, α = 0.1): τ = 54, m = 20, and the bound
+/// `E|K| + E|R|/(L − m)` on the probability of an α-accurate output is at most 1.1·10⁻³
+/// for every n ≤ 2^20 (a doubling grid and the worst region near m·τ) at N = 2^20 and 2^40,
+/// with t* = N/2. `E|R| = N·Σ_{h≥1} Pr[Bin(n, 1/N) = h]·Pr[Z ≥ τ − h]`, the binomial
+/// summed to h = 400 (its tail beyond is below 10⁻³⁰⁰ for n/N ≤ 1).
+#[test]
+fn the_point_sanitizer_bound_on_uniform_thresholds_holds_as_documented() {
+    use privpac_sanitizers::PointSanitizer;
+    let sanitizer = PointSanitizer::new(Privacy::new(0.5, 1e-6).unwrap(), 0.1).unwrap();
+    assert_eq!(sanitizer.threshold(), 54);
+    assert_eq!(sanitizer.database_size(), 20);
+    let noise = sanitizer.noise();
+    let m = sanitizer.database_size() as f64;
+    // N·Σ_{h≥1} Pr[Bin(n, 1/N) = h]·Pr[Z ≥ level − h].
+    let expected_released = |n: u64, size: f64, level: i64| {
+        let q = 1.0 / size;
+        let mut pmf = (n as f64 * (-q).ln_1p()).exp(); // Pr[h = 0]
+        let mut total = 0.0;
+        for h in 1..=400u64.min(n) {
+            pmf *= (n - h + 1) as f64 / h as f64 * q / (1.0 - q);
+            total += pmf * noise.survival(level - h as i64);
+        }
+        size * total
+    };
+    for size in [(1u64 << 20) as f64, (1u64 << 40) as f64] {
+        let below = size / 2.0 - 0.1 * size - m; // L − m
+        let sizes = (2..=20).map(|k| 1u64 << k).chain(1000..=1200);
+        for n in sizes {
+            let tau = sanitizer.threshold();
+            let copied = tau.max((n as f64 / m).ceil() as i64);
+            let bound =
+                expected_released(n, size, copied) + expected_released(n, size, tau) / below;
+            assert!(bound <= 1.1e-3, "N = {size}, n = {n}: {bound}");
+        }
+        // At n = N = 2^20 about 0.78 points are released in expectation.
+        if size == (1u64 << 20) as f64 {
+            let r = expected_released(1 << 20, size, sanitizer.threshold());
+            assert!((r - 0.78).abs() < 0.01, "{r}");
+        }
+    }
+}
