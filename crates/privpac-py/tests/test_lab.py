@@ -162,14 +162,19 @@ def test_sample_complexity_takes_delta_for_approximate_dp_learners():
 
 def test_a_defaulted_flip_outside_the_range_names_the_default_rule():
     """flip_probability=None defaults to alpha/2; at alpha = 1 that is 0.5, outside (0, 1/2),
-    and the error says the flip defaulted to alpha/2 and what to pass (not just "got 0.5")."""
-    base = dict(epsilon=1.0, alpha=1.0, beta=0.2, seed=1, trials=5, max_size=64)
-    with pytest.raises(PrivpacError, match="defaulted to α/2") as caught:
-        privpac.sample_complexity("thresholds:64", "private-prediction", **base)
-    assert "flip_probability" in str(caught.value)
-    report = privpac.sample_complexity(
-        "thresholds:64", "private-prediction", flip_probability=0.25, **base)
-    assert report["guarantee"]["kind"] == "per_prediction"
+    and the learner's error says the flip defaulted to alpha/2 and what to pass (not just
+    "got 0.5"); sample_complexity, whose alpha must be below 1, names alpha itself."""
+    c = privpac.ConceptClass.from_spec("thresholds:64")
+    for spec in ("private-prediction", "dagan-feldman"):
+        with pytest.raises(InvalidParameterError, match="defaulted to α/2") as caught:
+            privpac.Learner(spec, epsilon=1.0, alpha=1.0).guarantee(c, 20_000)
+        assert "flip_probability" in str(caught.value)
+        g = privpac.Learner(spec, epsilon=1.0, alpha=1.0,
+                            flip_probability=0.25).guarantee(c, 20_000)
+        assert g.kind == "per-prediction"
+    with pytest.raises(InvalidParameterError, match=r"alpha must be in \(0, 1\), got 1"):
+        privpac.sample_complexity("thresholds:64", "private-prediction", epsilon=1.0,
+                                  alpha=1.0, beta=0.2, seed=1, trials=5)
 
 
 def test_lab_errors_are_typed():

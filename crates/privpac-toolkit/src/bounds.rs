@@ -130,6 +130,25 @@ pub fn interior_point_bound(
     }
 }
 
+/// α and β of a sample-complexity question, each in (0, 1) (the bounds' requirement,
+/// checked by `run_sample_complexity` before the learner is built so that an α out of
+/// range is named as such, not through a parameter derived from it).
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming the first one out of range.
+pub(crate) fn check_accuracy(alpha: f64, beta: f64) -> Result<()> {
+    for (name, value) in [("alpha", alpha), ("beta", beta)] {
+        if !(value > 0.0 && value < 1.0) {
+            return Err(Error::InvalidParameter {
+                name,
+                requirement: "in (0, 1)",
+                value,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// [`bounds_for`] for the learner as built with `buckets` hash buckets (the improper point
 /// learner's `--buckets`; None: the default `⌈16/(αβ)⌉`). For another m the bound is
 /// `privpac_learners::bounds::improper_point_learner_sample_size_for_buckets`, and
@@ -159,15 +178,7 @@ pub fn bounds_for_buckets(
     beta: f64,
     buckets: Option<u64>,
 ) -> Result<Bound> {
-    for (name, value) in [("alpha", alpha), ("beta", beta)] {
-        if !(value > 0.0 && value < 1.0) {
-            return Err(Error::InvalidParameter {
-                name,
-                requirement: "in (0, 1)",
-                value,
-            });
-        }
-    }
+    check_accuracy(alpha, beta)?;
     let explicit = |name: &str, source: &str, size: f64| Bound::Explicit {
         name: name.to_string(),
         source: source.to_string(),

@@ -305,6 +305,11 @@ impl Prepared {
             buckets: request.buckets,
             sanitizer: crate::SanitizerParams::default(),
         };
+        // α and β first (the bounds below need them in (0, 1)): an α out of range is named
+        // as such, not through the flip α/2 it defaults.
+        if spec != LearnerSpec::InteriorPoint {
+            crate::bounds::check_accuracy(request.alpha, request.beta)?;
+        }
         // Build once at the largest size so that invalid parameters fail before any trial.
         let learner_name = match build_learner(spec, &params, request.max_size) {
             Ok(learner) => learner.name(),

@@ -820,12 +820,49 @@ fn sanitize_reports_the_guarantee_and_the_measured_error() {
     );
 }
 
-/// `--alpha 1` without `--flip-probability`: the flip defaulted to α/2 = 0.5, and the
-/// one-line error says so and what to pass (not only "got 0.5"); with a flip given the
-/// same request runs.
+/// `--alpha 1` without `--flip-probability`: `learn` says the flip defaulted to α/2 = 0.5
+/// and what to pass (not only "got 0.5"), in one line, and runs with a flip given;
+/// `sample-complexity`, whose α must be below 1 anyway, names α itself, with or without a
+/// flip.
 #[test]
 fn a_defaulted_flip_outside_the_range_names_the_default_rule() {
-    let base = [
+    let mut csv = String::from("x,y\n");
+    for i in 0..200u64 {
+        let x = (i * 37) % 64;
+        csv.push_str(&format!("{x},{}\n", u8::from(x <= 20)));
+    }
+    let path = data_file("flip-default.csv", &csv);
+    let learn = [
+        "learn",
+        "--class",
+        "thresholds:64",
+        "--learner",
+        "private-prediction",
+        "--epsilon",
+        "1",
+        "--alpha",
+        "1",
+        "--data",
+        path.to_str().unwrap(),
+        "--seed",
+        "1",
+    ];
+    let output = privpac(&learn);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    for needle in ["defaulted to α/2", "--flip-probability", "got 0.5"] {
+        assert!(stderr.contains(needle), "{needle}: {stderr}");
+    }
+    let mut given = learn.to_vec();
+    given.extend(["--flip-probability", "0.25"]);
+    let output = privpac(&given);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let search = [
         "sample-complexity",
         "--class",
         "thresholds:64",
@@ -839,24 +876,23 @@ fn a_defaulted_flip_outside_the_range_names_the_default_rule() {
         "0.2",
         "--trials",
         "5",
-        "--max-size",
-        "64",
         "--seed",
         "1",
     ];
-    let output = privpac(&base);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
-    for needle in ["defaulted to α/2", "--flip-probability", "got 0.5"] {
-        assert!(stderr.contains(needle), "{needle}: {stderr}");
+    for flip in [None, Some("0.25")] {
+        let mut args = search.to_vec();
+        args.extend(
+            flip.map(|f| ["--flip-probability", f])
+                .into_iter()
+                .flatten(),
+        );
+        let output = privpac(&args);
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("alpha must be in (0, 1), got 1"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("flip"), "{stderr}");
     }
-    let mut given = base.to_vec();
-    given.extend(["--flip-probability", "0.25"]);
-    let output = privpac(&given);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
 }
