@@ -124,7 +124,7 @@ impl SupportSize {
 /// is α-accurate only if `t ≥ L`; a complement errs on `1 − |t − t*|/N`, at least
 /// `(t* + 1)/N > α` since `|t − t*| ≤ N − 1 − t*` for `t* ≤ N/2`. So some
 /// point of B must be at least L. A point of B is a copied released point (in K) or a
-/// filler. Fillers are the first (at most m) points of `[N] ∖ R` (all of R when R = [N]);
+/// filler. Fillers are the first (at most m) points of `[N] ∖ R` (all of R when `R = [N]`);
 /// a filler at or above L means fewer than m unreleased points lie in `[0, L)`, so
 /// `|R| > L − m`. Markov's inequality bounds the second event; a point is released with
 /// probability `Pr[Z ≥ τ − h_x]` given its count, and copied only if `ĥ_x ≥ n/m`. ∎
