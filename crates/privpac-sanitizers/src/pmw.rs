@@ -366,7 +366,10 @@ impl Sanitizer for PrivateMultiplicativeWeights {
     /// [`PMW_PASS_LIMIT`] questions: the offline algorithm compares every query of C⊕
     /// (`N²` pairs, `4N²` for `both(thresholds)`) with the sparse vector's noisy threshold
     /// in every pass, one fresh noise draw each, and the pass may stop at no query before
-    /// it has been asked. `None` otherwise (the class path runs).
+    /// it has been asked. `None` otherwise (the class path runs). This is a cost, not a
+    /// theorem: the points' XOR class runs above it by structure
+    /// ([`Self::run_point_xor`]); the module `pmw_points` says what the thresholds' would
+    /// need.
     fn sanitize_threshold_xor(
         &self,
         class: ThresholdStructure,

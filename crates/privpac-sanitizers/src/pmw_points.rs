@@ -18,7 +18,9 @@
 //!
 //! # A pass
 //! A pass walks the N² positions in order, in chunks: a special row (one row), or a maximal
-//! block of consecutive gap rows. A chunk from the current position is an
+//! block of consecutive gap rows; above [`WINDOW_SPECIALS`] special points, one row's
+//! columns up to its next [`WINDOW_SPECIALS`] special columns, so that listing a chunk's
+//! special columns (once per chunk that reaches the counts) stays cheap. A chunk from the current position is an
 //! [`AnswerStream`]: its answer at any index in O(log S), and the counts per answer value of
 //! any prefix in O(#answers·log S) (`h` whole gap rows are `h` times the gap-row multiset,
 //! plus the partial row's special columns below the cut, counted by binary search, and its
@@ -39,6 +41,17 @@
 //! `inside/outside = e^{±η}` with the total adjusted. The diagonal's set is empty: every
 //! point gets the same factor, so nothing changes (the measurement is still drawn, as in the
 //! dense loop). Weights are renormalized every [`RENORMALIZE_EVERY`] updates.
+//!
+//! # Why the thresholds' XOR class is not done the same way
+//! A query of `THRESH ⊕ THRESH` is an interval `[i, j)` (or its complement for
+//! `both(thresholds)`), whose answer `⌊|n·A([i, j)) − D([i, j))|⌋` changes along a row each
+//! time `n·A([i, j))` crosses an integer (every `N/n` columns or so on a uniform A) or j
+//! passes a data point. A row is then not a few runs of equal answers but up to about
+//! `n + S` of them, and the prefix counts per answer would need the number of columns j with
+//! `⌊f(j)⌋ = v` for the floating-point `f` the dense path evaluates, which the closed form
+//! of a linear function does not give exactly. This is a missing construction (exact
+//! rational answers and a floor-sum count per piece would do), not a theorem;
+//! [`crate::Sanitizer::sanitize_threshold_xor`] still refuses PMW there.
 
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
@@ -54,6 +67,12 @@ use crate::pmw::PrivateMultiplicativeWeights;
 
 /// Updates between two exact renormalizations of the weights.
 const RENORMALIZE_EVERY: usize = 1024;
+
+/// Above this many special points a chunk is one row's columns up to the next
+/// `WINDOW_SPECIALS` special columns (so that listing a chunk's special columns stays
+/// O(`WINDOW_SPECIALS`)); at or below it, a chunk is a whole special row or block of gap
+/// rows.
+const WINDOW_SPECIALS: usize = 256;
 
 /// What one run of private multiplicative weights on `POINT_[N] ⊕ POINT_[N]` did.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,6 +101,9 @@ pub(crate) struct PointState {
     touched: BTreeMap<Point, f64>,
     /// The sum of all weights.
     total: f64,
+    /// Special points above which chunks are windowed ([`WINDOW_SPECIALS`]; smaller in
+    /// tests).
+    window: usize,
 }
 
 impl PointState {
@@ -108,6 +130,7 @@ impl PointState {
             common: 1.0,
             touched: BTreeMap::new(),
             total: size as f64,
+            window: WINDOW_SPECIALS,
         })
     }
 
@@ -156,16 +179,16 @@ impl PointState {
         self.type_answer(self.weight(a), self.count(a), self.weight(b), self.count(b))
     }
 
-    /// The special points, increasing, with their weights and counts.
-    fn specials(&self) -> Vec<(Point, f64, i64)> {
-        let mut out = Vec::with_capacity(self.touched.len() + self.data.len());
-        let mut data = self.data.iter().peekable();
-        let mut touched = self.touched.iter().peekable();
-        loop {
+    /// The special points at or after `from`, increasing, with their weights and counts.
+    fn specials_from(&self, from: Point) -> impl Iterator<Item = (Point, f64, i64)> + '_ {
+        let start = self.data.partition_point(|&(p, _)| p < from);
+        let mut data = self.data[start..].iter().peekable();
+        let mut touched = self.touched.range(from..).peekable();
+        std::iter::from_fn(move || {
             let next_data = data.peek().map(|&&(p, _)| p);
             let next_touched = touched.peek().map(|&(&p, _)| p);
             let x = match (next_data, next_touched) {
-                (None, None) => break,
+                (None, None) => return None,
                 (Some(d), None) => d,
                 (None, Some(t)) => t,
                 (Some(d), Some(t)) => d.min(t),
@@ -180,9 +203,8 @@ impl PointState {
             } else {
                 self.common
             };
-            out.push((x, weight, count));
-        }
-        out
+            Some((x, weight, count))
+        })
     }
 
     /// Multiplies the weights of a and b by `ratio`.
@@ -236,10 +258,20 @@ impl PointState {
         let size = u128::from(self.size);
         let row = (p / size) as u64;
         let column = (p % size) as u64;
-        let (rows_end, special) = if self.is_special(row) {
-            (row + 1, true)
+        let special = self.is_special(row);
+        let many = self.touched.len() + self.data.len() > self.window;
+        let (rows_end, column_end) = if many {
+            // One row, up to the column of the (window + 1)-th special point at or after
+            // `column`.
+            let end = self
+                .specials_from(column)
+                .nth(self.window)
+                .map_or(self.size, |(x, _, _)| x);
+            (row + 1, end)
+        } else if special {
+            (row + 1, self.size)
         } else {
-            (self.next_special(row), false)
+            (self.next_special(row), self.size)
         };
         Chunk {
             state: self,
@@ -247,6 +279,8 @@ impl PointState {
             rows_end,
             special,
             column,
+            column_end,
+            windowed: many,
             prefix: OnceCell::new(),
         }
     }
@@ -265,6 +299,11 @@ pub(crate) struct Chunk<'a> {
     special: bool,
     /// The first column in the first row.
     column: u64,
+    /// One past the last column of the last row (N unless windowed).
+    column_end: u64,
+    /// Whether the chunk is one row's columns `[column, column_end)` (many special points),
+    /// whose special columns alone are listed.
+    windowed: bool,
     prefix: OnceCell<RowPrefix>,
 }
 
@@ -288,7 +327,14 @@ impl Chunk<'_> {
             } else {
                 (state.common, 0)
             };
-            let all = state.specials();
+            let all: Vec<(Point, f64, i64)> = if self.windowed {
+                state
+                    .specials_from(self.column)
+                    .take_while(|&(x, _, _)| x < self.column_end)
+                    .collect()
+            } else {
+                state.specials_from(0).collect()
+            };
             let mut by_answer: BTreeMap<i64, Vec<usize>> = BTreeMap::new();
             for (i, &(y, w, d)) in all.iter().enumerate() {
                 let v = if self.special && y == self.row {
@@ -306,7 +352,10 @@ impl Chunk<'_> {
         })
     }
 
-    /// Counts per answer over the columns `[0, b)` of row `a` of this chunk.
+    /// Counts per answer over the columns `[0, b)` of row `a` of this chunk (for a windowed
+    /// chunk the special columns before its first column are not listed, so the counts are
+    /// right as differences from that column, which is how [`AnswerStream::prefix_counts`]
+    /// uses them).
     fn row_counts(&self, a: Point, b: u64, out: &mut BTreeMap<i64, u128>) {
         let prefix = self.prefix();
         let below = prefix.specials.partition_point(|&y| y < b);
@@ -354,7 +403,9 @@ impl Chunk<'_> {
 
 impl AnswerStream for Chunk<'_> {
     fn questions(&self) -> u128 {
-        u128::from(self.rows_end - self.row) * u128::from(self.state.size) - u128::from(self.column)
+        u128::from(self.rows_end - self.row - 1) * u128::from(self.state.size)
+            + u128::from(self.column_end)
+            - u128::from(self.column)
     }
 
     fn answer(&self, index: u128) -> i64 {

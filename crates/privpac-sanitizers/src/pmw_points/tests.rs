@@ -27,13 +27,23 @@ fn dense_answers(state: &PointState) -> Vec<i64> {
 }
 
 /// Every chunk, from every start position, lists the dense answers in the dense order:
-/// one by one and as prefix counts; chunks tile the pass.
+/// one by one and as prefix counts; chunks tile the pass (whole rows and blocks, and
+/// windows of a few special columns).
 #[test]
 fn chunks_list_the_dense_answers_in_order() {
     let mut rng = ChaCha8Rng::seed_from_u64(4);
-    for size in [1u64, 2, 5, 9] {
-        let data: Vec<Point> = (0..13).map(|i| (i * 7 + i / 3) % size).collect();
+    for (size, window) in [
+        (1u64, 256),
+        (2, 256),
+        (5, 256),
+        (9, 256),
+        (9, 2),
+        (13, 1),
+        (13, 3),
+    ] {
+        let data: Vec<Point> = (0..13).map(|i| (i * 7 + i / 3) % size.min(7)).collect();
         let mut state = PointState::new(size, &data).unwrap();
+        state.window = window;
         for step in 0..6 {
             let answers = dense_answers(&state);
             let total = u128::from(size * size);
@@ -57,7 +67,20 @@ fn chunks_list_the_dense_answers_in_order() {
                         *expected.entry(v).or_insert(0) += 1;
                     }
                     let got: BTreeMap<i64, u128> = chunk.prefix_counts(m).into_iter().collect();
-                    assert_eq!(got, expected, "N {size} p {p} m {m}");
+                    assert_eq!(
+                        got,
+                        expected,
+                        "N {size} w {window} step {step} p {p} m {m} chunk {:?} touched {:?}",
+                        (
+                            chunk.row,
+                            chunk.rows_end,
+                            chunk.column,
+                            chunk.column_end,
+                            chunk.special,
+                            chunk.windowed
+                        ),
+                        state.touched
+                    );
                 }
                 // Start in the middle of the chunk, as after an "above".
                 p += 1 + u128::from(step as u64 % 2) * (len - 1);
