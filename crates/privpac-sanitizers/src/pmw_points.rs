@@ -18,7 +18,8 @@
 //!
 //! # A pass
 //! A pass walks the N² positions in order, in chunks: a special row (one row), or a maximal
-//! block of consecutive gap rows; above [`WINDOW_SPECIALS`] special points, one row's
+//! block of consecutive gap rows; right after an "above", a probe of at most
+//! [`EXPLICIT_QUESTIONS`] questions of the row; above [`WINDOW_SPECIALS`] special points, one row's
 //! columns up to its next [`WINDOW_SPECIALS`] special columns, so that listing a chunk's
 //! special columns (once per chunk that reaches the counts) stays cheap. A chunk from the current position is an
 //! [`AnswerStream`]: its answer at any index in O(log S), and the counts per answer value of
@@ -57,7 +58,7 @@ use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
 use privpac_classes::Point;
-use privpac_mechanisms::{AnswerStream, DiscreteLaplace, SparseVector};
+use privpac_mechanisms::{AnswerStream, DiscreteLaplace, EXPLICIT_QUESTIONS, SparseVector};
 use rand::Rng;
 
 use crate::error::{Error, Result};
@@ -253,14 +254,20 @@ impl PointState {
         }
     }
 
-    /// The chunk of the pass that starts at position `p < N²`.
-    fn chunk_at(&self, p: u128) -> Chunk<'_> {
+    /// The chunk of the pass that starts at position `p < N²`; a `probe` is at most
+    /// [`EXPLICIT_QUESTIONS`] questions of one row (all asked one by one, so nothing is
+    /// listed), the cheap chunk right after an "above".
+    fn chunk_at(&self, p: u128, probe: bool) -> Chunk<'_> {
         let size = u128::from(self.size);
         let row = (p / size) as u64;
         let column = (p % size) as u64;
         let special = self.is_special(row);
         let many = self.touched.len() + self.data.len() > self.window;
-        let (rows_end, column_end) = if many {
+        let (rows_end, column_end) = if probe {
+            let end = u64::try_from(u128::from(column) + EXPLICIT_QUESTIONS)
+                .map_or(self.size, |end| end.min(self.size));
+            (row + 1, end)
+        } else if many {
             // One row, up to the column of the (window + 1)-th special point at or after
             // `column`.
             let end = self
@@ -280,7 +287,7 @@ impl PointState {
             special,
             column,
             column_end,
-            windowed: many,
+            windowed: many || probe,
             prefix: OnceCell::new(),
         }
     }
@@ -470,20 +477,25 @@ impl PrivateMultiplicativeWeights {
             passes += 1;
             let mut any_above = false;
             let mut p: u128 = 0;
+            // After an "above" (and at the start of a pass) a short probe first: "above"
+            // answers then tend to come in bursts.
+            let mut probe = true;
             while p < questions {
                 if svt.remaining() == 0 {
                     exhausted = true;
                     break 'passes;
                 }
-                let chunk = state.chunk_at(p);
+                let chunk = state.chunk_at(p, probe);
                 let start = chunk.start();
                 let len = chunk.questions();
                 let found = svt.first_above(&chunk, rng)?;
                 drop(chunk);
                 let Some(i) = found else {
                     p = start + len;
+                    probe = false;
                     continue;
                 };
+                probe = true;
                 any_above = true;
                 let q = start + i;
                 let (a, b) = ((q / u128::from(size)) as u64, (q % u128::from(size)) as u64);

