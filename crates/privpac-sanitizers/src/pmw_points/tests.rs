@@ -1,3 +1,7 @@
+//! Tests of PMW on `POINT ⊕ POINT` by structure: every chunk lists the dense answers in the
+//! dense order (one by one and as prefix counts), the first update follows the exact law on
+//! the structured and the dense path, and runs at 2^40 points.
+
 use privpac_accounting::Privacy;
 use privpac_classes::{Points, Xor};
 use rand::{RngExt, SeedableRng};

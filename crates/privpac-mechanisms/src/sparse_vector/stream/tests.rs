@@ -1,3 +1,7 @@
+//! Tests of `SparseVector::first_above`: χ² against the exact law of the first "above"
+//! (streams of 300 and 10^18 questions, with a negative control), an "above" found at
+//! position 10^20, enclosures against floating point, and the precision escalation.
+
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
