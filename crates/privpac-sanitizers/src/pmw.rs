@@ -363,10 +363,11 @@ impl Sanitizer for PrivateMultiplicativeWeights {
     }
 
     /// The refusal when a pass over the XOR class would ask more than
-    /// [`PMW_PASS_LIMIT`] questions: the offline algorithm compares every query of C⊕
-    /// (`N²` pairs, `4N²` for `both(thresholds)`) with the sparse vector's noisy threshold
-    /// in every pass, one fresh noise draw each, and the pass may stop at no query before
-    /// it has been asked. `None` otherwise (the class path runs). This is a cost, not a
+    /// [`PMW_PASS_LIMIT`] questions one by one: the offline algorithm compares every query
+    /// of C⊕ (`N²` pairs, `4N²` for `both(thresholds)`) with the sparse vector's noisy
+    /// threshold in every pass, and without exact counts of the answers along a row
+    /// ([`privpac_mechanisms::SparseVector::first_above`]'s input) each question needs its
+    /// own noise draw. `None` otherwise (the class path runs). This is a cost, not a
     /// theorem: the points' XOR class runs above it by structure
     /// ([`Self::run_point_xor`]); the module `pmw_points` says what the thresholds' would
     /// need.
@@ -381,8 +382,10 @@ impl Sanitizer for PrivateMultiplicativeWeights {
         (questions > PMW_PASS_LIMIT).then_some(Err(Error::TooLarge {
             what: "private multiplicative weights (offline) on the XOR class of thresholds",
             needed: questions,
-            unit: "sparse-vector questions per pass (every query of C⊕ once, each with its \
-                   own noise draw)",
+            unit: "sparse-vector questions per pass, asked one by one: the answers change \
+                   along every row with the interval's mass, and counting them per answer \
+                   value exactly (what lets the points' XOR class skip runs of questions) is \
+                   not implemented for intervals",
             limit: PMW_PASS_LIMIT,
         }))
     }
