@@ -116,7 +116,7 @@ pub use selection::{
     MAX_TOTAL_COUNT, MIN_EPSILON, ReportNoisyMax, SCORE_CLAMP, ScoreLevel, StableSelection,
     StableSelectionOutcome, WideLevelChoice, WideScoreLevel, exponential_mechanism_range,
 };
-pub use sparse_vector::SparseVector;
+pub use sparse_vector::{AnswerStream, EXPLICIT_QUESTIONS, SparseVector};
 
 #[cfg(test)]
 mod tests;

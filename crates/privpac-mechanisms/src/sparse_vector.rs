@@ -8,6 +8,9 @@ use crate::exact_bits::RandomBits;
 use crate::noise::DiscreteLaplace;
 use privpac_accounting::{CompositionRule, Privacy, Private, split_pure_budget};
 
+mod stream;
+pub use stream::{AnswerStream, EXPLICIT_QUESTIONS};
+
 /// Sparse vector (Dwork–Roth Algorithms 1 and 2): answers a stream of integer queries of
 /// sensitivity Δ with "above" or "below" a public threshold T, halting after `c` "above"
 /// answers. Each of the `c` rounds is AboveThreshold with budget ε₀: a noisy threshold
@@ -32,7 +35,8 @@ use privpac_accounting::{CompositionRule, Privacy, Private, split_pure_budget};
 /// (Dwork–Roth Theorem 3.24).
 ///
 /// # Running time
-/// O(1) expected per query.
+/// O(1) expected per query. A long stream whose answers are known by their counts is asked
+/// at once by [`Self::first_above`], with the same distribution and no draw per question.
 ///
 /// # Errors
 /// Construction: [`Error::InvalidSensitivity`] for Δ = 0, [`Error::InvalidCount`] for

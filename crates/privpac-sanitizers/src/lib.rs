@@ -100,6 +100,7 @@ mod mwem;
 mod ordered;
 mod pieces;
 mod pmw;
+mod pmw_points;
 mod point_function;
 mod quantiles;
 mod synthetic;
@@ -114,6 +115,7 @@ pub use mwem::{DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVari
 pub use ordered::{ORDERED_XOR_LIMIT, OrderedMwemRun};
 pub use pieces::PiecewiseDistribution;
 pub use pmw::{PMW_PASS_LIMIT, PMW_WORK_LIMIT, PmwRun, PrivateMultiplicativeWeights};
+pub use pmw_points::PointPmwRun;
 pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use quantiles::{MAX_QUANTILES, QuantileSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
@@ -203,10 +205,11 @@ pub trait Sanitizer: Private + std::fmt::Debug + Send + Sync {
     /// Sanitizes `data` (points of `[N]`) for `POINT_[N] ⊕ POINT_[N]`
     /// ([`privpac_classes::XorPoints`]), the C⊕ the sanitizer learners use for point
     /// functions over `[N]`, without materializing it: `Some` with a
-    /// [`PiecewiseDistribution`] for sanitizers that run on the pairs' structure (MWEM,
-    /// [`Mwem::run_point_xor`], where the dense query matrix would exceed
-    /// [`QUERY_MATRIX_LIMIT`]), or with the reason they cannot (private multiplicative
-    /// weights above [`PMW_PASS_LIMIT`] questions per pass); `None` (the provided answer)
+    /// [`PiecewiseDistribution`] for sanitizers that run on the pairs' structure where the
+    /// dense query matrix would exceed [`QUERY_MATRIX_LIMIT`] (MWEM,
+    /// [`Mwem::run_point_xor`]; private multiplicative weights,
+    /// [`PrivateMultiplicativeWeights::run_point_xor`]), or with the reason they cannot;
+    /// `None` (the provided answer)
     /// for sanitizers that run on [`Self::sanitize`] (or [`Self::sanitize_xor`]). Same
     /// guarantee as [`Self::sanitize`].
     fn sanitize_point_xor(

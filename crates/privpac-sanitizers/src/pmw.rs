@@ -173,7 +173,7 @@ impl PrivateMultiplicativeWeights {
     }
 
     /// The sparse vector's guarantee `(ε/2, δ/2)`.
-    fn svt_privacy(&self) -> Result<Privacy> {
+    pub(crate) fn svt_privacy(&self) -> Result<Privacy> {
         Ok(Privacy::new(
             self.privacy.epsilon() / 2.0,
             self.privacy.delta() / 2.0,
@@ -363,10 +363,14 @@ impl Sanitizer for PrivateMultiplicativeWeights {
     }
 
     /// The refusal when a pass over the XOR class would ask more than
-    /// [`PMW_PASS_LIMIT`] questions: the offline algorithm compares every query of C⊕
-    /// (`N²` pairs, `4N²` for `both(thresholds)`) with the sparse vector's noisy threshold
-    /// in every pass, one fresh noise draw each, and the pass may stop at no query before
-    /// it has been asked. `None` otherwise (the class path runs).
+    /// [`PMW_PASS_LIMIT`] questions one by one: the offline algorithm compares every query
+    /// of C⊕ (`N²` pairs, `4N²` for `both(thresholds)`) with the sparse vector's noisy
+    /// threshold in every pass, and without exact counts of the answers along a row
+    /// ([`privpac_mechanisms::SparseVector::first_above`]'s input) each question needs its
+    /// own noise draw. `None` otherwise (the class path runs). This is a cost, not a
+    /// theorem: the points' XOR class runs above it by structure
+    /// ([`Self::run_point_xor`]); the module `pmw_points` says what the thresholds' would
+    /// need.
     fn sanitize_threshold_xor(
         &self,
         class: ThresholdStructure,
@@ -378,29 +382,31 @@ impl Sanitizer for PrivateMultiplicativeWeights {
         (questions > PMW_PASS_LIMIT).then_some(Err(Error::TooLarge {
             what: "private multiplicative weights (offline) on the XOR class of thresholds",
             needed: questions,
-            unit: "sparse-vector questions per pass (every query of C⊕ once, each with its \
-                   own noise draw)",
+            unit: "sparse-vector questions per pass, asked one by one: the answers change \
+                   along every row with the interval's mass, and counting them per answer \
+                   value exactly (what lets the points' XOR class skip runs of questions) is \
+                   not implemented for intervals",
             limit: PMW_PASS_LIMIT,
         }))
     }
 
-    /// The refusal when a pass over `POINT_[N] ⊕ POINT_[N]` would ask more than
-    /// [`PMW_PASS_LIMIT`] questions (N² pairs, each compared with the noisy threshold with
-    /// its own noise draw in every pass); `None` otherwise (the class path runs).
+    /// `None` where the dense query matrix of `POINT_[N] ⊕ POINT_[N]` fits (N³ ≤
+    /// [`crate::QUERY_MATRIX_LIMIT`] bits), so that the class path runs there and draws the
+    /// same values for a seed as before; above it the structured run
+    /// ([`Self::run_point_xor`]: the same questions in the same order, each chunk's first
+    /// "above" sampled exactly without a noise draw per question).
     fn sanitize_point_xor(
         &self,
         size: u64,
-        _data: &[Point],
-        _rng: &mut dyn Rng,
+        data: &[Point],
+        rng: &mut dyn Rng,
     ) -> Option<Result<PiecewiseDistribution>> {
-        let questions = u128::from(size) * u128::from(size);
-        (questions > PMW_PASS_LIMIT).then_some(Err(Error::TooLarge {
-            what: "private multiplicative weights (offline) on the XOR class of points",
-            needed: questions,
-            unit: "sparse-vector questions per pass (every pair of points once, each with its \
-                   own noise draw)",
-            limit: PMW_PASS_LIMIT,
-        }))
+        let n = u128::from(size);
+        let bits = n.saturating_mul(n).saturating_mul(n);
+        if bits <= crate::histogram::QUERY_MATRIX_LIMIT {
+            return None;
+        }
+        Some(self.run_point_xor(size, data, rng).map(|run| run.synthetic))
     }
 
     fn name(&self) -> String {

@@ -23,7 +23,7 @@ mod discrete_laplace_table;
 #[cfg(feature = "unsound-float-laplace")]
 mod float_laplace;
 mod laplace;
-mod survival_digits;
+pub(crate) mod survival_digits;
 
 pub use discrete_laplace::{DiscreteLaplace, DiscreteLaplaceMechanism};
 pub use discrete_laplace_table::{DiscreteLaplaceTable, MAX_TABLE_LEN};
