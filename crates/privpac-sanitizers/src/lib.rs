@@ -118,7 +118,10 @@ pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use quantiles::{MAX_QUANTILES, QuantileSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
-pub use xor_intervals::{IntervalXorSynthetic, interval_xor_matrix_bits};
+pub use xor_intervals::{
+    INTERVAL_XOR_LIMIT, IntervalEnds, IntervalMwemRun, IntervalXorSynthetic,
+    interval_xor_matrix_bits,
+};
 pub use xor_points::PointMwemRun;
 
 use privpac_accounting::Private;

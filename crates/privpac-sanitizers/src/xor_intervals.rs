@@ -28,6 +28,12 @@
 //!   ([`crate::Sanitizer::sanitize_xor`]); above it they refuse with the reason
 //!   ([`dense_only_refusal`]).
 
+mod levels;
+mod run;
+
+pub use levels::INTERVAL_XOR_LIMIT;
+pub use run::{IntervalEnds, IntervalMwemRun};
+
 use crate::error::Error;
 use crate::pieces::PiecewiseDistribution;
 use crate::synthetic::SyntheticDatabase;
@@ -86,6 +92,9 @@ pub(crate) fn dense_only_refusal(algorithm: &'static str, size: u64) -> Option<E
 }
 
 #[cfg(test)]
+mod structured_tests;
+
+#[cfg(test)]
 mod tests {
     use privpac_accounting::Privacy;
     use privpac_classes::{ConceptClass, Intervals, ThresholdStructure, Xor};
@@ -137,16 +146,31 @@ mod tests {
                     .sanitize_interval_xor(12, &data, &mut rng)
                     .is_none()
             );
-            for size in [256u64, 1 << 20, 1 << 40] {
-                let refusal = sanitizer
-                    .sanitize_interval_xor(size, &data, &mut rng)
-                    .unwrap()
-                    .unwrap_err()
-                    .to_string();
-                assert!(refusal.contains("INTERVAL ⊕ INTERVAL"), "{refusal}");
-                assert!(refusal.contains(&format!("[{size}]")), "{refusal}");
-                assert!(!refusal.contains(&u128::MAX.to_string()), "{refusal}");
-            }
+        }
+        // MWEM runs by structure above the dense cap, up to INTERVAL_XOR_LIMIT points.
+        for size in [256u64, 1 << 20] {
+            let out = mwem
+                .sanitize_interval_xor(size, &data, &mut rng)
+                .unwrap()
+                .unwrap();
+            assert!(matches!(out, IntervalXorSynthetic::Pieces(_)));
+            assert_eq!(out.size(), size);
+        }
+        let refusals = [
+            (&pmw as &dyn Sanitizer, 256u64),
+            (&pmw, 1 << 20),
+            (&pmw, 1 << 40),
+            (&mwem, 1 << 40),
+        ];
+        for (sanitizer, size) in refusals {
+            let refusal = sanitizer
+                .sanitize_interval_xor(size, &data, &mut rng)
+                .unwrap()
+                .unwrap_err()
+                .to_string();
+            assert!(refusal.contains("INTERVAL ⊕ INTERVAL"), "{refusal}");
+            assert!(refusal.contains(&format!("[{size}]")), "{refusal}");
+            assert!(!refusal.contains(&u128::MAX.to_string()), "{refusal}");
         }
         assert_eq!(interval_xor_matrix_bits(256), 32_897u128 * 32_897 * 256);
     }
