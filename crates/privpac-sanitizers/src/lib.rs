@@ -36,8 +36,11 @@
 //!   [`THRESHOLD_DOMAIN_LIMIT`] points).
 //! - [`Sanitizer::sanitize_interval_xor`] and [`IntervalXorSynthetic`]: the XOR class of
 //!   intervals without its ids (about N⁴/4 pairs), for the sanitizers whose output does not
-//!   depend on the queries (tree, point); MWEM and private multiplicative weights take the
-//!   dense path where their query matrix fits and refuse above it with the reason.
+//!   depend on the queries (tree, point), and for MWEM by structure
+//!   ([`Mwem::run_interval_xor`]: exact score-level counts from the pairs' four sorted
+//!   ends, a synthetic distribution of pieces, N up to [`INTERVAL_XOR_LIMIT`]); private
+//!   multiplicative weights takes the dense path where its query matrix fits and refuses
+//!   above it with the reason.
 //! - [`Sanitizer::sanitize_xor`]: any sanitizer on the XOR class `C ⊕ C`; MWEM and private
 //!   multiplicative weights build its query matrix from C's rows.
 //! - [`Mwem::run_point_xor`] and [`Sanitizer::sanitize_point_xor`]: MWEM on the XOR class of

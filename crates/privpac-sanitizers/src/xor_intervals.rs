@@ -23,10 +23,20 @@
 //!   draws for the same generator, so with the same guarantee, without building the XOR
 //!   class. By the structure above, a tree output that is α-accurate for thresholds is
 //!   4α-accurate for `INTERVAL ⊕ INTERVAL`.
-//! - MWEM and private multiplicative weights select among the queries, so they need the
-//!   class itself: on domains small enough for their query matrix they take the dense path
-//!   ([`crate::Sanitizer::sanitize_xor`]); above it they refuse with the reason
-//!   ([`dense_only_refusal`]).
+//! - MWEM selects among the queries. On domains small enough for its query matrix it takes
+//!   the dense path ([`crate::Sanitizer::sanitize_xor`], the draws it always had); above it,
+//!   up to [`INTERVAL_XOR_LIMIT`] (about 2^32) points, it runs by structure
+//!   ([`crate::Mwem::run_interval_xor`]): the synthetic distribution is kept as pieces, and
+//!   each round's exponential mechanism samples a score level whose pairs the `levels`
+//!   module counts exactly by a dynamic program over the runs of the score's step function,
+//!   then a uniform pair of that level. Its score is the prefix-floor variant
+//!   `|Σ ±(⌊n·P(p)⌋ − D(p))|` over the four sorted ends (sensitivity 1, within 2 of the
+//!   dense score); the privacy proof is [`crate::Mwem`]'s. Above the limit the pairs
+//!   (`≈ N⁴/4`, 2^158 at N = 2^40) no longer fit the `u128` counts, and it refuses with
+//!   that reason.
+//! - Private multiplicative weights selects by the sparse vector technique over every
+//!   question; it takes the dense path where its query matrix fits and above it refuses
+//!   with the reason ([`dense_only_refusal`]).
 
 mod levels;
 mod run;
