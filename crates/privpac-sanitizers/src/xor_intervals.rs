@@ -38,6 +38,7 @@
 //!   question; it takes the dense path where its query matrix fits and above it refuses
 //!   with the reason ([`dense_only_refusal`]).
 
+mod count;
 mod levels;
 mod run;
 
@@ -157,8 +158,8 @@ mod tests {
                     .is_none()
             );
         }
-        // MWEM runs by structure above the dense cap, up to INTERVAL_XOR_LIMIT points.
-        for size in [256u64, 1 << 20] {
+        // MWEM runs by structure above the dense cap, up to 2^62 points.
+        for size in [256u64, 1 << 20, 1 << 40] {
             let out = mwem
                 .sanitize_interval_xor(size, &data, &mut rng)
                 .unwrap()
@@ -170,7 +171,7 @@ mod tests {
             (&pmw as &dyn Sanitizer, 256u64),
             (&pmw, 1 << 20),
             (&pmw, 1 << 40),
-            (&mwem, 1 << 40),
+            (&mwem, (1 << 62) + 1),
         ];
         for (sanitizer, size) in refusals {
             let refusal = sanitizer

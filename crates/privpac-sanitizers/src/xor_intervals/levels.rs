@@ -32,9 +32,10 @@
 //! parity of e is the parity of the statuses' sum (an empty interval at status 2 has placed
 //! no end, an even number like 2). So the state `(status₁, status₂, partial sum)` after
 //! the last run, at `(2, 2, s)`, counts exactly the ordered pairs whose alternating sum is
-//! s, and the pairs of score k are those at `s = ±k`. Counts are exact in `u128`: a partial
-//! count never exceeds the ways of placing at most four cut points, `(N + 1)⁴ < 2^128` for
-//! N up to [`INTERVAL_XOR_LIMIT`].
+//! s, and the pairs of score k are those at `s = ±k`. Counts are exact: a partial count
+//! (and every product formed from one) never exceeds the ways of choosing the two
+//! intervals' ends placed so far, below `(1 + (N + 1)²/2)²`, which fits `u128` for N up to
+//! [`INTERVAL_XOR_LIMIT`] and the 256-bit count of the `count` module for N up to 2^62.
 //!
 //! # The pair of a given rank
 //! The pairs of level k are ranked in a fixed order by the walk read backwards: first the
@@ -50,12 +51,15 @@ use std::collections::BTreeMap;
 
 use privpac_classes::Point;
 
+use super::count::Count;
 use crate::ordered::score_runs;
 use crate::pieces::PiecewiseDistribution;
 
-/// The largest N for which the pairs of `INTERVAL ⊕ INTERVAL` over `[N]` are counted:
-/// `(N + 1)⁴ < 2^128`, so that every count of the dynamic program fits `u128` (the class
-/// has `(1 + N(N+1)/2)² ≈ N⁴/4` pairs; 2^40 points have about 2^158).
+/// The largest N for which the pairs of `INTERVAL ⊕ INTERVAL` over `[N]` are counted in
+/// `u128`: `(N + 1)⁴ < 2^128`, so that every count of the dynamic program fits (the class
+/// has `(1 + N(N+1)/2)² ≈ N⁴/4` pairs). Above it, up to
+/// [`ORDERED_XOR_LIMIT`](crate::ORDERED_XOR_LIMIT) = 2^62 points, the counts are 256-bit
+/// (2^40 points have about 2^158 pairs; `(2^62 + 1)⁴ < 2^256`).
 pub const INTERVAL_XOR_LIMIT: u64 = (1 << 32) - 2;
 
 /// One interval of a pair by its cut points `(u, v)`, `u < v` (the interval `[u, v − 1]`),
@@ -84,31 +88,74 @@ fn ways(ends: usize, len: u128) -> u128 {
     }
 }
 
-/// Count vectors of the nine states, indexed by partial sum + offset; `None` when zero.
-type Vectors = Vec<Option<Vec<u128>>>;
+/// The forward counts of the nine states at one point of the walk: `vectors[state][sum +
+/// offset]`, with the range of indices that may be nonzero (`None`: all zero).
+#[derive(Debug, Clone)]
+struct Forward<C> {
+    vectors: Vec<Vec<C>>,
+    spans: [Option<(usize, usize)>; STATES],
+}
+
+/// A snapshot of [`Forward`] keeping only each state's span: `(first index, counts)`.
+type Snapshot<C> = Vec<(usize, Vec<C>)>;
+
+/// The joint moves `(from, to, ends placed by the first, by the second)`, `from ≠ to`, in
+/// increasing order of `from`, then `to`.
+fn joint_moves() -> Vec<(usize, usize, usize, usize)> {
+    let mut out = Vec::new();
+    for from in 0..STATES {
+        for &(b1, m1) in moves(from / 3) {
+            for &(b2, m2) in moves(from % 3) {
+                let to = b1 * 3 + b2;
+                if to != from {
+                    out.push((from, to, m1, m2));
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The memory (in counts) up to which a snapshot is kept before every run; above it, every
+/// √R-th run, and the rank walk recomputes the runs between.
+const SNAPSHOT_BUDGET: usize = 1 << 22;
 
 /// The score levels of all ordered pairs of `INTERVAL ⊕ INTERVAL` for one synthetic
 /// distribution and data set, and the pair of any rank in a level (module documentation).
 #[derive(Debug)]
-pub(crate) struct IntervalPairLevels {
+pub(crate) struct IntervalPairLevels<C: Count> {
     /// The runs of G over the cut points `0..=N`: `(first, length, value)`.
     runs: Vec<(u64, u64, i64)>,
     /// Partial sums are stored at index `sum + offset`.
     offset: i64,
     /// The length of every count vector.
     width: usize,
-    /// The forward vectors before runs `0, stride, 2·stride, …`.
-    checkpoints: Vec<Vectors>,
+    /// The joint moves ([`joint_moves`]).
+    transitions: Vec<(usize, usize, usize, usize)>,
+    /// The forward counts before runs `0, stride, 2·stride, …`.
+    checkpoints: Vec<Snapshot<C>>,
     stride: usize,
-    /// The forward vectors after the last run.
-    last: Vectors,
+    /// The final counts of state (2, 2).
+    done: Vec<C>,
     /// The number of pairs at every score.
-    counts: BTreeMap<i64, u128>,
+    counts: BTreeMap<i64, C>,
 }
 
-impl IntervalPairLevels {
+impl<C: Count> IntervalPairLevels<C> {
     /// The levels on `dist` for the data `sorted` (increasing, inside `[N]`).
     pub(crate) fn new(dist: &PiecewiseDistribution, sorted: &[Point]) -> Self {
+        Self::from_runs(runs_from_zero(dist, sorted))
+    }
+}
+
+/// The runs of G over the cut points `0..=N`: [`score_runs`] (over `1..=N`) with the cut
+/// point 0 added.
+pub(crate) fn runs_from_zero(
+    dist: &PiecewiseDistribution,
+    sorted: &[Point],
+) -> Vec<(u64, u64, i64)> {
+    {
         let mut runs = score_runs(dist, sorted);
         // G(0) = ⌊n·0⌋ − 0 = 0: the cut point 0 joins the first run or starts its own.
         match runs.first_mut() {
@@ -118,70 +165,98 @@ impl IntervalPairLevels {
             }
             _ => runs.insert(0, (0, 1, 0)),
         }
-        Self::from_runs(runs)
+        runs
     }
+}
 
+impl<C: Count> IntervalPairLevels<C> {
     /// The levels for the runs `(first, length, value)` of G, which cover `0..=N` in order.
     pub(crate) fn from_runs(runs: Vec<(u64, u64, i64)>) -> Self {
+        Self::with_budget(runs, SNAPSHOT_BUDGET)
+    }
+
+    /// [`Self::from_runs`] with snapshots before every run only if they take at most
+    /// `budget` counts (tests pass 0 to exercise the √R checkpoints).
+    pub(crate) fn with_budget(runs: Vec<(u64, u64, i64)>, budget: usize) -> Self {
         let (lo, hi) = runs
             .iter()
             .fold((0i64, 0i64), |(lo, hi), r| (lo.min(r.2), hi.max(r.2)));
         // |partial sums| ≤ 2·(max − min) + max|G| (module documentation).
         let bound = 2 * (hi - lo) + lo.abs().max(hi.abs());
         let width = (2 * bound + 1) as usize;
-        let stride = ((runs.len() as f64).sqrt().ceil() as usize).max(1);
-        let mut levels = IntervalPairLevels {
+        let stride = if runs.len().saturating_mul(STATES * width) <= budget {
+            1
+        } else {
+            ((runs.len() as f64).sqrt().ceil() as usize).max(1)
+        };
+        let mut levels = IntervalPairLevels::<C> {
             runs,
             offset: bound,
             width,
+            transitions: joint_moves(),
             checkpoints: Vec::new(),
             stride,
-            last: Vec::new(),
+            done: Vec::new(),
             counts: BTreeMap::new(),
         };
         let mut current = levels.initial();
         for r in 0..levels.runs.len() {
             if r % stride == 0 {
-                levels.checkpoints.push(current.clone());
+                levels.checkpoints.push(snapshot(&current));
             }
-            current = levels.step(&current, r);
+            levels.step(&mut current, r);
         }
-        if let Some(done) = &current[STATES - 1] {
-            for (i, &c) in done.iter().enumerate() {
-                if c > 0 {
-                    let sum = i as i64 - levels.offset;
-                    *levels.counts.entry(sum.abs()).or_default() += c;
-                }
+        let done = std::mem::take(&mut current.vectors[STATES - 1]);
+        for (i, &c) in done.iter().enumerate() {
+            if !c.is_zero() {
+                let sum = i as i64 - levels.offset;
+                let entry = levels.counts.entry(sum.abs()).or_default();
+                *entry = entry.add(c);
             }
         }
-        levels.last = current;
+        levels.done = done;
         levels
     }
 
     /// Weight 1 at sum 0 in the states `{0, 2} × {0, 2}`.
-    fn initial(&self) -> Vectors {
-        let mut v: Vectors = vec![None; STATES];
+    fn initial(&self) -> Forward<C> {
+        let mut forward = Forward {
+            vectors: vec![vec![C::default(); self.width]; STATES],
+            spans: [None; STATES],
+        };
+        let at = self.offset as usize;
         for state in [0, 2, 6, 8] {
-            let mut vector = vec![0u128; self.width];
-            vector[self.offset as usize] = 1;
-            v[state] = Some(vector);
+            forward.vectors[state][at] = C::from_u128(1);
+            forward.spans[state] = Some((at, at));
         }
-        v
+        forward
     }
 
-    /// The move of `from` (joint state) into `to` across run `r`, if there is one:
-    /// `(ways, change of the partial sum)`.
-    fn joint_move(&self, r: usize, from: usize, to: usize) -> Option<(u128, i64)> {
+    /// The forward counts from a snapshot.
+    fn restore(&self, snapshot: &Snapshot<C>) -> Forward<C> {
+        let mut forward = Forward {
+            vectors: vec![vec![C::default(); self.width]; STATES],
+            spans: [None; STATES],
+        };
+        for (state, (first, counts)) in snapshot.iter().enumerate() {
+            if !counts.is_empty() {
+                forward.vectors[state][*first..*first + counts.len()].copy_from_slice(counts);
+                forward.spans[state] = Some((*first, *first + counts.len() - 1));
+            }
+        }
+        forward
+    }
+
+    /// The ways and the change of the partial sum of the joint move `(from, m1, m2)` across
+    /// run r (`None` if the run is too short for it).
+    fn joint_move(&self, r: usize, from: usize, m1: usize, m2: usize) -> Option<(u128, u128, i64)> {
         let (_, len, h) = self.runs[r];
         let len = u128::from(len);
-        let (a1, a2, b1, b2) = (from / 3, from % 3, to / 3, to % 3);
-        let m1 = moves(a1).iter().find(|m| m.0 == b1)?.1;
-        let m2 = moves(a2).iter().find(|m| m.0 == b2)?.1;
-        let w = ways(m1, len) * ways(m2, len);
-        if w == 0 {
+        let (w1, w2) = (ways(m1, len), ways(m2, len));
+        if w1 == 0 || w2 == 0 {
             return None;
         }
-        let parity = (a1 + a2) % 2;
+        let parity = (from / 3 + from % 3) % 2;
         let delta = if (m1 + m2) % 2 == 0 {
             0
         } else if parity == 0 {
@@ -189,54 +264,56 @@ impl IntervalPairLevels {
         } else {
             h
         };
-        Some((w, delta))
+        Some((w1, w2, delta))
     }
 
-    /// The forward vectors after run r from those before it.
-    fn step(&self, before: &Vectors, r: usize) -> Vectors {
-        let mut after: Vectors = vec![None; STATES];
-        for (from, source) in before.iter().enumerate() {
-            let Some(source) = source else { continue };
-            let (lo, hi) = match (
-                source.iter().position(|&c| c > 0),
-                source.iter().rposition(|&c| c > 0),
-            ) {
-                (Some(lo), Some(hi)) => (lo, hi),
-                _ => continue,
+    /// The forward counts after run r, in place: every move raises a status, so a state's
+    /// sources have smaller indices, and the states are updated from the last (the
+    /// staying move, of one way and no change, is the count already in place).
+    fn step(&self, forward: &mut Forward<C>, r: usize) {
+        for &(from, to, m1, m2) in self.transitions.iter().rev() {
+            let Some((lo, hi)) = forward.spans[from] else {
+                continue;
             };
-            for to in 0..STATES {
-                let Some((w, delta)) = self.joint_move(r, from, to) else {
-                    continue;
-                };
-                let target = after[to].get_or_insert_with(|| vec![0u128; self.width]);
-                let shift = delta as isize;
-                for i in lo..=hi {
-                    let c = source[i];
-                    if c > 0 {
-                        target[(i as isize + shift) as usize] += c * w;
+            let Some((w1, w2, delta)) = self.joint_move(r, from, m1, m2) else {
+                continue;
+            };
+            let (left, right) = forward.vectors.split_at_mut(to);
+            let (source, target) = (&left[from][lo..=hi], &mut right[0]);
+            let at = (lo as i64 + delta) as usize;
+            let target = &mut target[at..at + source.len()];
+            if w1 == 1 && w2 == 1 {
+                for (t, &c) in target.iter_mut().zip(source) {
+                    *t = t.add(c);
+                }
+            } else {
+                for (t, &c) in target.iter_mut().zip(source) {
+                    if !c.is_zero() {
+                        *t = t.add(c.mul_small(w1).mul_small(w2));
                     }
                 }
             }
+            let shifted = (at, at + (hi - lo));
+            forward.spans[to] = Some(match forward.spans[to] {
+                Some((a, b)) => (a.min(shifted.0), b.max(shifted.1)),
+                None => shifted,
+            });
         }
-        after
     }
 
     /// The number of ordered pairs at every score, increasing in the score.
-    pub(crate) fn counts(&self) -> &BTreeMap<i64, u128> {
+    pub(crate) fn counts(&self) -> &BTreeMap<i64, C> {
         &self.counts
     }
 
     /// The ordered pair of rank `rank` in the enumeration of score level `score`
     /// (`rank` below the level's count; module documentation).
-    pub(crate) fn pair_at(&self, score: i64, rank: u128) -> (Cut, Cut) {
-        let done = self.last[STATES - 1]
-            .as_ref()
-            .expect("every level ends in state (2, 2)");
+    pub(crate) fn pair_at(&self, score: i64, rank: C) -> (Cut, Cut) {
         let mut rank = rank;
         let mut sum = -score;
-        let below = done[(sum + self.offset) as usize];
+        let below = self.done[(sum + self.offset) as usize];
         if rank >= below {
-            rank -= below;
+            rank = rank.sub(below);
             sum = score;
         }
         let mut state = STATES - 1;
@@ -246,44 +323,50 @@ impl IntervalPairLevels {
         for segment in (0..segments).rev() {
             let start = segment * self.stride;
             let end = (start + self.stride).min(self.runs.len());
-            // The forward vectors before every run of the segment.
+            // The forward counts before every run of the segment.
             let mut before = Vec::with_capacity(end - start);
-            let mut current = self.checkpoints[segment].clone();
-            for r in start..end {
-                let next = self.step(&current, r);
-                before.push(current);
-                current = next;
+            if self.stride == 1 {
+                before.push(self.restore(&self.checkpoints[segment]));
+            } else {
+                let mut current = self.restore(&self.checkpoints[segment]);
+                for r in start..end {
+                    before.push(current.clone());
+                    self.step(&mut current, r);
+                }
             }
             for r in (start..end).rev() {
-                let vectors = &before[r - start];
+                let forward = &before[r - start];
                 let mut chosen = None;
-                for from in 0..STATES {
-                    let Some(source) = &vectors[from] else {
-                        continue;
-                    };
-                    let Some((w, delta)) = self.joint_move(r, from, state) else {
+                // The moves into `state`, by increasing source (the staying move first).
+                let stay = std::iter::once((state, state, 0, 0));
+                let into = self.transitions.iter().copied().filter(|t| t.1 == state);
+                for (from, _, m1, m2) in stay.chain(into) {
+                    let Some((w1, w2, delta)) = self.joint_move(r, from, m1, m2) else {
                         continue;
                     };
                     let index = sum - delta + self.offset;
                     if index < 0 || index as usize >= self.width {
                         continue;
                     }
-                    let options = source[index as usize] * w;
+                    let options = forward.vectors[from][index as usize]
+                        .mul_small(w1)
+                        .mul_small(w2);
                     if rank < options {
-                        chosen = Some((from, w, delta));
+                        chosen = Some((from, w1, w2, delta));
                         break;
                     }
-                    rank -= options;
+                    rank = rank.sub(options);
                 }
-                let (from, w, delta) = chosen.expect("the rank is below the level's count");
-                let way = rank % w;
-                rank /= w;
-                self.place(r, from, state, way, &mut ends);
+                let (from, w1, w2, delta) = chosen.expect("the rank is below the level's count");
+                let (rest, second) = rank.div_rem_small(w2);
+                let (rest, first) = rest.div_rem_small(w1);
+                rank = rest;
+                self.place(r, from, state, [first, second], &mut ends);
                 state = from;
                 sum -= delta;
             }
         }
-        debug_assert!(rank == 0 && sum == 0);
+        debug_assert!(rank.is_zero() && sum == 0);
         let cut = |(u, v): (Option<u64>, Option<u64>)| match (u, v) {
             (Some(u), Some(v)) => Some((u, v)),
             _ => None,
@@ -291,21 +374,18 @@ impl IntervalPairLevels {
         (cut(ends[0]), cut(ends[1]))
     }
 
-    /// Records the ends placed in run r by the joint move `from → to` with way index `way`
-    /// (the second interval's ways vary fastest).
+    /// Records the ends placed in run r by the joint move `from → to` with way indices
+    /// `index` (one per interval; in the rank the second varies fastest).
     fn place(
         &self,
         r: usize,
         from: usize,
         to: usize,
-        way: u128,
+        index: [u128; 2],
         ends: &mut [(Option<u64>, Option<u64>); 2],
     ) {
-        let (first, len, _) = self.runs[r];
-        let len128 = u128::from(len);
+        let first = self.runs[r].0;
         let placed = [to / 3 - from / 3, to % 3 - from % 3];
-        let second_ways = ways(placed[1], len128);
-        let index = [way / second_ways, way % second_ways];
         for k in 0..2 {
             let i = index[k];
             match placed[k] {
@@ -319,6 +399,19 @@ impl IntervalPairLevels {
             }
         }
     }
+}
+
+/// The nonzero span of every state's counts.
+fn snapshot<C: Count>(forward: &Forward<C>) -> Snapshot<C> {
+    forward
+        .vectors
+        .iter()
+        .zip(&forward.spans)
+        .map(|(v, span)| match span {
+            Some((lo, hi)) => (*lo, v[*lo..=*hi].to_vec()),
+            None => (0, Vec::new()),
+        })
+        .collect()
 }
 
 /// The status of interval k (0 or 1) in a joint state.

@@ -7,12 +7,12 @@ use std::collections::BTreeSet;
 use privpac_classes::Point;
 use rand::Rng;
 
+use super::count::{Count, U256};
 use super::levels::{Cut, INTERVAL_XOR_LIMIT, IntervalPairLevels};
 use crate::error::{Error, Result};
 use crate::mwem::{Mwem, MwemVariant, update_factors};
-use crate::ordered::{select, sorted_in_domain};
+use crate::ordered::{ORDERED_XOR_LIMIT, sorted_in_domain};
 use crate::pieces::PiecewiseDistribution;
-use privpac_mechanisms::WideScoreLevel;
 
 /// One interval of a measured pair: `Some((a, b))` for `[a, b]` (the naming of
 /// [`privpac_classes::Intervals`]), `None` for the empty interval.
@@ -80,7 +80,8 @@ pub(crate) fn apply_round(
 impl Mwem {
     /// MWEM with the queries of `INTERVAL ⊕ INTERVAL` over `[N]` (all ordered pairs of
     /// intervals, the empty one included: the sanitizer learners' C⊕ for intervals) over a
-    /// [`PiecewiseDistribution`], for N up to [`INTERVAL_XOR_LIMIT`] (about 2^32), in time
+    /// [`PiecewiseDistribution`], for N up to [`ORDERED_XOR_LIMIT`] = 2^62 (level counts in
+    /// `u128` up to [`INTERVAL_XOR_LIMIT`] ≈ 2^32 points, in 256 bits above), in time
     /// polynomial in n and T and independent of N but for its logarithm.
     ///
     /// # The algorithm
@@ -92,7 +93,9 @@ impl Mwem {
     /// 1. **select** a pair among the unmeasured ones with the exponential mechanism at
     ///    `ε/(2T)` on s: a score level with probability proportional to
     ///    `count·exp(λ·score)`, then a uniform pair of that level (the level counts and
-    ///    the pair of a rank come from the dynamic program of the `levels` module); a draw
+    ///    the pair of a rank come from the dynamic program of the `levels` module; the level
+    ///    is drawn by [`privpac_mechanisms::ExponentialMechanism::select_levels`] up to
+    ///    2^60 pairs, `select_wide_levels` up to 2^128 and `select_huge_levels` above); a draw
     ///    that is an already measured pair is discarded and the whole selection redrawn;
     /// 2. **measure** `m = a_q + Lap_Z(2T/ε)` with `a_q` the data count in the symmetric
     ///    difference;
@@ -129,13 +132,14 @@ impl Mwem {
     /// # Running time
     /// Per round, the dynamic program runs over the R = O(n + T) runs of G with vectors of
     /// the O(W) partial sums (W the spread of G, at most about 3n): O(R·W) additions in
-    /// `u128`, twice (the counts, then the backward walk for the chosen pair); the update
-    /// and replay on the O(T) pieces. Nothing is proportional to N.
+    /// exact integers, twice (the counts, then the backward walk for the chosen pair); the update
+    /// and replay on the O(T) pieces. Nothing is proportional to N; above
+    /// [`INTERVAL_XOR_LIMIT`] the 256-bit additions cost a few times more.
     ///
     /// # Errors
     /// [`Error::EmptyData`]; [`Error::Class`] wrapping a point outside `[N]`;
     /// [`Error::InvalidParameter`] for N = 0; [`Error::UnsupportedDomain`] for N above
-    /// [`INTERVAL_XOR_LIMIT`]; [`Error::TooManyRounds`] if T exceeds the pairs;
+    /// [`ORDERED_XOR_LIMIT`]; [`Error::TooManyRounds`] if T exceeds the pairs;
     /// [`Error::Mechanism`].
     pub fn run_interval_xor<R: Rng + ?Sized>(
         &self,
@@ -146,31 +150,49 @@ impl Mwem {
         if data.is_empty() {
             return Err(Error::EmptyData);
         }
-        let mut dist = PiecewiseDistribution::uniform(size)?;
-        let pairs = match interval_pairs(size) {
-            Some(pairs) if size <= INTERVAL_XOR_LIMIT => pairs,
-            _ => {
-                let n = size as f64;
-                return Err(Error::UnsupportedDomain {
-                    algorithm: "MWEM",
-                    requirement: "at most 2^32 − 2 points for INTERVAL ⊕ INTERVAL by structure \
-                                  (its score levels are counted exactly in u128, which needs \
-                                  (N + 1)^4 < 2^128; 256-bit level counts and a level sampler \
-                                  for them are not implemented)",
-                    domain: format!(
-                        "[{size}], whose {:.3e} ordered pairs of intervals exceed 2^128",
-                        (1.0 + n * (n + 1.0) / 2.0).powi(2)
-                    ),
-                });
-            }
-        };
-        if self.rounds() as u128 > pairs {
+        let dist = PiecewiseDistribution::uniform(size)?;
+        if size > ORDERED_XOR_LIMIT {
+            let n = size as f64;
+            return Err(Error::UnsupportedDomain {
+                algorithm: "MWEM",
+                requirement: "at most 2^62 points for INTERVAL ⊕ INTERVAL by structure (its \
+                              score levels are counted exactly in 256 bits, which needs \
+                              (N + 1)^4 < 2^256, and the score's steps are found over the cut \
+                              points 0..=N as for thresholds)",
+                domain: format!(
+                    "[{size}], whose {:.3e} ordered pairs of intervals exceed those counts",
+                    (1.0 + n * (n + 1.0) / 2.0).powi(2)
+                ),
+            });
+        }
+        if let Some(pairs) = interval_pairs(size)
+            && self.rounds() as u128 > pairs
+        {
             return Err(Error::TooManyRounds {
                 rounds: self.rounds(),
                 queries: pairs.min(usize::MAX as u128) as usize,
             });
         }
         let sorted = sorted_in_domain(size, data)?;
+        let n = u128::from(size);
+        let concepts = 1 + n * (n + 1) / 2;
+        if size <= INTERVAL_XOR_LIMIT {
+            self.interval_rounds(dist, &sorted, concepts * concepts, rng)
+        } else {
+            let total = U256::from_u128(concepts).mul_small(concepts);
+            self.interval_rounds(dist, &sorted, total, rng)
+        }
+    }
+
+    /// The T rounds of [`Self::run_interval_xor`] with counts of type C (`total` the number
+    /// of pairs).
+    fn interval_rounds<C: Count, R: Rng + ?Sized>(
+        &self,
+        mut dist: PiecewiseDistribution,
+        sorted: &[Point],
+        total: C,
+        rng: &mut R,
+    ) -> Result<IntervalMwemRun> {
         let count_below = |g: u64| sorted.partition_point(|&x| x < g) as i64;
         let n = sorted.len() as f64;
         let passes = match self.variant() {
@@ -183,15 +205,12 @@ impl Mwem {
         let mut measurements = Vec::new();
         let mut history: Vec<(Vec<(u64, u64)>, f64)> = Vec::new();
         for _ in 0..self.rounds() {
-            let levels = IntervalPairLevels::new(&dist, &sorted);
-            let score_levels: Vec<WideScoreLevel> = levels
-                .counts()
-                .iter()
-                .map(|(&score, &count)| WideScoreLevel { score, count })
-                .collect();
+            let levels = IntervalPairLevels::<C>::new(&dist, sorted);
+            let score_levels: Vec<(i64, C)> =
+                levels.counts().iter().map(|(&s, &c)| (s, c)).collect();
             let pair = loop {
-                let (level, offset) = select(self.selection(), pairs, &score_levels, rng)?;
-                let pair = levels.pair_at(score_levels[level].score, offset);
+                let (level, offset) = C::select(self.selection(), total, &score_levels, rng)?;
+                let pair = levels.pair_at(score_levels[level].0, offset);
                 if !measured.contains(&pair) {
                     break pair;
                 }

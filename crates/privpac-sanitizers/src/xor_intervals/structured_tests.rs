@@ -12,6 +12,7 @@ use privpac_mechanisms::{ExponentialMechanism, WideScoreLevel};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::count::{Count, U256};
 use super::levels::{Cut, IntervalPairLevels};
 use super::run::{apply_round, query_ranges};
 use crate::pieces::PiecewiseDistribution;
@@ -79,7 +80,7 @@ fn brute_scores(dist: &PiecewiseDistribution, data: &[Point]) -> Vec<((Cut, Cut)
     out
 }
 
-fn levels_of(dist: &PiecewiseDistribution, data: &[Point]) -> IntervalPairLevels {
+fn levels_of(dist: &PiecewiseDistribution, data: &[Point]) -> IntervalPairLevels<u128> {
     let mut sorted = data.to_vec();
     sorted.sort_unstable();
     IntervalPairLevels::new(dist, &sorted)
@@ -114,6 +115,28 @@ fn level_counts_and_ranks_match_brute_force_over_all_pairs() {
                 }
             }
             assert_eq!(seen.len(), score_of.len());
+            // The 256-bit program (above 2^32 points) counts and ranks the same way.
+            let mut sorted = data.clone();
+            sorted.sort_unstable();
+            // With budget 0 it keeps checkpoints every √R runs and recomputes between.
+            let wide = IntervalPairLevels::<U256>::with_budget(
+                super::levels::runs_from_zero(&dist, &sorted),
+                0,
+            );
+            let wide_counts: BTreeMap<i64, u128> = wide
+                .counts()
+                .iter()
+                .map(|(&k, c)| (k, c.parts().1))
+                .collect();
+            assert_eq!(&wide_counts, levels.counts());
+            for (&score, &count) in levels.counts() {
+                for rank in 0..count {
+                    assert_eq!(
+                        wide.pair_at(score, U256::from_u128(rank)),
+                        levels.pair_at(score, rank)
+                    );
+                }
+            }
             cases += 1;
         }
     }
@@ -316,4 +339,39 @@ fn structured_mwem_runs_and_fits_on_a_million_points() {
         .unwrap()
         .unwrap();
     assert!(matches!(out, crate::IntervalXorSynthetic::Pieces(ref p) if p.size() == size));
+}
+
+/// On 2^40 points (about 2^158 pairs, counted in 256 bits and drawn by the huge level
+/// sampler) MWEM runs by structure, its measured pairs are distinct and inside the domain,
+/// and the synthetic distribution fits the data's intervals far better than the uniform
+/// start (seeded); the level counts add up to `(1 + N(N+1)/2)²` exactly.
+#[test]
+fn structured_mwem_runs_on_two_to_the_forty_points() {
+    let size = 1u64 << 40;
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let data: Vec<Point> = (0..400)
+        .map(|_| (1 << 38) + rng.random_range(0..1u64 << 36))
+        .collect();
+    let mut sorted = data.clone();
+    sorted.sort_unstable();
+    let uniform = PiecewiseDistribution::uniform(size).unwrap();
+    assert!(max_interval_error(&uniform, &sorted) > 0.9);
+    let levels = IntervalPairLevels::<U256>::new(&uniform, &sorted);
+    let total = levels
+        .counts()
+        .values()
+        .fold(U256::default(), |sum, &c| sum.add(c));
+    let n = u128::from(size);
+    let concepts = 1 + n * (n + 1) / 2;
+    assert_eq!(total, U256::from_u128(concepts).mul_small(concepts));
+    let mwem = Mwem::new(Privacy::pure(1.0).unwrap(), 10).unwrap();
+    let run = mwem.run_interval_xor(size, &data, &mut rng).unwrap();
+    assert_eq!(run.measured.iter().collect::<BTreeSet<_>>().len(), 10);
+    for pair in &run.measured {
+        for &(a, b) in pair.iter().flatten() {
+            assert!(a <= b && b < size, "{pair:?}");
+        }
+    }
+    let error = max_interval_error(&run.synthetic, &sorted);
+    assert!(error < 0.3, "max interval error {error}");
 }
