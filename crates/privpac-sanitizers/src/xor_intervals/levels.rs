@@ -257,7 +257,7 @@ impl<C: Count> IntervalPairLevels<C> {
             return None;
         }
         let parity = (from / 3 + from % 3) % 2;
-        let delta = if (m1 + m2) % 2 == 0 {
+        let delta = if (m1 + m2).is_multiple_of(2) {
             0
         } else if parity == 0 {
             -h

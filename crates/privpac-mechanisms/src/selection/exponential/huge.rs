@@ -84,11 +84,11 @@ impl U384 {
     fn shl(self, shift: u32) -> Self {
         let (whole, bits) = ((shift / 64) as usize, shift % 64);
         let mut out = [0u64; LIMBS];
-        for i in whole..LIMBS {
+        for (i, limb) in out.iter_mut().enumerate().skip(whole) {
             let src = i - whole;
-            out[i] = self.0[src] << bits;
+            *limb = self.0[src] << bits;
             if bits > 0 && src > 0 {
-                out[i] |= self.0[src - 1] >> (64 - bits);
+                *limb |= self.0[src - 1] >> (64 - bits);
             }
         }
         U384(out)
