@@ -100,7 +100,7 @@ impl Mwem {
     /// 2. **measure** `m = a_q + Lap_Z(2T/ε)` with `a_q` the data count in the symmetric
     ///    difference;
     /// 3. **update** the pieces: the points of the (at most two) ranges of the query by one
-    ///    factor, the others by another ([`update_factors`], the dense update), then replay
+    ///    factor, the others by another (the dense update's factors), then replay
     ///    or average as the variant says.
     ///
     /// # Privacy
