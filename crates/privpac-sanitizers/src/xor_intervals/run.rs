@@ -57,22 +57,62 @@ pub(crate) fn interval_pairs(size: u64) -> Option<u128> {
 /// Round t's updates after its measurement: the update of the newest measurement in
 /// `history` (`(ranges, target)` per round), then `passes` replays of all of them in order
 /// (post-processing of the released pairs, see [`Mwem`]).
+///
+/// The replay runs on unnormalized masses: after the round's update every measured end is
+/// a piece boundary (pieces are only ever cut), and the update `A ∝ A·exp(η·q)` multiplies
+/// the query's pieces by `e^η` (the ratio of the factors of [`update_factors`]) and leaves
+/// the others, so one update touches only the query's pieces with a running total, and
+/// the masses are normalized (and the total recomputed) once per pass. In exact arithmetic
+/// this is the normalized update of every step (tested against the dense [`Mwem`]).
 pub(crate) fn apply_round(
     dist: &mut PiecewiseDistribution,
     history: &[(Vec<(u64, u64)>, f64)],
     passes: usize,
 ) {
-    let update = |dist: &mut PiecewiseDistribution, ranges: &[(u64, u64)], target: f64| {
-        let current = dist.ranges_mass(ranges);
-        let (inside, outside) = update_factors(target, current);
-        dist.reweight_ranges(ranges, inside, outside);
-    };
     if let Some((ranges, target)) = history.last() {
-        update(dist, ranges, *target);
+        let current = dist.ranges_mass(ranges);
+        let (inside, outside) = update_factors(*target, current);
+        dist.reweight_ranges(ranges, inside, outside);
     }
+    if passes == 0 {
+        return;
+    }
+    // The pieces of every measured query (its ends are piece boundaries by now).
+    let starts = &dist.starts;
+    let slots: Vec<(Vec<std::ops::Range<usize>>, f64)> = history
+        .iter()
+        .map(|(ranges, target)| {
+            let pieces = ranges
+                .iter()
+                .map(|&(a, b)| {
+                    starts.partition_point(|&s| s < a)..starts.partition_point(|&s| s < b)
+                })
+                .collect();
+            (pieces, *target)
+        })
+        .collect();
+    let masses = &mut dist.masses;
     for _ in 0..passes {
-        for (ranges, target) in history {
-            update(dist, ranges, *target);
+        let mut total: f64 = masses.iter().sum();
+        for (pieces, target) in &slots {
+            let before: f64 = pieces
+                .iter()
+                .map(|r| masses[r.clone()].iter().sum::<f64>())
+                .sum();
+            let (inside, outside) = update_factors(*target, before / total);
+            let ratio = inside / outside;
+            let mut after = 0.0;
+            for r in pieces {
+                for m in &mut masses[r.clone()] {
+                    *m *= ratio;
+                    after += *m;
+                }
+            }
+            total += after - before;
+        }
+        let total: f64 = masses.iter().sum();
+        if total > 0.0 && total.is_finite() {
+            masses.iter_mut().for_each(|m| *m /= total);
         }
     }
 }
