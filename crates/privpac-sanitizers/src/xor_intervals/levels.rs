@@ -96,8 +96,42 @@ struct Forward<C> {
     spans: [Option<(usize, usize)>; STATES],
 }
 
-/// A snapshot of [`Forward`] keeping only each state's span: `(first index, counts)`.
-type Snapshot<C> = Vec<(usize, Vec<C>)>;
+/// Snapshots of [`Forward`] keeping only each state's span, in one arena: snapshot k of
+/// state s holds `arena[at..at + len]` for the indices `first..first + len`.
+#[derive(Debug, Default)]
+struct Snapshots<C> {
+    arena: Vec<C>,
+    index: Vec<[(usize, usize, usize); STATES]>,
+}
+
+impl<C: Count> Snapshots<C> {
+    fn clear(&mut self) {
+        self.arena.clear();
+        self.index.clear();
+    }
+
+    fn push(&mut self, forward: &Forward<C>) {
+        let mut entry = [(0usize, 0usize, 0usize); STATES];
+        for (state, slot) in entry.iter_mut().enumerate() {
+            if let Some((lo, hi)) = forward.spans[state] {
+                *slot = (lo, self.arena.len(), hi - lo + 1);
+                self.arena
+                    .extend_from_slice(&forward.vectors[state][lo..=hi]);
+            }
+        }
+        self.index.push(entry);
+    }
+
+    /// The count of snapshot k at (state, index).
+    fn get(&self, k: usize, state: usize, index: usize) -> C {
+        let (first, at, len) = self.index[k][state];
+        if index >= first && index < first + len {
+            self.arena[at + index - first]
+        } else {
+            C::default()
+        }
+    }
+}
 
 /// The joint moves `(from, to, ends placed by the first, by the second)`, `from ≠ to`, in
 /// increasing order of `from`, then `to`.
@@ -133,8 +167,9 @@ pub(crate) struct IntervalPairLevels<C: Count> {
     width: usize,
     /// The joint moves ([`joint_moves`]).
     transitions: Vec<(usize, usize, usize, usize)>,
-    /// The forward counts before runs `0, stride, 2·stride, …`.
-    checkpoints: Vec<Snapshot<C>>,
+    /// The forward counts before runs `0, stride, 2·stride, …` (before every run when
+    /// the stride is 1).
+    checkpoints: Snapshots<C>,
     stride: usize,
     /// The final counts of state (2, 2).
     done: Vec<C>,
@@ -194,7 +229,7 @@ impl<C: Count> IntervalPairLevels<C> {
             offset: bound,
             width,
             transitions: joint_moves(),
-            checkpoints: Vec::new(),
+            checkpoints: Snapshots::default(),
             stride,
             done: Vec::new(),
             counts: BTreeMap::new(),
@@ -202,7 +237,7 @@ impl<C: Count> IntervalPairLevels<C> {
         let mut current = levels.initial();
         for r in 0..levels.runs.len() {
             if r % stride == 0 {
-                levels.checkpoints.push(snapshot(&current));
+                levels.checkpoints.push(&current);
             }
             levels.step(&mut current, r);
         }
@@ -232,16 +267,17 @@ impl<C: Count> IntervalPairLevels<C> {
         forward
     }
 
-    /// The forward counts from a snapshot.
-    fn restore(&self, snapshot: &Snapshot<C>) -> Forward<C> {
+    /// The forward counts of snapshot k.
+    fn restore(&self, snapshots: &Snapshots<C>, k: usize) -> Forward<C> {
         let mut forward = Forward {
             vectors: vec![vec![C::default(); self.width]; STATES],
             spans: [None; STATES],
         };
-        for (state, (first, counts)) in snapshot.iter().enumerate() {
-            if !counts.is_empty() {
-                forward.vectors[state][*first..*first + counts.len()].copy_from_slice(counts);
-                forward.spans[state] = Some((*first, *first + counts.len() - 1));
+        for (state, &(first, at, len)) in snapshots.index[k].iter().enumerate() {
+            if len > 0 {
+                forward.vectors[state][first..first + len]
+                    .copy_from_slice(&snapshots.arena[at..at + len]);
+                forward.spans[state] = Some((first, first + len - 1));
             }
         }
         forward
@@ -320,22 +356,25 @@ impl<C: Count> IntervalPairLevels<C> {
         // Ends found so far, per interval: (left, right).
         let mut ends: [(Option<u64>, Option<u64>); 2] = [(None, None); 2];
         let segments = self.runs.len().div_ceil(self.stride);
+        let mut local = Snapshots::default();
         for segment in (0..segments).rev() {
             let start = segment * self.stride;
             let end = (start + self.stride).min(self.runs.len());
-            // The forward counts before every run of the segment.
-            let mut before = Vec::with_capacity(end - start);
-            if self.stride == 1 {
-                before.push(self.restore(&self.checkpoints[segment]));
+            // The forward counts before every run of the segment: stored when the stride
+            // is 1, recomputed from the segment's checkpoint otherwise.
+            let (snapshots, base) = if self.stride == 1 {
+                (&self.checkpoints, start)
             } else {
-                let mut current = self.restore(&self.checkpoints[segment]);
+                local.clear();
+                let mut current = self.restore(&self.checkpoints, segment);
                 for r in start..end {
-                    before.push(current.clone());
+                    local.push(&current);
                     self.step(&mut current, r);
                 }
-            }
+                (&local, 0)
+            };
             for r in (start..end).rev() {
-                let forward = &before[r - start];
+                let k = base + r - start;
                 let mut chosen = None;
                 // The moves into `state`, by increasing source (the staying move first).
                 let stay = std::iter::once((state, state, 0, 0));
@@ -348,7 +387,8 @@ impl<C: Count> IntervalPairLevels<C> {
                     if index < 0 || index as usize >= self.width {
                         continue;
                     }
-                    let options = forward.vectors[from][index as usize]
+                    let options = snapshots
+                        .get(k, from, index as usize)
                         .mul_small(w1)
                         .mul_small(w2);
                     if rank < options {
@@ -399,19 +439,6 @@ impl<C: Count> IntervalPairLevels<C> {
             }
         }
     }
-}
-
-/// The nonzero span of every state's counts.
-fn snapshot<C: Count>(forward: &Forward<C>) -> Snapshot<C> {
-    forward
-        .vectors
-        .iter()
-        .zip(&forward.spans)
-        .map(|(v, span)| match span {
-            Some((lo, hi)) => (*lo, v[*lo..=*hi].to_vec()),
-            None => (0, Vec::new()),
-        })
-        .collect()
 }
 
 /// The status of interval k (0 or 1) in a joint state.
