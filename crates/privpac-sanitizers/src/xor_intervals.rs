@@ -25,15 +25,14 @@
 //!   4α-accurate for `INTERVAL ⊕ INTERVAL`.
 //! - MWEM selects among the queries. On domains small enough for its query matrix it takes
 //!   the dense path ([`crate::Sanitizer::sanitize_xor`], the draws it always had); above it,
-//!   up to [`INTERVAL_XOR_LIMIT`] (about 2^32) points, it runs by structure
-//!   ([`crate::Mwem::run_interval_xor`]): the synthetic distribution is kept as pieces, and
-//!   each round's exponential mechanism samples a score level whose pairs the `levels`
-//!   module counts exactly by a dynamic program over the runs of the score's step function,
+//!   up to 2^62 points, it runs by structure ([`crate::Mwem::run_interval_xor`]): the
+//!   synthetic distribution is kept as pieces, and each round's exponential mechanism
+//!   samples a score level whose pairs the `levels` module counts exactly by a dynamic
+//!   program over the runs of the score's step function (in `u128` up to
+//!   [`INTERVAL_XOR_LIMIT`] points, in 256 bits above: 2^40 points have about 2^158 pairs),
 //!   then a uniform pair of that level. Its score is the prefix-floor variant
 //!   `|Σ ±(⌊n·P(p)⌋ − D(p))|` over the four sorted ends (sensitivity 1, within 2 of the
-//!   dense score); the privacy proof is [`crate::Mwem`]'s. Above the limit the pairs
-//!   (`≈ N⁴/4`, 2^158 at N = 2^40) no longer fit the `u128` counts, and it refuses with
-//!   that reason.
+//!   dense score); the privacy proof is [`crate::Mwem`]'s.
 //! - Private multiplicative weights selects by the sparse vector technique over every
 //!   question; it takes the dense path where its query matrix fits and above it refuses
 //!   with the reason ([`dense_only_refusal`]).

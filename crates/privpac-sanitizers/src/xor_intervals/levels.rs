@@ -44,7 +44,8 @@
 //! state and sum) and `w` ways holding the `c·w` ranks `prefix rank · w + way index`. This
 //! is a mixed-radix bijection from `0..count` onto the level, so a uniform offset gives a
 //! uniform pair of the level ([`IntervalPairLevels::pair_at`]; tested against brute force).
-//! The forward counts before every run are kept at checkpoints every √R runs and recomputed
+//! The forward counts before every run are kept as snapshots of their nonzero spans when
+//! they take at most 2^22 counts, and otherwise at checkpoints every √R runs and recomputed
 //! between them, so memory is O(√R) count vectors.
 
 use std::collections::BTreeMap;
