@@ -19,6 +19,10 @@ pub(crate) trait Count: Copy + Default + PartialEq + PartialOrd + std::fmt::Debu
     fn sub(self, other: Self) -> Self;
     /// `self · w`.
     fn mul_small(self, w: u128) -> Self;
+    /// `self · w1 · w2`.
+    fn mul_pair(self, w1: u128, w2: u128) -> Self {
+        self.mul_small(w1).mul_small(w2)
+    }
     /// `(⌊self / w⌋, self mod w)` for `w ≥ 1`.
     fn div_rem_small(self, w: u128) -> (Self, u128);
     /// The exponential mechanism over levels `(score, count)` (all counts positive, the
@@ -46,6 +50,10 @@ impl Count for u128 {
     }
     fn mul_small(self, w: u128) -> Self {
         self * w
+    }
+    /// One product: `w1·w2 ≤ ((N + 1)²/2)² < 2^128` for N up to the `u128` limit.
+    fn mul_pair(self, w1: u128, w2: u128) -> Self {
+        self * (w1 * w2)
     }
     fn div_rem_small(self, w: u128) -> (Self, u128) {
         (self / w, self % w)

@@ -152,6 +152,24 @@ fn joint_moves() -> Vec<(usize, usize, usize, usize)> {
     out
 }
 
+/// The representative `(min, max)` of a joint state, whose counts it shares.
+fn mirror(state: usize) -> usize {
+    let (a, b) = (state / 3, state % 3);
+    a.min(b) * 3 + a.max(b)
+}
+
+/// The joint moves into representatives, from mirrored sources, targets by decreasing
+/// statuses' sum: `(source representative, to, ends placed by the first, by the second)`.
+fn step_moves() -> Vec<(usize, usize, usize, usize)> {
+    let mut out: Vec<(usize, usize, usize, usize)> = joint_moves()
+        .into_iter()
+        .filter(|&(_, to, _, _)| mirror(to) == to)
+        .map(|(from, to, m1, m2)| (mirror(from), to, m1, m2))
+        .collect();
+    out.sort_by_key(|&(_, to, _, _)| std::cmp::Reverse(to / 3 + to % 3));
+    out
+}
+
 /// The memory (in counts) up to which a snapshot is kept before every run; above it, every
 /// √R-th run, and the rank walk recomputes the runs between.
 const SNAPSHOT_BUDGET: usize = 1 << 22;
@@ -168,6 +186,10 @@ pub(crate) struct IntervalPairLevels<C: Count> {
     width: usize,
     /// The joint moves ([`joint_moves`]).
     transitions: Vec<(usize, usize, usize, usize)>,
+    /// The joint moves into the symmetric representatives `(a, b)`, `a ≤ b`, with their
+    /// sources mirrored to representatives too, the targets in decreasing order of their
+    /// statuses' sum ([`Self::step`]).
+    step_moves: Vec<(usize, usize, usize, usize)>,
     /// The forward counts before runs `0, stride, 2·stride, …` (before every run when
     /// the stride is 1).
     checkpoints: Snapshots<C>,
@@ -230,6 +252,7 @@ impl<C: Count> IntervalPairLevels<C> {
             offset: bound,
             width,
             transitions: joint_moves(),
+            step_moves: step_moves(),
             checkpoints: Snapshots::default(),
             stride,
             done: Vec::new(),
@@ -261,7 +284,7 @@ impl<C: Count> IntervalPairLevels<C> {
             spans: [None; STATES],
         };
         let at = self.offset as usize;
-        for state in [0, 2, 6, 8] {
+        for state in [0, 2, 8] {
             forward.vectors[state][at] = C::from_u128(1);
             forward.spans[state] = Some((at, at));
         }
@@ -304,11 +327,15 @@ impl<C: Count> IntervalPairLevels<C> {
         Some((w1, w2, delta))
     }
 
-    /// The forward counts after run r, in place: every move raises a status, so a state's
-    /// sources have smaller indices, and the states are updated from the last (the
-    /// staying move, of one way and no change, is the count already in place).
+    /// The forward counts after run r, in place, for the representatives `(a, b)`, `a ≤ b`,
+    /// only: the counts of `(b, a)` are those of `(a, b)` (swapping the two intervals of
+    /// the pairs maps one set onto the other and keeps every sum). Every move raises a
+    /// status, so a state's sources have a smaller statuses' sum (and, mirrored, a smaller
+    /// index); the targets are updated in decreasing order of that sum, so every source is
+    /// read before it changes (the staying move, of one way and no change, is the count
+    /// already in place).
     fn step(&self, forward: &mut Forward<C>, r: usize) {
-        for &(from, to, m1, m2) in self.transitions.iter().rev() {
+        for &(from, to, m1, m2) in &self.step_moves {
             let Some((lo, hi)) = forward.spans[from] else {
                 continue;
             };
@@ -326,7 +353,7 @@ impl<C: Count> IntervalPairLevels<C> {
             } else {
                 for (t, &c) in target.iter_mut().zip(source) {
                     if !c.is_zero() {
-                        *t = t.add(c.mul_small(w1).mul_small(w2));
+                        *t = t.add(c.mul_pair(w1, w2));
                     }
                 }
             }
@@ -389,9 +416,8 @@ impl<C: Count> IntervalPairLevels<C> {
                         continue;
                     }
                     let options = snapshots
-                        .get(k, from, index as usize)
-                        .mul_small(w1)
-                        .mul_small(w2);
+                        .get(k, mirror(from), index as usize)
+                        .mul_pair(w1, w2);
                     if rank < options {
                         chosen = Some((from, w1, w2, delta));
                         break;
