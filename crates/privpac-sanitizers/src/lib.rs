@@ -100,6 +100,7 @@
 mod blr;
 mod error;
 mod histogram;
+mod interval_synthetic;
 mod mwem;
 mod ordered;
 mod pieces;
@@ -114,6 +115,7 @@ mod xor_points;
 pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCORE_WORK_LIMIT};
 pub use error::{Error, Result};
 pub use histogram::{HISTOGRAM_LIMIT, QUERY_MATRIX_LIMIT};
+pub use interval_synthetic::{IntervalXorSynthetic, interval_xor_matrix_bits};
 pub use mwem::{DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant};
 pub use ordered::{ORDERED_XOR_LIMIT, OrderedMwemRun};
 pub use pieces::PiecewiseDistribution;
@@ -122,10 +124,7 @@ pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use quantiles::{MAX_QUANTILES, QuantileSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
-pub use xor_intervals::{
-    INTERVAL_XOR_LIMIT, IntervalEnds, IntervalMwemRun, IntervalXorSynthetic,
-    interval_xor_matrix_bits,
-};
+pub use xor_intervals::{INTERVAL_XOR_LIMIT, IntervalEnds, IntervalMwemRun};
 pub use xor_points::PointMwemRun;
 
 use privpac_accounting::Private;

@@ -44,37 +44,9 @@ mod run;
 pub use levels::INTERVAL_XOR_LIMIT;
 pub use run::{IntervalEnds, IntervalMwemRun};
 
+use crate::interval_synthetic::interval_xor_matrix_bits;
+
 use crate::error::Error;
-use crate::pieces::PiecewiseDistribution;
-use crate::synthetic::SyntheticDatabase;
-
-/// A sanitization of data over `[N]` for `INTERVAL ⊕ INTERVAL`, in the form the sanitizer
-/// produced it ([`crate::Sanitizer::sanitize_interval_xor`]).
-#[derive(Debug, Clone, PartialEq)]
-pub enum IntervalXorSynthetic {
-    /// A distribution of O(#pieces) uniform pieces (the tree sanitizer).
-    Pieces(PiecewiseDistribution),
-    /// A synthetic database with an explicit (sparse) support (the point sanitizer).
-    Database(SyntheticDatabase),
-}
-
-impl IntervalXorSynthetic {
-    /// The domain size N.
-    pub fn size(&self) -> u64 {
-        match self {
-            IntervalXorSynthetic::Pieces(p) => p.size(),
-            IntervalXorSynthetic::Database(d) => d.domain().size().min(u128::from(u64::MAX)) as u64,
-        }
-    }
-}
-
-/// The query matrix of `INTERVAL ⊕ INTERVAL` over `[N]`, in bits (`|C⊕|·N` with
-/// `|C| = 1 + N(N+1)/2`), saturating.
-pub fn interval_xor_matrix_bits(size: u64) -> u128 {
-    let n = u128::from(size);
-    let concepts = 1 + n * (n + 1) / 2;
-    concepts.saturating_mul(concepts).saturating_mul(n)
-}
 
 /// `None` when the dense query matrix of `INTERVAL ⊕ INTERVAL` over `[N]` fits
 /// [`crate::QUERY_MATRIX_LIMIT`] (then the sanitizer takes the dense path), otherwise the
@@ -112,6 +84,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use crate::IntervalXorSynthetic;
     use crate::{
         Mwem, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer, ThresholdSanitizer,
     };
