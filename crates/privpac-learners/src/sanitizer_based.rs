@@ -168,8 +168,9 @@ impl SupportSize {
 /// in O(|B|), and the scores come from the class's error runs in O(n log n). On intervals
 /// ([`privpac_classes::ConceptClass::interval_structure`]) the sanitizer runs without the
 /// ids of `INTERVAL ⊕ INTERVAL` ([`privpac_sanitizers::Sanitizer::sanitize_interval_xor`]:
-/// the tree and point sanitizers, which read no query; MWEM and PMW only where their dense
-/// query matrix fits), and the cover of `1 + |B|(|B| + 1)/2` intervals is never listed: the
+/// the tree and point sanitizers, which read no query; MWEM by structure up to 2^62 points,
+/// [`privpac_sanitizers::Mwem::run_interval_xor`]; PMW only where its dense query matrix
+/// fits), and the cover of `1 + |B|(|B| + 1)/2` intervals is never listed: the
 /// selection samples its score levels through the intervals over the index domain `[|B|]`
 /// in O(n log n + r·s) for s distinct sample points and r distinct prefix sums.
 /// On points over `[N]` ([`privpac_classes::ConceptClass::point_structure`]), as on

@@ -21,7 +21,8 @@
 //!   [`rand::distr::Distribution`]. The textbook floating-point `Laplace` sampler exists
 //!   only behind the opt-in feature `unsound-float-laplace`, without a privacy claim.
 //! - Selection: [`ExponentialMechanism`] (general, integer and count-weighted
-//!   [`ScoreLevel`] paths, and [`WideScoreLevel`] for up to 2^128 candidates),
+//!   [`ScoreLevel`] paths, [`WideScoreLevel`] for up to 2^128 candidates and
+//!   [`HugeScoreLevel`] for up to 2^256),
 //!   [`ReportNoisyMax`], [`StableSelection`] (A_dist), [`ChoosingMechanism`] ((ε, δ)
 //!   selection for qualities of bounded growth).
 //! - Ordered data: [`TreeLog`], the interior point problem on domains of up to 2^64 values
@@ -112,9 +113,10 @@ pub use randomized_response::{
     RandomizedResponse, epsilon_for_flip_probability, flip_probability_for,
 };
 pub use selection::{
-    COUNTED_PATH_MIN, ChoosingMechanism, ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice,
-    MAX_TOTAL_COUNT, MIN_EPSILON, ReportNoisyMax, SCORE_CLAMP, ScoreLevel, StableSelection,
-    StableSelectionOutcome, WideLevelChoice, WideScoreLevel, exponential_mechanism_range,
+    COUNTED_PATH_MIN, ChoosingMechanism, ExponentialMechanism, FLOAT_ERROR_BUDGET, HugeLevelChoice,
+    HugeScoreLevel, LevelChoice, MAX_TOTAL_COUNT, MIN_EPSILON, ReportNoisyMax, SCORE_CLAMP,
+    ScoreLevel, StableSelection, StableSelectionOutcome, WideLevelChoice, WideScoreLevel,
+    exponential_mechanism_range,
 };
 pub use sparse_vector::{AnswerStream, EXPLICIT_QUESTIONS, SparseVector};
 

@@ -36,8 +36,12 @@
 //!   [`THRESHOLD_DOMAIN_LIMIT`] points).
 //! - [`Sanitizer::sanitize_interval_xor`] and [`IntervalXorSynthetic`]: the XOR class of
 //!   intervals without its ids (about N⁴/4 pairs), for the sanitizers whose output does not
-//!   depend on the queries (tree, point); MWEM and private multiplicative weights take the
-//!   dense path where their query matrix fits and refuse above it with the reason.
+//!   depend on the queries (tree, point), and for MWEM by structure
+//!   ([`Mwem::run_interval_xor`]: exact score-level counts from the pairs' four sorted
+//!   ends, a synthetic distribution of pieces, N up to 2^62, counts in `u128` up to
+//!   [`INTERVAL_XOR_LIMIT`] and 256 bits above); private
+//!   multiplicative weights takes the dense path where its query matrix fits and refuses
+//!   above it with the reason.
 //! - [`Sanitizer::sanitize_xor`]: any sanitizer on the XOR class `C ⊕ C`; MWEM and private
 //!   multiplicative weights build its query matrix from C's rows.
 //! - [`Mwem::run_point_xor`] and [`Sanitizer::sanitize_point_xor`]: MWEM on the XOR class of
@@ -96,6 +100,7 @@
 mod blr;
 mod error;
 mod histogram;
+mod interval_synthetic;
 mod mwem;
 mod ordered;
 mod pieces;
@@ -111,6 +116,7 @@ mod xor_points;
 pub use blr::{BlumLigettRoth, DEFAULT_CANDIDATE_LIMIT, MAX_CANDIDATE_LIMIT, SCORE_WORK_LIMIT};
 pub use error::{Error, Result};
 pub use histogram::{HISTOGRAM_LIMIT, QUERY_MATRIX_LIMIT};
+pub use interval_synthetic::{IntervalXorSynthetic, interval_xor_matrix_bits};
 pub use mwem::{DEFAULT_REPLAY_PASSES, MAX_REPLAY_PASSES, Mwem, MwemRun, MwemVariant};
 pub use ordered::{ORDERED_XOR_LIMIT, OrderedMwemRun};
 pub use pieces::PiecewiseDistribution;
@@ -120,7 +126,7 @@ pub use point_function::{MAX_DATABASE_SIZE, PointSanitizer};
 pub use quantiles::{MAX_QUANTILES, QuantileSanitizer};
 pub use synthetic::{SyntheticDatabase, SyntheticKind, max_query_error, max_query_error_on};
 pub use threshold::{THRESHOLD_DOMAIN_LIMIT, ThresholdSanitizer};
-pub use xor_intervals::{IntervalXorSynthetic, interval_xor_matrix_bits};
+pub use xor_intervals::{INTERVAL_XOR_LIMIT, IntervalEnds, IntervalMwemRun};
 pub use xor_points::PointMwemRun;
 
 use privpac_accounting::Private;

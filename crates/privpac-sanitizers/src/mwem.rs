@@ -721,15 +721,24 @@ impl Sanitizer for Mwem {
         format!("mwem(T={}, {})", self.rounds, self.variant)
     }
 
-    /// The dense path ([`Self::sanitize_xor`]) where the query matrix of
-    /// `INTERVAL ⊕ INTERVAL` fits, the refusal with its reason above it.
+    /// `None` where the query matrix of `INTERVAL ⊕ INTERVAL` fits
+    /// [`QUERY_MATRIX_LIMIT`](crate::QUERY_MATRIX_LIMIT), so that the dense path
+    /// ([`Self::sanitize_xor`]) runs there with the draws it always had; above it
+    /// [`Mwem::run_interval_xor`]'s synthetic distribution (by structure, with its
+    /// prefix-floor score).
     fn sanitize_interval_xor(
         &self,
         size: u64,
-        _data: &[Point],
-        _rng: &mut dyn Rng,
+        data: &[Point],
+        rng: &mut dyn Rng,
     ) -> Option<Result<crate::IntervalXorSynthetic>> {
-        crate::xor_intervals::dense_only_refusal("MWEM", size).map(Err)
+        if crate::interval_xor_matrix_bits(size) <= crate::histogram::QUERY_MATRIX_LIMIT {
+            return None;
+        }
+        Some(
+            self.run_interval_xor(size, data, rng)
+                .map(|run| crate::IntervalXorSynthetic::Pieces(run.synthetic)),
+        )
     }
 }
 

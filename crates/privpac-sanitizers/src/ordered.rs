@@ -59,7 +59,7 @@ const NARROW_PAIRS: u128 = 1 << 60;
 
 /// The step function `H(g) = ⌊n·P(g)⌋ − D(g)` over the cut points `g = 1..=N`, as maximal
 /// runs `(first cut point, length, value)`.
-fn score_runs(dist: &PiecewiseDistribution, sorted: &[Point]) -> Vec<(u64, u64, i64)> {
+pub(crate) fn score_runs(dist: &PiecewiseDistribution, sorted: &[Point]) -> Vec<(u64, u64, i64)> {
     let n = sorted.len() as f64;
     let size = dist.size;
     // Breakpoints: piece starts and one past every data point, within [1, N].

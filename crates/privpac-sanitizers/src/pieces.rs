@@ -168,6 +168,48 @@ impl PiecewiseDistribution {
         }
     }
 
+    /// The pieces inside the union of the disjoint ranges `[a, b)` (after cutting at every
+    /// end), as a membership mask.
+    fn ranges_mask(&mut self, ranges: &[(u64, u64)]) -> Vec<bool> {
+        for &(a, b) in ranges {
+            self.split_at(a);
+            self.split_at(b);
+        }
+        let mut inside = vec![false; self.starts.len()];
+        for &(a, b) in ranges {
+            for flag in &mut inside[self.range(a, b)] {
+                *flag = true;
+            }
+        }
+        inside
+    }
+
+    /// The mass of the union of the disjoint ranges `[a, b)` as the sum of its pieces
+    /// (after cutting at every end).
+    pub(crate) fn ranges_mass(&mut self, ranges: &[(u64, u64)]) -> f64 {
+        let inside = self.ranges_mask(ranges);
+        self.masses
+            .iter()
+            .zip(&inside)
+            .filter(|(_, i)| **i)
+            .map(|(m, _)| m)
+            .sum()
+    }
+
+    /// [`Self::reweight`] for the union of the disjoint ranges `[a, b)`: the
+    /// multiplicative-weights update of a query that is a union of intervals.
+    pub(crate) fn reweight_ranges(&mut self, ranges: &[(u64, u64)], inside: f64, outside: f64) {
+        let mask = self.ranges_mask(ranges);
+        let mut total = 0.0;
+        for (m, &i) in self.masses.iter_mut().zip(&mask) {
+            *m *= if i { inside } else { outside };
+            total += *m;
+        }
+        if total > 0.0 && total.is_finite() {
+            self.masses.iter_mut().for_each(|m| *m /= total);
+        }
+    }
+
     /// The masses of `self` on the pieces of `finer`, whose boundaries include all of
     /// `self`'s (so every piece of `finer` lies inside one piece of `self`).
     pub(crate) fn masses_on(&self, finer: &PiecewiseDistribution) -> Vec<f64> {

@@ -23,42 +23,30 @@
 //!   draws for the same generator, so with the same guarantee, without building the XOR
 //!   class. By the structure above, a tree output that is α-accurate for thresholds is
 //!   4α-accurate for `INTERVAL ⊕ INTERVAL`.
-//! - MWEM and private multiplicative weights select among the queries, so they need the
-//!   class itself: on domains small enough for their query matrix they take the dense path
-//!   ([`crate::Sanitizer::sanitize_xor`]); above it they refuse with the reason
-//!   ([`dense_only_refusal`]).
+//! - MWEM selects among the queries. On domains small enough for its query matrix it takes
+//!   the dense path ([`crate::Sanitizer::sanitize_xor`], the draws it always had); above it,
+//!   up to 2^62 points, it runs by structure ([`crate::Mwem::run_interval_xor`]): the
+//!   synthetic distribution is kept as pieces, and each round's exponential mechanism
+//!   samples a score level whose pairs the `levels` module counts exactly by a dynamic
+//!   program over the runs of the score's step function (in `u128` up to
+//!   [`INTERVAL_XOR_LIMIT`] points, in 256 bits above: 2^40 points have about 2^158 pairs),
+//!   then a uniform pair of that level. Its score is the prefix-floor variant
+//!   `|Σ ±(⌊n·P(p)⌋ − D(p))|` over the four sorted ends (sensitivity 1, within 2 of the
+//!   dense score); the privacy proof is [`crate::Mwem`]'s.
+//! - Private multiplicative weights selects by the sparse vector technique over every
+//!   question; it takes the dense path where its query matrix fits and above it refuses
+//!   with the reason ([`dense_only_refusal`]).
+
+mod count;
+mod levels;
+mod run;
+
+pub use levels::INTERVAL_XOR_LIMIT;
+pub use run::{IntervalEnds, IntervalMwemRun};
+
+use crate::interval_synthetic::interval_xor_matrix_bits;
 
 use crate::error::Error;
-use crate::pieces::PiecewiseDistribution;
-use crate::synthetic::SyntheticDatabase;
-
-/// A sanitization of data over `[N]` for `INTERVAL ⊕ INTERVAL`, in the form the sanitizer
-/// produced it ([`crate::Sanitizer::sanitize_interval_xor`]).
-#[derive(Debug, Clone, PartialEq)]
-pub enum IntervalXorSynthetic {
-    /// A distribution of O(#pieces) uniform pieces (the tree sanitizer).
-    Pieces(PiecewiseDistribution),
-    /// A synthetic database with an explicit (sparse) support (the point sanitizer).
-    Database(SyntheticDatabase),
-}
-
-impl IntervalXorSynthetic {
-    /// The domain size N.
-    pub fn size(&self) -> u64 {
-        match self {
-            IntervalXorSynthetic::Pieces(p) => p.size(),
-            IntervalXorSynthetic::Database(d) => d.domain().size().min(u128::from(u64::MAX)) as u64,
-        }
-    }
-}
-
-/// The query matrix of `INTERVAL ⊕ INTERVAL` over `[N]`, in bits (`|C⊕|·N` with
-/// `|C| = 1 + N(N+1)/2`), saturating.
-pub fn interval_xor_matrix_bits(size: u64) -> u128 {
-    let n = u128::from(size);
-    let concepts = 1 + n * (n + 1) / 2;
-    concepts.saturating_mul(concepts).saturating_mul(n)
-}
 
 /// `None` when the dense query matrix of `INTERVAL ⊕ INTERVAL` over `[N]` fits
 /// [`crate::QUERY_MATRIX_LIMIT`] (then the sanitizer takes the dense path), otherwise the
@@ -86,6 +74,9 @@ pub(crate) fn dense_only_refusal(algorithm: &'static str, size: u64) -> Option<E
 }
 
 #[cfg(test)]
+mod structured_tests;
+
+#[cfg(test)]
 mod tests {
     use privpac_accounting::Privacy;
     use privpac_classes::{ConceptClass, Intervals, ThresholdStructure, Xor};
@@ -93,6 +84,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use crate::IntervalXorSynthetic;
     use crate::{
         Mwem, PointSanitizer, PrivateMultiplicativeWeights, Sanitizer, ThresholdSanitizer,
     };
@@ -137,16 +129,31 @@ mod tests {
                     .sanitize_interval_xor(12, &data, &mut rng)
                     .is_none()
             );
-            for size in [256u64, 1 << 20, 1 << 40] {
-                let refusal = sanitizer
-                    .sanitize_interval_xor(size, &data, &mut rng)
-                    .unwrap()
-                    .unwrap_err()
-                    .to_string();
-                assert!(refusal.contains("INTERVAL ⊕ INTERVAL"), "{refusal}");
-                assert!(refusal.contains(&format!("[{size}]")), "{refusal}");
-                assert!(!refusal.contains(&u128::MAX.to_string()), "{refusal}");
-            }
+        }
+        // MWEM runs by structure above the dense cap, up to 2^62 points.
+        for size in [256u64, 1 << 20, 1 << 40] {
+            let out = mwem
+                .sanitize_interval_xor(size, &data, &mut rng)
+                .unwrap()
+                .unwrap();
+            assert!(matches!(out, IntervalXorSynthetic::Pieces(_)));
+            assert_eq!(out.size(), size);
+        }
+        let refusals = [
+            (&pmw as &dyn Sanitizer, 256u64),
+            (&pmw, 1 << 20),
+            (&pmw, 1 << 40),
+            (&mwem, (1 << 62) + 1),
+        ];
+        for (sanitizer, size) in refusals {
+            let refusal = sanitizer
+                .sanitize_interval_xor(size, &data, &mut rng)
+                .unwrap()
+                .unwrap_err()
+                .to_string();
+            assert!(refusal.contains("INTERVAL ⊕ INTERVAL"), "{refusal}");
+            assert!(refusal.contains(&format!("[{size}]")), "{refusal}");
+            assert!(!refusal.contains(&u128::MAX.to_string()), "{refusal}");
         }
         assert_eq!(interval_xor_matrix_bits(256), 32_897u128 * 32_897 * 256);
     }

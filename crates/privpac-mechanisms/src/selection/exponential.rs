@@ -55,7 +55,9 @@ use crate::exact_bits::RandomBits;
 use privpac_accounting::rounding::add_up;
 use privpac_accounting::{PldStep, Privacy, Private};
 
+mod huge;
 mod wide;
+pub use huge::{HugeLevelChoice, HugeScoreLevel};
 pub use wide::{WideLevelChoice, WideScoreLevel};
 
 /// Log-weights below `-SCORE_CLAMP` (relative to the best candidate) are clamped to it.

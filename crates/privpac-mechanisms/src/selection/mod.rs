@@ -9,9 +9,9 @@ mod stable;
 
 pub use choosing::ChoosingMechanism;
 pub use exponential::{
-    COUNTED_PATH_MIN, ExponentialMechanism, FLOAT_ERROR_BUDGET, LevelChoice, MAX_TOTAL_COUNT,
-    MIN_EPSILON, SCORE_CLAMP, ScoreLevel, WideLevelChoice, WideScoreLevel,
-    exponential_mechanism_range,
+    COUNTED_PATH_MIN, ExponentialMechanism, FLOAT_ERROR_BUDGET, HugeLevelChoice, HugeScoreLevel,
+    LevelChoice, MAX_TOTAL_COUNT, MIN_EPSILON, SCORE_CLAMP, ScoreLevel, WideLevelChoice,
+    WideScoreLevel, exponential_mechanism_range,
 };
 pub use report_noisy_max::ReportNoisyMax;
 pub use stable::{StableSelection, StableSelectionOutcome};

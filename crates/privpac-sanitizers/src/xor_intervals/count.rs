@@ -1,0 +1,237 @@
+//! The exact counts of the interval-pair levels: `u128` up to [`super::INTERVAL_XOR_LIMIT`]
+//! points, a 256-bit integer above (about 2^158 pairs over 2^40 points), and the
+//! count-weighted exponential mechanism for each (the narrow or wide sampler for `u128`,
+//! the huge one for 256 bits).
+
+use privpac_mechanisms::{ExponentialMechanism, HugeScoreLevel, WideScoreLevel};
+use rand::Rng;
+
+use crate::error::Result;
+
+/// An exact nonnegative count of pairs with the operations the dynamic program and the
+/// rank walk need. Every value the program forms is a count of (partial) pairs, so it
+/// fits the type in use (see the `levels` module).
+pub(crate) trait Count: Copy + Default + PartialEq + PartialOrd + std::fmt::Debug {
+    fn from_u128(x: u128) -> Self;
+    fn is_zero(&self) -> bool;
+    fn add(self, other: Self) -> Self;
+    /// `self − other` for `other ≤ self`.
+    fn sub(self, other: Self) -> Self;
+    /// `self · w`.
+    fn mul_small(self, w: u128) -> Self;
+    /// `self · w1 · w2`.
+    fn mul_pair(self, w1: u128, w2: u128) -> Self {
+        self.mul_small(w1).mul_small(w2)
+    }
+    /// `(⌊self / w⌋, self mod w)` for `w ≥ 1`.
+    fn div_rem_small(self, w: u128) -> (Self, u128);
+    /// The exponential mechanism over levels `(score, count)` (all counts positive, the
+    /// total `total`): `(level index, uniform offset in the level)`.
+    fn select<R: Rng + ?Sized>(
+        mechanism: &ExponentialMechanism,
+        total: Self,
+        levels: &[(i64, Self)],
+        rng: &mut R,
+    ) -> Result<(usize, Self)>;
+}
+
+impl Count for u128 {
+    fn from_u128(x: u128) -> Self {
+        x
+    }
+    fn is_zero(&self) -> bool {
+        *self == 0
+    }
+    fn add(self, other: Self) -> Self {
+        self + other
+    }
+    fn sub(self, other: Self) -> Self {
+        self - other
+    }
+    fn mul_small(self, w: u128) -> Self {
+        self * w
+    }
+    /// One product: `w1·w2 ≤ ((N + 1)²/2)² < 2^128` for N up to the `u128` limit.
+    fn mul_pair(self, w1: u128, w2: u128) -> Self {
+        self * (w1 * w2)
+    }
+    fn div_rem_small(self, w: u128) -> (Self, u128) {
+        (self / w, self % w)
+    }
+    /// [`crate::ordered::select`]: the narrow sampler up to 2^60 pairs, the wide one above.
+    fn select<R: Rng + ?Sized>(
+        mechanism: &ExponentialMechanism,
+        total: Self,
+        levels: &[(i64, Self)],
+        rng: &mut R,
+    ) -> Result<(usize, Self)> {
+        let wide: Vec<WideScoreLevel> = levels
+            .iter()
+            .map(|&(score, count)| WideScoreLevel { score, count })
+            .collect();
+        crate::ordered::select(mechanism, total, &wide, rng)
+    }
+}
+
+/// An unsigned 256-bit integer, little-endian 64-bit limbs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct U256([u64; 4]);
+
+impl U256 {
+    /// `(high, low)` 128-bit halves.
+    pub(crate) fn parts(self) -> (u128, u128) {
+        (
+            u128::from(self.0[2]) | (u128::from(self.0[3]) << 64),
+            u128::from(self.0[0]) | (u128::from(self.0[1]) << 64),
+        )
+    }
+
+    pub(crate) fn from_parts(high: u128, low: u128) -> Self {
+        U256([
+            low as u64,
+            (low >> 64) as u64,
+            high as u64,
+            (high >> 64) as u64,
+        ])
+    }
+
+    fn bit(&self, i: u32) -> bool {
+        self.0[(i / 64) as usize] >> (i % 64) & 1 == 1
+    }
+}
+
+impl PartialOrd for U256 {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.parts().cmp(&other.parts()))
+    }
+}
+
+impl Count for U256 {
+    fn from_u128(x: u128) -> Self {
+        U256::from_parts(0, x)
+    }
+    fn is_zero(&self) -> bool {
+        self.0 == [0; 4]
+    }
+    fn add(self, other: Self) -> Self {
+        let mut out = [0u64; 4];
+        let mut carry = 0u128;
+        for (i, limb) in out.iter_mut().enumerate() {
+            let s = u128::from(self.0[i]) + u128::from(other.0[i]) + carry;
+            *limb = s as u64;
+            carry = s >> 64;
+        }
+        debug_assert_eq!(carry, 0, "count overflow");
+        U256(out)
+    }
+    fn sub(self, other: Self) -> Self {
+        let mut out = [0u64; 4];
+        let mut borrow = false;
+        for (i, limb) in out.iter_mut().enumerate() {
+            let (d, b1) = self.0[i].overflowing_sub(other.0[i]);
+            let (d, b2) = d.overflowing_sub(u64::from(borrow));
+            *limb = d;
+            borrow = b1 || b2;
+        }
+        debug_assert!(!borrow, "negative count");
+        U256(out)
+    }
+    fn mul_small(self, w: u128) -> Self {
+        let w = [w as u64, (w >> 64) as u64];
+        let mut out = [0u64; 6];
+        for (i, &a) in self.0.iter().enumerate() {
+            let mut carry = 0u128;
+            for (j, &b) in w.iter().enumerate() {
+                let t = u128::from(a) * u128::from(b) + u128::from(out[i + j]) + carry;
+                out[i + j] = t as u64;
+                carry = t >> 64;
+            }
+            let mut k = i + 2;
+            while carry > 0 && k < 6 {
+                let t = u128::from(out[k]) + carry;
+                out[k] = t as u64;
+                carry = t >> 64;
+                k += 1;
+            }
+        }
+        debug_assert!(out[4] == 0 && out[5] == 0, "count overflow");
+        U256([out[0], out[1], out[2], out[3]])
+    }
+    fn div_rem_small(self, w: u128) -> (Self, u128) {
+        // Shift-subtract, one bit at a time from the top; the remainder stays below w.
+        let mut quotient = [0u64; 4];
+        let mut rem = 0u128;
+        for i in (0..256).rev() {
+            let overflow = rem >> 127 == 1;
+            rem = (rem << 1) | u128::from(self.bit(i));
+            if overflow || rem >= w {
+                rem = rem.wrapping_sub(w);
+                quotient[(i / 64) as usize] |= 1 << (i % 64);
+            }
+        }
+        (U256(quotient), rem)
+    }
+    /// [`ExponentialMechanism::select_huge_levels`].
+    fn select<R: Rng + ?Sized>(
+        mechanism: &ExponentialMechanism,
+        _total: Self,
+        levels: &[(i64, Self)],
+        rng: &mut R,
+    ) -> Result<(usize, Self)> {
+        let huge: Vec<HugeScoreLevel> = levels
+            .iter()
+            .map(|&(score, count)| {
+                let (count_high, count_low) = count.parts();
+                HugeScoreLevel {
+                    score,
+                    count_high,
+                    count_low,
+                }
+            })
+            .collect();
+        let choice = mechanism.select_huge_levels(&huge, rng)?;
+        Ok((
+            choice.level,
+            U256::from_parts(choice.offset_high, choice.offset_low),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 256-bit arithmetic against u128 where it fits, and products and quotients beyond.
+    #[test]
+    fn wide_counts_are_exact() {
+        let pairs = [
+            (0u128, 1u128),
+            (7, 3),
+            (u64::MAX as u128, 1 << 70),
+            (1 << 100, 12345),
+        ];
+        for (a, b) in pairs {
+            let x = U256::from_u128(a);
+            assert_eq!(x.add(U256::from_u128(b)).parts(), (0, a + b));
+            assert_eq!(
+                x.mul_small(b % (1 << 27) + 1).parts(),
+                (0, a * (b % (1 << 27) + 1))
+            );
+            let (q, r) = x.div_rem_small(b.max(1));
+            assert_eq!((q.parts(), r), ((0, a / b.max(1)), a % b.max(1)));
+        }
+        // (2^128 − 1)·(2^100 + 3) = q·w + r round trips, and ordering is numeric.
+        let big = U256::from_u128(u128::MAX).mul_small((1 << 100) + 3);
+        for w in [1u128, 3, (1 << 64) + 1, u128::MAX, (1 << 127) + 5] {
+            let (q, r) = big.div_rem_small(w);
+            assert!(r < w);
+            assert_eq!(q.mul_small(w).add(U256::from_u128(r)), big);
+        }
+        assert!(U256::from_parts(1, 0) > U256::from_u128(u128::MAX));
+        assert_eq!(
+            U256::from_parts(1, 0).sub(U256::from_u128(1)),
+            U256::from_u128(u128::MAX)
+        );
+        assert!(!big.is_zero() && U256::default().is_zero());
+    }
+}
