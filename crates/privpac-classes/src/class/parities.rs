@@ -3,6 +3,7 @@
 //! elimination over GF(2) at every d ≤ 64.
 
 use crate::class::closed_form::{ClosedFormVc, Family};
+use crate::class::parity_labelings::{Echelon, reduce};
 use crate::class::{ConceptClass, Consistency, ERROR_PROFILE_LIMIT, check_sample, dense_len};
 use crate::domain::{Domain, Point};
 use crate::error::{Error, Result};
@@ -133,61 +134,21 @@ impl ConceptClass for Parities {
     /// greedily, from the top bit down, by a basis of `K` with distinct leading bits.
     fn smallest_consistent(&self, sample: &LabeledSample) -> Result<Option<Consistency>> {
         check_sample(&self.domain, sample)?;
-        let dim = self.dim as usize;
-        // rows[p] = (coefficients with leading bit p, right-hand side).
-        let mut rows: Vec<Option<(u64, bool)>> = vec![None; dim];
+        let mut echelon = Echelon::new(self.dim);
         for (x, y) in sample.iter() {
-            let (mut coefficients, mut rhs) = (x, y);
-            while coefficients != 0 {
-                let lead = 63 - coefficients.leading_zeros() as usize;
-                match rows[lead] {
-                    Some((row, row_rhs)) => {
-                        coefficients ^= row;
-                        rhs ^= row_rhs;
-                    }
-                    None => {
-                        rows[lead] = Some((coefficients, rhs));
-                        break;
-                    }
-                }
-            }
-            if coefficients == 0 && rhs {
+            if echelon.insert(x, y) == Some(true) {
                 return Ok(Some(Consistency::Inconsistent));
             }
         }
-        // Row p involves only bits ≤ p, so bit p is fixed by the bits below it: fill the
-        // pivots in increasing order.
-        let solve = |mut a: u64, rhs_of: &dyn Fn(bool) -> bool| {
-            for (p, row) in rows.iter().enumerate() {
-                if let Some((coefficients, rhs)) = row {
-                    let others = coefficients & !(1u64 << p);
-                    let bit = rhs_of(*rhs) ^ ((others & a).count_ones() % 2 == 1);
-                    a = (a & !(1u64 << p)) | (u64::from(bit) << p);
-                }
-            }
-            a
-        };
-        let particular = solve(0, &|rhs| rhs);
-        // The kernel: one vector per free coordinate f (bit f set, pivots solved with
-        // right-hand sides 0), inserted into a basis keyed by leading bit.
-        let mut kernel: Vec<u64> = vec![0; dim];
-        for free in (0..dim).filter(|&f| rows[f].is_none()) {
-            let mut v = solve(1u64 << free, &|_| false);
-            while v != 0 {
-                let lead = 63 - v.leading_zeros() as usize;
-                if kernel[lead] == 0 {
-                    kernel[lead] = v;
-                    break;
-                }
-                v ^= kernel[lead];
-            }
-        }
-        let mut smallest = particular;
-        for lead in (0..dim).rev() {
-            if kernel[lead] != 0 && smallest >> lead & 1 == 1 {
-                smallest ^= kernel[lead];
-            }
-        }
-        Ok(Some(Consistency::Consistent(smallest)))
+        let particular = echelon.solve(0, &|rhs| rhs);
+        Ok(Some(Consistency::Consistent(reduce(
+            &echelon.kernel(),
+            particular,
+        ))))
+    }
+
+    /// `Some(d)`: concept `a` is the parity `⟨a, x⟩ mod 2` over `{0,1}^d`.
+    fn parity_structure(&self) -> Option<u32> {
+        Some(self.dim)
     }
 }
