@@ -302,7 +302,7 @@ mod tests {
             assert_eq!(labelings.smallest_alike(a), a);
         }
         // Any parity labels the points alike with its coset minimum.
-        let a = u64::MAX & !1 & !(1 << 63);
+        let a = !1u64 & !(1 << 63);
         let smallest = labelings.smallest_alike(a);
         assert!(smallest <= a);
         assert_eq!(label(smallest, &points), label(a, &points));
