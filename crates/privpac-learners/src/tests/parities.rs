@@ -136,7 +136,12 @@ fn sanitized_parity_cover_equals_the_dense_grouping() {
             .into_iter()
             .map(|c| c as u64)
             .collect();
-        assert_eq!(cover.hypotheses(), dense.as_slice(), "{:?}", cover.support());
+        assert_eq!(
+            cover.hypotheses(),
+            dense.as_slice(),
+            "{:?}",
+            cover.support()
+        );
         assert_eq!(cover, hidden);
     }
 }
