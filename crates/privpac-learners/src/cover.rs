@@ -115,7 +115,7 @@ impl ScoredCover {
         }
         if let Some(dim) = class.parity_structure() {
             let labelings = ParityLabelings::new(dim, points)?;
-            return Self::from_parities(labelings, &class.error_counts(sample)?);
+            return Self::from_parities(labelings, class.error_counts(sample)?);
         }
         Ok(Self::dense(class, points, &class.error_counts(sample)?))
     }
@@ -128,28 +128,43 @@ impl ScoredCover {
     /// parity to its labeling, in O(2^d) with no parity evaluated on any point. The dense
     /// grouping lists the labelings in order of first appearance by id, which is the
     /// increasing order of their smallest ids, so this is the same cover with the same
-    /// scores.
+    /// scores. Points of full rank d (most subsets of at least d points) make every parity
+    /// its own labeling: the profile is the cover's scores as it is.
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] unless `errors` has one count per parity of the cube
     /// (d ≤ 32).
-    fn from_parities(labelings: ParityLabelings, errors: &[u64]) -> Result<Self> {
-        let slots = labelings
-            .all_slots()
-            .filter(|slots| slots.len() == errors.len())
-            .ok_or(Error::InvalidParameter {
-                name: "error profile of the parities",
-                requirement: "one count per parity of the cube",
-                value: errors.len() as f64,
-            })?;
+    fn from_parities(labelings: ParityLabelings, errors: Vec<u64>) -> Result<Self> {
+        let wrong_length = || Error::InvalidParameter {
+            name: "error profile of the parities",
+            requirement: "one count per parity of the cube",
+            value: errors.len() as f64,
+        };
+        if errors.len() as u128 != 1u128 << labelings.dim() {
+            return Err(wrong_length());
+        }
+        if labelings.rank() == labelings.dim() {
+            // Points of full rank: every parity is its own labeling, the cover is the
+            // class in id order.
+            return Ok(ScoredCover {
+                representatives: Vec::new(),
+                keys: Keys::Parities(labelings),
+                fewest_errors: errors.clone(),
+                representative_errors: errors,
+            });
+        }
+        let slots = labelings.all_slots().ok_or_else(wrong_length)?;
         let count = 1usize << labelings.rank();
-        let representative_errors: Vec<u64> = (0..count as u64)
-            .map(|slot| errors[labelings.representative(slot) as usize])
-            .collect();
+        let mut representative_errors = Vec::with_capacity(count);
         let mut fewest = vec![u64::MAX; count];
-        for (&slot, &mistakes) in slots.iter().zip(errors) {
-            let entry = &mut fewest[slot as usize];
-            *entry = (*entry).min(mistakes);
+        for (&slot, &mistakes) in slots.iter().zip(&errors) {
+            let slot = slot as usize;
+            // In id order, labeling j first appears at its smallest parity, after the
+            // first appearances of labelings 0..j.
+            if slot == representative_errors.len() {
+                representative_errors.push(mistakes);
+            }
+            fewest[slot] = fewest[slot].min(mistakes);
         }
         Ok(ScoredCover {
             representatives: Vec::new(),
