@@ -78,7 +78,7 @@ impl ConceptClass for Parities {
     /// (−1)^{y_i}`, the transform `F(a) = Σ_x f(x)(−1)^{⟨a,x⟩}` counts agreements minus
     /// disagreements of concept `a`, so `errors(a) = (n − F(a))/2`. The transform runs in
     /// 32-bit integers when n fits (|F| ≤ n) and is blocked for the cache
-    /// ([`walsh_hadamard`]).
+    /// (radix-4 above a 64 KiB block).
     ///
     /// # Errors
     /// [`Error::OutOfReach`] above 2^28 parities, naming why no structured profile
