@@ -428,6 +428,25 @@ impl SanitizedCover {
                 })
                 .collect();
         }
+        // Parities with few members against the profile's d·2^d: each member's mistakes
+        // counted on the sample directly, O(n·|H|) (the same counts).
+        if let Some(dim) = class.parity_structure()
+            && (sample.len() as u128).saturating_mul(self.hypotheses.len() as u128)
+                <= class.len().saturating_mul(u128::from(dim))
+        {
+            class.domain().check_all(sample.points())?;
+            return Ok(self
+                .hypotheses
+                .iter()
+                .map(|&a| {
+                    let mistakes = sample
+                        .iter()
+                        .filter(|&(x, y)| ((a & x).count_ones() % 2 == 1) != y)
+                        .count();
+                    -(mistakes as i64)
+                })
+                .collect());
+        }
         let errors = class.error_counts(sample)?;
         self.hypotheses
             .iter()

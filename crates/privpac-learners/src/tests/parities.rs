@@ -105,7 +105,8 @@ fn block_erm_by_elimination_equals_the_profile() {
 }
 
 /// The sanitized cover of parities (coset minima of the support's kernel) equals the
-/// first parity of every dichotomy of a dense grouping: 300 supports.
+/// first parity of every dichotomy of a dense grouping, and its scores those read from
+/// the profile: 300 supports.
 #[test]
 fn sanitized_parity_cover_equals_the_dense_grouping() {
     let mut rng = ChaCha8Rng::seed_from_u64(3803);
@@ -143,6 +144,13 @@ fn sanitized_parity_cover_equals_the_dense_grouping() {
             cover.support()
         );
         assert_eq!(cover, hidden);
+        // The members' scores counted directly (few members) or read from the profile.
+        let n = rng.random_range(1usize..300);
+        let labeled = sample(&mut rng, dim, n, 0.3);
+        assert_eq!(
+            cover.scores(&class, &labeled).unwrap(),
+            hidden.scores(&Dense(&class), &labeled).unwrap()
+        );
     }
 }
 
