@@ -59,9 +59,9 @@ pub use class::{
     AllFunctions, Both, CellLevel, CellLevels, ConceptClass, ConceptParts, Consistency,
     ERROR_PROFILE_LIMIT, ErrorLevel, ErrorRun, ExplicitClass, GridHalfspaces, IdRange, Intervals,
     LabelingCell, MAX_GRID_SIDE, MAX_INTERVAL_CELLS, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE,
-    Not, Parities, PointInterval, Points, ThresholdStructure, Thresholds, WideErrorLevel, WithZero,
-    Xor, XorPoints, brute_force_error_counts, check_concept, materialize, run_length_encode,
-    sorted_distinct,
+    Not, Parities, ParityLabelings, PointInterval, Points, ThresholdStructure, Thresholds,
+    WideErrorLevel, WithZero, Xor, XorPoints, brute_force_error_counts, check_concept, materialize,
+    run_length_encode, sorted_distinct,
 };
 pub use concept_set::ConceptSet;
 pub use domain::{Domain, Point};

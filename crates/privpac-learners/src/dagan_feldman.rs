@@ -126,7 +126,10 @@ use crate::voting::VotingPredictor;
 /// construction (so the same output distribution); intervals, not(intervals) and
 /// both(intervals) give [`ConceptClass::labeling_cells`] instead (rectangles of ends;
 /// O(n log n + t²), intervals at every size up to 2^64 − 1 points), again the same cover
-/// and scores; other classes pay O(|C|·(n + t)) for
+/// and scores; parities ([`ConceptClass::parity_structure`]) take O(n + d·2^d): the
+/// cosets of T's kernel scored from the Walsh–Hadamard profile, and each block's ERM on
+/// the relabeled (consistent) sample by Gaussian elimination; other classes pay
+/// O(|C|·(n + t)) for
 /// a dense profile and the labelings of all |C| concepts, up to the dense-profile limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DaganFeldmanPredictor {

@@ -36,8 +36,8 @@
 use std::collections::HashSet;
 
 use privpac_classes::{
-    ConceptClass, ConceptParts, Hypothesis, IdRange, LabeledSample, Point, ThresholdStructure, Xor,
-    sauer_shelah_bound,
+    ConceptClass, ConceptParts, Hypothesis, IdRange, LabeledSample, ParityLabelings, Point,
+    ThresholdStructure, Xor, sauer_shelah_bound,
 };
 use privpac_mechanisms::ExponentialMechanism;
 use privpac_sanitizers::{
@@ -189,7 +189,9 @@ impl SanitizedCover {
     /// For classes that give their labeling ranges
     /// ([`ConceptClass::labeling_ranges`]: point functions, complements) H comes from
     /// the ranges in O(|B| log |B|) (first id per distinct labeling), with no concept evaluated;
-    /// otherwise every concept is evaluated on B: O(|C|·|B|).
+    /// parities ([`ConceptClass::parity_structure`]) from the cosets of B's kernel
+    /// ([`ParityLabelings`]) in O(|B|·d + 2^r·d) for B of rank r; otherwise every concept
+    /// is evaluated on B: O(|C|·|B|).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] unless `1 ≤ support_size ≤ 2^26`; a point outside the
@@ -235,6 +237,22 @@ impl SanitizedCover {
         }
         if let Some(ranges) = class.labeling_ranges(&support)? {
             let hypotheses = ranges_cover(&ranges, support.len());
+            return Ok(SanitizedCover {
+                support,
+                hypotheses,
+                intervals: None,
+            });
+        }
+        // Parities: the coset minima of the support's kernel, the same list as the dense
+        // grouping (the first parity of every dichotomy in id order) in O(2^r·d) for
+        // rank r, no parity evaluated; up to the same dense-profile limit.
+        if let Some(dim) = class.parity_structure()
+            && class.len() <= privpac_classes::ERROR_PROFILE_LIMIT
+        {
+            let labelings = ParityLabelings::new(dim, &support)?;
+            let hypotheses = (0..1u64 << labelings.rank())
+                .map(|slot| labelings.representative(slot))
+                .collect();
             return Ok(SanitizedCover {
                 support,
                 hypotheses,
@@ -409,6 +427,25 @@ impl SanitizedCover {
                         })
                 })
                 .collect();
+        }
+        // Parities with few members against the profile's d·2^d: each member's mistakes
+        // counted on the sample directly, O(n·|H|) (the same counts).
+        if let Some(dim) = class.parity_structure()
+            && (sample.len() as u128).saturating_mul(self.hypotheses.len() as u128)
+                <= class.len().saturating_mul(u128::from(dim))
+        {
+            class.domain().check_all(sample.points())?;
+            return Ok(self
+                .hypotheses
+                .iter()
+                .map(|&a| {
+                    let mistakes = sample
+                        .iter()
+                        .filter(|&(x, y)| ((a & x).count_ones() % 2 == 1) != y)
+                        .count();
+                    -(mistakes as i64)
+                })
+                .collect());
         }
         let errors = class.error_counts(sample)?;
         self.hypotheses

@@ -159,7 +159,9 @@ impl SupportSize {
 /// # Running time
 /// The sanitizer on |C|² queries ([`privpac_sanitizers::Sanitizer::sanitize_xor`]: MWEM and
 /// PMW build that query matrix from C's rows), m draws, then O(|C|·(|B| + n)) for the cover
-/// and scores; classes up to the dense-profile limit. On thresholds and `both(thresholds)`
+/// and scores; classes up to the dense-profile limit. Parities
+/// ([`privpac_classes::ConceptClass::parity_structure`]) take their cover from the cosets of
+/// B's kernel and score it in O(min{n·|H|, d·2^d}). On thresholds and `both(thresholds)`
 /// ([`privpac_classes::ConceptClass::threshold_structure`]) nothing is proportional to |C|:
 /// the sanitizer runs on C⊕'s structure
 /// ([`privpac_sanitizers::Sanitizer::sanitize_threshold_xor`]; MWEM over O(T) pieces at

@@ -64,9 +64,11 @@ use crate::predictor::Predictor;
 /// W ≤ 700/λ + 1 levels (λ = ε/2 − 2η); the output is named by its ends
 /// ([`Hypothesis::Interval`](privpac_classes::Hypothesis::Interval), or
 /// [`Hypothesis::NotInterval`](privpac_classes::Hypothesis::NotInterval) for a
-/// complement) where its id does not fit 64 bits. Other classes: O(|C|·(n + t)) from the
-/// dense error profile
-/// and the labelings of C on T, up to the dense-profile limit.
+/// complement) where its id does not fit 64 bits. Parities over `{0,1}^d`
+/// ([`ConceptClass::parity_structure`]): O(n + d·2^d), the cosets of T's kernel scored
+/// from the Walsh–Hadamard profile (the same cover and scores). Other classes:
+/// O(|C|·(n + t)) from the dense error profile and the labelings of C on T, up to the
+/// dense-profile limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StableLearner {
     epsilon: f64,

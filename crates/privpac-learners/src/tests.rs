@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::{Erm, ErmMode, Error, GenericLearner, Learner, Predictor};
 
 mod improper_point;
+mod parities;
 mod prediction;
 mod prediction_extremes;
 mod sanitized_points;

@@ -21,6 +21,7 @@ mod interval_cells;
 mod intervals;
 mod matrix_class;
 mod parities;
+mod parity_labelings;
 mod points;
 mod thresholds;
 mod xor;
@@ -34,6 +35,7 @@ pub use interval_cells::MAX_INTERVAL_CELLS;
 pub use intervals::{Intervals, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE};
 pub use matrix_class::ExplicitClass;
 pub use parities::Parities;
+pub use parity_labelings::ParityLabelings;
 pub use points::Points;
 pub use thresholds::Thresholds;
 pub use xor::{WithZero, Xor};
@@ -371,6 +373,16 @@ pub trait ConceptClass: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// `Some(d)` when this class is [`Parities`] over `{0,1}^d` with exactly its ids
+    /// (concept `a` is the parity `⟨a, x⟩ mod 2`), so that algorithms can use its linear
+    /// structure: the dichotomies on a set of points are the cosets of their kernel
+    /// ([`ParityLabelings`]), and a vote of parities has an exact true error under the
+    /// uniform distribution from a transform over the span of its members. The provided
+    /// answer is `None`.
+    fn parity_structure(&self) -> Option<u32> {
+        None
+    }
+
     /// The ids `0..len()` cut into ranges of consecutive ids, listed in id order, on each
     /// of which every concept labels `points` the same way, with that labeling as a
     /// [`PointInterval`] of ranks among the sorted distinct `points`; or `None` (the
@@ -518,6 +530,9 @@ macro_rules! forward_concept_class {
             }
             fn point_structure(&self) -> Option<u64> {
                 (**self).point_structure()
+            }
+            fn parity_structure(&self) -> Option<u32> {
+                (**self).parity_structure()
             }
             fn labeling_ranges(&self, points: &[Point]) -> Result<Option<Vec<IdRange>>> {
                 (**self).labeling_ranges(points)

@@ -20,7 +20,7 @@ use crate::{
 /// A class with every method forwarded except `labeling_ranges` and `labeling_cells`
 /// (left at `None`).
 #[derive(Debug)]
-struct Dense<'a>(&'a dyn ConceptClass);
+pub(super) struct Dense<'a>(pub(super) &'a dyn ConceptClass);
 
 impl ConceptClass for Dense<'_> {
     fn domain(&self) -> &Domain {
