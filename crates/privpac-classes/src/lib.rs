@@ -61,7 +61,7 @@ pub use class::{
     LabelingCell, MAX_GRID_SIDE, MAX_INTERVAL_CELLS, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE,
     Not, Parities, ParityLabelings, PointInterval, Points, ThresholdStructure, Thresholds,
     WideErrorLevel, WithZero, Xor, XorPoints, brute_force_error_counts, check_concept, materialize,
-    run_length_encode, sorted_distinct,
+    run_length_encode, sorted_distinct, walsh_hadamard,
 };
 pub use concept_set::ConceptSet;
 pub use domain::{Domain, Point};

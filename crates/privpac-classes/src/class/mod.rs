@@ -34,7 +34,7 @@ pub use interval_cell_levels::{CellLevel, CellLevels};
 pub use interval_cells::MAX_INTERVAL_CELLS;
 pub use intervals::{Intervals, MAX_INTERVAL_LEVEL_WORK, MAX_INTERVALS_SIZE};
 pub use matrix_class::ExplicitClass;
-pub use parities::Parities;
+pub use parities::{Parities, walsh_hadamard};
 pub use parity_labelings::ParityLabelings;
 pub use points::Points;
 pub use thresholds::Thresholds;

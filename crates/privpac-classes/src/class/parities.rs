@@ -162,15 +162,25 @@ const CACHE_BLOCK: usize = 1 << 14;
 
 /// The fast Walsh–Hadamard transform in place, `F(a) = Σ_x f(x)(−1)^{⟨a,x⟩}`, for a
 /// length that is a power of two: the butterflies `(u, v) ↦ (u + v, u − v)` of level h
-/// pair the entries h apart, and the levels commute. The levels below [`CACHE_BLOCK`] run
-/// block by block (each block in cache), the levels above two at a time (the radix-4
-/// butterfly of levels h and 2h on the entries `j, j + h, j + 2h, j + 3h`), so the array
-/// is streamed about `1 + ⌈(d − 14)/2⌉` times instead of d. Integer arithmetic: the
-/// result does not depend on the order of the levels.
-pub(crate) fn walsh_hadamard<T>(f: &mut [T])
+/// pair the entries h apart, and the levels commute. The levels below the cache block
+/// (2^14 entries) run block by block (each block in cache), the levels above two at a time
+/// (the radix-4 butterfly of levels h and 2h on the entries `j, j + h, j + 2h, j + 3h`), so
+/// the array is streamed about `1 + ⌈(d − 14)/2⌉` times instead of d. Integer arithmetic:
+/// the result does not depend on the order of the levels. Used by the parities' error
+/// profile and by the engine's exact true error of a vote of parities.
+///
+/// # Panics
+/// If the length is neither 0, 1 nor a power of two (a programming error: callers size the
+/// array as 2^d).
+pub fn walsh_hadamard<T>(f: &mut [T])
 where
     T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T>,
 {
+    assert!(
+        f.len() <= 1 || f.len().is_power_of_two(),
+        "the Walsh–Hadamard transform needs a power-of-two length, got {}",
+        f.len()
+    );
     let len = f.len();
     let block = CACHE_BLOCK.min(len);
     for chunk in f.chunks_mut(block) {

@@ -25,7 +25,7 @@
 //! rest weighs every point `ρ = (1 − m)/(2^d − 1)` and p `m`: `ρ·2^d` times the uniform
 //! disagreement plus `(m − ρ)` times the wrong-label probability at p.
 
-use privpac_classes::{ConceptClass, Hypothesis};
+use privpac_classes::{ConceptClass, Hypothesis, walsh_hadamard};
 use privpac_learners::Predictor;
 
 use super::{Shape, Structure};
@@ -138,23 +138,6 @@ fn extract(x: u64, mask: u64) -> u64 {
         rest &= rest - 1;
     }
     out
-}
-
-/// The fast Walsh–Hadamard transform in place (length a power of two):
-/// `F(z) = Σ_v f(v)(−1)^{⟨v, z⟩}`.
-fn walsh_hadamard(f: &mut [i32]) {
-    let mut half = 1;
-    while half < f.len() {
-        for block in f.chunks_mut(2 * half) {
-            let (low, high) = block.split_at_mut(half);
-            for (u, v) in low.iter_mut().zip(high.iter_mut()) {
-                let (a, b) = (*u, *v);
-                *u = a + b;
-                *v = a - b;
-            }
-        }
-        half *= 2;
-    }
 }
 
 #[cfg(test)]
