@@ -19,9 +19,11 @@
 //! # A pass
 //! A pass walks the N² positions in order, in chunks: a special row (one row), or a maximal
 //! block of consecutive gap rows; right after an "above", a probe of at most
-//! [`EXPLICIT_QUESTIONS`] questions of the row; above [`WINDOW_SPECIALS`] special points, one row's
-//! columns up to its next [`WINDOW_SPECIALS`] special columns, so that listing a chunk's
-//! special columns (once per chunk that reaches the counts) stays cheap. A chunk from the current position is an
+//! [`EXPLICIT_QUESTIONS`] questions of the row; above [`WINDOW_SPECIALS`] special points, a
+//! special row is asked in windows of its next [`WINDOW_SPECIALS`] special columns, so that
+//! listing a chunk's special columns stays cheap, while a block of gap rows stays one chunk
+//! (its answers against the special columns are the same for every gap row and are listed
+//! once per change of the weights). A chunk from the current position is an
 //! [`AnswerStream`]: its answer at any index in O(log S), and the counts per answer value of
 //! any prefix in O(#answers·log S) (`h` whole gap rows are `h` times the gap-row multiset,
 //! plus the partial row's special columns below the cut, counted by binary search, and its
@@ -102,9 +104,12 @@ pub(crate) struct PointState {
     touched: BTreeMap<Point, f64>,
     /// The sum of all weights.
     total: f64,
-    /// Special points above which chunks are windowed ([`WINDOW_SPECIALS`]; smaller in
-    /// tests).
+    /// Special points above which special rows are windowed ([`WINDOW_SPECIALS`]; smaller
+    /// in tests).
     window: usize,
+    /// The answers of a gap row against the special columns, built at most once between
+    /// two changes of the weights (every block of gap rows of a pass reads the same one).
+    gap_prefix: OnceCell<RowPrefix>,
 }
 
 impl PointState {
@@ -132,6 +137,7 @@ impl PointState {
             touched: BTreeMap::new(),
             total: size as f64,
             window: WINDOW_SPECIALS,
+            gap_prefix: OnceCell::new(),
         })
     }
 
@@ -216,6 +222,7 @@ impl PointState {
             self.touched.insert(x, new);
             self.total += new - w;
         }
+        self.gap_prefix.take();
     }
 
     /// Recomputes the total and divides every weight by it.
@@ -227,6 +234,7 @@ impl PointState {
             self.touched.values_mut().for_each(|w| *w /= total);
             self.total = 1.0;
         }
+        self.gap_prefix.take();
     }
 
     /// The weights as a piecewise distribution (touched points as pieces of one point).
@@ -267,9 +275,10 @@ impl PointState {
             let end = u64::try_from(u128::from(column) + EXPLICIT_QUESTIONS)
                 .map_or(self.size, |end| end.min(self.size));
             (row + 1, end)
-        } else if many {
-            // One row, up to the column of the (window + 1)-th special point at or after
-            // `column`.
+        } else if many && special {
+            // One special row, up to the column of the (window + 1)-th special point at or
+            // after `column`. (A block of gap rows stays one chunk: its answers against the
+            // special columns are the same for every gap row and built once per update.)
             let end = self
                 .specials_from(column)
                 .nth(self.window)
@@ -287,7 +296,7 @@ impl PointState {
             special,
             column,
             column_end,
-            windowed: many || probe,
+            windowed: (many && special) || probe,
             prefix: OnceCell::new(),
         }
     }
@@ -327,7 +336,12 @@ struct RowPrefix {
 
 impl Chunk<'_> {
     fn prefix(&self) -> &RowPrefix {
-        self.prefix.get_or_init(|| {
+        let cell = if self.special || self.windowed {
+            &self.prefix
+        } else {
+            &self.state.gap_prefix
+        };
+        cell.get_or_init(|| {
             let state = self.state;
             let (w_row, d_row) = if self.special {
                 (state.weight(self.row), state.count(self.row))
@@ -442,13 +456,20 @@ impl PrivateMultiplicativeWeights {
     /// The guarantee of [`PrivateMultiplicativeWeights`] (its NumericSparse proof, with the
     /// same `(ε/2, δ/2)` sparse vector and the same measurements): every chunk of questions
     /// is asked through [`SparseVector::first_above`], whose output has exactly the law of
-    /// asking the questions one by one, and the answers are the same sensitivity-1 counts.
+    /// asking the questions one by one, and the answers are sensitivity-1 counts: each is
+    /// `⌊|n·q(A) − D(q)|⌋` for the public A, so the data enter only through `D(q)`. They are
+    /// the dense path's answers in exact arithmetic; the unnormalized weights here round
+    /// differently, so near an integer an answer can differ from the dense path's by one
+    /// (the same algorithm, not the same floating-point run).
     ///
     /// # Running time
     /// Per "above" O(log S) plus the measurement; per chunk without an "above" 64 explicit
     /// questions, O(log(N²)) prefix counts of O(#answers·log S) each and two exact
-    /// comparisons; a pass has at most `2S + 1` chunks, S ≤ 2c + #distinct data points.
-    /// The first prefix count of a chunk lists the S special points once.
+    /// comparisons; a pass has at most S + 1 blocks of gap rows and, per special row, one
+    /// chunk (or at most `⌈S/256⌉ + 1` windows above 256 special points), S ≤ 2c + #distinct
+    /// data points; the gap rows' answers against the special columns are listed in
+    /// O(S log S) once per update; the first prefix count of a special row's chunk lists its
+    /// special columns once.
     ///
     /// # Errors
     /// [`Error::EmptyData`]; [`Error::Class`] for a point outside `[N]`;

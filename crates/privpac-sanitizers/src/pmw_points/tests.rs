@@ -99,6 +99,39 @@ fn chunks_list_the_dense_answers_in_order() {
     }
 }
 
+/// A pass over 2^20 points with more special points than the window is walked in few
+/// chunks: one block per run of gap rows (a gap row is never cut into windows) and at most
+/// `⌈S/window⌉ + 1` windows per special row. Before the fix, every row was its own chunk above
+/// the window (2N chunks for 300 distinct data points), so a quiet pass at 2^40 never ended.
+#[test]
+fn a_pass_above_the_window_has_few_chunks() {
+    let size = 1u64 << 20;
+    let data: Vec<Point> = (0..300u64).map(|i| i * 3491 + 17).collect();
+    let state = PointState::new(size, &data).unwrap();
+    let specials = 300u128;
+    assert!(specials as usize > state.window);
+    let total = u128::from(size) * u128::from(size);
+    let (mut p, mut gap_chunks, mut special_chunks) = (0u128, 0u128, 0u128);
+    while p < total {
+        let chunk = state.chunk_at(p, false);
+        assert_eq!(chunk.start(), p);
+        if chunk.special {
+            special_chunks += 1;
+        } else {
+            assert!(!chunk.windowed, "a gap block is windowed at {p}");
+            gap_chunks += 1;
+        }
+        p += chunk.questions();
+    }
+    assert_eq!(p, total);
+    assert!(gap_chunks <= specials + 1, "{gap_chunks} gap chunks");
+    let per_row = specials.div_ceil(state.window as u128) + 1;
+    assert!(
+        special_chunks <= specials * per_row,
+        "{special_chunks} special chunks"
+    );
+}
+
 /// Exact law of the first update's query id (or none in the first pass) on the uniform
 /// start: a mixture over the threshold noise of the first "above" among the dense answers,
 /// for the sparse-vector threshold `threshold`.
