@@ -86,7 +86,10 @@ impl SparseVector {
     /// wrong or U falls close to `S(m)`).
     ///
     /// # Errors
-    /// [`Error::SparseVectorExhausted`] if the budget of "above" answers is already spent.
+    /// [`Error::SparseVectorExhausted`] if the budget of "above" answers is already spent;
+    /// [`Error::InvalidCount`] if the stream's `prefix_counts(m)` for an m the sampler read
+    /// do not sum to m or a count decreased as m grew (the stream broke its contract; the
+    /// draw is discarded, and the budget is not charged).
     pub fn first_above<S: AnswerStream + ?Sized, R: Rng + ?Sized>(
         &mut self,
         stream: &S,
@@ -107,12 +110,23 @@ impl SparseVector {
         if explicit == total {
             return Ok(None);
         }
+        // A stream whose prefix counts do not count its first m questions (sum m, each
+        // answer's count non-decreasing in m) would be sampled under another stream's law:
+        // such a call is refused after the fact (the draw is discarded).
+        let inconsistent = std::cell::Cell::new(None::<u128>);
         let base = aggregate(stream.prefix_counts(explicit));
+        if total_count(&base) != explicit {
+            inconsistent.set(Some(explicit));
+        }
         let counts_at = |m: u128| -> Vec<(i64, u128)> {
             let mut map = aggregate(stream.prefix_counts(explicit + m));
+            if total_count(&map) != explicit + m {
+                inconsistent.set(Some(explicit + m));
+            }
             for (v, c) in &base {
-                if let Some(slot) = map.get_mut(v) {
-                    *slot = slot.saturating_sub(*c);
+                match map.get_mut(v) {
+                    Some(slot) if *slot >= *c => *slot -= *c,
+                    _ => inconsistent.set(Some(explicit + m)),
                 }
             }
             map.into_iter().filter(|&(_, c)| c > 0).collect()
@@ -124,6 +138,14 @@ impl SparseVector {
             let mut u = LazyUniform::default();
             leading_below(&mut exact, &mut u, total - explicit, &counts_at, &mut bits)
         };
+        if let Some(m) = inconsistent.get() {
+            return Err(Error::InvalidCount {
+                name: "the stream's prefix counts at m",
+                requirement: "counts per answer of its first m questions (summing to m, none \
+                              decreasing as m grows)",
+                value: u64::try_from(m).unwrap_or(u64::MAX),
+            });
+        }
         if leading == total - explicit {
             return Ok(None);
         }
@@ -137,9 +159,16 @@ impl SparseVector {
 fn aggregate(pairs: Vec<(i64, u128)>) -> BTreeMap<i64, u128> {
     let mut map = BTreeMap::new();
     for (v, c) in pairs {
-        *map.entry(v).or_insert(0u128) += c;
+        let slot = map.entry(v).or_insert(0u128);
+        *slot = slot.saturating_add(c);
     }
     map
+}
+
+/// The number of questions a count map covers (saturating: a sum past `u128::MAX` is no
+/// stream's).
+fn total_count(map: &BTreeMap<i64, u128>) -> u128 {
+    map.values().fold(0u128, |sum, &c| sum.saturating_add(c))
 }
 
 /// `J* = max{m ∈ [0, total] : U < S(m)}` (module documentation): a floating-point guess,

@@ -239,3 +239,32 @@ fn comparisons_escalate_precision_when_u_is_close_to_s() {
     // Each outcome has probability about 1/2 per seed.
     assert!(seen[0] && seen[1]);
 }
+
+/// A stream whose prefix counts miss questions (here: always half of them).
+struct HalfCounted(u128);
+
+impl AnswerStream for HalfCounted {
+    fn questions(&self) -> u128 {
+        self.0
+    }
+    fn answer(&self, _index: u128) -> i64 {
+        -1_000_000_000
+    }
+    fn prefix_counts(&self, m: u128) -> Vec<(i64, u128)> {
+        vec![(-1_000_000_000, m / 2)]
+    }
+}
+
+/// A stream that breaks the prefix-count contract is refused with a typed error, not
+/// sampled under another stream's law, and the budget is not charged; the same answers
+/// counted correctly give "none above" (every answer is 10^9 below the threshold).
+#[test]
+fn a_stream_with_wrong_prefix_counts_is_refused() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut svt = SparseVector::new(Privacy::pure(1.0).unwrap(), 1, 100, 1, &mut rng).unwrap();
+    let bad = svt.first_above(&HalfCounted(10_000), &mut rng);
+    assert!(matches!(bad, Err(Error::InvalidCount { .. })), "{bad:?}");
+    assert_eq!(svt.remaining(), 1);
+    let good = Runs(vec![(-1_000_000_000, 10_000)]);
+    assert_eq!(svt.first_above(&good, &mut rng).unwrap(), None);
+}
