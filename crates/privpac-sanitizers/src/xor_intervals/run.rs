@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use privpac_classes::Point;
+use privpac_mechanisms::ExponentialMechanism;
 use rand::Rng;
 
 use super::count::{Count, U256};
@@ -113,6 +114,27 @@ pub(crate) fn apply_round(
         let total: f64 = masses.iter().sum();
         if total > 0.0 && total.is_finite() {
             masses.iter_mut().for_each(|m| *m /= total);
+        }
+    }
+}
+
+/// One selection of [`Mwem::run_interval_xor`]: the exponential mechanism over the score
+/// levels of all pairs (a level, then a uniform offset in it, mapped to its pair), redrawn
+/// while the pair was already measured, which is exactly the exponential mechanism over the
+/// unmeasured pairs (rejection sampling; the measured set is released, so public).
+pub(super) fn select_unmeasured<C: Count, R: Rng + ?Sized>(
+    mechanism: &ExponentialMechanism,
+    total: C,
+    levels: &IntervalPairLevels<C>,
+    measured: &BTreeSet<(Cut, Cut)>,
+    rng: &mut R,
+) -> Result<(Cut, Cut)> {
+    let score_levels: Vec<(i64, C)> = levels.counts().iter().map(|(&s, &c)| (s, c)).collect();
+    loop {
+        let (level, offset) = C::select(mechanism, total, &score_levels, rng)?;
+        let pair = levels.pair_at(score_levels[level].0, offset);
+        if !measured.contains(&pair) {
+            return Ok(pair);
         }
     }
 }
@@ -253,15 +275,7 @@ impl Mwem {
         let mut history: Vec<(Vec<(u64, u64)>, f64)> = Vec::new();
         for _ in 0..self.rounds() {
             let levels = IntervalPairLevels::<C>::new(&dist, sorted);
-            let score_levels: Vec<(i64, C)> =
-                levels.counts().iter().map(|(&s, &c)| (s, c)).collect();
-            let pair = loop {
-                let (level, offset) = C::select(self.selection(), total, &score_levels, rng)?;
-                let pair = levels.pair_at(score_levels[level].0, offset);
-                if !measured.contains(&pair) {
-                    break pair;
-                }
-            };
+            let pair = select_unmeasured(self.selection(), total, &levels, &measured, rng)?;
             let ranges = query_ranges(pair);
             let truth: i64 = ranges
                 .iter()
