@@ -277,7 +277,9 @@ impl<C: Count> IntervalPairLevels<C> {
         levels
     }
 
-    /// Weight 1 at sum 0 in the states `{0, 2} × {0, 2}`.
+    /// Weight 1 at sum 0 in the states `{0, 2} × {0, 2}`: only (0, 0), (0, 2) and (2, 2)
+    /// are stored, since the state (2, 0) is the mirror of (0, 2) and is read through it
+    /// (the two intervals play symmetric roles in the walk).
     fn initial(&self) -> Forward<C> {
         let mut forward = Forward {
             vectors: vec![vec![C::default(); self.width]; STATES],
