@@ -401,9 +401,7 @@ impl Sanitizer for PrivateMultiplicativeWeights {
         data: &[Point],
         rng: &mut dyn Rng,
     ) -> Option<Result<PiecewiseDistribution>> {
-        let n = u128::from(size);
-        let bits = n.saturating_mul(n).saturating_mul(n);
-        if bits <= crate::histogram::QUERY_MATRIX_LIMIT {
+        if crate::xor_points::point_xor_matrix_fits(size) {
             return None;
         }
         Some(self.run_point_xor(size, data, rng).map(|run| run.synthetic))
