@@ -416,6 +416,14 @@ pub(crate) fn add_assign(acc: &mut [f64], values: &[f64]) {
         .for_each(|(a, v)| a.iter_mut().zip(v).for_each(|(a, v)| *a += v));
 }
 
+/// Whether the dense query matrix of `POINT_[N] ⊕ POINT_[N]` (`N²` queries × `N` points, in
+/// bits) fits under [`crate::QUERY_MATRIX_LIMIT`]: there MWEM and PMW take the class path,
+/// which draws the same values for a seed as before the structured runs existed.
+pub(crate) fn point_xor_matrix_fits(size: u64) -> bool {
+    let n = u128::from(size);
+    n.saturating_mul(n).saturating_mul(n) <= QUERY_MATRIX_LIMIT
+}
+
 #[cfg(test)]
 mod tests {
     use privpac_classes::{Intervals, Parities, Thresholds};

@@ -708,7 +708,7 @@ impl Sanitizer for Mwem {
         data: &[Point],
         rng: &mut dyn Rng,
     ) -> Option<Result<PiecewiseDistribution>> {
-        if crate::xor_points::point_xor_matrix_fits(size) {
+        if crate::histogram::point_xor_matrix_fits(size) {
             return None;
         }
         Some(self.run_point_xor(size, data, rng).map(|run| run.synthetic))

@@ -513,13 +513,5 @@ pub(crate) fn average(
     out
 }
 
-/// Whether the dense query matrix of `POINT_[N] ⊕ POINT_[N]` (`N²` queries × `N` points, in
-/// bits) fits under [`crate::QUERY_MATRIX_LIMIT`]: there MWEM and PMW take the class path,
-/// which draws the same values for a seed as before the structured runs existed.
-pub(crate) fn point_xor_matrix_fits(size: u64) -> bool {
-    let n = u128::from(size);
-    n.saturating_mul(n).saturating_mul(n) <= crate::histogram::QUERY_MATRIX_LIMIT
-}
-
 #[cfg(test)]
 mod tests;
