@@ -23,6 +23,10 @@ pub(crate) trait Count: Copy + Default + PartialEq + PartialOrd + std::fmt::Debu
     fn mul_pair(self, w1: u128, w2: u128) -> Self {
         self.mul_small(w1).mul_small(w2)
     }
+    /// `self + c · w` (the dynamic program's inner step).
+    fn add_mul(self, c: Self, w: u128) -> Self {
+        self.add(c.mul_small(w))
+    }
     /// `(⌊self / w⌋, self mod w)` for `w ≥ 1`.
     fn div_rem_small(self, w: u128) -> (Self, u128);
     /// The exponential mechanism over levels `(score, count)` (all counts positive, the
@@ -157,6 +161,28 @@ impl Count for U256 {
         debug_assert!(out[4] == 0 && out[5] == 0, "count overflow");
         U256([out[0], out[1], out[2], out[3]])
     }
+    /// Fused: the limbs of `c · w` are added into `self` as they are formed (every partial
+    /// sum `a·b + limb + carry` is at most `(2^64 − 1)² + 2·(2^64 − 1) = 2^128 − 1`).
+    fn add_mul(self, c: Self, w: u128) -> Self {
+        let mut out = self.0;
+        for (shift, b) in [(0usize, w as u64), (1, (w >> 64) as u64)] {
+            if b == 0 {
+                continue;
+            }
+            let mut carry = 0u128;
+            for (i, &a) in c.0.iter().enumerate() {
+                if i + shift >= 4 {
+                    debug_assert!(a == 0 && carry == 0, "count overflow");
+                    break;
+                }
+                let t = u128::from(a) * u128::from(b) + u128::from(out[i + shift]) + carry;
+                out[i + shift] = t as u64;
+                carry = t >> 64;
+            }
+            debug_assert_eq!(carry, 0, "count overflow");
+        }
+        U256(out)
+    }
     fn div_rem_small(self, w: u128) -> (Self, u128) {
         // Shift-subtract, one bit at a time from the top; the remainder stays below w.
         let mut quotient = [0u64; 4];
@@ -233,5 +259,27 @@ mod tests {
             U256::from_u128(u128::MAX)
         );
         assert!(!big.is_zero() && U256::default().is_zero());
+        // The fused step against the two-step one, across limb boundaries and both halves
+        // of the factor (one- and two-limb factors, carries into every limb).
+        let bases = [
+            U256::default(),
+            U256::from_u128(u128::MAX),
+            U256::from_parts(u128::from(u64::MAX), u128::MAX),
+        ];
+        let sources = [
+            U256::from_u128(1),
+            U256::from_u128(u128::from(u64::MAX)),
+            U256::from_parts(0, u128::MAX),
+            U256::from_parts(1 << 40, 1 << 90),
+        ];
+        assert_eq!(5u128.add_mul(7, 9), 68);
+        let factors = [1u128, 3, u128::from(u64::MAX), 1 << 64, (1 << 80) + 7];
+        for base in bases {
+            for c in sources {
+                for w in factors {
+                    assert_eq!(base.add_mul(c, w), base.add(c.mul_small(w)), "{w}");
+                }
+            }
+        }
     }
 }

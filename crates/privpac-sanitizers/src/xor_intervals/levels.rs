@@ -352,6 +352,12 @@ impl<C: Count> IntervalPairLevels<C> {
                 for (t, &c) in target.iter_mut().zip(source) {
                     *t = t.add(c);
                 }
+            } else if let Some(w) = w1.checked_mul(w2) {
+                for (t, &c) in target.iter_mut().zip(source) {
+                    if !c.is_zero() {
+                        *t = t.add_mul(c, w);
+                    }
+                }
             } else {
                 for (t, &c) in target.iter_mut().zip(source) {
                     if !c.is_zero() {
