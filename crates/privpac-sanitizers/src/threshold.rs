@@ -192,12 +192,7 @@ impl ThresholdSanitizer {
             }
         };
         if u128::from(size) > THRESHOLD_DOMAIN_LIMIT {
-            return Err(Error::TooLarge {
-                what: "the threshold sanitizer",
-                needed: u128::from(size),
-                unit: "domain points",
-                limit: THRESHOLD_DOMAIN_LIMIT,
-            });
+            return Err(beyond_the_draw_limit(size));
         }
         let len = histogram_len(domain, "the threshold sanitizer")?;
         let cumulative = data_cumulative(domain, len, data)?;
@@ -230,6 +225,21 @@ impl ThresholdSanitizer {
             *g = (left_max + *g) / 2.0;
         }
         Ok(cdf)
+    }
+}
+
+/// The refusal above [`THRESHOLD_DOMAIN_LIMIT`] points, on every path (the dense one and
+/// [`ThresholdSanitizer::sanitize_threshold_xor`], whose documentation gives the argument):
+/// the output depends on all `N − 1` noisy left-child counts.
+fn beyond_the_draw_limit(size: u64) -> Error {
+    Error::TooLarge {
+        what: "the binary-tree threshold sanitizer",
+        needed: u128::from(size.saturating_sub(1)),
+        unit: "exact noise draws (its consistent CDF is a running max/min of every noisy \
+               prefix, so it depends on all N − 1 left-child counts; skipping draws needs the \
+               law of a discrete Laplace branching walk's maximum, which has no closed form)",
+        // N ≤ THRESHOLD_DOMAIN_LIMIT exactly when its N − 1 draws are at most this.
+        limit: THRESHOLD_DOMAIN_LIMIT - 1,
     }
 }
 
@@ -378,15 +388,7 @@ impl Sanitizer for ThresholdSanitizer {
     ) -> Option<Result<PiecewiseDistribution>> {
         let size = class.domain_size();
         if u128::from(size) > THRESHOLD_DOMAIN_LIMIT {
-            return Some(Err(Error::TooLarge {
-                what: "the binary-tree threshold sanitizer",
-                needed: u128::from(size - 1),
-                unit: "exact noise draws (its consistent CDF is a running max/min of every \
-                       noisy prefix, so it depends on all N − 1 left-child counts; skipping \
-                       draws needs the law of a discrete Laplace branching walk's maximum, \
-                       which has no closed form)",
-                limit: THRESHOLD_DOMAIN_LIMIT,
-            }));
+            return Some(Err(beyond_the_draw_limit(size)));
         }
         Some(self.pieces(size, data, rng))
     }
@@ -449,6 +451,20 @@ mod tests {
         let refused =
             sanitizer.sanitize_threshold_xor(ThresholdStructure::Plain(1 << 40), &[0], &mut rng);
         assert!(matches!(refused, Some(Err(Error::TooLarge { .. }))));
+        // The dense path (points' XOR class, for example) refuses for the same reason, and
+        // both paths' limits agree: N = 2^24 runs, N = 2^24 + 1 needs 2^24 draws > 2^24 − 1.
+        let points =
+            privpac_classes::Points::new(privpac_classes::Domain::Ordered { size: 1 << 40 });
+        let dense = sanitizer.sanitize(&points, &[0], &mut rng).unwrap_err();
+        let tree = refused.unwrap().unwrap_err();
+        assert_eq!(dense.to_string(), tree.to_string());
+        assert!(
+            tree.to_string().contains("1099511627775 exact noise draws"),
+            "{tree}"
+        );
+        let over = (THRESHOLD_DOMAIN_LIMIT + 1) as u64;
+        let message = beyond_the_draw_limit(over).to_string();
+        assert!(message.contains("needs 16777216 exact") && message.contains("16777215"));
     }
 
     #[test]
