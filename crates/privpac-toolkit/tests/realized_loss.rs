@@ -13,6 +13,11 @@
 //!   (each score moved by at most Δ). Also the rate the sampler realizes: for Δ a power of
 //!   two, `2Δ·rate()` (exact) is at most `ε − 4η`, the internal ε the mechanism's proof
 //!   needs (the deduction must survive rounding at every ε).
+//! - `ExponentialMechanism::select_huge_levels` (levels with 256-bit counts, MWEM's
+//!   interval-pair selection beyond 2^32 points): pure ε over blocks of up to 2^253
+//!   candidates whose scores move by at most Δ, per candidate from
+//!   `huge_level_probabilities` over the level's count (ε up to 5, so that no level's
+//!   probability underflows).
 //! - `RandomizedResponse`: pure ε (`output_distribution`, up to ε = 700 where the flip
 //!   probability is representable).
 //! - `StableSelection`: (ε, δ) over neighbouring score vectors (i64 extremes included). The
@@ -124,7 +129,8 @@ use privpac_learners::{
     Predictor, PrivatePrediction, RelabelingPredictor, StableLearner, VotingPredictor,
 };
 use privpac_mechanisms::{
-    ExponentialMechanism, FLOAT_ERROR_BUDGET, MIN_EPSILON, RandomizedResponse, StableSelection,
+    ExponentialMechanism, FLOAT_ERROR_BUDGET, HugeScoreLevel, MIN_EPSILON, RandomizedResponse,
+    StableSelection,
 };
 use privpac_multi::{Vote, most_frequent_distribution};
 use privpac_sanitizers::BlumLigettRoth;
@@ -412,6 +418,8 @@ properties! {
         400, 50, em_case(), em_real;
     exponential_mechanism_integer_scores_audit, exponential_mechanism_integer_scores_audit_long:
         400, 50, em_int_case(), em_integer;
+    exponential_mechanism_huge_levels_audit, exponential_mechanism_huge_levels_audit_long:
+        300, 80, huge_levels_case(), huge_levels;
     randomized_response_audit, randomized_response_audit_long:
         100, 80, log_uniform(MIN_EPSILON, 700.0), randomized_response;
     stable_selection_audit, stable_selection_audit_long: 300, 20, selection_case(), stable_selection;

@@ -214,6 +214,108 @@ pub(super) fn em_integer(case: EmIntCase) -> Result<bool, TestCaseError> {
 }
 
 // ---------------------------------------------------------------------------------------
+// The exponential mechanism over levels with 256-bit counts (MWEM's interval-pair selection).
+
+#[derive(Debug, Clone)]
+pub(super) struct HugeLevelsCase {
+    pub(super) epsilon: f64,
+    pub(super) sensitivity: u64,
+    pub(super) base: i64,
+    /// Per block of candidates: its score's offset from `base` in units of Δ, its count
+    /// `(high, low)` (below 2^253, so that five blocks stay below 2^256), and the fraction
+    /// of Δ its score moves by in the neighbour.
+    pub(super) blocks: Vec<(i64, u128, u128, f64)>,
+}
+
+/// ε up to 5 and offsets within ±40Δ keep every level's normalized log-probability above
+/// −(5/2)·82 − ln(2^253) − ln 5 > −400, so no probability underflows and the loss is
+/// measured, not lost to a zero on one side.
+pub(super) fn huge_levels_case() -> impl Strategy<Value = HugeLevelsCase> {
+    let sensitivity = prop_oneof![1u64..=4, (0u32..=50).prop_map(|e| 1u64 << e)];
+    let high = prop_oneof![
+        Just(0u128),
+        1u128..=1000,
+        (0u32..125).prop_map(|e| 1u128 << e),
+        any::<u128>().prop_map(|h| h >> 3),
+    ];
+    let low = prop_oneof![1u128..=1000, any::<u128>()];
+    let step = prop_oneof![Just(-1.0), Just(1.0), -1.0f64..=1.0, Just(0.0)];
+    (
+        log_uniform(MIN_EPSILON, 5.0),
+        sensitivity,
+        -(1i64 << 62)..=(1i64 << 62),
+        prop::collection::vec((-40i64..=40, high, low, step), 1..=5),
+    )
+        .prop_map(|(epsilon, sensitivity, base, blocks)| HugeLevelsCase {
+            epsilon,
+            sensitivity,
+            base,
+            blocks: blocks
+                .into_iter()
+                .map(|(o, h, l, u)| (o, h, if h == 0 { l.max(1) } else { l }, u))
+                .collect(),
+        })
+}
+
+/// `ExponentialMechanism::select_huge_levels` (the path of MWEM on `INTERVAL ⊕ INTERVAL`
+/// beyond 2^32 points): pure ε over blocks of up to 2^253 candidates each, every candidate
+/// of a block moved by the same amount of at most Δ in the neighbour (a block can stand for
+/// one candidate, so this is the general case at block granularity). A candidate's
+/// probability is its level's (`huge_level_probabilities`, the law the sampler's seeded χ²
+/// tests check it draws) over the level's count; blocks with equal scores are separate
+/// levels, which the mechanism accepts.
+pub(super) fn huge_levels(case: HugeLevelsCase) -> Result<bool, TestCaseError> {
+    let Ok(privacy) = Privacy::pure(case.epsilon) else {
+        return Ok(false);
+    };
+    let Ok(mechanism) = ExponentialMechanism::new(privacy, case.sensitivity as f64) else {
+        return Ok(false);
+    };
+    let claimed = mechanism.privacy().epsilon();
+    check_rate(&mechanism, claimed)?;
+    let delta = i128::from(case.sensitivity);
+    let levels = |moved: bool| -> Vec<HugeScoreLevel> {
+        case.blocks
+            .iter()
+            .map(|&(offset, count_high, count_low, step)| {
+                let mut score = i128::from(case.base) + i128::from(offset) * delta;
+                if moved {
+                    score += ((step * case.sensitivity as f64) as i128).clamp(-delta, delta);
+                }
+                HugeScoreLevel {
+                    score: i64::try_from(score).unwrap(),
+                    count_high,
+                    count_low,
+                }
+            })
+            .collect()
+    };
+    let per_candidate = |levels: &[HugeScoreLevel]| -> Vec<f64> {
+        let probabilities = mechanism.huge_level_probabilities(levels).unwrap();
+        probabilities
+            .iter()
+            .zip(levels)
+            .map(|(p, l)| p.ln() - (l.count_high as f64 * 2f64.powi(128) + l.count_low as f64).ln())
+            .collect()
+    };
+    let (p, q) = (per_candidate(&levels(false)), per_candidate(&levels(true)));
+    prop_assert!(
+        p.iter().chain(&q).all(|l| l.is_finite()),
+        "{case:?}: a probability underflowed ({p:?}, {q:?})"
+    );
+    let loss = p
+        .iter()
+        .zip(&q)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f64, f64::max);
+    prop_assert!(
+        loss <= claimed,
+        "{case:?}: loss {loss} > reported {claimed}"
+    );
+    Ok(true)
+}
+
+// ---------------------------------------------------------------------------------------
 // Randomized response, stable selection, the parity learner's selection.
 
 pub(super) fn randomized_response(epsilon: f64) -> Result<bool, TestCaseError> {
