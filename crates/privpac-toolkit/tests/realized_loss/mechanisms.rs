@@ -127,15 +127,27 @@ pub(super) fn check_rate(
     Ok(())
 }
 
-pub(super) fn em_real(case: EmCase) -> Result<bool, TestCaseError> {
-    let Ok(privacy) = Privacy::pure(case.epsilon) else {
-        return Ok(false);
+/// The mechanism at (ε, Δ) if it accepts them, with its reported ε, after checking the rate
+/// it samples at ([`check_rate`]).
+fn rated_mechanism(
+    epsilon: f64,
+    sensitivity: f64,
+) -> Result<Option<(ExponentialMechanism, f64)>, TestCaseError> {
+    let Ok(privacy) = Privacy::pure(epsilon) else {
+        return Ok(None);
     };
-    let Ok(mechanism) = ExponentialMechanism::new(privacy, case.sensitivity) else {
-        return Ok(false);
+    let Ok(mechanism) = ExponentialMechanism::new(privacy, sensitivity) else {
+        return Ok(None);
     };
     let claimed = mechanism.privacy().epsilon();
     check_rate(&mechanism, claimed)?;
+    Ok(Some((mechanism, claimed)))
+}
+
+pub(super) fn em_real(case: EmCase) -> Result<bool, TestCaseError> {
+    let Some((mechanism, claimed)) = rated_mechanism(case.epsilon, case.sensitivity)? else {
+        return Ok(false);
+    };
     let other = neighbour_scores(&case.scores, &case.steps, case.sensitivity);
     let p = mechanism.log_probabilities(&case.scores).unwrap();
     let q = mechanism.log_probabilities(&other).unwrap();
@@ -185,14 +197,9 @@ pub(super) fn em_int_case() -> impl Strategy<Value = EmIntCase> {
 }
 
 pub(super) fn em_integer(case: EmIntCase) -> Result<bool, TestCaseError> {
-    let Ok(privacy) = Privacy::pure(case.epsilon) else {
+    let Some((mechanism, claimed)) = rated_mechanism(case.epsilon, case.sensitivity as f64)? else {
         return Ok(false);
     };
-    let Ok(mechanism) = ExponentialMechanism::new(privacy, case.sensitivity as f64) else {
-        return Ok(false);
-    };
-    let claimed = mechanism.privacy().epsilon();
-    check_rate(&mechanism, claimed)?;
     let other: Vec<i64> = case
         .scores
         .iter()
@@ -265,14 +272,9 @@ pub(super) fn huge_levels_case() -> impl Strategy<Value = HugeLevelsCase> {
 /// tests check it draws) over the level's count; blocks with equal scores are separate
 /// levels, which the mechanism accepts.
 pub(super) fn huge_levels(case: HugeLevelsCase) -> Result<bool, TestCaseError> {
-    let Ok(privacy) = Privacy::pure(case.epsilon) else {
+    let Some((mechanism, claimed)) = rated_mechanism(case.epsilon, case.sensitivity as f64)? else {
         return Ok(false);
     };
-    let Ok(mechanism) = ExponentialMechanism::new(privacy, case.sensitivity as f64) else {
-        return Ok(false);
-    };
-    let claimed = mechanism.privacy().epsilon();
-    check_rate(&mechanism, claimed)?;
     let delta = i128::from(case.sensitivity);
     let levels = |moved: bool| -> Vec<HugeScoreLevel> {
         case.blocks
