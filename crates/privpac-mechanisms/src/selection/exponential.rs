@@ -630,4 +630,6 @@ fn find_unit(bands: &[u8], band: u8, unit: u64, count: &impl Fn(usize) -> u64) -
 }
 
 #[cfg(test)]
+mod pinned;
+#[cfg(test)]
 mod tests;
