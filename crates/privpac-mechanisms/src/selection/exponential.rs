@@ -55,6 +55,7 @@ use crate::exact_bits::RandomBits;
 use privpac_accounting::rounding::add_up;
 use privpac_accounting::{PldStep, Privacy, Private};
 
+mod envelope;
 mod huge;
 mod wide;
 pub use huge::{HugeLevelChoice, HugeScoreLevel};
