@@ -396,4 +396,138 @@ mod tests {
         assert_eq!((0u128, 0u128).bit_length(), 0);
         assert_eq!((1u128, 0u128).bit_length(), 129);
     }
+
+    /// Scripted-bits tests of the branch for levels beyond the window (`k_ℓ > S`): its
+    /// envelope mass is below 2^-31 of the total, so no statistical test reaches it. The
+    /// script feeds the exact bits the sampler reads (see "Which random bits are used"):
+    /// the proposal `r` (`bitlen(W)` bits, low first), the `k − S` fair coins (read in
+    /// chunks of 64), then the acceptance Bernoulli of the ratio `p = ŵ·2^k ∈ (1/2, 1]`,
+    /// where one 0 bit accepts (a uniform `U` whose first binary digit is 0 is below any
+    /// `p > 1/2`; for `p = 1` no bit is read). Each test rejects one round on its last coin,
+    /// then accepts the next, and the output is the second round's unit, computed by hand.
+    mod beyond_window {
+        use privpac_accounting::Privacy;
+
+        use crate::exact_bits::script::BitScript;
+        use crate::selection::exponential::{
+            ExponentialMechanism, HugeScoreLevel, WideScoreLevel, band, clamp_gap,
+        };
+
+        fn mechanism() -> ExponentialMechanism {
+            ExponentialMechanism::new(Privacy::pure(1.0).unwrap(), 1.0).unwrap()
+        }
+
+        /// Pushes the low `width` bits of the little-endian `limbs`, least significant first.
+        fn push_number(script: &mut BitScript, limbs: &[u64], width: u32) {
+            for i in 0..width {
+                script.push((limbs[(i / 64) as usize] >> (i % 64)) & 1 == 1);
+            }
+        }
+
+        /// One round that proposes `proposal` (a `width`-bit number), reads `coins` fair
+        /// coins and is rejected on the last one (`reject`) or accepted after them.
+        fn push_round(
+            script: &mut BitScript,
+            proposal: &[u64],
+            width: u32,
+            coins: u32,
+            reject: bool,
+        ) {
+            push_number(script, proposal, width);
+            for c in 0..coins {
+                script.push(reject && c + 1 == coins);
+            }
+            if !reject {
+                script.push(false);
+            }
+        }
+
+        /// The gaps used below and their bands, by hand: a clamped gap 700 has band
+        /// `⌊700·log2 e⌋ = ⌊1009.89⌋ = 1009`, and a gap of 200 score units at
+        /// `λ = ε_int/2 ≈ 1/2` is `x ≈ 100`, band `⌊144.27⌋ = 144`.
+        #[test]
+        fn the_bands_used_below() {
+            let mech = mechanism();
+            assert_eq!(band(700.0), 1009);
+            assert_eq!(band(clamp_gap(mech.lambda * 1e6)), 1009);
+            assert_eq!(band(mech.lambda * 200.0), 144);
+        }
+
+        /// 256-bit counts. Case 1: levels `(0, 1)` and `(−10^6, c = 5·2^128 + 7)`: `T = 1`,
+        /// `S = 287`, the far level's band 1009 (clamped gap), its weight `c·2^0`, the best
+        /// level's `2^287`, `W = 2^287 + c` (288 bits), `1009 − 287 = 722` coins. A proposal
+        /// `2^287 + t` with `t < c` is unit `t` of the far level. Case 2: levels
+        /// `(0, 2^200)` and `(−200, c = 7·2^128 + 11)`: `T = 201`, `S = 87`, band 144, weights
+        /// `2^287` and `c`, `144 − 87 = 57` coins.
+        #[test]
+        fn huge_sampler_beyond_the_window_returns_the_scripted_unit() {
+            let mech = mechanism();
+            let far = |score: i64, count_high: u128, count_low: u128| HugeScoreLevel {
+                score,
+                count_high,
+                count_low,
+            };
+            // (levels, coins, rejected unit t1, accepted unit t2) with t = (high, low).
+            let cases = [
+                (
+                    [far(0, 0, 1), far(-1_000_000, 5, 7)],
+                    722,
+                    (1u64, 9u64),
+                    (3u64, 2u64),
+                ),
+                ([far(0, 1 << 72, 0), far(-200, 7, 11)], 57, (6, 10), (6, 5)),
+            ];
+            for (levels, coins, rejected, accepted) in cases {
+                let mut script = BitScript::default();
+                for (unit, reject) in [(rejected, true), (accepted, false)] {
+                    // 2^287 + unit.high·2^128 + unit.low, as six limbs.
+                    let proposal = [unit.1, 0, unit.0, 0, 1 << 31, 0];
+                    push_round(&mut script, &proposal, 288, coins, reject);
+                }
+                let choice = mech.select_huge_levels(&levels, &mut script).unwrap();
+                assert_eq!(
+                    (choice.level, choice.offset_high, choice.offset_low),
+                    (1, u128::from(accepted.0), u128::from(accepted.1)),
+                    "{levels:?}"
+                );
+            }
+        }
+
+        /// `u128` counts. Case 1: levels `(0, 1)` and `(−10^6, c = 5·2^64 + 7)`: `T = 1`,
+        /// `S = 159`, band 1009, weights `2^159` and `c`, `W = 2^159 + c` (160 bits), `850`
+        /// coins (13 full chunks of 64, then 18). Case 2: levels `(0, 2^100)` and
+        /// `(−200, c = 2^90 + 3)`: `T = 101`, `S = 59`, band 144, weights `2^159` and `c`,
+        /// `85` coins.
+        #[test]
+        fn wide_sampler_beyond_the_window_returns_the_scripted_unit() {
+            let mech = mechanism();
+            let level = |score: i64, count: u128| WideScoreLevel { score, count };
+            // (levels, coins, rejected unit t1, accepted unit t2) with t = (high, low) limbs.
+            let cases = [
+                (
+                    [level(0, 1), level(-1_000_000, (5 << 64) + 7)],
+                    850,
+                    (1u64, 9u64),
+                    (3u64, 2u64),
+                ),
+                (
+                    [level(0, 1 << 100), level(-200, (1 << 90) + 3)],
+                    85,
+                    (1 << 26, 2),
+                    (0, 5),
+                ),
+            ];
+            for (levels, coins, rejected, accepted) in cases {
+                let mut script = BitScript::default();
+                for (unit, reject) in [(rejected, true), (accepted, false)] {
+                    // 2^159 + unit.high·2^64 + unit.low, as three limbs.
+                    let proposal = [unit.1, unit.0, 1 << 31];
+                    push_round(&mut script, &proposal, 160, coins, reject);
+                }
+                let choice = mech.select_wide_levels(&levels, &mut script).unwrap();
+                let offset = (u128::from(accepted.0) << 64) | u128::from(accepted.1);
+                assert_eq!((choice.level, choice.offset), (1, offset), "{levels:?}");
+            }
+        }
+    }
 }
