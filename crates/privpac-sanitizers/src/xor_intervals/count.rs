@@ -317,6 +317,7 @@ mod tests {
     }
 
     use crate::xor_intervals::levels::{Cut, IntervalPairLevels};
+    use crate::xor_intervals::run::query_ranges;
 
     /// Runs `(first, length, value)` covering the cut points `0..=n`: G = 0 at 0, then
     /// `values.len()` runs of nearly equal length with the given values.
@@ -336,23 +337,14 @@ mod tests {
         runs
     }
 
-    /// The score of a pair by definition: `|Σ_r (−1)^(r+1)·G(p_r)|` over the sorted ends.
+    /// The score of a pair by definition: `|Σ (G(b) − G(a))|` over the ranges `[a, b)` of
+    /// its symmetric difference (the alternating sum of G over the sorted ends).
     fn score_of(runs: &[(u64, u64, i64)], pair: (Cut, Cut)) -> i64 {
         let g = |p: u64| {
             let run = runs.iter().find(|&&(f, l, _)| p >= f && p - f < l).unwrap();
             run.2
         };
-        let mut ends: Vec<u64> = [pair.0, pair.1]
-            .into_iter()
-            .flatten()
-            .flat_map(|(u, v)| [u, v])
-            .collect();
-        ends.sort_unstable();
-        let sum: i64 = ends
-            .iter()
-            .enumerate()
-            .map(|(r, &p)| if r % 2 == 0 { -g(p) } else { g(p) })
-            .sum();
+        let sum: i64 = query_ranges(pair).iter().map(|&(a, b)| g(b) - g(a)).sum();
         sum.abs()
     }
 
