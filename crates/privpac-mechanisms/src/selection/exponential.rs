@@ -55,6 +55,7 @@ use crate::exact_bits::RandomBits;
 use privpac_accounting::rounding::add_up;
 use privpac_accounting::{PldStep, Privacy, Private};
 
+mod envelope;
 mod huge;
 mod wide;
 pub use huge::{HugeLevelChoice, HugeScoreLevel};
@@ -629,5 +630,7 @@ fn find_unit(bands: &[u8], band: u8, unit: u64, count: &impl Fn(usize) -> u64) -
     unreachable!("the envelope only proposes units that exist")
 }
 
+#[cfg(test)]
+mod pinned;
 #[cfg(test)]
 mod tests;

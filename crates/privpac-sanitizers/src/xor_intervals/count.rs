@@ -2,6 +2,39 @@
 //! points, a 256-bit integer above (about 2^158 pairs over 2^40 points), and the
 //! count-weighted exponential mechanism for each (the narrow or wide sampler for `u128`,
 //! the huge one for 256 bits).
+//!
+//! # Why no count overflows
+//! The arithmetic of [`Count`] checks overflow with `debug_assert` only (`add_mul` and
+//! `add` are the inner loop of the dynamic program). It needs no release-mode check
+//! because the callers' size checks rule overflow out:
+//!
+//! - `Mwem::run_interval_xor` refuses `N > ORDERED_XOR_LIMIT = 2^62` before it forms any
+//!   count, uses `u128` counts for `N ≤ INTERVAL_XOR_LIMIT = 2^32 − 2` and [`U256`] above.
+//! - Let `P = 1 + N(N + 1)/2`, the number of intervals over `[N]` (two of the `N + 1` cut
+//!   points, or the empty interval). **Every value a `Count` operation produces is at most
+//!   `P²`**, the number of ordered pairs:
+//!   - a forward count of the dynamic program (a state and a partial sum, before or after a
+//!     run) counts distinct partial pairs, each interval with no end placed (1 way), its
+//!     left end placed (at most `N + 1 ≤ P` ways) or both ends placed or empty (at most `P`
+//!     ways): at most `P²`;
+//!   - in a step, the target accumulates contributions `c·w₁·w₂`, each the number of
+//!     partial pairs that reach the target by one move, so every running value (`add`,
+//!     `add_mul`, `mul_pair`, and `c·w₁ ≤ c·w₁·w₂` inside `mul_pair`) is at most the new
+//!     forward count, at most `P²`; `add_mul` forms the exact sum limb by limb, so a
+//!     carry out of the top limb would need a sum of `2^256` or more;
+//!   - the rank walk forms `options = count·w₁·w₂`, again the partial pairs after a run
+//!     through one move (at most `P²`), subtracts only when `rank ≥ options` or
+//!     `rank ≥ below` (no borrow), and divides (`div_rem_small` only shrinks);
+//!   - the level counts sum to the total `P²`, formed once as `P·P`.
+//! - At the largest accepted N: for `N = 2^62`, `P = 2^123 + 2^61 + 1 < 2^124` and
+//!   `P² = 2^246 + 2^185 + 2^124 + 2^122 + 2^62 + 1 < 2^247`, eight bits below `2^256`
+//!   (with `u128` factors `w₁·w₂ ≤ (N(N + 1)/2)² < 2^248` used only through `mul_pair`,
+//!   whose two products are each at most `P²`). For `u128` at `N = 2^32 − 2`,
+//!   `P = 2^63 − 3·2^31 + 2 < 2^63`, so `P² < 2^126` and `w₁·w₂ < 2^126` fit 128 bits.
+//!
+//! The tests `totals_are_exact_at_the_largest_accepted_sizes` check it at both limits:
+//! the level counts of the dynamic program sum to `P²` computed by hand, and the pairs of
+//! the extreme ranks have the scores of their levels.
 
 use privpac_mechanisms::{ExponentialMechanism, HugeScoreLevel, WideScoreLevel};
 use rand::Rng;
@@ -280,6 +313,110 @@ mod tests {
                     assert_eq!(base.add_mul(c, w), base.add(c.mul_small(w)), "{w}");
                 }
             }
+        }
+    }
+
+    use crate::xor_intervals::levels::{Cut, IntervalPairLevels};
+    use crate::xor_intervals::run::query_ranges;
+
+    /// Runs `(first, length, value)` covering the cut points `0..=n`: G = 0 at 0, then
+    /// `values.len()` runs of nearly equal length with the given values.
+    fn runs_over(n: u64, values: &[i64]) -> Vec<(u64, u64, i64)> {
+        let mut runs = vec![(0, 1, 0)];
+        let parts = values.len() as u64;
+        let mut first = 1;
+        for (i, &value) in values.iter().enumerate() {
+            let len = if i as u64 + 1 == parts {
+                n + 1 - first
+            } else {
+                n / parts
+            };
+            runs.push((first, len, value));
+            first += len;
+        }
+        runs
+    }
+
+    /// The score of a pair by definition: `|Σ (G(b) − G(a))|` over the ranges `[a, b)` of
+    /// its symmetric difference (the alternating sum of G over the sorted ends).
+    fn score_of(runs: &[(u64, u64, i64)], pair: (Cut, Cut)) -> i64 {
+        let g = |p: u64| {
+            let run = runs.iter().find(|&&(f, l, _)| p >= f && p - f < l).unwrap();
+            run.2
+        };
+        let sum: i64 = query_ranges(pair).iter().map(|&(a, b)| g(b) - g(a)).sum();
+        sum.abs()
+    }
+
+    /// Checks that the pairs of ranks 0, 1 and count − 1 of every level lie in the domain
+    /// and have the level's score.
+    fn check_extreme_ranks<C: Count>(
+        levels: &IntervalPairLevels<C>,
+        runs: &[(u64, u64, i64)],
+        n: u64,
+    ) {
+        for (&score, &count) in levels.counts() {
+            let last = count.sub(C::from_u128(1));
+            let second = if last.is_zero() {
+                last
+            } else {
+                C::from_u128(1)
+            };
+            for rank in [C::default(), second, last] {
+                let pair = levels.pair_at(score, rank);
+                for (u, v) in [pair.0, pair.1].into_iter().flatten() {
+                    assert!(u < v && v <= n, "{pair:?}");
+                }
+                assert_eq!(score_of(runs, pair), score, "{pair:?} at rank {rank:?}");
+            }
+        }
+    }
+
+    /// At the largest N of each count type (`INTERVAL_XOR_LIMIT` for `u128`, 2^62 for 256
+    /// bits), the level counts of the dynamic program sum to the number of ordered pairs
+    /// `P²`, `P = 1 + N(N + 1)/2`, computed by hand (module documentation), for one run and
+    /// for runs with several values; and the extreme ranks of every level map to pairs of
+    /// that level's score.
+    #[test]
+    fn totals_are_exact_at_the_largest_accepted_sizes() {
+        let shapes: [&[i64]; 3] = [&[0], &[1, -1], &[3, -2, 5, 0, -7]];
+        // u128 at N = 2^32 − 2: P = 1 + (2^31 − 1)(2^32 − 1) = 2^63 − 3·2^31 + 2 < 2^63.
+        let n = super::super::INTERVAL_XOR_LIMIT;
+        assert_eq!(n, (1 << 32) - 2);
+        let p: u128 = (1 << 63) - 3 * (1 << 31) + 2;
+        assert_eq!(p, 1 + u128::from(n) * u128::from(n + 1) / 2);
+        for values in shapes {
+            let runs = runs_over(n, values);
+            let levels = IntervalPairLevels::<u128>::from_runs(runs.clone());
+            let total = levels.counts().values().sum::<u128>();
+            assert_eq!(total, p * p, "{values:?}");
+            check_extreme_ranks(&levels, &runs, n);
+        }
+        // 256 bits at N = 2^62: P = 2^123 + 2^61 + 1, P² = 2^246 + 2^185 + 2^124 + 2^122 +
+        // 2^62 + 1, as (high, low) 128-bit halves.
+        let n = crate::ordered::ORDERED_XOR_LIMIT;
+        assert_eq!(n, 1 << 62);
+        let expected = U256::from_parts(
+            (1 << 118) + (1 << 57),
+            (1 << 124) + (1 << 122) + (1 << 62) + 1,
+        );
+        let concepts = 1 + u128::from(n) * u128::from(n + 1) / 2;
+        assert_eq!(concepts, (1 << 123) + (1 << 61) + 1);
+        // The total as `Mwem::run_interval_xor` forms it.
+        assert_eq!(U256::from_u128(concepts).mul_small(concepts), expected);
+        for values in shapes {
+            let runs = runs_over(n, values);
+            let levels = IntervalPairLevels::<U256>::from_runs(runs.clone());
+            let total = levels
+                .counts()
+                .values()
+                .fold(U256::default(), |sum, &c| sum.add(c));
+            assert_eq!(total, expected, "{values:?}");
+            if values.len() == 1 {
+                // One value of G: every pair has score 0.
+                assert_eq!(levels.counts().len(), 1);
+            }
+            check_extreme_ranks(&levels, &runs, n);
         }
     }
 }

@@ -4,41 +4,24 @@
 //! at most 2^60 candidates in all. Classes such as intervals over 2^64 points have about
 //! 2^127 concepts, grouped in a few levels of equal score (at most `2n + 1` for n examples):
 //! [`ExponentialMechanism::select_wide_levels`] samples such levels exactly with the same
-//! envelope-and-accept scheme as the narrow path, the envelope sums carried in 256-bit
-//! integers.
+//! envelope-and-accept scheme as the narrow path, with `u128` counts and the envelope sums
+//! carried in 256-bit integers.
 //!
 //! # Why this is the exponential mechanism
-//! A level `ℓ` holds `c_ℓ` candidates of score `q_ℓ`; `k_ℓ` is the envelope band of its gap
-//! (see the parent module: `ŵ_ℓ ≤ 2^-k_ℓ < 2ŵ_ℓ`). With `t_ℓ = bitlen(c_ℓ) − k_ℓ` and `T =
-//! max t_ℓ ≥ 1` (the best level has `k = 0`), the window is `S = 160 − T ∈ [32, 159]`. The
-//! sampler proposes one unit (a candidate) from the envelope that gives each unit of level ℓ
-//! the integer weight `2^(S − b_ℓ)`, `b_ℓ = min(k_ℓ, S)`, and accepts it with probability
-//! `2^-(k_ℓ − b_ℓ) · ŵ_ℓ·2^(k_ℓ)` (fair coins for the part of the band beyond the window,
-//! then the exact dyadic ratio, which lies in (1/2, 1]). A round therefore ends with
-//! candidate `j` of level ℓ with probability `ŵ_ℓ · 2^S / W` (W the envelope total), the
-//! same for every candidate of a level, and rejected rounds are independent repetitions. So the output is
-//! candidate `j` of level ℓ with probability exactly `ŵ_ℓ / Σ_ℓ' c_ℓ'·ŵ_ℓ'`: the level
-//! with probability `c_ℓ·ŵ_ℓ / Σ c·ŵ`, then a uniform member of it. This is the
-//! distribution of the exponential mechanism over the expanded candidate list with the
-//! floating-point weights `ŵ_ℓ = exp(−λ·(q_max − q_ℓ))` (clamped as in the parent module),
+//! The sampler is the `envelope` module's, at count width `B = 128`: the window is
+//! `S = 160 − T ∈ [32, 159]` with `T = max (bitlen(c_ℓ) − k_ℓ)`, every level's envelope weight
+//! is below `2^160`, and the output is candidate `j` of level ℓ with probability exactly
+//! `ŵ_ℓ / Σ_ℓ' c_ℓ'·ŵ_ℓ'` (the proof is in that module): the exponential mechanism over
+//! the expanded candidate list with the floating-point weights `ŵ_ℓ = exp(−λ·(q_max − q_ℓ))`,
 //! whose privacy proof (ε, with the floating-point budget paid out of ε) is the parent
-//! module's word for word: it never used the number of candidates.
-//!
-//! Every level's envelope weight is below `2^(T + S) = 2^160`, so the sums fit 256 bits. A
-//! level inside the window is accepted with probability above 1/2 per proposal; the levels
-//! beyond it (`k_ℓ > S`) carry envelope mass at most `Σ c_ℓ·2^-S < 2^(128 − S) = 2^(T − 32)`
-//! (in units where the best level's weight `c·2^-k ≥ 2^(T − 1)`), so the expected number of
-//! rounds is at most `2/(1 − 2^-30)`, each O(L) for L levels, whatever the counts (up to
-//! 2^128) and gaps are.
+//! module's word for word: it never used the number of candidates. At most about two
+//! expected rounds, each O(L) for L levels, whatever the counts (up to 2^128) and gaps are.
 
 use rand::Rng;
 
-use super::{
-    ExponentialMechanism, band, clamp_gap, integer_gap, normalize_log_weights,
-    scale_by_power_of_two,
-};
-use crate::error::{Error, Result};
-use crate::exact_bits::RandomBits;
+use super::ExponentialMechanism;
+use super::envelope::Level;
+use crate::error::Result;
 
 /// A group of candidates that share one integer score, with a 128-bit count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,119 +43,30 @@ pub struct WideLevelChoice {
     pub offset: u128,
 }
 
-/// An unsigned 256-bit integer, wide enough for the envelope sums (each weight below 2^160,
-/// at most 2^64 levels).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
-struct U256 {
-    // Field order matters: the derived order compares `high` first.
-    high: u128,
-    low: u128,
-}
+impl Level<4> for WideScoreLevel {
+    type Count = u128;
 
-impl U256 {
-    /// `value · 2^shift` for `shift < 256`, when it fits in 256 bits.
-    fn shifted(value: u128, shift: u32) -> U256 {
-        debug_assert!(shift < 256);
-        match shift {
-            0 => U256 {
-                high: 0,
-                low: value,
-            },
-            1..128 => U256 {
-                high: value >> (128 - shift),
-                low: value << shift,
-            },
-            _ => U256 {
-                high: value << (shift - 128),
-                low: 0,
-            },
-        }
+    fn score(&self) -> i64 {
+        self.score
     }
 
-    fn add(self, other: U256) -> U256 {
-        let (low, carry) = self.low.overflowing_add(other.low);
-        U256 {
-            high: self.high + other.high + u128::from(carry),
-            low,
-        }
+    fn count(&self) -> u128 {
+        self.count
     }
-
-    /// `self − other` for `other ≤ self`.
-    fn sub(self, other: U256) -> U256 {
-        let (low, borrow) = self.low.overflowing_sub(other.low);
-        U256 {
-            high: self.high - other.high - u128::from(borrow),
-            low,
-        }
-    }
-
-    /// `⌊self / 2^shift⌋` for `shift < 256`, when it fits in 128 bits.
-    fn shr(self, shift: u32) -> u128 {
-        debug_assert!(shift < 256);
-        match shift {
-            0 => self.low,
-            1..128 => (self.low >> shift) | (self.high << (128 - shift)),
-            _ => self.high >> (shift - 128),
-        }
-    }
-
-    fn bit_length(self) -> u32 {
-        if self.high != 0 {
-            256 - self.high.leading_zeros()
-        } else {
-            128 - self.low.leading_zeros()
-        }
-    }
-
-    /// A uniform value in `[0, self)` by rejection from the next power of two (fewer than
-    /// two attempts on average); `self` must be positive.
-    fn uniform_below<R: Rng + ?Sized>(self, bits: &mut RandomBits<'_, R>) -> U256 {
-        let width = self.bit_length();
-        loop {
-            let mut limbs = [0u64; 4];
-            let mut left = width;
-            for limb in &mut limbs {
-                let take = left.min(64);
-                *limb = bits.bits(take);
-                left -= take;
-            }
-            let candidate = U256 {
-                low: u128::from(limbs[0]) | (u128::from(limbs[1]) << 64),
-                high: u128::from(limbs[2]) | (u128::from(limbs[3]) << 64),
-            };
-            if candidate < self {
-                return candidate;
-            }
-        }
-    }
-}
-
-/// Checks wide levels and returns the best score.
-fn validate_wide_levels(levels: &[WideScoreLevel]) -> Result<i64> {
-    let mut best = None::<i64>;
-    let mut total: u128 = 0;
-    for (index, level) in levels.iter().enumerate() {
-        if level.count == 0 {
-            return Err(Error::ZeroCount { index });
-        }
-        total = total
-            .checked_add(level.count)
-            .ok_or(Error::TooManyCandidates { limit: u64::MAX })?;
-        best = Some(best.map_or(level.score, |b| b.max(level.score)));
-    }
-    best.ok_or(Error::EmptyCandidates)
 }
 
 impl ExponentialMechanism {
     /// The count-weighted path for up to `2^128 − 1` candidates in all: picks a level with
     /// probability proportional to `count · exp(λ·score)`, then one of its candidates
     /// uniformly (the exponential mechanism over the expanded candidate list; proof in the
-    /// module documentation of `wide`). O(number of levels) per round, at most 2 expected
-    /// rounds. For the same levels it has the distribution of [`Self::select_levels`] (not
-    /// the same draws for a seed).
+    /// module documentation of `wide` and of the shared sampler, `envelope`). O(number of
+    /// levels) per round, at most 2 expected rounds. For the same levels it has the
+    /// distribution of [`Self::select_levels`] (not the same draws for a seed).
     ///
     /// # Errors
-    /// [`Error::EmptyCandidates`], [`Error::ZeroCount`], [`Error::TooManyCandidates`] if the
+    /// [`Error::EmptyCandidates`](crate::Error::EmptyCandidates),
+    /// [`Error::ZeroCount`](crate::Error::ZeroCount),
+    /// [`Error::TooManyCandidates`](crate::Error::TooManyCandidates) if the
     /// counts sum above `u128::MAX` (the reported limit is then `u64::MAX`, the largest
     /// value the error carries).
     pub fn select_wide_levels<R: Rng + ?Sized>(
@@ -180,46 +74,8 @@ impl ExponentialMechanism {
         levels: &[WideScoreLevel],
         rng: &mut R,
     ) -> Result<WideLevelChoice> {
-        let best = validate_wide_levels(levels)?;
-        let lambda = self.lambda;
-        let gap = |i: usize| clamp_gap(lambda * integer_gap(best, levels[i].score));
-        let bands: Vec<u32> = (0..levels.len()).map(|i| band(gap(i))).collect();
-        // The window S = 160 − max(bitlen(count) − k) (see the module documentation).
-        let top = (0..levels.len())
-            .map(|i| i64::from(128 - levels[i].count.leading_zeros()) - i64::from(bands[i]))
-            .max()
-            .unwrap_or(1)
-            .clamp(1, 128);
-        let window = (160 - top) as u32;
-        let head = |k: u32| k.min(window);
-        // Envelope weight of a level: count · 2^(S − min(k, S)) in units of 2^-S.
-        let weight = |i: usize| U256::shifted(levels[i].count, window - head(bands[i]));
-        let total = (0..levels.len()).fold(U256::default(), |sum, i| sum.add(weight(i)));
-        let mut bits = RandomBits::new(rng);
-        loop {
-            let mut r = total.uniform_below(&mut bits);
-            let mut chosen = levels.len() - 1;
-            for i in 0..levels.len() {
-                let w = weight(i);
-                if r < w {
-                    chosen = i;
-                    break;
-                }
-                r = r.sub(w);
-            }
-            // r < count · 2^(S − b): the unit is ⌊r / 2^(S − b)⌋ < count.
-            let k = bands[chosen];
-            let offset = r.shr(window - head(k));
-            if k > window && !bits.all_zero_bits(k - window) {
-                continue;
-            }
-            if bits.bernoulli_f64(scale_by_power_of_two(gap(chosen), k)) {
-                return Ok(WideLevelChoice {
-                    level: chosen,
-                    offset,
-                });
-            }
-        }
+        let (level, offset) = self.select_counted(levels, rng)?;
+        Ok(WideLevelChoice { level, offset })
     }
 
     /// For each wide level, the probability that [`Self::select_wide_levels`] picks it.
@@ -227,17 +83,7 @@ impl ExponentialMechanism {
     /// # Errors
     /// As for [`Self::select_wide_levels`].
     pub fn wide_level_probabilities(&self, levels: &[WideScoreLevel]) -> Result<Vec<f64>> {
-        let best = validate_wide_levels(levels)?;
-        let log_weights = levels
-            .iter()
-            .map(|level| {
-                (level.count as f64).ln() - clamp_gap(self.lambda * integer_gap(best, level.score))
-            })
-            .collect();
-        Ok(normalize_log_weights(log_weights)
-            .into_iter()
-            .map(f64::exp)
-            .collect())
+        self.counted_probabilities(levels)
     }
 }
 
@@ -247,6 +93,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use crate::error::Error;
     use crate::selection::exponential::ScoreLevel;
     use privpac_accounting::Privacy;
 
@@ -255,29 +102,6 @@ mod tests {
 
     fn mechanism(epsilon: f64) -> ExponentialMechanism {
         ExponentialMechanism::new(Privacy::pure(epsilon).unwrap(), 1.0).unwrap()
-    }
-
-    #[test]
-    fn u256_arithmetic_matches_u128_where_it_fits() {
-        let high = U256::shifted(3, 200);
-        assert_eq!((high.high, high.low), (3 << 72, 0));
-        assert_eq!(high.shr(200), 3);
-        assert_eq!(high.shr(130), 3 << 70);
-        for (value, shift) in [(0u128, 0u32), (5, 3), (u64::MAX as u128, 64), (1 << 63, 1)] {
-            let x = U256::shifted(value, shift);
-            assert_eq!(x.high, 0);
-            assert_eq!(x.low, value << shift);
-            assert_eq!(x.shr(shift), value);
-        }
-        let big = U256::shifted(u128::MAX, 64);
-        assert_eq!(big.high, u128::from(u64::MAX));
-        assert_eq!(big.low, u128::MAX << 64);
-        assert_eq!(big.shr(64), u128::MAX);
-        assert_eq!(big.bit_length(), 192);
-        let sum = big.add(U256::shifted(1, 64));
-        assert_eq!(sum.sub(U256::shifted(1, 64)), big);
-        assert!(big < sum);
-        assert_eq!(sum.high, 1 << 64);
     }
 
     /// Where counts fit the narrow path, the wide path's level probabilities are the narrow

@@ -1,6 +1,7 @@
 //! Tests of `SparseVector::first_above`: χ² against the exact law of the first "above"
-//! (streams of 300 and 10^18 questions, with a negative control), an "above" found at
-//! position 10^20, enclosures against floating point, and the precision escalation.
+//! (streams of 300 and 10^18 questions, and streams at small, comparable and large noise
+//! against the answers, each with a negative control), an "above" found at position 10^20,
+//! enclosures against floating point, and the precision escalation.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -52,6 +53,7 @@ fn exact_survival(svt: &SparseVector, runs: &Runs, cuts: &[u128]) -> Vec<f64> {
             let log: f64 = runs
                 .prefix_counts(m)
                 .iter()
+                .filter(|&&(_, e)| e > 0)
                 .map(|&(a, e)| {
                     let k = noisy_threshold - a;
                     let log_beta = if k >= 1 {
@@ -78,8 +80,22 @@ fn chi_square_against_exact(
     seed: u64,
     law_threshold: i64,
 ) -> privpac_audit::GofOutcome {
+    chi_square_at(1.0, 3, law_threshold, runs, cuts, draws, seed)
+}
+
+/// [`chi_square_against_exact`] at privacy ε (one round: threshold noise at scale 2/ε,
+/// query noise at scale 4/ε) and sampled threshold `threshold`.
+fn chi_square_at(
+    epsilon: f64,
+    threshold: i64,
+    law_threshold: i64,
+    runs: &Runs,
+    cuts: &[u128],
+    draws: usize,
+    seed: u64,
+) -> privpac_audit::GofOutcome {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let privacy = Privacy::pure(1.0).unwrap();
+    let privacy = Privacy::pure(epsilon).unwrap();
     let template = SparseVector::new(privacy, 1, law_threshold, 1, &mut rng).unwrap();
     let total = runs.questions();
     let mut bounds = cuts.to_vec();
@@ -90,7 +106,7 @@ fn chi_square_against_exact(
     expected.push(survival[survival.len() - 1]);
     let mut counts = vec![0u64; expected.len()];
     for _ in 0..draws {
-        let mut svt = SparseVector::new(privacy, 1, 3, 1, &mut rng).unwrap();
+        let mut svt = SparseVector::new(privacy, 1, threshold, 1, &mut rng).unwrap();
         let bin = match svt.first_above(runs, &mut rng).unwrap() {
             Some(i) => {
                 assert_eq!(svt.remaining(), 0);
@@ -141,6 +157,97 @@ fn first_above_matches_the_exact_law_on_a_stream_of_1e18_questions() {
     let c = b + 1_000_000_000_000;
     let d = c + 10;
     check_against_exact(&runs, &[a, 64, b, c, d], 6000, 12);
+}
+
+/// The three noise regimes below: (ε, sampled threshold, stream, bin cuts, negative-control
+/// threshold). One round at ε has threshold noise at scale 2/ε and query noise at scale
+/// 4/ε; the first 64 questions are asked one at a time, so each stream keeps them mostly
+/// "below" and puts the questions that decide the law after them, where `first_above`
+/// samples from counts.
+///
+/// * **Small noise** (ε = 8: scales 1/4 and 1/2, against answers 3 to 20 below the
+///   threshold): the first "above" lies within about 45 questions of the explicit part in
+///   a stream of 10^15 (answers 3 below, then 1 below, then at the threshold).
+/// * **Comparable** (ε = 1: scales 2 and 4, answers 8 to 30 below a threshold of −1000):
+///   the first "above" spreads over a few hundred questions.
+/// * **Large noise** (ε = 1/64: scales 128 and 256, answers 2050 to 2560 below the
+///   threshold, that is 8 to 10 query-noise scales): each question is "above" with
+///   probability near 10^-4, so the first "above" spreads over about 10^5 questions of a
+///   stream of 10^12.
+fn regimes() -> [(f64, i64, Runs, Vec<u128>, i64); 3] {
+    [
+        (
+            8.0,
+            3,
+            Runs(vec![
+                (-17, 64),
+                (0, 30),
+                (2, 10),
+                (3, 1_000_000_000_000_000),
+            ]),
+            vec![64, 94, 96, 98, 100, 104, 105, 106, 108],
+            4,
+        ),
+        (
+            1.0,
+            -1000,
+            Runs(vec![(-1030, 64), (-1016, 200), (-1008, 1_000_000)]),
+            vec![40, 64, 80, 100, 130, 170, 230, 264, 270, 280, 300, 330],
+            -998,
+        ),
+        (
+            1.0 / 64.0,
+            3,
+            Runs(vec![
+                (-2557, 64),
+                (-2300, 10_000),
+                (-2045, 100_000),
+                (-4000, 1_000_000_000_000),
+            ]),
+            vec![
+                64, 2_000, 5_000, 10_064, 15_000, 20_000, 30_000, 45_000, 70_000, 110_064,
+            ],
+            3 + 128,
+        ),
+    ]
+}
+
+/// Seeded χ² tests (false-failure rate 1e-6 each, 6000 draws) of `first_above` against
+/// the exact law (the threshold noise enumerated, the product of the "below"
+/// probabilities per threshold) at small, comparable and large noise against the answers.
+#[test]
+fn first_above_matches_the_exact_law_at_three_noise_ratios() {
+    for (i, (epsilon, threshold, runs, cuts, _)) in regimes().into_iter().enumerate() {
+        let outcome = chi_square_at(
+            epsilon,
+            threshold,
+            threshold,
+            &runs,
+            &cuts,
+            6000,
+            21 + i as u64,
+        );
+        assert!(!outcome.rejected, "ε = {epsilon}: {outcome:?}");
+    }
+}
+
+/// Negative controls for the three regimes: the law at a shifted threshold (by 1 at small
+/// noise, by 2 at comparable noise, by 128 — one threshold-noise scale, half a query-noise
+/// scale — at large noise) is rejected by the same χ² test on fresh draws.
+#[test]
+fn the_chi_square_check_rejects_shifted_thresholds_at_three_noise_ratios() {
+    for (i, (epsilon, threshold, runs, cuts, shifted)) in regimes().into_iter().enumerate() {
+        let outcome = chi_square_at(
+            epsilon,
+            threshold,
+            shifted,
+            &runs,
+            &cuts,
+            6000,
+            31 + i as u64,
+        );
+        assert!(outcome.rejected, "ε = {epsilon}: {outcome:?}");
+    }
 }
 
 #[test]
