@@ -377,18 +377,36 @@ impl Sanitizer for BlumLigettRoth {
         _data: &[Point],
         _rng: &mut dyn Rng,
     ) -> Option<Result<crate::pieces::PiecewiseDistribution>> {
-        let domain = Domain::ordered(class.domain_size()).ok()?;
-        let candidates = self.candidate_count(&domain);
-        (candidates > self.candidate_limit).then_some(Err(Error::TooLarge {
-            what: "Blum-Ligett-Roth candidate enumeration",
-            needed: candidates,
-            unit: "candidate databases (multisets of m points)",
-            limit: self.candidate_limit,
-        }))
+        self.candidate_refusal(class.domain_size()).map(Err)
+    }
+
+    /// The same refusal on `INTERVAL ⊕ INTERVAL` (its ids would run out first beyond 2^32
+    /// points, but the candidate databases are what the algorithm cannot enumerate).
+    fn sanitize_interval_xor(
+        &self,
+        size: u64,
+        _data: &[Point],
+        _rng: &mut dyn Rng,
+    ) -> Option<Result<crate::IntervalXorSynthetic>> {
+        self.candidate_refusal(size).map(Err)
     }
 
     fn name(&self) -> String {
         format!("blr(m={})", self.database_size)
+    }
+}
+
+impl BlumLigettRoth {
+    /// [`Error::TooLarge`] when the candidate databases over `[size]` exceed the limit.
+    fn candidate_refusal(&self, size: u64) -> Option<Error> {
+        let domain = Domain::ordered(size).ok()?;
+        let candidates = self.candidate_count(&domain);
+        (candidates > self.candidate_limit).then_some(Error::TooLarge {
+            what: "Blum-Ligett-Roth candidate enumeration",
+            needed: candidates,
+            unit: "candidate databases (multisets of m points)",
+            limit: self.candidate_limit,
+        })
     }
 }
 

@@ -156,5 +156,17 @@ mod tests {
             assert!(!refusal.contains(&u128::MAX.to_string()), "{refusal}");
         }
         assert_eq!(interval_xor_matrix_bits(256), 32_897u128 * 32_897 * 256);
+        // Blum–Ligett–Roth: its candidate databases, not the XOR class's ids, are what it
+        // cannot enumerate; within its limit the class path runs.
+        let blr = crate::BlumLigettRoth::new(Privacy::pure(1.0).unwrap(), 4).unwrap();
+        assert!(blr.sanitize_interval_xor(3, &[0, 1], &mut rng).is_none());
+        for size in [256u64, 1 << 20, 1 << 40, u64::MAX] {
+            let refusal = blr
+                .sanitize_interval_xor(size, &data, &mut rng)
+                .unwrap()
+                .unwrap_err()
+                .to_string();
+            assert!(refusal.contains("candidate databases"), "{refusal}");
+        }
     }
 }
