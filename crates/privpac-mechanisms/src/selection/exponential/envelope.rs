@@ -24,8 +24,10 @@
 //! sums over fewer than 2^64 levels are below `2^(B + 96)`: 224 bits for `B = 128` (kept in
 //! four 64-bit limbs, 256 bits) and 352 bits for `B = 256` (six limbs, 384 bits). A level
 //! inside the window is accepted with probability above 1/2 per proposal; the levels beyond
-//! it (`k_ℓ > S`) carry envelope mass at most `Σ c_ℓ < 2^B = 2^(T + S − 32)`, against the
-//! best level's at least `2^(T + S − 1)`, so a round is accepted with probability above
+//! it (`k_ℓ > S`) carry envelope mass at most `Σ c_ℓ < 2^B = 2^(T + S − 32)`, against at
+//! least `2^(T + S − 1)` for the level that attains `T` (its weight is
+//! `c·2^(S − k) ≥ 2^(bitlen(c) − 1 + S − k)`, and it lies inside the window: a level
+//! beyond it has `t_ℓ < B − S = T − 32`), so a round is accepted with probability above
 //! `(1/2)·(1 − 2^-31)`: at most about two expected rounds, each O(L) for L levels, whatever
 //! the counts and gaps are.
 //!
@@ -52,8 +54,12 @@ pub(super) struct Limbs<const N: usize>(pub(super) [u64; N]);
 impl<const N: usize> Limbs<N> {
     const ZERO: Self = Limbs([0; N]);
 
-    /// `self · 2^shift`, when it fits.
+    /// `self · 2^shift`, when it fits (no bit may be shifted out).
     fn shl(self, shift: u32) -> Self {
+        debug_assert!(
+            self.bit_length() == 0 || self.bit_length() + shift <= 64 * N as u32,
+            "envelope shift overflow"
+        );
         let (whole, bits) = ((shift / 64) as usize, shift % 64);
         let mut out = [0u64; N];
         for (i, limb) in out.iter_mut().enumerate().skip(whole) {
@@ -162,7 +168,9 @@ pub(super) trait Count<const N: usize>: Copy {
     fn is_zero(self) -> bool;
     fn checked_add(self, other: Self) -> Option<Self>;
     fn bit_length(self) -> u32;
-    /// `self · 2^shift` as an envelope integer (`shift ≤ B + 31`, so it fits).
+    /// `self · 2^shift` as an envelope integer. The sampler's shifts are `S − b_ℓ ≤ B + 31`,
+    /// and the product fits because the window keeps it below `2^(T + S) = 2^(B + 32)` (see
+    /// "Sizes and running time"), not because of the shift's bound alone.
     fn envelope(self, shift: u32) -> Limbs<N>;
     /// The low `B` bits of an envelope integer.
     fn from_envelope(value: Limbs<N>) -> Self;
