@@ -18,9 +18,9 @@
 //!    (the margin covers every rounding error, see `band`). We draw from the envelope with
 //!    exact integer arithmetic (band totals in `u128`, a uniform `u128`, candidates with
 //!    `k_i ≥ 64` handled by fair coins) and accept with the exact dyadic probability
-//!    `ŵ_i · 2^{k_i} ∈ (1/2, 1]`. The output distribution is then *exactly* proportional to
-//!    the floating-point weights `ŵ_i`, and the expected number of rounds is at most 2
-//!    whatever the scores are, so the running time (O(N) per round) does not depend on the
+//!    `ŵ_i · 2^{k_i} ∈ (2^(−1−10⁻⁹), 1]`. The output distribution is then *exactly*
+//!    proportional to the floating-point weights `ŵ_i`, and the expected number of rounds
+//!    is at most about 2 whatever the scores are, so the running time (O(N) per round) does not depend on the
 //!    score values.
 //! 3. **A budget for floating-point error.** The only deviation from the ideal mechanism is
 //!    `|ln ŵ_i - (-λ g_i)| ≤ η`, from rounding `λ`, `g_i` and their product (relative
@@ -566,7 +566,7 @@ fn sample_weighted_with_head<R: Rng + ?Sized>(
         }
         let unit = (r / unit_weight(chosen_band)) as u64;
         let (item, offset) = find_unit(&bands, chosen_band as u8, unit, &count);
-        // Accept with probability ŵ / envelope = exp(-x)·2^k ∈ (1/2, 1], exactly.
+        // Accept with probability ŵ / envelope = exp(-x)·2^k ∈ (2^(−1−10⁻⁹), 1], exactly.
         let x = gap(item);
         let k = band(x);
         if k as usize >= head_bands && !bits.all_zero_bits(k - head_bands as u32) {
@@ -580,7 +580,8 @@ fn sample_weighted_with_head<R: Rng + ?Sized>(
 }
 
 /// `exp(-x) · 2^k` computed exactly from the floating-point `exp(-x)` (multiplying by a
-/// power of two is exact here: the result lies in (1/2, 1]).
+/// power of two is exact here: the result lies in (2^(−1−10⁻⁹), 1], about (1/2, 1], the
+/// margin of `band`).
 #[inline]
 fn scale_by_power_of_two(x: f64, k: u32) -> f64 {
     let weight = (-x).exp();

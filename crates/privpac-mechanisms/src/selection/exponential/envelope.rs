@@ -9,7 +9,8 @@
 //! candidate) from the envelope that gives each unit of level ℓ the integer weight
 //! `2^(S − b_ℓ)`, `b_ℓ = min(k_ℓ, S)`, and accepts it with probability
 //! `2^-(k_ℓ − b_ℓ) · ŵ_ℓ·2^(k_ℓ)` (fair coins for the part of the band beyond the window,
-//! then the exact dyadic ratio, which lies in (1/2, 1]). A round therefore ends with
+//! then the exact dyadic ratio, which lies in (2^(−1−10⁻⁹), 1], about (1/2, 1], the
+//! margin of `band`). A round therefore ends with
 //! candidate `j` of level ℓ with probability `ŵ_ℓ · 2^S / W` (W the envelope total), the
 //! same for every candidate of a level, and rejected rounds are independent repetitions.
 //! So the output is candidate `j` of level ℓ with probability exactly
@@ -409,7 +410,8 @@ mod tests {
     /// envelope mass is below 2^-31 of the total, so no statistical test reaches it. The
     /// script feeds the exact bits the sampler reads (see "Which random bits are used"):
     /// the proposal `r` (`bitlen(W)` bits, low first), the `k − S` fair coins (read in
-    /// chunks of 64), then the acceptance Bernoulli of the ratio `p = ŵ·2^k ∈ (1/2, 1]`,
+    /// chunks of 64), then the acceptance Bernoulli of the ratio
+    /// `p = ŵ·2^k ∈ (2^(−1−10⁻⁹), 1]`,
     /// where one 0 bit accepts (a uniform `U` whose first binary digit is 0 is below any
     /// `p > 1/2`; for `p = 1` no bit is read). Each test rejects one round on its last coin,
     /// then accepts the next, and the output is the second round's unit, computed by hand.

@@ -60,7 +60,7 @@ impl ExponentialMechanism {
     /// probability proportional to `count · exp(λ·score)`, then one of its candidates
     /// uniformly (the exponential mechanism over the expanded candidate list; proof in the
     /// module documentation of `wide` and of the shared sampler, `envelope`). O(number of
-    /// levels) per round, at most 2 expected rounds. For the same levels it has the
+    /// levels) per round, at most about 2 expected rounds. For the same levels it has the
     /// distribution of [`Self::select_levels`] (not the same draws for a seed).
     ///
     /// # Errors

@@ -170,10 +170,10 @@ fn first_above_matches_the_exact_law_on_a_stream_of_1e18_questions() {
 ///   a stream of 10^15 (answers 3 below, then 1 below, then at the threshold).
 /// * **Comparable** (ε = 1: scales 2 and 4, answers 8 to 30 below a threshold of −1000):
 ///   the first "above" spreads over a few hundred questions.
-/// * **Large noise** (ε = 1/64: scales 128 and 256, answers 2050 to 2560 below the
-///   threshold, that is 8 to 10 query-noise scales): each question is "above" with
-///   probability near 10^-4, so the first "above" spreads over about 10^5 questions of a
-///   stream of 10^12.
+/// * **Large noise** (ε = 1/64: scales 128 and 256, the first 110,064 answers 2048 to 2560
+///   below the threshold, that is 8 to 10 query-noise scales, then 10^12 answers 4003
+///   below, about 15.6 scales): each of the first questions is "above" with probability
+///   near 10^-4, so the first "above" spreads over about 10^5 questions.
 fn regimes() -> [(f64, i64, Runs, Vec<u128>, i64); 3] {
     [
         (
