@@ -20,8 +20,8 @@
 //!    `k_i ≥ 64` handled by fair coins) and accept with the exact dyadic probability
 //!    `ŵ_i · 2^{k_i} ∈ (2^(−1−10⁻⁹), 1]`. The output distribution is then *exactly*
 //!    proportional to the floating-point weights `ŵ_i`, and the expected number of rounds
-//!    is at most about 2 whatever the scores are, so the running time (O(N) per round) does not depend on the
-//!    score values.
+//!    is at most about 2 whatever the scores are, so the running time (O(N) per round)
+//!    does not depend on the score values.
 //! 3. **A budget for floating-point error.** The only deviation from the ideal mechanism is
 //!    `|ln ŵ_i - (-λ g_i)| ≤ η`, from rounding `λ`, `g_i` and their product (relative
 //!    error at most `3·2^-53` on an argument at most 700, plus at most `2^-1074` where the
