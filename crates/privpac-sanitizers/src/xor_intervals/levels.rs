@@ -34,8 +34,9 @@
 //! the last run, at `(2, 2, s)`, counts exactly the ordered pairs whose alternating sum is
 //! s, and the pairs of score k are those at `s = ±k`. Counts are exact: a partial count
 //! (and every product formed from one) never exceeds the ways of choosing the two
-//! intervals' ends placed so far, below `(1 + (N + 1)²/2)²`, which fits `u128` for N up to
-//! [`INTERVAL_XOR_LIMIT`] and the 256-bit count of the `count` module for N up to 2^62.
+//! intervals' ends placed so far, below `(1 + (N + 1)²/2)² ≤ (N + 1)⁴`, which fits `u128`
+//! for N up to [`INTERVAL_XOR_LIMIT`], the 192-bit count of the `count` module up to
+//! [`INTERVAL_XOR_192_LIMIT`] and its 256-bit count up to 2^62.
 //!
 //! # The pair of a given rank
 //! The pairs of level k are ranked in a fixed order by the walk read backwards: first the
@@ -62,6 +63,10 @@ use crate::pieces::PiecewiseDistribution;
 /// [`ORDERED_XOR_LIMIT`](crate::ORDERED_XOR_LIMIT) = 2^62 points, the counts are 256-bit
 /// (2^40 points have about 2^158 pairs; `(2^62 + 1)⁴ < 2^256`).
 pub const INTERVAL_XOR_LIMIT: u64 = (1 << 32) - 2;
+
+/// The largest N for which the counts fit 192 bits (`(N + 1)⁴ < 2^192`); above it they are
+/// 256-bit. The width changes no value, only the cost of the program's additions.
+pub(crate) const INTERVAL_XOR_192_LIMIT: u64 = (1 << 48) - 2;
 
 /// One interval of a pair by its cut points `(u, v)`, `u < v` (the interval `[u, v − 1]`),
 /// or `None` for the empty interval.

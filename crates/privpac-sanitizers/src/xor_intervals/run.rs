@@ -8,8 +8,8 @@ use privpac_classes::Point;
 use privpac_mechanisms::ExponentialMechanism;
 use rand::Rng;
 
-use super::count::{Count, U256};
-use super::levels::{Cut, INTERVAL_XOR_LIMIT, IntervalPairLevels};
+use super::count::{Count, U192, U256};
+use super::levels::{Cut, INTERVAL_XOR_192_LIMIT, INTERVAL_XOR_LIMIT, IntervalPairLevels};
 use crate::error::{Error, Result};
 use crate::mwem::{Mwem, MwemVariant, update_factors};
 use crate::ordered::{ORDERED_XOR_LIMIT, sorted_in_domain};
@@ -143,8 +143,9 @@ impl Mwem {
     /// MWEM with the queries of `INTERVAL ⊕ INTERVAL` over `[N]` (all ordered pairs of
     /// intervals, the empty one included: the sanitizer learners' C⊕ for intervals) over a
     /// [`PiecewiseDistribution`], for N up to [`ORDERED_XOR_LIMIT`] = 2^62 (level counts in
-    /// `u128` up to [`INTERVAL_XOR_LIMIT`] ≈ 2^32 points, in 256 bits above), in time
-    /// polynomial in n and T and independent of N but for its logarithm.
+    /// `u128` up to [`INTERVAL_XOR_LIMIT`] ≈ 2^32 points, in 192 bits up to about 2^48 and
+    /// 256 bits above), in time polynomial in n and T and independent of N but for its
+    /// logarithm.
     ///
     /// # The algorithm
     /// [`Mwem`]'s, with one change of score (as [`Mwem::run_threshold_xor`] has): the
@@ -247,6 +248,9 @@ impl Mwem {
         let concepts = 1 + n * (n + 1) / 2;
         if size <= INTERVAL_XOR_LIMIT {
             self.interval_rounds(dist, &sorted, concepts * concepts, rng)
+        } else if size <= INTERVAL_XOR_192_LIMIT {
+            let total = U192::from_u128(concepts).mul_small(concepts);
+            self.interval_rounds(dist, &sorted, total, rng)
         } else {
             let total = U256::from_u128(concepts).mul_small(concepts);
             self.interval_rounds(dist, &sorted, total, rng)
@@ -255,7 +259,7 @@ impl Mwem {
 
     /// The T rounds of [`Self::run_interval_xor`] with counts of type C (`total` the number
     /// of pairs).
-    fn interval_rounds<C: Count, R: Rng + ?Sized>(
+    pub(super) fn interval_rounds<C: Count, R: Rng + ?Sized>(
         &self,
         mut dist: PiecewiseDistribution,
         sorted: &[Point],
