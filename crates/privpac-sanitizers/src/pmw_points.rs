@@ -152,8 +152,17 @@ impl PointState {
         }
     }
 
-    fn is_special(&self, x: Point) -> bool {
-        self.touched.contains_key(&x) || self.data.binary_search_by_key(&x, |&(p, _)| p).is_ok()
+    /// The weight and data count of x, and whether x is special (touched or a data point),
+    /// from one lookup in each.
+    fn point(&self, x: Point) -> (f64, i64, bool) {
+        let touched = self.touched.get(&x).copied();
+        let data = self.data.binary_search_by_key(&x, |&(p, _)| p);
+        let count = data.map_or(0, |i| self.data[i].1);
+        (
+            touched.unwrap_or(self.common),
+            count,
+            touched.is_some() || data.is_ok(),
+        )
     }
 
     /// The first special point at or after `x` (N if none).
@@ -268,7 +277,7 @@ impl PointState {
         let size = u128::from(self.size);
         let row = (p / size) as u64;
         let column = (p % size) as u64;
-        let special = self.is_special(row);
+        let (row_weight, row_count, special) = self.point(row);
         let many = self.touched.len() + self.data.len() > self.window;
         let (rows_end, column_end) = if probe {
             let end = u64::try_from(u128::from(column) + EXPLICIT_QUESTIONS)
@@ -291,11 +300,7 @@ impl PointState {
         // Every later row of a chunk is a gap row (a special row is a chunk of its own),
         // so only the first row's point can be special; its columns before the next
         // special point are gap columns.
-        let row_point = if special {
-            self.weight_count(row)
-        } else {
-            (self.common, 0)
-        };
+        let row_point = (row_weight, row_count);
         Chunk {
             state: self,
             row,
