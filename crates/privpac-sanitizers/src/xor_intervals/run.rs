@@ -195,16 +195,17 @@ impl Mwem {
     /// # Running time
     /// Per round, the dynamic program runs over the R = O(n + T) runs of G with vectors of
     /// the O(W) partial sums (W the spread of G, at most about 3n): O(R·W) additions in
-    /// exact integers, twice (the counts, then the backward walk for the chosen pair); the update
-    /// and replay on the O(T) pieces. Nothing is proportional to N; above
-    /// [`INTERVAL_XOR_LIMIT`] the 256-bit additions cost a few times more. Measured on a
-    /// release build of the CLI (2-core machine shared with other builds,
-    /// `/usr/bin/time -v privpac sample-complexity --class intervals:N --learner
-    /// sanitizer:mwem --epsilon 1 --alpha 0.1 --beta 0.2 --trials 20 --seed 1`, T = 20):
-    /// N = 2^8, n = 170 in 3.9 s; N = 2^20, n = 568 in 81 s; N = 2^40, n = 332 in 166 s
-    /// (85 MB). The search's MWEM runs spend most of their time in the dynamic program,
-    /// O(R·W) per round with R ≈ 2n runs and W ≈ n partial sums, so the two large cells are
-    /// over a 10 s budget.
+    /// exact integers for the counts, then a backward walk over the runs for the chosen pair
+    /// (from snapshots of the counts, or, when they would exceed 256 MiB, from checkpoints
+    /// and a second forward pass); the update and replay on the O(T) pieces. Nothing is
+    /// proportional to N; the counts are 192-bit above [`INTERVAL_XOR_LIMIT`] and 256-bit
+    /// above about 2^48 points, which costs a few times the `u128` additions. Measured on a
+    /// release build of the CLI, `/usr/bin/time privpac sample-complexity --class
+    /// intervals:1099511627776 --learner sanitizer:mwem --epsilon 1 --alpha 0.1 --beta 0.2
+    /// --trials 20 --seed 1` (T = 20, n = 332, 2-core machine): 9.5 s wall, 15.5 s user
+    /// CPU, 155 MB (16.6 s wall, 29.2 s user before the 192-bit counts and the larger
+    /// snapshot budget). The search's MWEM runs spend most of their time in the dynamic
+    /// program, O(R·W) per round with R ≈ 2n runs and W ≈ n partial sums.
     ///
     /// # Errors
     /// [`Error::EmptyData`]; [`Error::Class`] wrapping a point outside `[N]`;
