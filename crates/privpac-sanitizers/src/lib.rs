@@ -39,7 +39,7 @@
 //!   depend on the queries (tree, point), and for MWEM by structure
 //!   ([`Mwem::run_interval_xor`]: exact score-level counts from the pairs' four sorted
 //!   ends, a synthetic distribution of pieces, N up to 2^62, counts in `u128` up to
-//!   [`INTERVAL_XOR_LIMIT`] and 256 bits above); private
+//!   [`INTERVAL_XOR_LIMIT`], 192 or 256 bits above); private
 //!   multiplicative weights takes the dense path where its query matrix fits and refuses
 //!   above it with the reason.
 //! - [`Sanitizer::sanitize_xor`]: any sanitizer on the XOR class `C ⊕ C`; MWEM and private

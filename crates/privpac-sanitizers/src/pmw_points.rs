@@ -152,8 +152,17 @@ impl PointState {
         }
     }
 
-    fn is_special(&self, x: Point) -> bool {
-        self.touched.contains_key(&x) || self.data.binary_search_by_key(&x, |&(p, _)| p).is_ok()
+    /// The weight and data count of x, and whether x is special (touched or a data point),
+    /// from one lookup in each.
+    fn point(&self, x: Point) -> (f64, i64, bool) {
+        let touched = self.touched.get(&x).copied();
+        let data = self.data.binary_search_by_key(&x, |&(p, _)| p);
+        let count = data.map_or(0, |i| self.data[i].1);
+        (
+            touched.unwrap_or(self.common),
+            count,
+            touched.is_some() || data.is_ok(),
+        )
     }
 
     /// The first special point at or after `x` (N if none).
@@ -176,14 +185,6 @@ impl PointState {
     /// The sparse-vector answer of a pair of distinct points with these weights and counts.
     fn type_answer(&self, wa: f64, da: i64, wb: f64, db: i64) -> i64 {
         floor_abs_gap(self.n * self.pair_current(wa, wb), da + db)
-    }
-
-    /// The sparse-vector answer of query `(a, b)`.
-    fn answer(&self, a: Point, b: Point) -> i64 {
-        if a == b {
-            return 0;
-        }
-        self.type_answer(self.weight(a), self.count(a), self.weight(b), self.count(b))
     }
 
     /// The special points at or after `from`, increasing, with their weights and counts.
@@ -214,12 +215,19 @@ impl PointState {
         })
     }
 
-    /// Multiplies the weights of a and b by `ratio`.
+    /// The weight and the data count of x.
+    fn weight_count(&self, x: Point) -> (f64, i64) {
+        (self.weight(x), self.count(x))
+    }
+
+    /// Multiplies the weights of a and b by `ratio` (one map lookup per point: the entry
+    /// starts at the common weight when x was not touched yet).
     fn scale_pair(&mut self, a: Point, b: Point, ratio: f64) {
         for x in [a, b] {
-            let w = self.weight(x);
+            let slot = self.touched.entry(x).or_insert(self.common);
+            let w = *slot;
             let new = w * ratio;
-            self.touched.insert(x, new);
+            *slot = new;
             self.total += new - w;
         }
         self.gap_prefix.take();
@@ -269,7 +277,7 @@ impl PointState {
         let size = u128::from(self.size);
         let row = (p / size) as u64;
         let column = (p % size) as u64;
-        let special = self.is_special(row);
+        let (row_weight, row_count, special) = self.point(row);
         let many = self.touched.len() + self.data.len() > self.window;
         let (rows_end, column_end) = if probe {
             let end = u64::try_from(u128::from(column) + EXPLICIT_QUESTIONS)
@@ -289,6 +297,10 @@ impl PointState {
         } else {
             (self.next_special(row), self.size)
         };
+        // Every later row of a chunk is a gap row (a special row is a chunk of its own),
+        // so only the first row's point can be special; its columns before the next
+        // special point are gap columns.
+        let row_point = (row_weight, row_count);
         Chunk {
             state: self,
             row,
@@ -296,6 +308,8 @@ impl PointState {
             special,
             column,
             column_end,
+            row_point,
+            gap_until: OnceCell::new(),
             windowed: (many && special) || probe,
             prefix: OnceCell::new(),
         }
@@ -320,6 +334,12 @@ pub(crate) struct Chunk<'a> {
     /// Whether the chunk is one row's columns `[column, column_end)` (many special points),
     /// whose special columns alone are listed.
     windowed: bool,
+    /// The weight and data count of the first row's point (the common weight and 0 for a
+    /// gap row).
+    row_point: (f64, i64),
+    /// The first special point at or after `column` (N if none): the first row's columns
+    /// `[column, gap_until)` are gap columns, answered without a lookup.
+    gap_until: OnceCell<Point>,
     prefix: OnceCell<RowPrefix>,
 }
 
@@ -429,10 +449,38 @@ impl AnswerStream for Chunk<'_> {
             - u128::from(self.column)
     }
 
+    /// The sparse-vector answer of the question at (row a, column b): 0 on the diagonal,
+    /// else [`PointState::type_answer`] of the two points' weights and counts. The first
+    /// row's point is read from the chunk and its gap columns are recognized without a
+    /// lookup (a chunk's questions are asked from its start, mostly in its first row).
     fn answer(&self, index: u128) -> i64 {
-        let size = u128::from(self.state.size);
-        let p = self.start() + index;
-        self.state.answer((p / size) as u64, (p % size) as u64)
+        let state = self.state;
+        let first_row = u128::from(state.size - self.column);
+        if index >= first_row {
+            let size = u128::from(state.size);
+            let p = self.start() + index;
+            // A later row: a gap row (common weight, no data).
+            let (a, b) = ((p / size) as u64, (p % size) as u64);
+            if a == b {
+                return 0;
+            }
+            let (wb, db) = state.weight_count(b);
+            return state.type_answer(state.common, 0, wb, db);
+        }
+        let b = self.column + index as u64;
+        if b == self.row {
+            return 0;
+        }
+        let (wa, da) = self.row_point;
+        let gap_until = *self
+            .gap_until
+            .get_or_init(|| state.next_special(self.column));
+        let (wb, db) = if b < gap_until {
+            (state.common, 0)
+        } else {
+            state.weight_count(b)
+        };
+        state.type_answer(wa, da, wb, db)
     }
 
     fn prefix_counts(&self, m: u128) -> Vec<(i64, u128)> {

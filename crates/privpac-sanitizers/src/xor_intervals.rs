@@ -29,7 +29,8 @@
 //!   synthetic distribution is kept as pieces, and each round's exponential mechanism
 //!   samples a score level whose pairs the `levels` module counts exactly by a dynamic
 //!   program over the runs of the score's step function (in `u128` up to
-//!   [`INTERVAL_XOR_LIMIT`] points, in 256 bits above: 2^40 points have about 2^158 pairs),
+//!   [`INTERVAL_XOR_LIMIT`] points, in 192 bits up to about 2^48 (2^40 points have about
+//!   2^158 pairs) and in 256 bits above),
 //!   then a uniform pair of that level. Its score is the prefix-floor variant
 //!   `|Σ ±(⌊n·P(p)⌋ − D(p))|` over the four sorted ends (sensitivity 1, within 2 of the
 //!   dense score); the privacy proof is [`crate::Mwem`]'s.

@@ -1,7 +1,6 @@
 //! `POINT_X`: the point functions `c_a(x) = 1 iff x = a`.
 
 use crate::class::closed_form::{ClosedFormVc, Family};
-use std::collections::HashMap;
 
 use crate::class::{
     ConceptClass, ErrorRun, IdRange, PointInterval, check_sample, dense_len, sorted_distinct,
@@ -28,8 +27,9 @@ impl Points {
     ///
     /// When the domain is at most [`DENSE_FACTOR`]·n + [`DENSE_MIN`] points, the tallies are
     /// counted in a dense table (no hashing: the hot path of multi-column learners, which
-    /// tally one column after another over a small domain); otherwise in a hash map whose
-    /// entries are then sorted. Both give the same list.
+    /// tally one column after another over a small domain); otherwise the examples' indices
+    /// are sorted and counted run by run (one sort of n pairs, no hashing). Both give the
+    /// same list.
     fn tallies(&self, sample: &LabeledSample) -> Tallies {
         let dense_limit = (sample.len() as u128)
             .saturating_mul(DENSE_FACTOR)
@@ -39,20 +39,24 @@ impl Points {
         {
             return tallies;
         }
-        let mut per_point: HashMap<u64, (u64, u64)> = HashMap::new();
+        let mut labeled: Vec<(u64, bool)> = sample
+            .iter()
+            .map(|(x, y)| (self.domain.index_of(x).unwrap_or(x), y))
+            .collect();
+        labeled.sort_unstable();
+        let mut present: Vec<(u64, (u64, u64))> = Vec::new();
         let mut positives = 0;
-        for (x, y) in sample.iter() {
-            let index = self.domain.index_of(x).unwrap_or(x);
-            let entry = per_point.entry(index).or_default();
-            if y {
-                entry.0 += 1;
-                positives += 1;
-            } else {
-                entry.1 += 1;
+        for (index, y) in labeled {
+            let one = if y { (1, 0) } else { (0, 1) };
+            positives += one.0;
+            match present.last_mut() {
+                Some((last, counts)) if *last == index => {
+                    counts.0 += one.0;
+                    counts.1 += one.1;
+                }
+                _ => present.push((index, one)),
             }
         }
-        let mut present: Vec<(u64, (u64, u64))> = per_point.into_iter().collect();
-        present.sort_unstable();
         (present, positives)
     }
 

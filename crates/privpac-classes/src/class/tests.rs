@@ -35,7 +35,7 @@ proptest! {
         check_fast_path(&Points::new(Domain::ordered(n).unwrap()), &pairs);
     }
 
-    /// Domains above 4·n + 4096 points: the hash-map tallies instead of the dense table.
+    /// Domains above 4·n + 4096 points: the sorted tallies instead of the dense table.
     #[test]
     fn points_fast_path_equals_brute_force_on_sparse_domains(
         n in 4200u64..4400,

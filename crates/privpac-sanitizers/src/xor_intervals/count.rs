@@ -1,7 +1,8 @@
 //! The exact counts of the interval-pair levels: `u128` up to [`super::INTERVAL_XOR_LIMIT`]
-//! points, a 256-bit integer above (about 2^158 pairs over 2^40 points), and the
-//! count-weighted exponential mechanism for each (the narrow or wide sampler for `u128`,
-//! the huge one for 256 bits).
+//! points, a 192-bit integer up to [`super::levels::INTERVAL_XOR_192_LIMIT`] (about 2^158
+//! pairs over 2^40 points), a 256-bit one above, and the count-weighted exponential
+//! mechanism for each (the narrow or wide sampler for `u128`, the huge one for 192 and 256
+//! bits).
 //!
 //! # Why no count overflows
 //! The arithmetic of [`Count`] checks overflow with `debug_assert` only (`add_mul` and
@@ -9,7 +10,8 @@
 //! because the callers' size checks rule overflow out:
 //!
 //! - `Mwem::run_interval_xor` refuses `N > ORDERED_XOR_LIMIT = 2^62` before it forms any
-//!   count, uses `u128` counts for `N ≤ INTERVAL_XOR_LIMIT = 2^32 − 2` and [`U256`] above.
+//!   count, uses `u128` counts for `N ≤ INTERVAL_XOR_LIMIT = 2^32 − 2`, [`U192`] up to
+//!   `INTERVAL_XOR_192_LIMIT = 2^48 − 2` and [`U256`] above.
 //! - Let `P = 1 + N(N + 1)/2`, the number of intervals over `[N]` (two of the `N + 1` cut
 //!   points, or the empty interval). **Every value a `Count` operation produces is at most
 //!   `P²`**, the number of ordered pairs:
@@ -31,6 +33,7 @@
 //!   (with `u128` factors `w₁·w₂ ≤ (N(N + 1)/2)² < 2^248` used only through `mul_pair`,
 //!   whose two products are each at most `P²`). For `u128` at `N = 2^32 − 2`,
 //!   `P = 2^63 − 3·2^31 + 2 < 2^63`, so `P² < 2^126` and `w₁·w₂ < 2^126` fit 128 bits.
+//!   For [`U192`] at `N = 2^48 − 2`, `P < 2^95 + 1`, so `P² < 2^191` fits 192 bits.
 //!
 //! The tests `totals_are_exact_at_the_largest_accepted_sizes` check it at both limits:
 //! the level counts of the dynamic program sum to `P²` computed by hand, and the pairs of
@@ -110,26 +113,43 @@ impl Count for u128 {
     }
 }
 
-/// An unsigned 256-bit integer, little-endian 64-bit limbs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct U256([u64; 4]);
+/// An unsigned integer of `L` little-endian 64-bit limbs (`L ≤ 4`): [`U192`] and [`U256`].
+/// The dynamic program's cost is dominated by [`Count::add_mul`], whose work is the number
+/// of limbs, so the narrowest width that holds every count is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Wide<const L: usize>([u64; L]);
 
-impl U256 {
-    /// `(high, low)` 128-bit halves.
+/// 192 bits: the counts over up to [`super::levels::INTERVAL_XOR_192_LIMIT`] ≈ 2^48 points.
+pub(crate) type U192 = Wide<3>;
+
+/// 256 bits: the counts over up to 2^62 points.
+pub(crate) type U256 = Wide<4>;
+
+impl<const L: usize> Default for Wide<L> {
+    fn default() -> Self {
+        Wide([0; L])
+    }
+}
+
+impl<const L: usize> Wide<L> {
+    /// `(high, low)` 128-bit halves (the limbs above the fourth do not exist).
     pub(crate) fn parts(self) -> (u128, u128) {
-        (
-            u128::from(self.0[2]) | (u128::from(self.0[3]) << 64),
-            u128::from(self.0[0]) | (u128::from(self.0[1]) << 64),
-        )
+        let limb = |i: usize| u128::from(self.0.get(i).copied().unwrap_or(0));
+        (limb(2) | (limb(3) << 64), limb(0) | (limb(1) << 64))
     }
 
+    /// The value `high·2^128 + low`, which must fit `L` limbs.
     pub(crate) fn from_parts(high: u128, low: u128) -> Self {
-        U256([
+        let all = [
             low as u64,
             (low >> 64) as u64,
             high as u64,
             (high >> 64) as u64,
-        ])
+        ];
+        debug_assert!(all[L..].iter().all(|&x| x == 0), "count overflow");
+        let mut out = [0u64; L];
+        out.copy_from_slice(&all[..L]);
+        Wide(out)
     }
 
     fn bit(&self, i: u32) -> bool {
@@ -137,21 +157,22 @@ impl U256 {
     }
 }
 
-impl PartialOrd for U256 {
+impl<const L: usize> PartialOrd for Wide<L> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.parts().cmp(&other.parts()))
+        // Most significant limb first.
+        Some(self.0.iter().rev().cmp(other.0.iter().rev()))
     }
 }
 
-impl Count for U256 {
+impl<const L: usize> Count for Wide<L> {
     fn from_u128(x: u128) -> Self {
-        U256::from_parts(0, x)
+        Wide::from_parts(0, x)
     }
     fn is_zero(&self) -> bool {
-        self.0 == [0; 4]
+        self.0.iter().all(|&x| x == 0)
     }
     fn add(self, other: Self) -> Self {
-        let mut out = [0u64; 4];
+        let mut out = [0u64; L];
         let mut carry = 0u128;
         for (i, limb) in out.iter_mut().enumerate() {
             let s = u128::from(self.0[i]) + u128::from(other.0[i]) + carry;
@@ -159,10 +180,10 @@ impl Count for U256 {
             carry = s >> 64;
         }
         debug_assert_eq!(carry, 0, "count overflow");
-        U256(out)
+        Wide(out)
     }
     fn sub(self, other: Self) -> Self {
-        let mut out = [0u64; 4];
+        let mut out = [0u64; L];
         let mut borrow = false;
         for (i, limb) in out.iter_mut().enumerate() {
             let (d, b1) = self.0[i].overflowing_sub(other.0[i]);
@@ -171,10 +192,11 @@ impl Count for U256 {
             borrow = b1 || b2;
         }
         debug_assert!(!borrow, "negative count");
-        U256(out)
+        Wide(out)
     }
     fn mul_small(self, w: u128) -> Self {
         let w = [w as u64, (w >> 64) as u64];
+        // L + 2 ≤ 6 limbs of product.
         let mut out = [0u64; 6];
         for (i, &a) in self.0.iter().enumerate() {
             let mut carry = 0u128;
@@ -191,8 +213,10 @@ impl Count for U256 {
                 k += 1;
             }
         }
-        debug_assert!(out[4] == 0 && out[5] == 0, "count overflow");
-        U256([out[0], out[1], out[2], out[3]])
+        debug_assert!(out[L..].iter().all(|&x| x == 0), "count overflow");
+        let mut limbs = [0u64; L];
+        limbs.copy_from_slice(&out[..L]);
+        Wide(limbs)
     }
     /// Fused: the limbs of `c · w` are added into `self` as they are formed (every partial
     /// sum `a·b + limb + carry` is at most `(2^64 − 1)² + 2·(2^64 − 1) = 2^128 − 1`).
@@ -204,7 +228,7 @@ impl Count for U256 {
             }
             let mut carry = 0u128;
             for (i, &a) in c.0.iter().enumerate() {
-                if i + shift >= 4 {
+                if i + shift >= L {
                     debug_assert!(a == 0 && carry == 0, "count overflow");
                     break;
                 }
@@ -214,13 +238,13 @@ impl Count for U256 {
             }
             debug_assert_eq!(carry, 0, "count overflow");
         }
-        U256(out)
+        Wide(out)
     }
     fn div_rem_small(self, w: u128) -> (Self, u128) {
         // Shift-subtract, one bit at a time from the top; the remainder stays below w.
-        let mut quotient = [0u64; 4];
+        let mut quotient = [0u64; L];
         let mut rem = 0u128;
-        for i in (0..256).rev() {
+        for i in (0..64 * L as u32).rev() {
             let overflow = rem >> 127 == 1;
             rem = (rem << 1) | u128::from(self.bit(i));
             if overflow || rem >= w {
@@ -228,9 +252,10 @@ impl Count for U256 {
                 quotient[(i / 64) as usize] |= 1 << (i % 64);
             }
         }
-        (U256(quotient), rem)
+        (Wide(quotient), rem)
     }
-    /// [`ExponentialMechanism::select_huge_levels`].
+    /// [`ExponentialMechanism::select_huge_levels`] (every width gives it the same 256-bit
+    /// values, so the same draws).
     fn select<R: Rng + ?Sized>(
         mechanism: &ExponentialMechanism,
         _total: Self,
@@ -251,7 +276,7 @@ impl Count for U256 {
         let choice = mechanism.select_huge_levels(&huge, rng)?;
         Ok((
             choice.level,
-            U256::from_parts(choice.offset_high, choice.offset_low),
+            Wide::from_parts(choice.offset_high, choice.offset_low),
         ))
     }
 }
@@ -418,5 +443,56 @@ mod tests {
             }
             check_extreme_ranks(&levels, &runs, n);
         }
+    }
+
+    /// The 192-bit count gives the 256-bit one's values wherever they fit: every operation
+    /// on random operands of random sizes with results below 2^192 (one- and two-limb
+    /// factors, carries across limbs), and the order.
+    #[test]
+    fn narrow_counts_agree_with_wide_ones() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(192);
+        let wide_of = |x: U192| {
+            let (high, low) = x.parts();
+            U256::from_parts(high, low)
+        };
+        for round in 0..20_000 {
+            // Operands below 2^(129 + high_bits), factors below 2^(62 − high_bits), so
+            // every product stays below 2^191; every fourth round a small operand and a
+            // two-limb factor instead.
+            let (a, b, w, half) = if round % 4 == 3 {
+                let a = U192::from_u128(u128::from(rng.random::<u64>()));
+                let b = U192::from_u128(rng.random::<u128>());
+                (a, b, rng.random::<u128>(), u128::from(rng.random::<u32>()))
+            } else {
+                let high_bits: u32 = rng.random_range(0..=62);
+                let mut operand = || {
+                    U192::from_parts(
+                        rng.random::<u128>() >> (127 - high_bits),
+                        rng.random::<u128>(),
+                    )
+                };
+                let (a, b) = (operand(), operand());
+                let room = 62 - high_bits;
+                let w = rng.random::<u128>() >> (128 - room.max(1));
+                let half = rng.random::<u128>() >> (128 - (room / 2).max(1));
+                (a, b, w, half)
+            };
+            let (wa, wb) = (wide_of(a), wide_of(b));
+            assert_eq!(wide_of(a.add(b)), wa.add(wb));
+            assert_eq!(wide_of(a.mul_small(w)), wa.mul_small(w));
+            assert_eq!(wide_of(b.add_mul(a, w)), wb.add_mul(wa, w));
+            assert_eq!(wide_of(a.mul_pair(half, half)), wa.mul_pair(half, half));
+            let divisor = w.max(1);
+            let (q, r) = a.div_rem_small(divisor);
+            let (wq, wr) = wa.div_rem_small(divisor);
+            assert_eq!((wide_of(q), r), (wq, wr));
+            assert_eq!(a.partial_cmp(&b), wa.partial_cmp(&wb));
+            let (big, small) = if a >= b { (a, b) } else { (b, a) };
+            assert_eq!(wide_of(big.sub(small)), wide_of(big).sub(wide_of(small)));
+            assert_eq!(a.is_zero(), wa.is_zero());
+        }
+        assert!(U192::default().is_zero());
+        assert!(U192::from_parts(1, 0) > U192::from_u128(u128::MAX));
     }
 }

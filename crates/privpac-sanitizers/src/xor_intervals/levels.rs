@@ -34,8 +34,9 @@
 //! the last run, at `(2, 2, s)`, counts exactly the ordered pairs whose alternating sum is
 //! s, and the pairs of score k are those at `s = ±k`. Counts are exact: a partial count
 //! (and every product formed from one) never exceeds the ways of choosing the two
-//! intervals' ends placed so far, below `(1 + (N + 1)²/2)²`, which fits `u128` for N up to
-//! [`INTERVAL_XOR_LIMIT`] and the 256-bit count of the `count` module for N up to 2^62.
+//! intervals' ends placed so far, below `(1 + (N + 1)²/2)² ≤ (N + 1)⁴`, which fits `u128`
+//! for N up to [`INTERVAL_XOR_LIMIT`], the 192-bit count of the `count` module up to
+//! [`INTERVAL_XOR_192_LIMIT`] and its 256-bit count up to 2^62.
 //!
 //! # The pair of a given rank
 //! The pairs of level k are ranked in a fixed order by the walk read backwards: first the
@@ -45,8 +46,10 @@
 //! is a mixed-radix bijection from `0..count` onto the level, so a uniform offset gives a
 //! uniform pair of the level ([`IntervalPairLevels::pair_at`]; tested against brute force).
 //! The forward counts before every run are kept as snapshots of their nonzero spans when
-//! they take at most 2^22 counts, and otherwise at checkpoints every √R runs and recomputed
-//! between them, so memory is O(√R) count vectors.
+//! they take at most [`SNAPSHOT_BUDGET`] bytes (at most R·6·W counts: six representative
+//! states of W partial sums before each of the R runs), and otherwise at checkpoints every
+//! √R runs and recomputed between them, so memory is O(√R) count vectors (the
+//! recomputation repeats the whole forward walk once per rank walk).
 
 use std::collections::BTreeMap;
 
@@ -62,6 +65,10 @@ use crate::pieces::PiecewiseDistribution;
 /// [`ORDERED_XOR_LIMIT`](crate::ORDERED_XOR_LIMIT) = 2^62 points, the counts are 256-bit
 /// (2^40 points have about 2^158 pairs; `(2^62 + 1)⁴ < 2^256`).
 pub const INTERVAL_XOR_LIMIT: u64 = (1 << 32) - 2;
+
+/// The largest N for which the counts fit 192 bits (`(N + 1)⁴ < 2^192`); above it they are
+/// 256-bit. The width changes no value, only the cost of the program's additions.
+pub(crate) const INTERVAL_XOR_192_LIMIT: u64 = (1 << 48) - 2;
 
 /// One interval of a pair by its cut points `(u, v)`, `u < v` (the interval `[u, v − 1]`),
 /// or `None` for the empty interval.
@@ -170,9 +177,14 @@ fn step_moves() -> Vec<(usize, usize, usize, usize)> {
     out
 }
 
-/// The memory (in counts) up to which a snapshot is kept before every run; above it, every
-/// √R-th run, and the rank walk recomputes the runs between.
-const SNAPSHOT_BUDGET: usize = 1 << 22;
+/// The memory (in bytes, 256 MiB) up to which a snapshot is kept before every run; above
+/// it, every √R-th run, and the rank walk recomputes the runs between (which doubles the
+/// program's work). The bound is the worst case R·6·W counts; the spans stored are
+/// usually much shorter than W.
+const SNAPSHOT_BUDGET: usize = 1 << 28;
+
+/// The joint states stored in a snapshot: the representatives `(a, b)`, `a ≤ b`.
+const REPRESENTATIVES: usize = 6;
 
 /// The score levels of all ordered pairs of `INTERVAL ⊕ INTERVAL` for one synthetic
 /// distribution and data set, and the pair of any rank in a level (module documentation).
@@ -230,7 +242,7 @@ pub(crate) fn runs_from_zero(
 impl<C: Count> IntervalPairLevels<C> {
     /// The levels for the runs `(first, length, value)` of G, which cover `0..=N` in order.
     pub(crate) fn from_runs(runs: Vec<(u64, u64, i64)>) -> Self {
-        Self::with_budget(runs, SNAPSHOT_BUDGET)
+        Self::with_budget(runs, SNAPSHOT_BUDGET / std::mem::size_of::<C>())
     }
 
     /// [`Self::from_runs`] with snapshots before every run only if they take at most
@@ -242,7 +254,7 @@ impl<C: Count> IntervalPairLevels<C> {
         // |partial sums| ≤ 2·(max − min) + max|G| (module documentation).
         let bound = 2 * (hi - lo) + lo.abs().max(hi.abs());
         let width = (2 * bound + 1) as usize;
-        let stride = if runs.len().saturating_mul(STATES * width) <= budget {
+        let stride = if runs.len().saturating_mul(REPRESENTATIVES * width) <= budget {
             1
         } else {
             ((runs.len() as f64).sqrt().ceil() as usize).max(1)

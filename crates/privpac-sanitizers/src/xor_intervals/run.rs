@@ -8,8 +8,8 @@ use privpac_classes::Point;
 use privpac_mechanisms::ExponentialMechanism;
 use rand::Rng;
 
-use super::count::{Count, U256};
-use super::levels::{Cut, INTERVAL_XOR_LIMIT, IntervalPairLevels};
+use super::count::{Count, U192, U256};
+use super::levels::{Cut, INTERVAL_XOR_192_LIMIT, INTERVAL_XOR_LIMIT, IntervalPairLevels};
 use crate::error::{Error, Result};
 use crate::mwem::{Mwem, MwemVariant, update_factors};
 use crate::ordered::{ORDERED_XOR_LIMIT, sorted_in_domain};
@@ -143,8 +143,9 @@ impl Mwem {
     /// MWEM with the queries of `INTERVAL ⊕ INTERVAL` over `[N]` (all ordered pairs of
     /// intervals, the empty one included: the sanitizer learners' C⊕ for intervals) over a
     /// [`PiecewiseDistribution`], for N up to [`ORDERED_XOR_LIMIT`] = 2^62 (level counts in
-    /// `u128` up to [`INTERVAL_XOR_LIMIT`] ≈ 2^32 points, in 256 bits above), in time
-    /// polynomial in n and T and independent of N but for its logarithm.
+    /// `u128` up to [`INTERVAL_XOR_LIMIT`] ≈ 2^32 points, in 192 bits up to about 2^48 and
+    /// 256 bits above), in time polynomial in n and T and independent of N but for its
+    /// logarithm.
     ///
     /// # The algorithm
     /// [`Mwem`]'s, with one change of score (as [`Mwem::run_threshold_xor`] has): the
@@ -194,16 +195,17 @@ impl Mwem {
     /// # Running time
     /// Per round, the dynamic program runs over the R = O(n + T) runs of G with vectors of
     /// the O(W) partial sums (W the spread of G, at most about 3n): O(R·W) additions in
-    /// exact integers, twice (the counts, then the backward walk for the chosen pair); the update
-    /// and replay on the O(T) pieces. Nothing is proportional to N; above
-    /// [`INTERVAL_XOR_LIMIT`] the 256-bit additions cost a few times more. Measured on a
-    /// release build of the CLI (2-core machine shared with other builds,
-    /// `/usr/bin/time -v privpac sample-complexity --class intervals:N --learner
-    /// sanitizer:mwem --epsilon 1 --alpha 0.1 --beta 0.2 --trials 20 --seed 1`, T = 20):
-    /// N = 2^8, n = 170 in 3.9 s; N = 2^20, n = 568 in 81 s; N = 2^40, n = 332 in 166 s
-    /// (85 MB). The search's MWEM runs spend most of their time in the dynamic program,
-    /// O(R·W) per round with R ≈ 2n runs and W ≈ n partial sums, so the two large cells are
-    /// over a 10 s budget.
+    /// exact integers for the counts, then a backward walk over the runs for the chosen pair
+    /// (from snapshots of the counts, or, when they would exceed 256 MiB, from checkpoints
+    /// and a second forward pass); the update and replay on the O(T) pieces. Nothing is
+    /// proportional to N; the counts are 192-bit above [`INTERVAL_XOR_LIMIT`] and 256-bit
+    /// above about 2^48 points, which costs a few times the `u128` additions. Measured on a
+    /// release build of the CLI, `/usr/bin/time privpac sample-complexity --class
+    /// intervals:1099511627776 --learner sanitizer:mwem --epsilon 1 --alpha 0.1 --beta 0.2
+    /// --trials 20 --seed 1` (T = 20, n = 332, 2-core machine): 9.5 s wall, 15.5 s user
+    /// CPU, 155 MB (16.6 s wall, 29.2 s user before the 192-bit counts and the larger
+    /// snapshot budget). The search's MWEM runs spend most of their time in the dynamic
+    /// program, O(R·W) per round with R ≈ 2n runs and W ≈ n partial sums.
     ///
     /// # Errors
     /// [`Error::EmptyData`]; [`Error::Class`] wrapping a point outside `[N]`;
@@ -247,6 +249,9 @@ impl Mwem {
         let concepts = 1 + n * (n + 1) / 2;
         if size <= INTERVAL_XOR_LIMIT {
             self.interval_rounds(dist, &sorted, concepts * concepts, rng)
+        } else if size <= INTERVAL_XOR_192_LIMIT {
+            let total = U192::from_u128(concepts).mul_small(concepts);
+            self.interval_rounds(dist, &sorted, total, rng)
         } else {
             let total = U256::from_u128(concepts).mul_small(concepts);
             self.interval_rounds(dist, &sorted, total, rng)
@@ -255,7 +260,7 @@ impl Mwem {
 
     /// The T rounds of [`Self::run_interval_xor`] with counts of type C (`total` the number
     /// of pairs).
-    fn interval_rounds<C: Count, R: Rng + ?Sized>(
+    pub(super) fn interval_rounds<C: Count, R: Rng + ?Sized>(
         &self,
         mut dist: PiecewiseDistribution,
         sorted: &[Point],

@@ -12,7 +12,7 @@ use privpac_mechanisms::{ExponentialMechanism, WideScoreLevel};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::count::{Count, U256};
+use super::count::{Count, U192, U256};
 use super::levels::{Cut, IntervalPairLevels};
 use super::run::{apply_round, query_ranges, select_unmeasured};
 use crate::pieces::PiecewiseDistribution;
@@ -129,10 +129,23 @@ fn level_counts_and_ranks_match_brute_force_over_all_pairs() {
                 .map(|(&k, c)| (k, c.parts().1))
                 .collect();
             assert_eq!(&wide_counts, levels.counts());
+            // And the 192-bit one (between 2^32 and 2^48 points), with a snapshot before
+            // every run.
+            let narrow = IntervalPairLevels::<U192>::new(&dist, &sorted);
+            let narrow_counts: BTreeMap<i64, u128> = narrow
+                .counts()
+                .iter()
+                .map(|(&k, c)| (k, c.parts().1))
+                .collect();
+            assert_eq!(&narrow_counts, levels.counts());
             for (&score, &count) in levels.counts() {
                 for rank in 0..count {
                     assert_eq!(
                         wide.pair_at(score, U256::from_u128(rank)),
+                        levels.pair_at(score, rank)
+                    );
+                    assert_eq!(
+                        narrow.pair_at(score, U192::from_u128(rank)),
                         levels.pair_at(score, rank)
                     );
                 }
@@ -440,4 +453,47 @@ fn structured_mwem_runs_on_two_to_the_forty_points() {
     }
     let error = max_interval_error(&run.synthetic, &sorted);
     assert!(error < 0.3, "max interval error {error}");
+}
+
+/// At 2^40 points the run counts in 192 bits; the same run with 256-bit counts (the width
+/// used before, and above 2^48 points) makes exactly the same draws: same pairs, same
+/// measurements, bit-identical synthetic distribution (seeded, several seeds).
+#[test]
+fn the_count_width_changes_no_draw() {
+    let size = 1u64 << 40;
+    for seed in 0..3 {
+        let mut rng = ChaCha8Rng::seed_from_u64(40 + seed);
+        let data: Vec<Point> = (0..120)
+            .map(|i| {
+                if i % 2 == 0 {
+                    (1 << 37) + rng.random_range(0..1u64 << 35)
+                } else {
+                    rng.random_range(0..size)
+                }
+            })
+            .collect();
+        let mut sorted = data.clone();
+        sorted.sort_unstable();
+        let mwem = Mwem::new(Privacy::pure(1.0).unwrap(), 6).unwrap();
+        let narrow = mwem
+            .run_interval_xor(size, &data, &mut ChaCha8Rng::seed_from_u64(seed))
+            .unwrap();
+        let n = u128::from(size);
+        let concepts = 1 + n * (n + 1) / 2;
+        let total = U256::from_u128(concepts).mul_small(concepts);
+        let wide = mwem
+            .interval_rounds(
+                PiecewiseDistribution::uniform(size).unwrap(),
+                &sorted,
+                total,
+                &mut ChaCha8Rng::seed_from_u64(seed),
+            )
+            .unwrap();
+        assert_eq!(narrow.measured, wide.measured);
+        assert_eq!(narrow.measurements, wide.measurements);
+        let bits = |d: &PiecewiseDistribution| -> Vec<(u64, u64, u64)> {
+            d.pieces().map(|(a, b, m)| (a, b, m.to_bits())).collect()
+        };
+        assert_eq!(bits(&narrow.synthetic), bits(&wide.synthetic));
+    }
 }
