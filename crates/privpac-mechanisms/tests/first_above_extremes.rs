@@ -176,7 +176,11 @@ fn named_extremes() {
         ),
         (Runs(vec![(i64::MAX, u128::MAX)]), i64::MIN, Some(0)),
         (Runs(vec![(i64::MIN, u128::MAX)]), i64::MAX, None),
-        (Runs(vec![(i64::MIN, u128::MAX)]), i64::MIN + (1 << 41), None),
+        (
+            Runs(vec![(i64::MIN, u128::MAX)]),
+            i64::MIN + (1 << 41),
+            None,
+        ),
     ];
     for (runs, threshold, expected) in cases {
         let mut svt = SparseVector::new(privacy, 1, threshold, 1, &mut rng).unwrap();
