@@ -45,9 +45,10 @@ fn one_line(error: &anyhow::Error) -> String {
 /// Numerals too long to read, rewritten in scientific notation: library messages print
 /// floats with `{}`, which writes ε = 1e-300 as "0.000…0001" (302 characters) and 4e300
 /// as 301 digits. A decimal of more than 24 characters, or an integer of more than 39
-/// digits (longer than any `u128`, so never an exact count), is replaced by the shortest
-/// `{:e}` form of the same `f64` ("1e-300", "4e300"); exact integers up to `u128::MAX`
-/// and ordinary decimals are left as they are.
+/// digits (longer than any `u128`: a float printed in full, or a rare 256-bit count, which
+/// is then rounded to 17 significant digits), is replaced by the shortest `{:e}` form of
+/// the same `f64` ("1e-300", "4e300"); integers up to `u128::MAX` and ordinary decimals
+/// are left as they are.
 fn compact_numbers(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
