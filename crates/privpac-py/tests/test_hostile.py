@@ -11,7 +11,7 @@ import math
 import pytest
 
 import privpac
-from privpac.errors import InvalidParameterError, PrivpacError
+from privpac.errors import InvalidParameterError, PrivpacError, TooLargeError
 
 SIZES = [1, 2, 3, 2**32, 2**62, 2**62 + 1, 2**63 - 1, 2**63, 2**64 - 1]
 KINDS = ["points:{}", "thresholds:{}", "both(thresholds:{})", "intervals:{}"]
@@ -61,4 +61,23 @@ def test_a_derived_bucket_count_names_its_rule():
     with pytest.raises(InvalidParameterError, match="16/"):
         privpac.sample_complexity(
             "points:16", "improper-point", epsilon=1.0, alpha=1e-300, beta=0.2, seed=1
+        )
+
+
+@pytest.mark.parametrize(
+    ("spec", "error"),
+    [
+        # 20 rounds over the 4 queries of points:2: a parameter out of range.
+        ("points:2", InvalidParameterError),
+        # MWEM on the XOR class of thresholds above 2^62 points: a size above a limit.
+        (f"thresholds:{2**62 + 1}", TooLargeError),
+        # MWEM on intervals above 2^62 points: a domain the structured path refuses.
+        (f"intervals:{2**62 + 1}", InvalidParameterError),
+    ],
+)
+def test_sanitizer_refusals_inside_a_learner_keep_their_class(spec, error):
+    # These reached Python as the bare PrivpacError: the learner kept only the message.
+    with pytest.raises(error):
+        privpac.sample_complexity(
+            spec, "sanitizer:mwem", epsilon=1.0, alpha=0.1, beta=0.2, seed=1, trials=2
         )
