@@ -45,7 +45,10 @@ pub enum Error {
     #[error("the sample is empty")]
     EmptySample,
     /// Materializing or enumerating would exceed a size limit.
-    #[error("{what} needs {needed} {unit}, above the limit of {limit}")]
+    #[error(
+        "{what} needs {}{unit}, above the limit of {limit}",
+        if *needed == u128::MAX { "at least 2^128 − 1 ".to_string() } else { format!("{needed} ") }
+    )]
     TooLarge {
         /// What was being built.
         what: &'static str,

@@ -97,10 +97,17 @@ pub fn parse_spec_with(
         let matrix = load_matrix(argument)?;
         return Ok(Box::new(ExplicitClass::new(matrix, trimmed)?));
     }
-    let number: u64 = argument
-        .trim()
-        .parse()
-        .map_err(|_| bad(&format!("{argument:?} is not a non-negative integer")))?;
+    let digits = argument.trim();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad(&format!("{argument:?} is not a non-negative integer")));
+    }
+    // All digits: the only way left to fail is a value above u64::MAX (2^64 and beyond),
+    // which deserves its own reason rather than "not a non-negative integer".
+    let number: u64 = digits.parse().map_err(|_| {
+        bad(&format!(
+            "{kind} takes at most 2^64 − 1 = 18446744073709551615, got {digits}"
+        ))
+    })?;
     let small = |limit: u64| -> Result<u32> {
         if number <= limit {
             Ok(number as u32)
@@ -132,6 +139,36 @@ mod tests {
         let class = parse_spec(spec).unwrap();
         assert_eq!(class.len(), expected_len, "{spec}");
         assert_eq!(class.name(), expected_name, "{spec}");
+    }
+
+    /// A size of 2^64 or more is all digits, so it is refused as too large, not as "not a
+    /// non-negative integer" (the message a hostile-input sweep found unclear).
+    #[test]
+    fn sizes_beyond_u64_are_refused_as_too_large() {
+        for spec in [
+            "points:18446744073709551616",
+            "both(thresholds:18446744073709551616)",
+            "intervals:99999999999999999999999",
+        ] {
+            let message = parse_spec(spec).err().unwrap().to_string();
+            assert!(message.contains("at most 2^64 − 1"), "{spec}: {message}");
+            assert!(!message.contains("not a non-negative"), "{spec}: {message}");
+        }
+        // A count saturated at u128::MAX is not printed as if it were exact.
+        let message = parse_spec("xor(intervals:18446744073709551615)")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            message.contains("needs at least 2^128 − 1 concepts"),
+            "{message}"
+        );
+        let message = parse_spec("points:-1").err().unwrap().to_string();
+        assert!(message.contains("not a non-negative integer"), "{message}");
+        assert_eq!(
+            parse_spec("points:18446744073709551615").unwrap().len(),
+            u128::from(u64::MAX)
+        );
     }
 
     #[test]

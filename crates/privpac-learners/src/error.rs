@@ -14,9 +14,14 @@ pub enum Error {
     /// `privpac-accounting`.
     #[error(transparent)]
     Accounting(#[from] privpac_accounting::Error),
-    /// The sanitizer of a sanitizer-based learner failed.
+    /// The sanitizer of a sanitizer-based learner failed (a failure that is not the
+    /// sanitizer's own error, e.g. its weights could not be sampled).
     #[error("sanitizer: {0}")]
     Sanitizer(String),
+    /// The sanitizer of a sanitizer-based learner refused, with its typed error (so that
+    /// front ends can tell a parameter out of range from a size above a limit).
+    #[error("sanitizer: {0}")]
+    SanitizerFailed(#[source] privpac_sanitizers::Error),
     /// The learner needs at least one example.
     #[error("the sample is empty")]
     EmptySample,

@@ -112,7 +112,8 @@ impl ImproperPointLearner {
     /// ([`improper_point_learner_buckets`]).
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] unless `0 < α, β < 1`; as [`ImproperPointLearner::new`].
+    /// [`Error::InvalidParameter`] unless `0 < α, β < 1` and `⌈16/(αβ)⌉ ≤ 2^32` (the error
+    /// then names the rule that produced the count); as [`ImproperPointLearner::new`].
     pub fn for_accuracy(privacy: Privacy, alpha: f64, beta: f64) -> Result<Self> {
         for (name, value) in [("α", alpha), ("β", beta)] {
             if !(value > 0.0 && value < 1.0) {
@@ -123,7 +124,16 @@ impl ImproperPointLearner {
                 });
             }
         }
-        ImproperPointLearner::new(privacy, improper_point_learner_buckets(alpha, beta))
+        let buckets = improper_point_learner_buckets(alpha, beta);
+        if buckets > privpac_classes::MAX_BUCKETS {
+            // The count was derived, not given: name the rule, not only the number.
+            return Err(Error::InvalidParameter {
+                name: "the number of hash buckets ⌈16/(αβ)⌉ (none was given, so it came from α and β)",
+                requirement: "at most 2^32, i.e. αβ ≥ 16/2^32 ≈ 3.7e-9 (take larger α or β, or give the buckets: --buckets in the CLI, buckets in Python)",
+                value: buckets as f64,
+            });
+        }
+        ImproperPointLearner::new(privacy, buckets)
     }
 
     /// The number of buckets m.

@@ -131,7 +131,8 @@ impl SanitizedCover {
     /// [`Self::from_synthetic`] with at most `support_size` points.
     ///
     /// # Errors
-    /// [`Error::EmptySample`] for no points; [`Error::Sanitizer`] if the sanitizer fails;
+    /// [`Error::EmptySample`] for no points; [`Error::SanitizerFailed`] if the sanitizer
+    /// fails;
     /// as for [`Self::from_synthetic`] otherwise.
     pub fn build(
         sanitizer: &dyn Sanitizer,
@@ -147,13 +148,13 @@ impl SanitizedCover {
         if let Some(structure) = class.threshold_structure()
             && let Some(result) = sanitizer.sanitize_threshold_xor(structure, points, rng)
         {
-            let synthetic = result.map_err(|e| Error::Sanitizer(e.to_string()))?;
+            let synthetic = result.map_err(Error::SanitizerFailed)?;
             return Self::from_pieces(&synthetic, class, support_size, rng);
         }
         if let Some(size) = class.interval_structure()
             && let Some(result) = sanitizer.sanitize_interval_xor(size, points, rng)
         {
-            return match result.map_err(|e| Error::Sanitizer(e.to_string()))? {
+            return match result.map_err(Error::SanitizerFailed)? {
                 IntervalXorSynthetic::Pieces(pieces) => {
                     let support = pieces_support(&pieces, support_size, rng)?;
                     Ok(Self::intervals(size, support))
@@ -176,7 +177,7 @@ impl SanitizedCover {
         Xor::new(class)?;
         let synthetic = sanitizer
             .sanitize_xor(class, points, rng)
-            .map_err(|e| Error::Sanitizer(e.to_string()))?;
+            .map_err(Error::SanitizerFailed)?;
         Self::from_synthetic(&synthetic, class, support_size, rng)
     }
 
@@ -296,7 +297,7 @@ impl SanitizedCover {
     /// # Errors
     /// [`Error::InvalidParameter`] unless `1 ≤ support_size ≤ 2^26` and the class is
     /// thresholds, `both(thresholds)` or points over the distribution's domain;
-    /// [`Error::Sanitizer`] if the
+    /// [`Error::SanitizerFailed`] if the
     /// distribution has no mass.
     pub fn from_pieces(
         synthetic: &PiecewiseDistribution,
@@ -505,7 +506,7 @@ fn pieces_support(
         Some(points) => points,
         None => synthetic
             .sample_many(support_size, rng)
-            .map_err(|e| Error::Sanitizer(e.to_string()))?,
+            .map_err(Error::SanitizerFailed)?,
     };
     support.sort_unstable();
     support.dedup();

@@ -154,6 +154,7 @@ fn learners_kind(error: &privpac_learners::Error) -> Kind {
         E::Class(inner) => classes_kind(inner),
         E::Mechanism(inner) => mechanisms_kind(inner),
         E::Accounting(inner) => accounting_kind(inner),
+        E::SanitizerFailed(inner) => sanitizers_kind(inner),
         E::InvalidParameter { .. } | E::InvalidHypothesis { .. } => Kind::InvalidParameter,
         E::EmptySample | E::NotRealizable { .. } | E::SampleTooSmall { .. } => Kind::BadInput,
         _ => Kind::Other,

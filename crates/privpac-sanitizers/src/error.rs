@@ -40,7 +40,10 @@ pub enum Error {
         delta: f64,
     },
     /// Enumerating or materializing something would exceed a size limit.
-    #[error("{what} needs {needed} {unit}, above the limit of {limit}")]
+    #[error(
+        "{what} needs {}{unit}, above the limit of {limit}",
+        if *needed == u128::MAX { "at least 2^128 − 1 ".to_string() } else { format!("{needed} ") }
+    )]
     TooLarge {
         /// What was being built or enumerated.
         what: &'static str,
@@ -74,7 +77,8 @@ pub enum Error {
     /// MWEM measures a different query in every round, so it needs at least as many
     /// queries as rounds.
     #[error(
-        "{rounds} rounds need at least {rounds} distinct queries, but only {queries} were given"
+        "MWEM's {rounds} rounds need at least {rounds} distinct queries, but the class gives only \
+         {queries} (take at most {queries} rounds: --rounds in the CLI, rounds in Python)"
     )]
     TooManyRounds {
         /// The number of rounds.

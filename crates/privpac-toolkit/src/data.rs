@@ -670,10 +670,18 @@ fn parse_point(
             .fold(0u64, |acc, (i, &b)| acc | (u64::from(b == b'1') << i))
     } else {
         parse_u64(field).ok_or_else(|| {
-            format!(
-                "point {:?} is not a non-negative integer or a bit string of the domain's dimension",
-                String::from_utf8_lossy(field)
-            )
+            if !field.is_empty() && field.iter().all(u8::is_ascii_digit) {
+                // All digits, so only too large: say so rather than "not an integer".
+                format!(
+                    "point {} is above 2^64 − 1, outside every domain",
+                    String::from_utf8_lossy(field)
+                )
+            } else {
+                format!(
+                    "point {:?} is not a non-negative integer or a bit string of the domain's dimension",
+                    String::from_utf8_lossy(field)
+                )
+            }
         })?
     };
     if let Domain::Ordered { size } = domain

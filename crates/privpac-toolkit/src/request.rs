@@ -258,6 +258,15 @@ impl Prepared {
     fn new(request: &SampleComplexityRequest, given: Option<Arc<dyn Learner>>) -> Result<Self> {
         crate::check_count("trials", request.trials, MAX_TRIALS)?;
         crate::check_count("max_size", request.max_size, MAX_SAMPLE_SIZE)?;
+        if request.max_size == 0 {
+            // A search up to 0 tries nothing: refuse it rather than report "no sample size
+            // up to 0 reached success" as if it had been measured.
+            return Err(Error::InvalidParameter {
+                name: "max_size",
+                requirement: "at least 1",
+                value: 0.0,
+            });
+        }
         let spec: Option<LearnerSpec> = match given {
             Some(_) => None,
             None => Some(request.learner.parse()?),
@@ -804,6 +813,25 @@ mod tests {
             Err(Error::UnknownLearner { .. })
         ));
         assert!(request(&|r| r.class = "nope:3".into()).is_err());
+        // A search up to 0 tried nothing and used to report "no sample size up to 0".
+        assert!(matches!(
+            request(&|r| r.max_size = 0),
+            Err(Error::InvalidParameter {
+                name: "max_size",
+                ..
+            })
+        ));
+        // ERM ignores ε and δ but refuses values that are none.
+        for (epsilon, delta) in [(Some(f64::NAN), 0.0), (Some(0.0), 0.0), (None, 2.0)] {
+            assert!(
+                request(&|r| {
+                    r.learner = "erm".into();
+                    r.epsilon = epsilon;
+                    r.delta = delta;
+                })
+                .is_err()
+            );
+        }
         assert!(request(&|r| r.epsilon = Some(-1.0)).is_err());
         assert!(request(&|r| r.beta = 1.5).is_err());
         assert!("cauchy".parse::<DistributionChoice>().is_err());

@@ -515,6 +515,12 @@ pub fn build_learner(
         });
     }
     if spec == LearnerSpec::Erm {
+        // ERM is not private and ignores ε and δ, but a given value must still be one
+        // (a hostile-input sweep found `--epsilon NaN --delta 2` accepted silently).
+        match params.epsilon {
+            Some(epsilon) => Privacy::new(epsilon, params.delta)?,
+            None => Privacy::new(1.0, params.delta)?,
+        };
         return Ok(Box::new(Erm::default()));
     }
     if spec == LearnerSpec::Stable {

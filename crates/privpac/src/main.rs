@@ -39,7 +39,37 @@ fn one_line(error: &anyhow::Error) -> String {
         }
         message.push_str(&text);
     }
-    message
+    compact_numbers(&message)
+}
+
+/// Numerals too long to read, rewritten in scientific notation: library messages print
+/// floats with `{}`, which writes ε = 1e-300 as "0.000…0001" (302 characters) and 4e300
+/// as 301 digits. A decimal of more than 24 characters, or an integer of more than 39
+/// digits (longer than any `u128`: a float printed in full, or a rare 256-bit count, which
+/// is then rounded to 17 significant digits), is replaced by the shortest `{:e}` form of
+/// the same `f64` ("1e-300", "4e300"); integers up to `u128::MAX` and ordinary decimals
+/// are left as they are.
+fn compact_numbers(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let end = tail
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(tail.len());
+        // A sentence's full stop is not part of the numeral.
+        let numeral = tail[..end].trim_end_matches('.');
+        let dots = numeral.matches('.').count();
+        let too_long = (dots == 1 && numeral.len() > 24) || (dots == 0 && numeral.len() > 39);
+        match numeral.parse::<f64>() {
+            Ok(value) if too_long && value.is_finite() => out.push_str(&format!("{value:e}")),
+            _ => out.push_str(numeral),
+        }
+        rest = &tail[numeral.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -60,6 +90,26 @@ mod tests {
         fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
             Some(&self.0)
         }
+    }
+
+    /// Floats printed with `{}` at 1e-300 or 4e300 become scientific notation; exact
+    /// integers up to `u128::MAX`, versions and ordinary decimals are unchanged.
+    #[test]
+    fn long_numerals_are_compacted() {
+        let tiny = format!("epsilon {} is below 0.000000001.", 1e-300);
+        assert!(tiny.len() > 300);
+        assert_eq!(
+            one_line(&anyhow::anyhow!(tiny)),
+            "epsilon 1e-300 is below 0.000000001."
+        );
+        let huge = format!("noise scale {} is outside the range", 4e300);
+        assert_eq!(
+            one_line(&anyhow::anyhow!(huge)),
+            "noise scale 4e300 is outside the range"
+        );
+        let exact = "needs 340282366920938463463374607431768211455 concepts, v1.2.3, α = 0.125";
+        assert_eq!(one_line(&anyhow::anyhow!(exact)), exact);
+        assert_eq!(super::compact_numbers("x 5."), "x 5.");
     }
 
     #[test]

@@ -61,6 +61,8 @@ mod data_files;
 mod experiment_files;
 #[path = "cli/experiment_records.rs"]
 mod experiment_records;
+#[path = "cli/hostile.rs"]
+mod hostile;
 #[path = "cli/json_schemas.rs"]
 mod json_schemas;
 #[path = "cli/learn.rs"]

@@ -112,6 +112,45 @@ impl ConceptClass for Intervals {
         Some(self.size)
     }
 
+    /// O(n + N + |C|) from prefix counts: `[a, b]` errs on the positives outside it and the
+    /// negatives inside it, `P − P[a, b] + Q[a, b]` (P positives in all, P[a, b] and Q[a, b]
+    /// the positives and negatives in `[a, b]`), and the empty interval on the P positives.
+    /// The provided brute force was O(|C|·n): 41 s for `privpac sanitize` on 2·10^6 rows
+    /// over intervals:16 (its query error is scored through this profile). Checked against
+    /// the reference by the conformance property tests of `class/tests.rs`.
+    fn error_counts(&self, sample: &LabeledSample) -> Result<Vec<u64>> {
+        check_sample(&self.domain, sample)?;
+        let len = crate::class::dense_len(self)?;
+        // |C| = 1 + N(N + 1)/2 fits the dense limit, so N is far below it.
+        let size = self.size as usize;
+        let mut positives_below = vec![0u64; size + 1];
+        let mut negatives_below = vec![0u64; size + 1];
+        for (x, y) in sample.iter() {
+            let slot = if y {
+                &mut positives_below[x as usize + 1]
+            } else {
+                &mut negatives_below[x as usize + 1]
+            };
+            *slot += 1;
+        }
+        for i in 0..size {
+            positives_below[i + 1] += positives_below[i];
+            negatives_below[i + 1] += negatives_below[i];
+        }
+        let positives = positives_below[size];
+        let mut counts = Vec::with_capacity(len);
+        counts.push(positives);
+        for a in 0..size {
+            for b in a..size {
+                let inside_positive = positives_below[b + 1] - positives_below[a];
+                let inside_negative = negatives_below[b + 1] - negatives_below[a];
+                counts.push(positives - inside_positive + inside_negative);
+            }
+        }
+        debug_assert_eq!(counts.len(), len);
+        Ok(counts)
+    }
+
     /// `1 on [3, 9]`, or `empty interval (all zeros)`.
     fn describe(&self, id: u64) -> String {
         match self.bounds(id) {

@@ -249,10 +249,39 @@ mod tests {
             .collect()
     }
 
-    /// Against grouping every parity by its labels, on 400 seeded random point sets over
-    /// cubes of dimension 1 to 10 (repeated and zero points included): the labelings in
-    /// order of first appearance by id, the smallest parity of each, each parity's
-    /// labeling, the count, and the linear `all_slots`.
+    /// `ParityLabelings` against grouping every parity of `{0,1}^dim` by its labels on
+    /// `points`: the labelings in order of first appearance by id, the smallest parity of
+    /// each, each parity's labeling, the count, and the linear `all_slots`.
+    fn check_against_dense(dim: u32, points: &[Point]) {
+        let labelings = ParityLabelings::new(dim, points).unwrap();
+        let mut first: HashMap<Vec<bool>, u64> = HashMap::new();
+        let mut order: Vec<u64> = Vec::new();
+        for a in 0..1u64 << dim {
+            let key = label(a, points);
+            let smallest = *first.entry(key).or_insert_with(|| {
+                order.push(a);
+                a
+            });
+            assert_eq!(
+                labelings.smallest_alike(a),
+                smallest,
+                "{dim} {points:?} {a}"
+            );
+            let slot = order.iter().position(|&s| s == smallest).unwrap() as u64;
+            assert_eq!(labelings.slot(a), slot, "{dim} {points:?} {a}");
+        }
+        assert_eq!(labelings.len(), order.len() as u128, "{dim} {points:?}");
+        for (slot, &smallest) in order.iter().enumerate() {
+            assert_eq!(labelings.representative(slot as u64), smallest);
+        }
+        let all = labelings.all_slots().unwrap();
+        for (a, &slot) in all.iter().enumerate() {
+            assert_eq!(u64::from(slot), labelings.slot(a as u64));
+        }
+    }
+
+    /// Against the dense grouping on 400 seeded random point sets over cubes of dimension
+    /// 1 to 10 (repeated and zero points can occur).
     #[test]
     fn cosets_are_the_dense_grouping() {
         let mut rng = ChaCha8Rng::seed_from_u64(20);
@@ -260,31 +289,35 @@ mod tests {
             let dim = rng.random_range(1u32..11);
             let t = rng.random_range(0usize..(dim as usize + 4));
             let points: Vec<Point> = (0..t).map(|_| rng.random_range(0..1u64 << dim)).collect();
-            let labelings = ParityLabelings::new(dim, &points).unwrap();
-            let mut first: HashMap<Vec<bool>, u64> = HashMap::new();
-            let mut order: Vec<u64> = Vec::new();
-            for a in 0..1u64 << dim {
-                let key = label(a, &points);
-                let smallest = *first.entry(key).or_insert_with(|| {
-                    order.push(a);
-                    a
-                });
-                assert_eq!(
-                    labelings.smallest_alike(a),
-                    smallest,
-                    "{dim} {points:?} {a}"
-                );
-                let slot = order.iter().position(|&s| s == smallest).unwrap() as u64;
-                assert_eq!(labelings.slot(a), slot, "{dim} {points:?} {a}");
+            check_against_dense(dim, &points);
+        }
+    }
+
+    /// The hostile point sets at every d = 1..=8, forced rather than left to chance: only
+    /// the zero vector (rank 0: one labeling), the zero vector repeated among other points,
+    /// every point repeated, all-ones points, and a full basis plus dependent points (rank
+    /// d: every parity its own labeling).
+    #[test]
+    fn zero_and_repeated_points_are_the_dense_grouping() {
+        let mut rng = ChaCha8Rng::seed_from_u64(38);
+        for dim in 1u32..=8 {
+            let top = (1u64 << dim) - 1;
+            let random = |rng: &mut ChaCha8Rng| rng.random_range(0..=top);
+            let (p, q) = (random(&mut rng), random(&mut rng));
+            let basis: Vec<Point> = (0..dim).map(|i| 1 << i).chain([top, p ^ q]).collect();
+            for points in [
+                vec![0],
+                vec![0, 0, 0],
+                vec![0, p, 0, q, 0],
+                vec![p, p, q, q, p],
+                vec![top, top],
+                basis,
+            ] {
+                check_against_dense(dim, &points);
             }
-            assert_eq!(labelings.len(), order.len() as u128, "{dim} {points:?}");
-            for (slot, &smallest) in order.iter().enumerate() {
-                assert_eq!(labelings.representative(slot as u64), smallest);
-            }
-            let all = labelings.all_slots().unwrap();
-            for (a, &slot) in all.iter().enumerate() {
-                assert_eq!(u64::from(slot), labelings.slot(a as u64));
-            }
+            let labelings = ParityLabelings::new(dim, &[0, 0]).unwrap();
+            assert_eq!(labelings.rank(), 0);
+            assert_eq!(labelings.len(), 1);
         }
     }
 

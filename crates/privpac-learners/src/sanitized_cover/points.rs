@@ -34,7 +34,7 @@ pub(super) fn sanitize(
     points: &[Point],
     rng: &mut dyn Rng,
 ) -> Result<PointSynthetic> {
-    let failed = |e: privpac_sanitizers::Error| Error::Sanitizer(e.to_string());
+    let failed = Error::SanitizerFailed;
     if let Some(result) = sanitizer.sanitize_point_xor(size, points, rng) {
         return result.map(PointSynthetic::Pieces).map_err(failed);
     }

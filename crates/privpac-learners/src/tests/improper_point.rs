@@ -251,6 +251,23 @@ fn bad_inputs_are_typed_errors() {
     for (alpha, beta) in [(0.0, 0.1), (0.1, 1.0), (f64::NAN, 0.1)] {
         assert!(ImproperPointLearner::for_accuracy(pure, alpha, beta).is_err());
     }
+    // A derived bucket count above 2^32 names the rule it came from (the hostile-input
+    // sweep found "number of hash buckets … got 18446744073709552000" for α = 1e-300,
+    // which the user never gave), at the boundary αβ = 16/2^32 too.
+    for (alpha, beta) in [(1e-300, 0.2), (0.1, 1e-300), (1e-5, 1e-4)] {
+        let message = ImproperPointLearner::for_accuracy(pure, alpha, beta)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(message.contains("⌈16/(αβ)⌉"), "{message}");
+    }
+    let at_limit = 16.0 / (1u64 << 32) as f64;
+    assert_eq!(
+        ImproperPointLearner::for_accuracy(pure, at_limit / 0.5, 0.5)
+            .unwrap()
+            .buckets(),
+        1 << 32
+    );
     let learner = ImproperPointLearner::new(pure, 8).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let points = Points::new(Domain::ordered(16).unwrap());

@@ -156,6 +156,49 @@ fn level_counts_and_ranks_match_brute_force_over_all_pairs() {
     assert_eq!(cases, 84);
 }
 
+/// The hostile corners of the data: every point at 0, every point at N − 1, both ends
+/// with repeats, on N = 1 to 5 (N = 1: the ends coincide) and on the uniform and random
+/// distributions; the counts against brute force and every rank mapped back to a distinct
+/// pair of its score.
+#[test]
+fn level_counts_match_brute_force_with_data_at_the_ends() {
+    let mut rng = ChaCha8Rng::seed_from_u64(38);
+    let mut cases = 0;
+    for size in 1u64..=5 {
+        for updates in [0, 3] {
+            let dist = random_distribution(size, updates, &mut rng);
+            let last = size - 1;
+            for data in [
+                vec![0; 5],
+                vec![last; 7],
+                vec![0, last, 0, last, last],
+                vec![last, 0],
+                vec![0],
+            ] {
+                let brute = brute_scores(&dist, &data);
+                let mut expected: BTreeMap<i64, u128> = BTreeMap::new();
+                for &(_, s) in &brute {
+                    *expected.entry(s).or_default() += 1;
+                }
+                let levels = levels_of(&dist, &data);
+                assert_eq!(levels.counts(), &expected, "N = {size}, data {data:?}");
+                let score_of: BTreeMap<(Cut, Cut), i64> = brute.into_iter().collect();
+                let mut seen = BTreeSet::new();
+                for (&score, &count) in levels.counts() {
+                    for rank in 0..count {
+                        let pair = levels.pair_at(score, rank);
+                        assert_eq!(score_of[&pair], score, "N = {size}: {pair:?}");
+                        assert!(seen.insert(pair), "N = {size}: {pair:?} twice");
+                    }
+                }
+                assert_eq!(seen.len(), score_of.len());
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, 50);
+}
+
 /// The structured selection's exact probability of every unmeasured pair: the level's
 /// probability over its count (every pair of the level has the same), renormalized over
 /// the unmeasured pairs (the redraw of a measured one).
