@@ -249,12 +249,16 @@ impl BlumLigettRoth {
             .iter()
             .map(|&x| (0..n_concepts as u64).map(|c| class.eval(c, x)).collect())
             .collect();
-        // a_c·m for the data.
-        let mut data_ones = vec![0i128; n_concepts];
+        // a_c·m for the data: the data's count per domain point first, so the work is
+        // O(n + |X|·|C|), not O(n·|C|).
+        let mut point_counts = vec![0i128; n_points];
         for &x in data {
-            let column = &labels[domain.index_of(x).unwrap_or(x) as usize];
-            for (a, &label) in data_ones.iter_mut().zip(column) {
-                *a += i128::from(label);
+            point_counts[domain.index_of(x).unwrap_or(x) as usize] += 1;
+        }
+        let mut data_ones = vec![0i128; n_concepts];
+        for (column, &count) in labels.iter().zip(&point_counts) {
+            if count > 0 {
+                add_column(&mut data_ones, column, count);
             }
         }
         let target: Vec<i128> = data_ones.iter().map(|a| a * m_i).collect();
@@ -288,10 +292,11 @@ impl BlumLigettRoth {
     }
 }
 
-/// Adds `sign` times a label column to the per-concept counts.
-fn add_column(ones: &mut [i128], column: &[bool], sign: i128) {
+/// Adds `weight` times a label column to the per-concept counts (±1 when a candidate gains
+/// or loses a point, a point's data count for the data).
+fn add_column(ones: &mut [i128], column: &[bool], weight: i128) {
     for (k, &label) in ones.iter_mut().zip(column) {
-        *k += sign * i128::from(label);
+        *k += weight * i128::from(label);
     }
 }
 
