@@ -86,6 +86,33 @@ fn levels_of(dist: &PiecewiseDistribution, data: &[Point]) -> IntervalPairLevels
     IntervalPairLevels::new(dist, &sorted)
 }
 
+/// The `u128` levels of `dist` and `data` against brute force over all pairs: the count of
+/// every score, and every rank of every level mapped to a distinct pair of that score.
+fn levels_match_brute_force(
+    dist: &PiecewiseDistribution,
+    data: &[Point],
+    size: u64,
+) -> IntervalPairLevels<u128> {
+    let brute = brute_scores(dist, data);
+    let mut expected: BTreeMap<i64, u128> = BTreeMap::new();
+    for &(_, s) in &brute {
+        *expected.entry(s).or_default() += 1;
+    }
+    let levels = levels_of(dist, data);
+    assert_eq!(levels.counts(), &expected, "N = {size}, data {data:?}");
+    let score_of: BTreeMap<(Cut, Cut), i64> = brute.into_iter().collect();
+    let mut seen = BTreeSet::new();
+    for (&score, &count) in levels.counts() {
+        for rank in 0..count {
+            let pair = levels.pair_at(score, rank);
+            assert_eq!(score_of[&pair], score, "N = {size}: {pair:?}");
+            assert!(seen.insert(pair), "N = {size}: {pair:?} twice");
+        }
+    }
+    assert_eq!(seen.len(), score_of.len());
+    levels
+}
+
 /// On many random distributions and data sets over small domains, the level counts are the
 /// brute-force histogram of the scores of all `(1 + N(N+1)/2)²` ordered pairs, and the
 /// offsets `0..count` of every level map one to one onto the pairs of that score.
@@ -98,23 +125,7 @@ fn level_counts_and_ranks_match_brute_force_over_all_pairs() {
             let dist = random_distribution(size, rng.random_range(0..5), &mut rng);
             let n = rng.random_range(1..12);
             let data = random_data(size, n, &mut rng);
-            let brute = brute_scores(&dist, &data);
-            let mut expected: BTreeMap<i64, u128> = BTreeMap::new();
-            for &(_, s) in &brute {
-                *expected.entry(s).or_default() += 1;
-            }
-            let levels = levels_of(&dist, &data);
-            assert_eq!(levels.counts(), &expected, "N = {size}, data {data:?}");
-            let score_of: BTreeMap<(Cut, Cut), i64> = brute.into_iter().collect();
-            let mut seen = BTreeSet::new();
-            for (&score, &count) in levels.counts() {
-                for rank in 0..count {
-                    let pair = levels.pair_at(score, rank);
-                    assert_eq!(score_of[&pair], score, "N = {size}: {pair:?}");
-                    assert!(seen.insert(pair), "N = {size}: {pair:?} twice");
-                }
-            }
-            assert_eq!(seen.len(), score_of.len());
+            let levels = levels_match_brute_force(&dist, &data, size);
             // The 256-bit program (above 2^32 points) counts and ranks the same way.
             let mut sorted = data.clone();
             sorted.sort_unstable();
@@ -175,23 +186,7 @@ fn level_counts_match_brute_force_with_data_at_the_ends() {
                 vec![last, 0],
                 vec![0],
             ] {
-                let brute = brute_scores(&dist, &data);
-                let mut expected: BTreeMap<i64, u128> = BTreeMap::new();
-                for &(_, s) in &brute {
-                    *expected.entry(s).or_default() += 1;
-                }
-                let levels = levels_of(&dist, &data);
-                assert_eq!(levels.counts(), &expected, "N = {size}, data {data:?}");
-                let score_of: BTreeMap<(Cut, Cut), i64> = brute.into_iter().collect();
-                let mut seen = BTreeSet::new();
-                for (&score, &count) in levels.counts() {
-                    for rank in 0..count {
-                        let pair = levels.pair_at(score, rank);
-                        assert_eq!(score_of[&pair], score, "N = {size}: {pair:?}");
-                        assert!(seen.insert(pair), "N = {size}: {pair:?} twice");
-                    }
-                }
-                assert_eq!(seen.len(), score_of.len());
+                levels_match_brute_force(&dist, &data, size);
                 cases += 1;
             }
         }
